@@ -1,0 +1,324 @@
+//! The type-erased face of a game: the service, the store and every front end see only this.
+//! Options travel as notation strings, events as localizable texts, state as versioned JSON.
+
+use image::RgbaImage;
+use serde::{Deserialize, Serialize};
+
+use super::game::{Game, Outcome, ParseError, Reject, RenderCtx, RuleErrorText};
+use super::{GameKind, Seat, Version};
+use crate::i18n::Text;
+
+/// The pending decision with options as canonical notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PromptInfo {
+    pub seat: Seat,
+    pub kind: &'static str,
+    pub text: Text,
+    pub options: Vec<String>,
+}
+
+/// One atomic option that was applied.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AppliedMove {
+    pub seat: Seat,
+    /// Canonical notation: what the move log stores and replays.
+    pub notation: String,
+    pub barrier: bool,
+    pub events: Vec<Text>,
+}
+
+/// Why an input was refused. Nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("it is not your turn: waiting for {waiting_for}")]
+    NotYourTurn { waiting_for: Seat },
+    #[error("the board changed (version {found}, you saw {expected})")]
+    Stale { expected: Version, found: Version },
+    #[error("nothing was typed")]
+    Empty,
+    #[error("part {segment}: {error}")]
+    Parse { segment: usize, error: ParseError },
+    #[error("part {segment} `{input}`: {reason}")]
+    Illegal {
+        segment: usize,
+        /// The failing token of a macro (`path 13 14` fails at token 2), if that applies.
+        token: Option<usize>,
+        input: String,
+        reason: Text,
+    },
+    #[error("nothing to undo: {reason}")]
+    CannotUndo { reason: Text },
+}
+
+impl PlayError {
+    /// The localizable message for the player.
+    pub fn text(&self) -> Text {
+        match self {
+            PlayError::GameOver => Text::new("core.error.game_over"),
+            PlayError::NotYourTurn { waiting_for } => {
+                Text::new("core.error.not_your_turn").arg("seat", *waiting_for)
+            }
+            PlayError::Stale { .. } => Text::new("core.error.stale"),
+            PlayError::Empty => Text::new("core.error.empty"),
+            PlayError::Parse { segment, error } => Text::new("core.error.in_part")
+                .arg("part", *segment)
+                .arg("input", error.found.clone())
+                .arg("reason", error.text()),
+            PlayError::Illegal {
+                segment,
+                token,
+                input,
+                reason,
+            } => match token {
+                Some(t) => Text::new("core.error.in_part_token")
+                    .arg("part", *segment)
+                    .arg("token", *t)
+                    .arg("input", input.clone())
+                    .arg("reason", reason.clone()),
+                None => Text::new("core.error.in_part")
+                    .arg("part", *segment)
+                    .arg("input", input.clone())
+                    .arg("reason", reason.clone()),
+            },
+            PlayError::CannotUndo { reason } => reason.clone(),
+        }
+    }
+}
+
+/// Stored state could not be read back.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    #[error("unknown game kind `{0}`")]
+    UnknownKind(String),
+    #[error("{kind} state has schema {found}, this build reads schema {expected}")]
+    Schema {
+        kind: GameKind,
+        found: u32,
+        expected: u32,
+    },
+    #[error("stored state is corrupt: {0}")]
+    Corrupt(String),
+}
+
+/// The JSON envelope every stored state uses.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct Envelope<S> {
+    pub kind: String,
+    pub schema: u32,
+    pub state: S,
+}
+
+/// A game of any kind. Implemented for every [`Game`].
+pub trait AnyGame: Send + Sync + std::fmt::Debug {
+    fn kind(&self) -> GameKind;
+    fn seat_count(&self) -> usize;
+    fn prompt(&self) -> Option<PromptInfo>;
+    /// Plays a typed line (`;`-separated, macros allowed) for `seat`: all or nothing.
+    fn play_line(&mut self, seat: Seat, line: &str) -> Result<Vec<AppliedMove>, PlayError>;
+    /// Applies exactly one canonical option (replay, buttons). Same checks as `play_line`.
+    fn apply_notation(&mut self, seat: Seat, notation: &str) -> Result<AppliedMove, PlayError>;
+    fn scores(&self) -> Vec<i64>;
+    fn outcome(&self) -> Option<Outcome>;
+    fn to_json(&self) -> String;
+    fn public_view_json(&self) -> serde_json::Value;
+    fn private_view_json(&self, seat: Seat) -> Option<serde_json::Value>;
+    fn render_public(&self, ctx: &RenderCtx) -> RgbaImage;
+    fn render_private(&self, seat: Seat, ctx: &RenderCtx) -> Option<RgbaImage>;
+    fn public_summary(&self, ctx: &RenderCtx) -> String;
+    fn private_summary(&self, seat: Seat, ctx: &RenderCtx) -> Option<String>;
+    fn notation_forms(&self) -> Vec<&'static str>;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+}
+
+impl Clone for Box<dyn AnyGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+fn illegal<R: RuleErrorText>(
+    segment: usize,
+    input: &str,
+    token: Option<usize>,
+    e: &R,
+) -> PlayError {
+    PlayError::Illegal {
+        segment,
+        token,
+        input: input.to_string(),
+        reason: e.text(),
+    }
+}
+
+/// Applies one action on `state` for `seat` after the turn checks.
+fn apply_checked<G: Game>(
+    state: &mut G,
+    seat: Seat,
+    action: &G::Action,
+) -> Result<AppliedMove, Result<G::Error, PlayError>> {
+    let prompt = state.prompt().ok_or(Err(PlayError::GameOver))?;
+    if prompt.seat != seat {
+        return Err(Err(PlayError::NotYourTurn {
+            waiting_for: prompt.seat,
+        }));
+    }
+    let notation = state.notation(action);
+    let applied = state.apply(seat, action).map_err(Ok)?;
+    let events = applied.events.iter().map(|e| state.event_text(e)).collect();
+    Ok(AppliedMove {
+        seat,
+        notation,
+        barrier: applied.barrier,
+        events,
+    })
+}
+
+impl<G: Game> AnyGame for G {
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+
+    fn seat_count(&self) -> usize {
+        Game::seat_count(self)
+    }
+
+    fn prompt(&self) -> Option<PromptInfo> {
+        Game::prompt(self).map(|p| PromptInfo {
+            seat: p.seat,
+            kind: p.kind,
+            text: p.text,
+            options: p.options.iter().map(|o| self.notation(o)).collect(),
+        })
+    }
+
+    fn play_line(&mut self, seat: Seat, line: &str) -> Result<Vec<AppliedMove>, PlayError> {
+        let segments: Vec<&str> = line
+            .split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        if segments.is_empty() {
+            return Err(PlayError::Empty);
+        }
+        // Work on a copy: the line lands whole or not at all.
+        let mut work = self.clone();
+        let mut moves = Vec::new();
+        for (i, segment) in segments.iter().enumerate() {
+            let part = i + 1;
+            let lowered = segment.to_ascii_lowercase();
+            if Game::prompt(&work).is_none() {
+                return Err(PlayError::GameOver);
+            }
+            let actions = match work.parse(seat, &lowered) {
+                Ok(a) => a,
+                Err(Reject::Parse(error)) => {
+                    return Err(PlayError::Parse {
+                        segment: part,
+                        error,
+                    })
+                }
+                Err(Reject::Rule { token, error }) => {
+                    return Err(illegal(part, segment, token, &error))
+                }
+            };
+            let expanded = actions.len() > 1;
+            for (j, action) in actions.iter().enumerate() {
+                match apply_checked(&mut work, seat, action) {
+                    Ok(m) => moves.push(m),
+                    Err(Err(e)) => return Err(e),
+                    Err(Ok(rule)) => {
+                        let token = expanded.then_some(j + 1);
+                        return Err(illegal(part, segment, token, &rule));
+                    }
+                }
+            }
+        }
+        *self = work;
+        Ok(moves)
+    }
+
+    fn apply_notation(&mut self, seat: Seat, notation: &str) -> Result<AppliedMove, PlayError> {
+        let mut moves = self.play_line(seat, notation)?;
+        if moves.len() == 1 {
+            Ok(moves.remove(0))
+        } else {
+            // A macro is not a single option; callers of this method pass canonical options.
+            Err(PlayError::Parse {
+                segment: 1,
+                error: ParseError::new(1, notation, vec!["one option".into()]),
+            })
+        }
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        Game::scores(self)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Game::outcome(self)
+    }
+
+    fn to_json(&self) -> String {
+        let env = Envelope {
+            kind: G::KIND.id().to_string(),
+            schema: G::SCHEMA,
+            state: self,
+        };
+        // Game states are plain data (no maps with non-string keys), so this cannot fail.
+        serde_json::to_string(&env).unwrap_or_default()
+    }
+
+    fn public_view_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.public_view()).unwrap_or_default()
+    }
+
+    fn private_view_json(&self, seat: Seat) -> Option<serde_json::Value> {
+        self.private_view(seat)
+            .map(|v| serde_json::to_value(v).unwrap_or_default())
+    }
+
+    fn render_public(&self, ctx: &RenderCtx) -> RgbaImage {
+        G::render_public(&self.public_view(), ctx)
+    }
+
+    fn render_private(&self, seat: Seat, ctx: &RenderCtx) -> Option<RgbaImage> {
+        self.private_view(seat).map(|v| G::render_private(&v, ctx))
+    }
+
+    fn public_summary(&self, ctx: &RenderCtx) -> String {
+        G::public_summary(&self.public_view(), ctx)
+    }
+
+    fn private_summary(&self, seat: Seat, ctx: &RenderCtx) -> Option<String> {
+        self.private_view(seat).map(|v| G::private_summary(&v, ctx))
+    }
+
+    fn notation_forms(&self) -> Vec<&'static str> {
+        G::notation_forms()
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+}
+
+/// Reads a stored envelope for game type `G`.
+pub(crate) fn load_state<G: Game>(json: &str) -> Result<Box<dyn AnyGame>, LoadError> {
+    #[derive(Deserialize)]
+    struct Head {
+        schema: u32,
+    }
+    let head: Head = serde_json::from_str(json).map_err(|e| LoadError::Corrupt(e.to_string()))?;
+    if head.schema != G::SCHEMA {
+        return Err(LoadError::Schema {
+            kind: G::KIND,
+            found: head.schema,
+            expected: G::SCHEMA,
+        });
+    }
+    let env: Envelope<G> =
+        serde_json::from_str(json).map_err(|e| LoadError::Corrupt(e.to_string()))?;
+    Ok(Box::new(env.state))
+}

@@ -1,0 +1,341 @@
+//! The contract every game implements (see ARCHITECTURE.md, "Engine contract").
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+use super::{GameKind, Seat};
+use crate::i18n::{Lang, Text};
+use image::RgbaImage;
+
+/// The RNG every game keeps in its state: seeded, portable, serializable.
+pub type GameRng = ChaCha8Rng;
+
+pub fn rng_from_seed(seed: u64) -> GameRng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// Game options as chosen at `/play` or on the command line: key -> value, both lower-case.
+/// Each game parses and validates them in `setup`; unknown keys are refused there.
+pub type GameOptions = BTreeMap<String, String>;
+
+/// Describes one option of a game, for `/play`, the local table and help texts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OptionSpec {
+    pub key: &'static str,
+    /// Allowed values, in display order.
+    pub values: Vec<&'static str>,
+    pub default: &'static str,
+    /// Catalog key of a one-line description.
+    pub help: &'static str,
+}
+
+/// The pending decision: who decides, what kind of decision, and every legal option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prompt<A> {
+    pub seat: Seat,
+    /// Stable snake_case id of the prompt kind, e.g. `place_cylinder`.
+    pub kind: &'static str,
+    /// What is being asked, for people ("Choose the piece for door 5").
+    pub text: Text,
+    /// Every legal option, in canonical order. Never empty.
+    pub options: Vec<A>,
+}
+
+/// What applying one option did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied<E> {
+    pub events: Vec<E>,
+    /// True when this option revealed randomness or hidden information, or ended the seat's
+    /// turn: undo may not go back past it.
+    pub barrier: bool,
+}
+
+/// Final result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Final score per seat (the game decides whether high or low is good).
+    pub scores: Vec<i64>,
+    /// Standard competition rank per seat: 1 is best, ties share a rank (1, 2, 2, 4).
+    pub ranks: Vec<u8>,
+    /// Seats ranked first. Empty for a draw where nobody wins (every seat tied).
+    pub winners: Vec<Seat>,
+    pub draw: bool,
+}
+
+impl Outcome {
+    /// Builds ranks and winners from scores; `lower_is_better` for golf-like games.
+    pub fn from_scores(scores: Vec<i64>, lower_is_better: bool) -> Outcome {
+        let better = |a: i64, b: i64| if lower_is_better { a < b } else { a > b };
+        let ranks: Vec<u8> = scores
+            .iter()
+            .map(|&s| {
+                let ahead = scores.iter().filter(|&&o| better(o, s)).count();
+                u8::try_from(ahead + 1).unwrap_or(u8::MAX)
+            })
+            .collect();
+        let winners: Vec<Seat> = ranks
+            .iter()
+            .enumerate()
+            .filter(|(_, &r)| r == 1)
+            .map(|(i, _)| Seat(u8::try_from(i).unwrap_or(u8::MAX)))
+            .collect();
+        let draw = scores.len() > 1 && winners.len() == scores.len();
+        Outcome {
+            scores,
+            ranks,
+            winners: if draw { Vec::new() } else { winners },
+            draw,
+        }
+    }
+}
+
+/// Why a line of notation could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot read `{found}` (token {token}); expected: {}", expected.join(" | "))]
+pub struct ParseError {
+    /// 1-based token index within the `;`-separated segment.
+    pub token: usize,
+    pub found: String,
+    /// The forms that would have been understood here, e.g. `put <door> <kind>`.
+    pub expected: Vec<String>,
+}
+
+impl ParseError {
+    pub fn new(token: usize, found: impl Into<String>, expected: Vec<String>) -> ParseError {
+        ParseError {
+            token,
+            found: found.into(),
+            expected,
+        }
+    }
+
+    pub fn text(&self) -> Text {
+        Text::new("core.error.parse")
+            .arg("found", self.found.clone())
+            .arg("expected", self.expected.join(" | "))
+    }
+}
+
+/// A per-game rule error: a small enum whose messages a player understands.
+pub trait RuleErrorText: std::error::Error + Clone + Debug + Send + Sync + 'static {
+    fn text(&self) -> Text;
+}
+
+/// Why a typed segment was refused before or while it was applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reject<R> {
+    Parse(ParseError),
+    /// A rule refuses it; `token` is the 1-based token of a macro that failed, if any.
+    Rule {
+        token: Option<usize>,
+        error: R,
+    },
+}
+
+impl<R> From<ParseError> for Reject<R> {
+    fn from(e: ParseError) -> Self {
+        Reject::Parse(e)
+    }
+}
+
+/// Everything the renderer and the text summary need besides the view: language and names.
+#[derive(Clone, Debug, Default)]
+pub struct RenderCtx {
+    pub lang: Lang,
+    /// Display name per seat.
+    pub names: Vec<String>,
+}
+
+impl RenderCtx {
+    pub fn name(&self, seat: Seat) -> String {
+        self.names.get(seat.index()).cloned().unwrap_or_else(|| {
+            Text::new("core.seat")
+                .arg("n", seat.index() + 1)
+                .render(self.lang)
+        })
+    }
+}
+
+/// A game: a deterministic state machine. The state type itself implements this trait.
+///
+/// Invariants every implementation keeps (tested by the shared playout tests):
+/// - `prompt` is `None` exactly when `outcome` is `Some`;
+/// - every option `prompt` lists applies without error;
+/// - `apply` that fails leaves the state unchanged;
+/// - `parse(notation(o))` gives back `[o]` for every listed option `o`;
+/// - all randomness comes from the RNG in the state.
+pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'static {
+    type Action: Clone + Debug + PartialEq + Send + Sync;
+    type Event: Clone + Debug + PartialEq + Send + Sync;
+    type Error: RuleErrorText;
+    /// What everyone may see. Has no field for anyone's hidden information.
+    type PublicView: Clone + Debug + Serialize;
+    /// What one seat may see besides the public view.
+    type PrivateView: Clone + Debug + Serialize;
+
+    const KIND: GameKind;
+    /// Bumped when the serialized state changes shape.
+    const SCHEMA: u32;
+    const MIN_SEATS: usize;
+    const MAX_SEATS: usize;
+    /// Whether a lower score wins (Cortexcape) or a higher one.
+    const LOWER_SCORE_WINS: bool;
+
+    fn option_specs() -> Vec<OptionSpec>;
+
+    fn setup(options: &GameOptions, seats: usize, seed: u64) -> Result<Self, SetupError>;
+
+    fn seat_count(&self) -> usize;
+
+    /// The pending decision, or `None` when the game is over.
+    fn prompt(&self) -> Option<Prompt<Self::Action>>;
+
+    /// Applies one atomic option for `seat`. On error nothing changed.
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Self::Action,
+    ) -> Result<Applied<Self::Event>, Self::Error>;
+
+    /// Canonical notation of an option.
+    fn notation(&self, action: &Self::Action) -> String;
+
+    /// Reads one `;`-free segment typed by `seat` against the current state. A macro may expand
+    /// into several atomic options; rules a macro breaks as a whole are reported here.
+    fn parse(&self, seat: Seat, segment: &str) -> Result<Vec<Self::Action>, Reject<Self::Error>>;
+
+    /// Every form the parser understands, for help and error messages.
+    fn notation_forms() -> Vec<&'static str>;
+
+    fn event_text(&self, event: &Self::Event) -> Text;
+
+    fn public_view(&self) -> Self::PublicView;
+    /// `None` when the game has nothing private for this seat.
+    fn private_view(&self, seat: Seat) -> Option<Self::PrivateView>;
+
+    fn render_public(view: &Self::PublicView, ctx: &RenderCtx) -> RgbaImage;
+    fn render_private(view: &Self::PrivateView, ctx: &RenderCtx) -> RgbaImage;
+
+    /// A short text summary of the public view (alt text; the `board` command in the table).
+    fn public_summary(view: &Self::PublicView, ctx: &RenderCtx) -> String;
+    fn private_summary(view: &Self::PrivateView, ctx: &RenderCtx) -> String;
+
+    /// Running score per seat.
+    fn scores(&self) -> Vec<i64>;
+
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+/// Setup refused: bad option, bad seat count, bad data file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("{kind} needs {min} to {max} players, not {found}")]
+    SeatCount {
+        kind: GameKind,
+        min: usize,
+        max: usize,
+        found: usize,
+    },
+    #[error("unknown option `{key}`; known: {}", known.join(", "))]
+    UnknownOption { key: String, known: Vec<String> },
+    #[error("option `{key}` cannot be `{value}`; allowed: {}", allowed.join(", "))]
+    BadValue {
+        key: String,
+        value: String,
+        allowed: Vec<String>,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl SetupError {
+    pub fn text(&self) -> Text {
+        match self {
+            SetupError::SeatCount {
+                kind,
+                min,
+                max,
+                found,
+            } => Text::new("core.error.seat_count")
+                .arg("game", kind.display_name())
+                .arg("min", *min)
+                .arg("max", *max)
+                .arg("found", *found),
+            SetupError::UnknownOption { key, known } => Text::new("core.error.unknown_option")
+                .arg("key", key.clone())
+                .arg("known", known.join(", ")),
+            SetupError::BadValue {
+                key,
+                value,
+                allowed,
+            } => Text::new("core.error.bad_value")
+                .arg("key", key.clone())
+                .arg("value", value.clone())
+                .arg("allowed", allowed.join(", ")),
+            SetupError::Invalid(s) => Text::raw(s.clone()),
+        }
+    }
+}
+
+/// Checks `options` against `specs`: refuses unknown keys and values, fills defaults.
+pub fn resolve_options(
+    specs: &[OptionSpec],
+    options: &GameOptions,
+) -> Result<BTreeMap<&'static str, String>, SetupError> {
+    for key in options.keys() {
+        if !specs.iter().any(|s| s.key == key) {
+            return Err(SetupError::UnknownOption {
+                key: key.clone(),
+                known: specs.iter().map(|s| s.key.to_string()).collect(),
+            });
+        }
+    }
+    let mut out = BTreeMap::new();
+    for spec in specs {
+        let value = options
+            .get(spec.key)
+            .map_or(spec.default, String::as_str)
+            .trim()
+            .to_ascii_lowercase();
+        if !spec.values.iter().any(|v| *v == value) {
+            return Err(SetupError::BadValue {
+                key: spec.key.to_string(),
+                value,
+                allowed: spec.values.iter().map(|v| (*v).to_string()).collect(),
+            });
+        }
+        out.insert(spec.key, value);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_lower_wins_with_ties() {
+        let o = Outcome::from_scores(vec![14, 14, 16], true);
+        assert_eq!(o.ranks, vec![1, 1, 3]);
+        assert_eq!(o.winners, vec![Seat(0), Seat(1)]);
+        assert!(!o.draw);
+    }
+
+    #[test]
+    fn all_tied_is_a_draw() {
+        let o = Outcome::from_scores(vec![5, 5, 5, 5], true);
+        assert!(o.draw);
+        assert!(o.winners.is_empty());
+        assert_eq!(o.ranks, vec![1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn higher_wins_competition_ranking() {
+        let o = Outcome::from_scores(vec![3, 9, 3, 1], false);
+        assert_eq!(o.ranks, vec![2, 1, 2, 4]);
+        assert_eq!(o.winners, vec![Seat(1)]);
+    }
+}

@@ -1,0 +1,14 @@
+//! The engine contract and the type-erased registry. Pure: no I/O, no Discord, no SQL.
+
+mod any;
+mod game;
+mod ids;
+mod registry;
+
+pub use any::{AnyGame, AppliedMove, LoadError, PlayError, PromptInfo};
+pub use game::{
+    resolve_options, rng_from_seed, Applied, Game, GameOptions, GameRng, OptionSpec, Outcome,
+    ParseError, Prompt, Reject, RenderCtx, RuleErrorText, SetupError,
+};
+pub use ids::{BySeat, GameId, Seat, Version};
+pub use registry::GameKind;

@@ -1,0 +1,3 @@
+//! One folder per game, each with the same files. Pure: no I/O, no Discord, no SQL.
+
+pub mod cortexcape;

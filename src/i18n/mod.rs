@@ -1,0 +1,347 @@
+//! The one localization layer: every user-facing string is a [`Text`] (a catalog key plus
+//! arguments) rendered in English or French at the edge.
+//!
+//! Catalogs are TOML files embedded at build time: `assets/i18n/<lang>/<domain>.toml`. A key
+//! `dead_end` in `cortexcape.toml` is addressed as `cortexcape.dead_end`. Placeholders are
+//! written `{name}` and filled from the text's arguments. A test checks that both languages have
+//! the same keys and the same placeholders.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::engine::Seat;
+
+/// A language croupier speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    #[default]
+    En,
+    Fr,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Fr];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fr => "fr",
+        }
+    }
+
+    /// From a Discord locale (`fr`, `en-US`, ...) or a plain code; anything else is English.
+    pub fn from_locale(locale: &str) -> Lang {
+        if locale.to_ascii_lowercase().starts_with("fr") {
+            Lang::Fr
+        } else {
+            Lang::En
+        }
+    }
+}
+
+/// One argument of a [`Text`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arg {
+    /// Shown as is (notation, numbers already formatted, ids).
+    Str(String),
+    Num(i64),
+    /// A seat, shown as the player's name when the caller knows it.
+    Seat(Seat),
+    /// A nested text, localized too (a colour name, a list of forms).
+    Text(Box<Text>),
+    /// Several texts joined with ", ".
+    List(Vec<Text>),
+}
+
+/// A localizable message: a catalog key and its arguments.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Text {
+    pub key: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<(String, Arg)>,
+}
+
+impl Text {
+    pub fn new(key: impl Into<String>) -> Text {
+        Text {
+            key: key.into(),
+            args: Vec::new(),
+        }
+    }
+
+    /// A text that is shown verbatim in every language (notation, a name).
+    pub fn raw(s: impl Into<String>) -> Text {
+        Text::new("core.raw").arg("s", s.into())
+    }
+
+    pub fn arg(mut self, name: &str, value: impl Into<Arg>) -> Text {
+        self.args.push((name.to_string(), value.into()));
+        self
+    }
+
+    /// Renders with seats shown as "seat N".
+    pub fn render(&self, lang: Lang) -> String {
+        self.render_with(lang, &[])
+    }
+
+    /// Renders with `names[seat]` for seat arguments (falls back to "seat N").
+    pub fn render_with(&self, lang: Lang, names: &[String]) -> String {
+        let template = lookup(lang, &self.key);
+        let mut out = String::with_capacity(template.len() + 16);
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            match after.find('}') {
+                Some(close) => {
+                    let name = &after[..close];
+                    match self.args.iter().find(|(n, _)| n == name) {
+                        Some((_, arg)) => out.push_str(&render_arg(arg, lang, names)),
+                        None => {
+                            out.push('{');
+                            out.push_str(name);
+                            out.push('}');
+                        }
+                    }
+                    rest = &after[close + 1..];
+                }
+                None => {
+                    out.push_str(&rest[open..]);
+                    rest = "";
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+impl fmt::Display for Text {
+    /// English, for logs and `Display` of error types.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(Lang::En))
+    }
+}
+
+impl From<String> for Arg {
+    fn from(s: String) -> Arg {
+        Arg::Str(s)
+    }
+}
+impl From<&str> for Arg {
+    fn from(s: &str) -> Arg {
+        Arg::Str(s.to_string())
+    }
+}
+impl From<i64> for Arg {
+    fn from(n: i64) -> Arg {
+        Arg::Num(n)
+    }
+}
+impl From<u32> for Arg {
+    fn from(n: u32) -> Arg {
+        Arg::Num(i64::from(n))
+    }
+}
+impl From<u8> for Arg {
+    fn from(n: u8) -> Arg {
+        Arg::Num(i64::from(n))
+    }
+}
+impl From<usize> for Arg {
+    fn from(n: usize) -> Arg {
+        Arg::Num(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+impl From<Seat> for Arg {
+    fn from(s: Seat) -> Arg {
+        Arg::Seat(s)
+    }
+}
+impl From<Text> for Arg {
+    fn from(t: Text) -> Arg {
+        Arg::Text(Box::new(t))
+    }
+}
+impl From<Vec<Text>> for Arg {
+    fn from(t: Vec<Text>) -> Arg {
+        Arg::List(t)
+    }
+}
+
+fn render_arg(arg: &Arg, lang: Lang, names: &[String]) -> String {
+    match arg {
+        Arg::Str(s) => s.clone(),
+        Arg::Num(n) => n.to_string(),
+        Arg::Seat(seat) => names.get(seat.index()).cloned().unwrap_or_else(|| {
+            Text::new("core.seat")
+                .arg("n", seat.index() + 1)
+                .render(lang)
+        }),
+        Arg::Text(t) => t.render_with(lang, names),
+        Arg::List(items) => items
+            .iter()
+            .map(|t| t.render_with(lang, names))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// The embedded catalog files: (lang, domain, TOML source). Add a line per new domain.
+const SOURCES: &[(Lang, &str, &str)] = &[
+    (
+        Lang::En,
+        "core",
+        include_str!("../../assets/i18n/en/core.toml"),
+    ),
+    (
+        Lang::Fr,
+        "core",
+        include_str!("../../assets/i18n/fr/core.toml"),
+    ),
+    (
+        Lang::En,
+        "cortexcape",
+        include_str!("../../assets/i18n/en/cortexcape.toml"),
+    ),
+    (
+        Lang::Fr,
+        "cortexcape",
+        include_str!("../../assets/i18n/fr/cortexcape.toml"),
+    ),
+];
+
+type Catalog = HashMap<String, String>;
+
+fn catalogs() -> &'static [Catalog; 2] {
+    static CATALOGS: OnceLock<[Catalog; 2]> = OnceLock::new();
+    CATALOGS.get_or_init(|| {
+        let mut out = [Catalog::new(), Catalog::new()];
+        for (lang, domain, src) in SOURCES {
+            // Broken catalogs are caught by the i18n tests; at run time a bad file only loses
+            // its own keys (they then show as their key), never the process.
+            let table: toml::Table = src.parse().unwrap_or_default();
+            flatten(domain, &table, &mut out[*lang as usize]);
+        }
+        out
+    })
+}
+
+fn flatten(prefix: &str, table: &toml::Table, out: &mut Catalog) {
+    for (k, v) in table {
+        let key = format!("{prefix}.{k}");
+        match v {
+            toml::Value::String(s) => {
+                out.insert(key, s.clone());
+            }
+            toml::Value::Table(t) => flatten(&key, t, out),
+            _ => {}
+        }
+    }
+}
+
+/// The template for `key`, falling back to English and then to the key itself.
+pub fn lookup(lang: Lang, key: &str) -> &str {
+    let cats = catalogs();
+    cats[lang as usize]
+        .get(key)
+        .or_else(|| cats[Lang::En as usize].get(key))
+        .map_or(key, String::as_str)
+}
+
+/// Shorthand: the plain template of a key with no arguments.
+pub fn tr(lang: Lang, key: &str) -> String {
+    Text::new(key).render(lang)
+}
+
+/// Every key of a language (for tests and tooling).
+pub fn keys(lang: Lang) -> Vec<&'static str> {
+    let mut v: Vec<&str> = catalogs()[lang as usize]
+        .keys()
+        .map(String::as_str)
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Checks every embedded catalog parses; used by tests.
+pub fn check_sources() -> Result<(), String> {
+    for (lang, domain, src) in SOURCES {
+        src.parse::<toml::Table>()
+            .map_err(|e| format!("assets/i18n/{}/{domain}.toml: {e}", lang.code()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn placeholders(s: &str) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut rest = s;
+        while let Some(o) = rest.find('{') {
+            let after = &rest[o + 1..];
+            if let Some(c) = after.find('}') {
+                out.insert(after[..c].to_string());
+                rest = &after[c + 1..];
+            } else {
+                break;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn catalogs_parse() {
+        check_sources().unwrap();
+    }
+
+    #[test]
+    fn english_and_french_have_the_same_keys_and_placeholders() {
+        let en = keys(Lang::En);
+        let fr = keys(Lang::Fr);
+        let missing_fr: Vec<_> = en.iter().filter(|k| !fr.contains(k)).collect();
+        let missing_en: Vec<_> = fr.iter().filter(|k| !en.contains(k)).collect();
+        assert!(missing_fr.is_empty(), "missing in French: {missing_fr:?}");
+        assert!(missing_en.is_empty(), "missing in English: {missing_en:?}");
+        for k in en {
+            assert_eq!(
+                placeholders(lookup(Lang::En, k)),
+                placeholders(lookup(Lang::Fr, k)),
+                "placeholders differ for {k}"
+            );
+        }
+    }
+
+    #[test]
+    fn renders_arguments_and_seats() {
+        let t = Text::new("core.seat").arg("n", 3usize);
+        assert_eq!(t.render(Lang::En), "seat 3");
+        assert_eq!(t.render(Lang::Fr), "place 3");
+        let raw = Text::raw("put 1 g");
+        assert_eq!(raw.render(Lang::Fr), "put 1 g");
+        let named = Text::new("core.raw").arg("s", Seat(1));
+        assert_eq!(
+            named.render_with(Lang::En, &["Ann".into(), "Bob".into()]),
+            "Bob"
+        );
+    }
+
+    #[test]
+    fn unknown_key_shows_itself() {
+        assert_eq!(tr(Lang::Fr, "no.such.key"), "no.such.key");
+    }
+
+    #[test]
+    fn locales_map_to_languages() {
+        assert_eq!(Lang::from_locale("fr"), Lang::Fr);
+        assert_eq!(Lang::from_locale("en-US"), Lang::En);
+        assert_eq!(Lang::from_locale("de"), Lang::En);
+    }
+}

@@ -1,0 +1,13 @@
+//! croupier: a Discord bot that hosts turn-based board games.
+//!
+//! The code map and the invariants are in `ARCHITECTURE.md`. In short: `engine` and `games`
+//! (with `render`, `rules` and `i18n`) are pure; `store` is the only module that knows SQL;
+//! `service` joins them behind plain commands and outputs; `table` is the terminal front end.
+
+pub mod config;
+pub mod engine;
+pub mod games;
+pub mod i18n;
+pub mod render;
+pub mod rules;
+pub mod store;

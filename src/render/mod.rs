@@ -1,0 +1,1 @@
+//! Shared drawing helpers for every game's board image. Pure: in-memory images only.

@@ -1,0 +1,1 @@
+//! Rules pages, in our own words, English and French, embedded from `assets/rules/`.

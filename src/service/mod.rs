@@ -1,0 +1,421 @@
+//! The service layer: plain commands in, plain outputs out. It joins the pure engine and the
+//! store and knows neither Discord wire types nor SQL. Every front end (the local table, the
+//! Discord bot, tests) drives games through it.
+//!
+//! Flow of a move: load the game (store) -> find the actor's seat -> check the version ->
+//! play the line on the engine (all or nothing) -> one store transaction (moves appended, new
+//! snapshot, version+1) -> outputs (board post with image and text, private views).
+
+mod output;
+
+pub use output::{board_text, encode_png, outcome_text, BoardPost, Outputs, PrivatePost};
+
+use crate::engine::{
+    AnyGame, AppliedMove, GameId, GameKind, GameOptions, LoadError, PlayError, RenderCtx, Seat,
+    SetupError, Version,
+};
+use crate::i18n::{Lang, Text};
+use crate::store::{GameRecord, GameStatus, NewGame, NewMove, NewSeat, Store, StoreError};
+
+/// Who is acting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actor {
+    /// The local table: the terminal plays every seat, so it names the seat.
+    Seat(Seat),
+    /// A front-end user (a Discord user id), mapped to a seat through the seats table.
+    User(i64),
+}
+
+/// A player taking a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub user: Option<i64>,
+    pub name: String,
+    pub is_bot: bool,
+}
+
+/// Where a game is played (all `None` for the local table).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    pub guild: Option<i64>,
+    pub channel: Option<i64>,
+    pub thread: Option<i64>,
+}
+
+/// Open and start a game.
+#[derive(Clone, Debug)]
+pub struct StartGame {
+    pub kind: GameKind,
+    pub options: GameOptions,
+    pub players: Vec<Player>,
+    /// `None`: drawn from the system's entropy by the caller-supplied fallback.
+    pub seed: u64,
+    pub place: Place,
+    pub host: Option<i64>,
+    pub clock_secs: Option<i64>,
+}
+
+/// A typed line (or a clicked option) from an actor.
+#[derive(Clone, Debug)]
+pub struct PlayLine {
+    pub game: GameId,
+    pub actor: Actor,
+    pub line: String,
+    /// The version the actor saw (buttons carry it); `None` for typed input.
+    pub seen: Option<Version>,
+}
+
+/// How far to undo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UndoScope {
+    /// The actor's last option.
+    Last,
+    /// Every option of the actor back to the last barrier.
+    ToBarrier,
+}
+
+/// Why a command failed. `text()` is what the user sees; nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error(transparent)]
+    Play(#[from] PlayError),
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error("you are not seated in this game")]
+    NotSeated,
+    #[error("game {0} is not running")]
+    NotActive(GameId),
+    #[error("no game {0}")]
+    NoGame(GameId),
+    #[error("stored game {game} cannot be read: {error}")]
+    Load { game: GameId, error: LoadError },
+    #[error("replay of game {game} diverged at move {seq}: {error}")]
+    Replay {
+        game: GameId,
+        seq: i64,
+        error: PlayError,
+    },
+    #[error("storage: {0}")]
+    Store(StoreError),
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound(id) => ServiceError::NoGame(id),
+            StoreError::Conflict { expected, found } => {
+                ServiceError::Play(PlayError::Stale { expected, found })
+            }
+            other => ServiceError::Store(other),
+        }
+    }
+}
+
+impl ServiceError {
+    /// The message for the user. Internal failures get a short apology; details go to the log.
+    pub fn text(&self) -> Text {
+        match self {
+            ServiceError::Play(e) => e.text(),
+            ServiceError::Setup(e) => e.text(),
+            ServiceError::NotSeated => Text::new("core.error.not_seated"),
+            ServiceError::NotActive(_) => Text::new("core.error.not_active"),
+            ServiceError::NoGame(id) => Text::new("core.error.no_game").arg("id", id.0),
+            ServiceError::Load { .. } | ServiceError::Replay { .. } | ServiceError::Store(_) => {
+                Text::new("core.error.internal")
+            }
+        }
+    }
+
+    /// Whether the user caused it (shown as is) or the system did (logged, apology shown).
+    pub fn is_user_error(&self) -> bool {
+        !matches!(
+            self,
+            ServiceError::Load { .. } | ServiceError::Replay { .. } | ServiceError::Store(_)
+        )
+    }
+}
+
+/// A loaded game: its record and live engine state.
+pub struct Loaded {
+    pub record: GameRecord,
+    pub game: Box<dyn AnyGame>,
+}
+
+impl Loaded {
+    pub fn names(&self) -> Vec<String> {
+        self.record.seats.iter().map(|s| s.name.clone()).collect()
+    }
+}
+
+/// The service. Cheap to clone.
+#[derive(Clone)]
+pub struct Service {
+    store: Store,
+}
+
+impl Service {
+    pub fn new(store: Store) -> Service {
+        Service { store }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Creates and starts a game; returns its first board post.
+    pub async fn start(&self, cmd: StartGame, lang: Lang, now: i64) -> Result<(GameId, Outputs), ServiceError> {
+        let game = cmd.kind.setup(&cmd.options, cmd.players.len(), cmd.seed)?;
+        let new = NewGame {
+            kind: cmd.kind.id().to_string(),
+            options_json: serde_json::to_string(&cmd.options).unwrap_or_else(|_| "{}".into()),
+            seed: seed_to_i64(cmd.seed),
+            state: game.to_json(),
+            status: GameStatus::Active,
+            guild: cmd.place.guild,
+            channel: cmd.place.channel,
+            thread: cmd.place.thread,
+            host: cmd.host,
+            seats: cmd
+                .players
+                .iter()
+                .map(|p| NewSeat {
+                    user: p.user,
+                    name: p.name.clone(),
+                    is_bot: p.is_bot,
+                })
+                .collect(),
+            clock_secs: cmd.clock_secs,
+            now,
+        };
+        let id = self.store.create_game(&new).await?;
+        let loaded = self.load(id).await?;
+        let outputs = output::after_change(&loaded, &[], lang);
+        Ok((id, outputs))
+    }
+
+    /// Loads a game and its engine state from the snapshot.
+    pub async fn load(&self, id: GameId) -> Result<Loaded, ServiceError> {
+        let record = self.store.game(id).await?;
+        let game =
+            GameKind::load(&record.state).map_err(|error| ServiceError::Load { game: id, error })?;
+        Ok(Loaded { record, game })
+    }
+
+    /// Rebuilds a game from its seed and live moves (the snapshot is not read).
+    pub async fn replay(&self, id: GameId) -> Result<Box<dyn AnyGame>, ServiceError> {
+        let record = self.store.game(id).await?;
+        let moves = self.store.moves(id).await?;
+        let notations: Vec<(Seat, String)> =
+            moves.iter().map(|m| (m.seat, m.notation.clone())).collect();
+        rebuild(&record, &notations).map_err(|(i, error)| ServiceError::Replay {
+            game: id,
+            seq: moves.get(i).map_or(-1, |m| m.seq),
+            error,
+        })
+    }
+
+    /// Plays a line for an actor. On success the moves are stored before any output is made.
+    pub async fn play(&self, cmd: PlayLine, lang: Lang, now: i64) -> Result<Outputs, ServiceError> {
+        let mut loaded = self.load(cmd.game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(ServiceError::NotActive(cmd.game));
+        }
+        if let Some(seen) = cmd.seen {
+            if seen != loaded.record.version {
+                return Err(PlayError::Stale {
+                    expected: seen,
+                    found: loaded.record.version,
+                }
+                .into());
+            }
+        }
+        let seat = self.seat_of(&loaded, cmd.actor)?;
+        let applied = loaded.game.play_line(seat, &cmd.line)?;
+        let status = if loaded.game.outcome().is_some() {
+            GameStatus::Finished
+        } else {
+            GameStatus::Active
+        };
+        let moves: Vec<NewMove> = applied
+            .iter()
+            .map(|m| NewMove {
+                seat: m.seat,
+                notation: m.notation.clone(),
+                barrier: m.barrier,
+            })
+            .collect();
+        let version = self
+            .store
+            .record_moves(
+                cmd.game,
+                loaded.record.version,
+                &moves,
+                &loaded.game.to_json(),
+                status,
+                now,
+            )
+            .await?;
+        loaded.record.version = version;
+        loaded.record.status = status;
+        Ok(output::after_change(&loaded, &applied, lang))
+    }
+
+    /// Takes back the actor's own options since the last barrier (one, or all of them).
+    pub async fn undo(
+        &self,
+        game: GameId,
+        actor: Actor,
+        scope: UndoScope,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Outputs, ServiceError> {
+        let loaded = self.load(game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(ServiceError::NotActive(game));
+        }
+        let seat = self.seat_of(&loaded, actor)?;
+        let moves = self.store.moves(game).await?;
+        let count = undoable(&moves.iter().map(|m| (m.seat, m.barrier)).collect::<Vec<_>>(), seat, scope)?;
+        let keep: Vec<(Seat, String)> = moves[..moves.len() - count]
+            .iter()
+            .map(|m| (m.seat, m.notation.clone()))
+            .collect();
+        let rebuilt = rebuild(&loaded.record, &keep).map_err(|(i, error)| ServiceError::Replay {
+            game,
+            seq: moves.get(i).map_or(-1, |m| m.seq),
+            error,
+        })?;
+        let version = self
+            .store
+            .undo_moves(game, loaded.record.version, count, &rebuilt.to_json(), now)
+            .await?;
+        let mut after = Loaded {
+            record: loaded.record,
+            game: rebuilt,
+        };
+        after.record.version = version;
+        let mut out = output::after_change(&after, &[], lang);
+        out.board.events = vec![Text::new("core.event.undone")
+            .arg("seat", seat)
+            .arg("count", count)
+            .render_with(lang, &after.names())];
+        out.board.text = output::board_text(&after, &out.board.events, lang);
+        Ok(out)
+    }
+
+    /// The current board (and the viewer's private post, if any) without changing anything.
+    pub async fn show(&self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
+        let loaded = self.load(game).await?;
+        Ok(output::after_change(&loaded, &[], lang))
+    }
+
+    fn seat_of(&self, loaded: &Loaded, actor: Actor) -> Result<Seat, ServiceError> {
+        match actor {
+            Actor::Seat(seat) if seat.index() < loaded.game.seat_count() => Ok(seat),
+            Actor::Seat(_) => Err(ServiceError::NotSeated),
+            Actor::User(user) => loaded
+                .record
+                .seats
+                .iter()
+                .position(|s| s.user == Some(user))
+                .map(|i| Seat(u8::try_from(i).unwrap_or(u8::MAX)))
+                .ok_or(ServiceError::NotSeated),
+        }
+    }
+}
+
+/// How many trailing moves `seat` may take back. Undo never crosses a barrier, another seat's
+/// option, or the start of the game.
+pub fn undoable(moves: &[(Seat, bool)], seat: Seat, scope: UndoScope) -> Result<usize, PlayError> {
+    let mut count = 0;
+    for &(by, barrier) in moves.iter().rev() {
+        if by != seat || barrier {
+            break;
+        }
+        count += 1;
+        if scope == UndoScope::Last {
+            break;
+        }
+    }
+    if count > 0 {
+        return Ok(count);
+    }
+    let reason = match moves.last() {
+        None => Text::new("core.error.undo_nothing"),
+        Some(&(by, _)) if by != seat => Text::new("core.error.undo_not_yours"),
+        Some(_) => Text::new("core.error.undo_barrier"),
+    };
+    Err(PlayError::CannotUndo { reason })
+}
+
+/// Setup from the record's options and seed, then every move in order. On failure: the index of
+/// the move that did not apply.
+pub fn rebuild(
+    record: &GameRecord,
+    moves: &[(Seat, String)],
+) -> Result<Box<dyn AnyGame>, (usize, PlayError)> {
+    let kind = GameKind::parse(&record.kind).ok_or_else(|| {
+        (0, PlayError::CannotUndo { reason: Text::raw(format!("unknown game {}", record.kind)) })
+    })?;
+    let options: GameOptions = serde_json::from_str(&record.options_json).unwrap_or_default();
+    let mut game = kind
+        .setup(&options, record.seats.len(), seed_from_i64(record.seed))
+        .map_err(|e| (0, PlayError::CannotUndo { reason: e.text() }))?;
+    for (i, (seat, notation)) in moves.iter().enumerate() {
+        game.apply_notation(*seat, notation).map_err(|e| (i, e))?;
+    }
+    Ok(game)
+}
+
+/// Seeds are u64 in the engine and BIGINT in SQL: a lossless bit cast both ways.
+pub fn seed_to_i64(seed: u64) -> i64 {
+    i64::from_ne_bytes(seed.to_ne_bytes())
+}
+
+pub fn seed_from_i64(seed: i64) -> u64 {
+    u64::from_ne_bytes(seed.to_ne_bytes())
+}
+
+/// Renders with a record's seat names.
+pub fn render_ctx(loaded: &Loaded, lang: Lang) -> RenderCtx {
+    RenderCtx {
+        lang,
+        names: loaded.names(),
+    }
+}
+
+/// Applied moves, flattened to their event texts.
+pub fn event_texts(applied: &[AppliedMove], lang: Lang, names: &[String]) -> Vec<String> {
+    applied
+        .iter()
+        .flat_map(|m| m.events.iter().map(|t| t.render_with(lang, names)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undo_stops_at_barriers_and_other_seats() {
+        let a = Seat(0);
+        let b = Seat(1);
+        let log = [(a, true), (b, false), (b, false)];
+        assert_eq!(undoable(&log, b, UndoScope::Last).unwrap(), 1);
+        assert_eq!(undoable(&log, b, UndoScope::ToBarrier).unwrap(), 2);
+        assert!(undoable(&log, a, UndoScope::Last).is_err());
+        let done = [(a, false), (a, true)];
+        assert!(matches!(
+            undoable(&done, a, UndoScope::ToBarrier),
+            Err(PlayError::CannotUndo { .. })
+        ));
+        assert!(undoable(&[], a, UndoScope::Last).is_err());
+    }
+
+    #[test]
+    fn seeds_survive_the_bigint_round_trip() {
+        for s in [0, 1, u64::MAX, 1 << 63, 12_345_678_901_234] {
+            assert_eq!(seed_from_i64(seed_to_i64(s)), s);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! What the service hands to a front end after a change: the board post and private posts.
+
+use image::RgbaImage;
+use serde::Serialize;
+
+use super::{render_ctx, Loaded};
+use crate::engine::{AppliedMove, GameId, Outcome, PromptInfo, Seat, Version};
+use crate::i18n::{Lang, Text};
+
+/// The public message for the game's channel or thread.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardPost {
+    pub game: GameId,
+    pub version: Version,
+    /// What just happened, one line per event.
+    pub events: Vec<String>,
+    /// Events, whose turn, and the prompt: the message text.
+    pub text: String,
+    /// The pending decision (options as notation), `None` when over.
+    pub prompt: Option<PromptInfo>,
+    /// The front-end user to ping, if the seat that must decide has one.
+    pub mention: Option<i64>,
+    pub scores: Vec<i64>,
+    pub outcome: Option<Outcome>,
+    /// The board image as PNG.
+    #[serde(skip)]
+    pub png: Vec<u8>,
+    /// Text summary of the image (alt text).
+    pub alt: String,
+}
+
+/// A private message for one seat (hidden hands). Never shown in the channel.
+#[derive(Clone, Debug, Serialize)]
+pub struct PrivatePost {
+    pub seat: Seat,
+    pub user: Option<i64>,
+    pub text: String,
+    #[serde(skip)]
+    pub png: Vec<u8>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Outputs {
+    pub board: BoardPost,
+    pub private: Vec<PrivatePost>,
+}
+
+/// Encodes an image as PNG (best compression: boards are flat colours and compress well).
+pub fn encode_png(img: &RgbaImage) -> Vec<u8> {
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    use image::ImageEncoder;
+    let mut out = Vec::new();
+    let encoder =
+        PngEncoder::new_with_quality(&mut out, CompressionType::Best, FilterType::Adaptive);
+    // Encoding an in-memory RGBA buffer of matching size cannot fail.
+    let _ = encoder.write_image(
+        img.as_raw(),
+        img.width(),
+        img.height(),
+        image::ExtendedColorType::Rgba8,
+    );
+    out
+}
+
+/// The message text: what happened, then whose turn and what is asked (or the result).
+pub fn board_text(loaded: &Loaded, events: &[String], lang: Lang) -> String {
+    let names = loaded.names();
+    let mut lines: Vec<String> = events.to_vec();
+    match (loaded.game.prompt(), loaded.game.outcome()) {
+        (Some(p), _) => {
+            lines.push(
+                Text::new("core.turn")
+                    .arg("seat", p.seat)
+                    .arg("ask", p.text.clone())
+                    .render_with(lang, &names),
+            );
+        }
+        (None, Some(outcome)) => lines.push(outcome_text(&outcome).render_with(lang, &names)),
+        (None, None) => {}
+    }
+    lines.join("\n")
+}
+
+/// "Game over. Winner: Ann (6)." or a draw.
+pub fn outcome_text(outcome: &Outcome) -> Text {
+    let standings: Vec<Text> = {
+        let mut order: Vec<usize> = (0..outcome.scores.len()).collect();
+        order.sort_by_key(|&i| (outcome.ranks[i], i));
+        order
+            .into_iter()
+            .map(|i| {
+                Text::new("core.standing")
+                    .arg("rank", outcome.ranks[i])
+                    .arg("seat", Seat(u8::try_from(i).unwrap_or(u8::MAX)))
+                    .arg("score", outcome.scores[i])
+            })
+            .collect()
+    };
+    if outcome.draw {
+        Text::new("core.outcome.draw").arg("standings", standings)
+    } else {
+        let winners: Vec<Text> = outcome
+            .winners
+            .iter()
+            .map(|s| Text::new("core.raw").arg("s", *s))
+            .collect();
+        Text::new("core.outcome.win")
+            .arg("winners", winners)
+            .arg("standings", standings)
+    }
+}
+
+pub(super) fn after_change(loaded: &Loaded, applied: &[AppliedMove], lang: Lang) -> Outputs {
+    let ctx = render_ctx(loaded, lang);
+    let events = super::event_texts(applied, lang, &ctx.names);
+    let prompt = loaded.game.prompt();
+    let mention = prompt
+        .as_ref()
+        .and_then(|p| loaded.record.seats.get(p.seat.index()))
+        .and_then(|s| s.user);
+    let board = BoardPost {
+        game: loaded.record.id,
+        version: loaded.record.version,
+        text: board_text(loaded, &events, lang),
+        events,
+        prompt,
+        mention,
+        scores: loaded.game.scores(),
+        outcome: loaded.game.outcome(),
+        png: encode_png(&loaded.game.render_public(&ctx)),
+        alt: loaded.game.public_summary(&ctx),
+    };
+    let private = (0..loaded.game.seat_count())
+        .filter_map(|i| {
+            let seat = Seat(u8::try_from(i).ok()?);
+            let img = loaded.game.render_private(seat, &ctx)?;
+            Some(PrivatePost {
+                seat,
+                user: loaded.record.seats.get(i).and_then(|s| s.user),
+                text: loaded.game.private_summary(seat, &ctx)?,
+                png: encode_png(&img),
+            })
+        })
+        .collect();
+    Outputs { board, private }
+}
