@@ -1,1 +1,481 @@
-//! The only module that knows SQL.
+//! The only module that knows SQL: games, seats, the move log, jobs, user settings and
+//! interaction ids, in SQLite (default) or PostgreSQL (several processes).
+//!
+//! # Why the `Any` driver
+//! One set of runtime queries serves both backends: sqlx's SQLite driver accepts the `$N`
+//! placeholders PostgreSQL needs, both support `RETURNING`, `ON CONFLICT` and the same types once
+//! the schema sticks to BIGINT and TEXT. Only three things differ per backend and are switched
+//! on [`Backend`]: the migration files, the advisory lock taken while migrating, and
+//! `FOR UPDATE SKIP LOCKED` when claiming jobs. Separate typed pools would have doubled every
+//! query (or needed a generic layer with heavy trait bounds) for no gain.
+//!
+//! Caveats of `Any` we work around:
+//! - Every `sqlite::memory:` connection is a new, empty database, so a memory store keeps a
+//!   single connection that never expires.
+//! - SQLite pragmas cannot go in an `Any` URL. WAL is set once at connect (it is stored in the
+//!   file); sqlx's SQLite defaults already turn foreign keys on and set a 5 s busy timeout on
+//!   every connection (checked by the store tests).
+//! - Decoding works on `i64` and `String` only (booleans are 0/1 BIGINT), so every value read is
+//!   checked and converted here; a value that does not fit gives [`StoreError::Corrupt`].
+//!
+//! # Concurrency
+//! Every write to a game is `UPDATE games … WHERE id = $ AND version = $` as the FIRST statement
+//! of its transaction: on PostgreSQL it takes the row lock (a concurrent writer waits, then
+//! sees the new version and fails with `Conflict`); on SQLite it takes the write lock before
+//! any read, so a deferred transaction never has to upgrade a stale read snapshot (which SQLite
+//! refuses with `SQLITE_BUSY` instead of waiting).
+//!
+//! Seeds are `u64` in the engine and BIGINT here: the service bit casts them (`as` both ways,
+//! lossless); the store keeps the `i64` as given.
+
+mod games;
+mod migrate;
+mod misc;
+
+use std::time::Duration;
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+
+pub use crate::engine::{GameId, Seat, Version};
+pub use migrate::{MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
+
+/// Which database a [`Store`] talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Why a store call failed. Messages never contain a password (URLs are redacted).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Someone else changed the game first: reload and tell the user the board changed.
+    #[error("the game changed meanwhile (expected version {expected}, found {found})")]
+    Conflict { expected: Version, found: Version },
+    #[error("no game {0}")]
+    NotFound(GameId),
+    /// A stored value this program cannot read (tampering, or a newer program wrote it).
+    #[error("corrupt data: {0}")]
+    Corrupt(String),
+    /// The caller asked for something impossible (a bug in the caller, not in the data).
+    #[error("invalid request: {0}")]
+    Invalid(String),
+    #[error("database error: {0}")]
+    Db(#[source] sqlx::Error),
+    #[error("cannot connect to {url}: {source}")]
+    Connect {
+        /// The URL with any password replaced by `***`.
+        url: String,
+        #[source]
+        source: sqlx::Error,
+    },
+    #[error("migration {migration} failed: {source}")]
+    Migrate {
+        migration: String,
+        #[source]
+        source: sqlx::Error,
+    },
+    /// The database's schema history does not match this program's migrations.
+    #[error("database schema does not match this program: {0}")]
+    Schema(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        match e {
+            // A stored value of the wrong type (SQLite is dynamically typed) is bad data.
+            sqlx::Error::ColumnDecode { index, source } => {
+                StoreError::Corrupt(format!("column {index}: {source}"))
+            }
+            sqlx::Error::Decode(source) => StoreError::Corrupt(source.to_string()),
+            other => StoreError::Db(other),
+        }
+    }
+}
+
+/// Where a game stands. Stored as TEXT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameStatus {
+    Lobby,
+    Active,
+    Finished,
+    Cancelled,
+}
+
+impl GameStatus {
+    pub const ALL: [GameStatus; 4] = [
+        GameStatus::Lobby,
+        GameStatus::Active,
+        GameStatus::Finished,
+        GameStatus::Cancelled,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Lobby => "lobby",
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<GameStatus> {
+        GameStatus::ALL.into_iter().find(|g| g.as_str() == s)
+    }
+}
+
+/// Whether the bot can DM a seated user. Stored as TEXT.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DmStatus {
+    /// Not tried yet.
+    #[default]
+    Unknown,
+    Open,
+    /// Discord refused (error 50007): use ephemeral fallbacks.
+    Closed,
+}
+
+impl DmStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DmStatus::Unknown => "unknown",
+            DmStatus::Open => "open",
+            DmStatus::Closed => "closed",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<DmStatus> {
+        [DmStatus::Unknown, DmStatus::Open, DmStatus::Closed]
+            .into_iter()
+            .find(|d| d.as_str() == s)
+    }
+}
+
+/// A player taking a seat in a new game; seats are numbered in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewSeat {
+    pub user: Option<i64>,
+    pub name: String,
+    pub is_bot: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    pub kind: String,
+    pub options_json: String,
+    /// The engine's u64 seed, bit cast.
+    pub seed: i64,
+    pub state: String,
+    pub status: GameStatus,
+    pub guild: Option<i64>,
+    pub channel: Option<i64>,
+    pub thread: Option<i64>,
+    pub host: Option<i64>,
+    pub seats: Vec<NewSeat>,
+    pub clock_secs: Option<i64>,
+    pub now: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRecord {
+    pub seat: Seat,
+    pub user: Option<i64>,
+    pub name: String,
+    pub is_bot: bool,
+    pub dm_status: DmStatus,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub id: GameId,
+    pub kind: String,
+    pub options_json: String,
+    pub seed: i64,
+    pub state: String,
+    pub version: Version,
+    pub status: GameStatus,
+    pub guild: Option<i64>,
+    pub channel: Option<i64>,
+    pub thread: Option<i64>,
+    pub host: Option<i64>,
+    pub clock_secs: Option<i64>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// In seat order.
+    pub seats: Vec<SeatRecord>,
+}
+
+/// One atomic option to append to a game's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewMove {
+    pub seat: Seat,
+    pub notation: String,
+    /// Randomness or hidden information was revealed: undo stops here.
+    pub barrier: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// 1, 2, 3… per game; undone moves keep theirs, so live moves may skip numbers.
+    pub seq: i64,
+    pub seat: Seat,
+    pub notation: String,
+    pub barrier: bool,
+    pub at: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewJob {
+    pub due_at: i64,
+    pub kind: String,
+    pub game: Option<GameId>,
+    pub payload: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobRecord {
+    pub id: i64,
+    pub due_at: i64,
+    pub kind: String,
+    pub game: Option<GameId>,
+    pub payload: String,
+    /// How many times it has been claimed, this claim included.
+    pub attempts: i64,
+}
+
+/// A user's preferences. A user never seen has the defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserSettings {
+    pub locale: Option<String>,
+    /// An IANA name such as `Europe/Paris`; not checked here.
+    pub timezone: Option<String>,
+    /// Quiet hours, in minutes after local midnight (0..1440); may wrap past midnight.
+    pub quiet_start: Option<u16>,
+    pub quiet_end: Option<u16>,
+    /// Unix seconds; the player's clock is paused until then.
+    pub vacation_until: Option<i64>,
+    pub dm_enabled: bool,
+}
+
+impl Default for UserSettings {
+    fn default() -> Self {
+        UserSettings {
+            locale: None,
+            timezone: None,
+            quiet_start: None,
+            quiet_end: None,
+            vacation_until: None,
+            dm_enabled: true,
+        }
+    }
+}
+
+/// The database. Cheap to clone: a pool inside.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+impl Store {
+    /// Opens `sqlite://data/croupier.db` (creating the folder and file; WAL, foreign keys,
+    /// busy timeout), `sqlite::memory:` (tests), or `postgres://…`, and runs the migrations.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let redacted = redact_url(url);
+        let connect_err = |source| StoreError::Connect {
+            url: redacted.clone(),
+            source,
+        };
+        let (backend, url, options) = if url.starts_with("sqlite:") {
+            let (url, memory) = sqlite_url(url).await.map_err(connect_err)?;
+            let options = if memory {
+                // One connection, never recycled: each new one would be an empty database.
+                AnyPoolOptions::new()
+                    .max_connections(1)
+                    .min_connections(1)
+                    .idle_timeout(None)
+                    .max_lifetime(None)
+            } else {
+                AnyPoolOptions::new().max_connections(4)
+            };
+            (Backend::Sqlite, url, options)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            let options = AnyPoolOptions::new()
+                .max_connections(8)
+                .acquire_timeout(Duration::from_secs(10));
+            (Backend::Postgres, url.to_string(), options)
+        } else {
+            return Err(connect_err(sqlx::Error::Configuration(
+                "the database URL must start with sqlite: or postgres:".into(),
+            )));
+        };
+        let pool = options.connect(&url).await.map_err(connect_err)?;
+        if backend == Backend::Sqlite {
+            // WAL is a property of the file, so once is enough (a memory database keeps its
+            // own mode). Its answer is a row: fetch it so the statement runs whole.
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .fetch_optional(&pool)
+                .await?;
+        }
+        let store = Store { pool, backend };
+        migrate::run(&store.pool, backend).await?;
+        Ok(store)
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes the pool (waits for connections in use to come back).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Turns a `sqlite:` URL into one sqlx opens read-write-create, creating the parent folder.
+/// Returns whether it is an in-memory database.
+async fn sqlite_url(url: &str) -> Result<(String, bool), sqlx::Error> {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    let (path, params) = match rest.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (rest, None),
+    };
+    let memory =
+        path == ":memory:" || params.is_some_and(|q| q.split('&').any(|kv| kv == "mode=memory"));
+    if memory {
+        return Ok((url.to_string(), true));
+    }
+    if path.is_empty() {
+        return Err(sqlx::Error::Configuration(
+            "the SQLite URL names no file".into(),
+        ));
+    }
+    if let Some(dir) = std::path::Path::new(path).parent() {
+        if !dir.as_os_str().is_empty() {
+            tokio::fs::create_dir_all(dir).await?;
+        }
+    }
+    let has_mode = params.is_some_and(|q| q.split('&').any(|kv| kv.starts_with("mode=")));
+    let url = match (params, has_mode) {
+        (_, true) => url.to_string(),
+        (Some(_), false) => format!("{url}&mode=rwc"),
+        (None, false) => format!("{url}?mode=rwc"),
+    };
+    Ok((url, false))
+}
+
+/// The URL with its password (if any) replaced by `***`, for messages and logs.
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    let Some((userinfo, host)) = authority.rsplit_once('@') else {
+        return url.to_string();
+    };
+    match userinfo.split_once(':') {
+        Some((user, _password)) => format!("{scheme}://{user}:***@{host}{tail}"),
+        None => url.to_string(),
+    }
+}
+
+// Row decoding: `Any` gives i64/String; every narrowing is checked.
+
+fn get<'r, T>(row: &'r AnyRow, col: &str) -> Result<T, StoreError>
+where
+    T: sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
+{
+    row.try_get::<T, _>(col).map_err(StoreError::from)
+}
+
+fn get_bool(row: &AnyRow, col: &str) -> Result<bool, StoreError> {
+    match get::<i64>(row, col)? {
+        0 => Ok(false),
+        1 => Ok(true),
+        n => Err(StoreError::Corrupt(format!("{col} = {n}, expected 0 or 1"))),
+    }
+}
+
+fn get_seat(row: &AnyRow, col: &str) -> Result<Seat, StoreError> {
+    let n = get::<i64>(row, col)?;
+    u8::try_from(n)
+        .map(Seat)
+        .map_err(|_| StoreError::Corrupt(format!("{col} = {n} is not a seat number")))
+}
+
+fn get_version(row: &AnyRow, col: &str) -> Result<Version, StoreError> {
+    let n = get::<i64>(row, col)?;
+    u32::try_from(n)
+        .map(Version)
+        .map_err(|_| StoreError::Corrupt(format!("{col} = {n} is not a version")))
+}
+
+fn get_status(row: &AnyRow, col: &str) -> Result<GameStatus, StoreError> {
+    let s = get::<String>(row, col)?;
+    GameStatus::parse(&s).ok_or_else(|| StoreError::Corrupt(format!("{col} = {s:?} is unknown")))
+}
+
+fn bool_i64(b: bool) -> i64 {
+    i64::from(b)
+}
+
+fn version_i64(v: Version) -> i64 {
+    i64::from(v.0)
+}
+
+/// The version after `v`, or `Invalid` at the (unreachable in practice) u32 limit.
+fn next_version(v: Version) -> Result<Version, StoreError> {
+    v.0.checked_add(1)
+        .map(Version)
+        .ok_or_else(|| StoreError::Invalid(format!("version {v} cannot grow")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_never_reach_messages() {
+        assert_eq!(
+            redact_url("postgres://bot:s3cret@db.example:5432/croupier?sslmode=require"),
+            "postgres://bot:***@db.example:5432/croupier?sslmode=require"
+        );
+        assert_eq!(
+            redact_url("postgres://postgres@127.0.0.1/test"),
+            "postgres://postgres@127.0.0.1/test"
+        );
+        assert_eq!(
+            redact_url("sqlite://data/croupier.db"),
+            "sqlite://data/croupier.db"
+        );
+        assert_eq!(redact_url("sqlite::memory:"), "sqlite::memory:");
+        // An '@' in the path is not userinfo.
+        assert_eq!(redact_url("sqlite://data/a@b.db"), "sqlite://data/a@b.db");
+    }
+
+    #[test]
+    fn statuses_round_trip_as_text() {
+        for s in GameStatus::ALL {
+            assert_eq!(GameStatus::parse(s.as_str()), Some(s));
+        }
+        assert_eq!(GameStatus::parse("Active"), None);
+        for d in [DmStatus::Unknown, DmStatus::Open, DmStatus::Closed] {
+            assert_eq!(DmStatus::parse(d.as_str()), Some(d));
+        }
+    }
+
+    #[test]
+    fn versions_stop_at_the_limit() {
+        assert_eq!(next_version(Version(6)).unwrap(), Version(7));
+        assert!(matches!(
+            next_version(Version(u32::MAX)),
+            Err(StoreError::Invalid(_))
+        ));
+    }
+}

@@ -1,0 +1,454 @@
+//! Games, their seats and their move log.
+
+use std::collections::HashMap;
+
+use sqlx::any::AnyRow;
+use sqlx::AnyConnection;
+
+use super::{
+    bool_i64, get, get_bool, get_seat, get_status, get_version, next_version, version_i64,
+    DmStatus, GameId, GameRecord, GameStatus, MoveRecord, NewGame, NewMove, Seat, SeatRecord,
+    Store, StoreError, Version,
+};
+
+const GAME_COLUMNS: &str = "id, kind, options_json, seed, state, version, status, guild, \
+     channel, thread, host, clock_secs, created_at, updated_at";
+
+const SEAT_COLUMNS: &str = "game, seat, user_id, name, is_bot, dm_status";
+
+impl Store {
+    pub async fn create_game(&self, g: &NewGame) -> Result<GameId, StoreError> {
+        if g.seats.len() > usize::from(u8::MAX) + 1 {
+            return Err(StoreError::Invalid(format!("{} seats", g.seats.len())));
+        }
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(
+            "INSERT INTO games (kind, options_json, seed, state, version, status, guild, channel, \
+             thread, host, clock_secs, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING id",
+        )
+        .bind(&g.kind)
+        .bind(&g.options_json)
+        .bind(g.seed)
+        .bind(&g.state)
+        .bind(g.status.as_str())
+        .bind(g.guild)
+        .bind(g.channel)
+        .bind(g.thread)
+        .bind(g.host)
+        .bind(g.clock_secs)
+        .bind(g.now)
+        .fetch_one(&mut *tx)
+        .await?;
+        let id = GameId(get(&row, "id")?);
+        for (i, seat) in g.seats.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO seats (game, seat, user_id, name, is_bot, dm_status) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(id.0)
+            .bind(i64::try_from(i).unwrap_or(i64::MAX))
+            .bind(seat.user)
+            .bind(&seat.name)
+            .bind(bool_i64(seat.is_bot))
+            .bind(DmStatus::Unknown.as_str())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    pub async fn game(&self, id: GameId) -> Result<GameRecord, StoreError> {
+        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound(id))?;
+        let seats = self.seats(id).await?;
+        game_from_row(&row, seats)
+    }
+
+    /// The seats of a game, in order (empty for an unknown game).
+    pub async fn seats(&self, game: GameId) -> Result<Vec<SeatRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {SEAT_COLUMNS} FROM seats WHERE game = $1 ORDER BY seat"
+        ))
+        .bind(game.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(seat_from_row).collect()
+    }
+
+    /// Puts a user (or a bot, `user` None) in an existing seat; the game's version is unchanged
+    /// since the engine state is not.
+    pub async fn set_seat_user(
+        &self,
+        game: GameId,
+        seat: Seat,
+        user: Option<i64>,
+        name: &str,
+        is_bot: bool,
+    ) -> Result<(), StoreError> {
+        let done = sqlx::query(
+            "UPDATE seats SET user_id = $1, name = $2, is_bot = $3, dm_status = $4 \
+             WHERE game = $5 AND seat = $6",
+        )
+        .bind(user)
+        .bind(name)
+        .bind(bool_i64(is_bot))
+        .bind(DmStatus::Unknown.as_str())
+        .bind(game.0)
+        .bind(i64::from(seat.0))
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(self.missing_seat(game, seat).await);
+        }
+        Ok(())
+    }
+
+    /// Records whether `user` can be DMed, on their seats in `game`. Returns the seats changed.
+    pub async fn set_dm_status(
+        &self,
+        game: GameId,
+        user: i64,
+        status: DmStatus,
+    ) -> Result<u64, StoreError> {
+        let done = sqlx::query("UPDATE seats SET dm_status = $1 WHERE game = $2 AND user_id = $3")
+            .bind(status.as_str())
+            .bind(game.0)
+            .bind(user)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Records whether `user` can be DMed, on all their seats in unfinished games.
+    pub async fn set_user_dm_status(&self, user: i64, status: DmStatus) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "UPDATE seats SET dm_status = $1 WHERE user_id = $2 AND game IN \
+             (SELECT id FROM games WHERE status IN ('lobby', 'active'))",
+        )
+        .bind(status.as_str())
+        .bind(user)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// One transaction: version check, append the moves after the last seq, save the new
+    /// state and status, version+1. Returns the new version.
+    pub async fn record_moves(
+        &self,
+        id: GameId,
+        expected: Version,
+        moves: &[NewMove],
+        state: &str,
+        status: GameStatus,
+        now: i64,
+    ) -> Result<Version, StoreError> {
+        let next = next_version(expected)?;
+        let mut tx = self.pool.begin().await?;
+        // First statement: takes the row lock (PostgreSQL) or the write lock (SQLite).
+        let done = sqlx::query(
+            "UPDATE games SET state = $1, status = $2, version = $3, updated_at = $4 \
+             WHERE id = $5 AND version = $6",
+        )
+        .bind(state)
+        .bind(status.as_str())
+        .bind(version_i64(next))
+        .bind(now)
+        .bind(id.0)
+        .bind(version_i64(expected))
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            let err = why_not_updated(&mut tx, id, expected).await;
+            tx.rollback().await?;
+            return Err(err);
+        }
+        let row = sqlx::query("SELECT COALESCE(MAX(seq), 0) AS last FROM moves WHERE game = $1")
+            .bind(id.0)
+            .fetch_one(&mut *tx)
+            .await?;
+        let last: i64 = get(&row, "last")?;
+        for (seq, m) in (last + 1..).zip(moves) {
+            sqlx::query(
+                "INSERT INTO moves (game, seq, seat, notation, barrier, at) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(id.0)
+            .bind(seq)
+            .bind(i64::from(m.seat.0))
+            .bind(&m.notation)
+            .bind(bool_i64(m.barrier))
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(next)
+    }
+
+    /// The live (not undone) moves, in order.
+    pub async fn moves(&self, id: GameId) -> Result<Vec<MoveRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, seat, notation, barrier, at FROM moves \
+             WHERE game = $1 AND undone_at IS NULL ORDER BY seq",
+        )
+        .bind(id.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(MoveRecord {
+                    seq: get(row, "seq")?,
+                    seat: get_seat(row, "seat")?,
+                    notation: get(row, "notation")?,
+                    barrier: get_bool(row, "barrier")?,
+                    at: get(row, "at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// One transaction: version check, mark the last `count` live moves undone (rows stay),
+    /// save the state, version+1. `Invalid` if fewer than `count` moves are live.
+    pub async fn undo_moves(
+        &self,
+        id: GameId,
+        expected: Version,
+        count: usize,
+        state: &str,
+        now: i64,
+    ) -> Result<Version, StoreError> {
+        let next = next_version(expected)?;
+        let count =
+            i64::try_from(count).map_err(|_| StoreError::Invalid(format!("undo {count} moves")))?;
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE games SET state = $1, version = $2, updated_at = $3 \
+             WHERE id = $4 AND version = $5",
+        )
+        .bind(state)
+        .bind(version_i64(next))
+        .bind(now)
+        .bind(id.0)
+        .bind(version_i64(expected))
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            let err = why_not_updated(&mut tx, id, expected).await;
+            tx.rollback().await?;
+            return Err(err);
+        }
+        let marked = sqlx::query(
+            "UPDATE moves SET undone_at = $1 WHERE game = $2 AND seq IN \
+             (SELECT seq FROM moves WHERE game = $2 AND undone_at IS NULL \
+              ORDER BY seq DESC LIMIT $3)",
+        )
+        .bind(now)
+        .bind(id.0)
+        .bind(count)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if i64::try_from(marked).ok() != Some(count) {
+            tx.rollback().await?;
+            return Err(StoreError::Invalid(format!(
+                "undo {count} moves of game {id}, but only {marked} are live"
+            )));
+        }
+        tx.commit().await?;
+        Ok(next)
+    }
+
+    /// Changes the status (start, cancel, finish) with the version check; version+1.
+    pub async fn set_status(
+        &self,
+        id: GameId,
+        expected: Version,
+        status: GameStatus,
+        now: i64,
+    ) -> Result<Version, StoreError> {
+        let next = next_version(expected)?;
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE games SET status = $1, version = $2, updated_at = $3 \
+             WHERE id = $4 AND version = $5",
+        )
+        .bind(status.as_str())
+        .bind(version_i64(next))
+        .bind(now)
+        .bind(id.0)
+        .bind(version_i64(expected))
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            let err = why_not_updated(&mut tx, id, expected).await;
+            tx.rollback().await?;
+            return Err(err);
+        }
+        tx.commit().await?;
+        Ok(next)
+    }
+
+    /// Games with this status, most recently changed first.
+    pub async fn games_by_status(
+        &self,
+        status: GameStatus,
+        limit: u32,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE status = $1 \
+             ORDER BY updated_at DESC, id DESC LIMIT $2"
+        ))
+        .bind(status.as_str())
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        self.with_seats(rows).await
+    }
+
+    /// Games played in a channel or in a thread (the id is matched against both), optionally
+    /// only those with `status`, most recently changed first.
+    pub async fn games_in_channel(
+        &self,
+        channel: i64,
+        status: Option<GameStatus>,
+        limit: u32,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE (channel = $1 OR thread = $1) \
+             AND ($2 IS NULL OR status = $2) ORDER BY updated_at DESC, id DESC LIMIT $3"
+        ))
+        .bind(channel)
+        .bind(status.map(GameStatus::as_str))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        self.with_seats(rows).await
+    }
+
+    /// Games where `user` holds a seat, optionally only those with `status`, most recently
+    /// changed first.
+    pub async fn games_of_user(
+        &self,
+        user: i64,
+        status: Option<GameStatus>,
+        limit: u32,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id IN \
+             (SELECT game FROM seats WHERE user_id = $1) \
+             AND ($2 IS NULL OR status = $2) ORDER BY updated_at DESC, id DESC LIMIT $3"
+        ))
+        .bind(user)
+        .bind(status.map(GameStatus::as_str))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        self.with_seats(rows).await
+    }
+
+    /// Game rows plus their seats, fetched in one query.
+    async fn with_seats(&self, rows: Vec<AnyRow>) -> Result<Vec<GameRecord>, StoreError> {
+        if rows.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids = rows
+            .iter()
+            .map(|r| get::<i64>(r, "id"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let placeholders: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT {SEAT_COLUMNS} FROM seats WHERE game IN ({}) ORDER BY game, seat",
+            placeholders.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for id in &ids {
+            query = query.bind(*id);
+        }
+        let mut seats: HashMap<i64, Vec<SeatRecord>> = HashMap::new();
+        for row in query.fetch_all(&self.pool).await? {
+            let game: i64 = get(&row, "game")?;
+            seats.entry(game).or_default().push(seat_from_row(&row)?);
+        }
+        rows.iter()
+            .zip(ids)
+            .map(|(row, id)| game_from_row(row, seats.remove(&id).unwrap_or_default()))
+            .collect()
+    }
+
+    /// Why `set_seat_user` changed nothing.
+    async fn missing_seat(&self, game: GameId, seat: Seat) -> StoreError {
+        match self.game(game).await {
+            Ok(_) => StoreError::Invalid(format!("game {game} has no {seat}")),
+            Err(e) => e,
+        }
+    }
+}
+
+/// A guarded UPDATE changed nothing: the game is missing, or its version moved on.
+async fn why_not_updated(tx: &mut AnyConnection, id: GameId, expected: Version) -> StoreError {
+    let row = sqlx::query("SELECT version FROM games WHERE id = $1")
+        .bind(id.0)
+        .fetch_optional(&mut *tx)
+        .await;
+    match row {
+        Ok(None) => StoreError::NotFound(id),
+        Ok(Some(row)) => match get_version(&row, "version") {
+            Ok(found) => StoreError::Conflict { expected, found },
+            Err(e) => e,
+        },
+        Err(e) => e.into(),
+    }
+}
+
+fn game_from_row(row: &AnyRow, seats: Vec<SeatRecord>) -> Result<GameRecord, StoreError> {
+    let id = GameId(get(row, "id")?);
+    game_fields(row, id, seats).map_err(|e| match e {
+        StoreError::Corrupt(m) => StoreError::Corrupt(format!("game {id}: {m}")),
+        other => other,
+    })
+}
+
+fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameRecord, StoreError> {
+    // The service maps a seat's position in this list to its number: they must agree.
+    if let Some((i, s)) = seats.iter().enumerate().find(|(i, s)| s.seat.index() != *i) {
+        return Err(StoreError::Corrupt(format!(
+            "seats are not numbered 0, 1, 2…: position {i} holds {}",
+            s.seat
+        )));
+    }
+    Ok(GameRecord {
+        id,
+        kind: get(row, "kind")?,
+        options_json: get(row, "options_json")?,
+        seed: get(row, "seed")?,
+        state: get(row, "state")?,
+        version: get_version(row, "version")?,
+        status: get_status(row, "status")?,
+        guild: get(row, "guild")?,
+        channel: get(row, "channel")?,
+        thread: get(row, "thread")?,
+        host: get(row, "host")?,
+        clock_secs: get(row, "clock_secs")?,
+        created_at: get(row, "created_at")?,
+        updated_at: get(row, "updated_at")?,
+        seats,
+    })
+}
+
+fn seat_from_row(row: &AnyRow) -> Result<SeatRecord, StoreError> {
+    let dm: String = get(row, "dm_status")?;
+    Ok(SeatRecord {
+        seat: get_seat(row, "seat")?,
+        user: get(row, "user_id")?,
+        name: get(row, "name")?,
+        is_bot: get_bool(row, "is_bot")?,
+        dm_status: DmStatus::parse(&dm)
+            .ok_or_else(|| StoreError::Corrupt(format!("dm_status = {dm:?} is unknown")))?,
+    })
+}

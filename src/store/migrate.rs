@@ -1,0 +1,131 @@
+//! The migration runner: the backend's SQL files, embedded, applied in order at connect.
+//!
+//! Each migration runs in its own transaction together with its `schema_migrations` row, so
+//! it is applied whole or not at all, and a second run skips it. On PostgreSQL every
+//! transaction first takes a transaction-scoped advisory lock, so processes starting together
+//! wait for each other instead of racing (`CREATE TABLE IF NOT EXISTS` itself is not safe
+//! against a concurrent twin there).
+
+use sqlx::{AnyPool, Row};
+
+use super::{get, Backend, StoreError};
+
+pub struct Migration {
+    pub version: i64,
+    pub name: &'static str,
+    pub sql: &'static str,
+}
+
+pub const MIGRATIONS_SQLITE: &[Migration] = &[Migration {
+    version: 1,
+    name: "initial",
+    sql: include_str!("../../migrations/sqlite/0001_initial.sql"),
+}];
+
+pub const MIGRATIONS_POSTGRES: &[Migration] = &[Migration {
+    version: 1,
+    name: "initial",
+    sql: include_str!("../../migrations/postgres/0001_initial.sql"),
+}];
+
+/// Any fixed number; only croupier processes on the same database take it.
+const LOCK_KEY: i64 = 0x0063_726f_7570_6965; // "croupie"
+
+const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    BIGINT PRIMARY KEY,
+    name       TEXT   NOT NULL,
+    applied_at BIGINT NOT NULL
+)";
+
+/// Applies the migrations this database lacks; returns how many it applied.
+pub(super) async fn run(pool: &AnyPool, backend: Backend) -> Result<usize, StoreError> {
+    let migrations = match backend {
+        Backend::Sqlite => MIGRATIONS_SQLITE,
+        Backend::Postgres => MIGRATIONS_POSTGRES,
+    };
+    check_history(pool, backend, migrations).await?;
+    let mut applied = 0;
+    for m in migrations {
+        let label = format!("{:04}_{}", m.version, m.name);
+        let fail = |source| StoreError::Migrate {
+            migration: label.clone(),
+            source,
+        };
+        let mut tx = pool.begin().await?;
+        lock(&mut tx, backend).await?;
+        let done = sqlx::query("SELECT version FROM schema_migrations WHERE version = $1")
+            .bind(m.version)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if done.is_some() {
+            tx.commit().await?;
+            continue;
+        }
+        // raw_sql: a migration file holds several statements.
+        sqlx::raw_sql(m.sql).execute(&mut *tx).await.map_err(fail)?;
+        sqlx::query(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+        )
+        .bind(m.version)
+        .bind(m.name)
+        .bind(unix_now())
+        .execute(&mut *tx)
+        .await
+        .map_err(fail)?;
+        tx.commit().await.map_err(fail)?;
+        tracing::info!(migration = %label, "applied database migration");
+        applied += 1;
+    }
+    Ok(applied)
+}
+
+/// Creates the history table if needed, and refuses a database whose history this program does
+/// not know (a newer program migrated it, or a file was renamed): running on would corrupt it.
+async fn check_history(
+    pool: &AnyPool,
+    backend: Backend,
+    migrations: &[Migration],
+) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await?;
+    lock(&mut tx, backend).await?;
+    sqlx::query(CREATE_TABLE).execute(&mut *tx).await?;
+    let rows = sqlx::query("SELECT version, name FROM schema_migrations ORDER BY version")
+        .fetch_all(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    for row in rows {
+        let version: i64 = get(&row, "version")?;
+        let name: String = row.try_get("name")?;
+        match migrations.iter().find(|m| m.version == version) {
+            Some(m) if m.name == name => {}
+            Some(m) => {
+                return Err(StoreError::Schema(format!(
+                    "migration {version} is {name:?} in the database but {:?} here",
+                    m.name
+                )))
+            }
+            None => {
+                return Err(StoreError::Schema(format!(
+                    "migration {version} ({name}) is unknown to this program: is it older than the database?"
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn lock(tx: &mut sqlx::AnyConnection, backend: Backend) -> Result<(), StoreError> {
+    if backend == Backend::Postgres {
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(LOCK_KEY)
+            .execute(&mut *tx)
+            .await?;
+    }
+    Ok(())
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}

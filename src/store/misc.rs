@@ -1,0 +1,211 @@
+//! Jobs (reminders, deadlines), user settings and interaction ids.
+
+use sqlx::any::AnyRow;
+
+use super::{
+    bool_i64, get, get_bool, Backend, GameId, JobRecord, NewJob, Store, StoreError, UserSettings,
+};
+
+/// Minutes in a day: quiet hours are minutes after local midnight, below this.
+const DAY_MINUTES: u16 = 24 * 60;
+
+impl Store {
+    /// Adds a job; returns its id.
+    pub async fn schedule_job(&self, job: &NewJob) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "INSERT INTO jobs (due_at, kind, game, payload) VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(job.due_at)
+        .bind(&job.kind)
+        .bind(job.game.map(|g| g.0))
+        .bind(&job.payload)
+        .fetch_one(&self.pool)
+        .await?;
+        get(&row, "id")
+    }
+
+    /// Claims up to `limit` jobs due at `now` whose lease is free or expired, for `lease_secs`
+    /// seconds, oldest first. Two claimers never get the same job while its lease runs:
+    /// PostgreSQL skips rows another transaction has locked (`FOR UPDATE SKIP LOCKED`); SQLite
+    /// runs the whole claim as one write statement (one writer at a time).
+    ///
+    /// Delivery is at least once: a worker that outlives its lease may see the job claimed
+    /// again, so call [`Store::complete_job`] when done and keep jobs safe to repeat.
+    pub async fn claim_due_jobs(
+        &self,
+        now: i64,
+        limit: u32,
+        worker: &str,
+        lease_secs: i64,
+    ) -> Result<Vec<JobRecord>, StoreError> {
+        if lease_secs < 1 {
+            return Err(StoreError::Invalid(format!("lease of {lease_secs} s")));
+        }
+        let skip_locked = match self.backend {
+            Backend::Postgres => "FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let sql = format!(
+            "UPDATE jobs SET claimed_by = $1, lease_until = $2, attempts = attempts + 1 \
+             WHERE id IN (SELECT id FROM jobs WHERE due_at <= $3 \
+               AND (lease_until IS NULL OR lease_until <= $3) \
+               ORDER BY due_at, id LIMIT $4 {skip_locked}) \
+             RETURNING id, due_at, kind, game, payload, attempts"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(worker)
+            .bind(now.saturating_add(lease_secs))
+            .bind(now)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+        let mut jobs = rows
+            .iter()
+            .map(job_from_row)
+            .collect::<Result<Vec<_>, _>>()?;
+        // RETURNING promises no order.
+        jobs.sort_by_key(|j| (j.due_at, j.id));
+        Ok(jobs)
+    }
+
+    /// Removes a finished job. Returns whether it was still there.
+    pub async fn complete_job(&self, id: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM jobs WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Removes the jobs of one kind for a game (e.g. its reminders once the player moved).
+    /// Returns how many.
+    pub async fn cancel_jobs_for_game(&self, game: GameId, kind: &str) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM jobs WHERE game = $1 AND kind = $2")
+            .bind(game.0)
+            .bind(kind)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// The pending jobs of a game, soonest first (claimed ones included).
+    pub async fn jobs_for_game(&self, game: GameId) -> Result<Vec<JobRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, due_at, kind, game, payload, attempts FROM jobs WHERE game = $1 \
+             ORDER BY due_at, id",
+        )
+        .bind(game.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(job_from_row).collect()
+    }
+
+    /// A user's settings; the defaults for a user never saved.
+    pub async fn user_settings(&self, user: i64) -> Result<UserSettings, StoreError> {
+        let row = sqlx::query(
+            "SELECT locale, timezone, quiet_start, quiet_end, vacation_until, dm_enabled \
+             FROM users WHERE id = $1",
+        )
+        .bind(user)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(UserSettings::default());
+        };
+        settings_from_row(&row).map_err(|e| match e {
+            StoreError::Corrupt(m) => StoreError::Corrupt(format!("user {user}: {m}")),
+            other => other,
+        })
+    }
+
+    /// Saves all of a user's settings (insert or replace).
+    pub async fn save_user_settings(
+        &self,
+        user: i64,
+        s: &UserSettings,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        for minute in [s.quiet_start, s.quiet_end].into_iter().flatten() {
+            if minute >= DAY_MINUTES {
+                return Err(StoreError::Invalid(format!(
+                    "quiet hours at minute {minute} of a day"
+                )));
+            }
+        }
+        sqlx::query(
+            "INSERT INTO users (id, locale, timezone, quiet_start, quiet_end, vacation_until, \
+             dm_enabled, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+             ON CONFLICT (id) DO UPDATE SET locale = excluded.locale, \
+             timezone = excluded.timezone, quiet_start = excluded.quiet_start, \
+             quiet_end = excluded.quiet_end, vacation_until = excluded.vacation_until, \
+             dm_enabled = excluded.dm_enabled, updated_at = excluded.updated_at",
+        )
+        .bind(user)
+        .bind(s.locale.as_deref())
+        .bind(s.timezone.as_deref())
+        .bind(s.quiet_start.map(i64::from))
+        .bind(s.quiet_end.map(i64::from))
+        .bind(s.vacation_until)
+        .bind(bool_i64(s.dm_enabled))
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// True the first time an interaction id is seen, false ever after (until forgotten):
+    /// a redelivered or double-clicked interaction is handled once, across processes.
+    pub async fn first_seen(&self, interaction: i64, now: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(interaction)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Forgets interactions seen before `cutoff` (Discord stops redelivering after minutes).
+    /// Returns how many.
+    pub async fn forget_interactions_before(&self, cutoff: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM interactions WHERE seen_at < $1")
+            .bind(cutoff)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+}
+
+fn job_from_row(row: &AnyRow) -> Result<JobRecord, StoreError> {
+    Ok(JobRecord {
+        id: get(row, "id")?,
+        due_at: get(row, "due_at")?,
+        kind: get(row, "kind")?,
+        game: get::<Option<i64>>(row, "game")?.map(GameId),
+        payload: get(row, "payload")?,
+        attempts: get(row, "attempts")?,
+    })
+}
+
+fn settings_from_row(row: &AnyRow) -> Result<UserSettings, StoreError> {
+    Ok(UserSettings {
+        locale: get(row, "locale")?,
+        timezone: get(row, "timezone")?,
+        quiet_start: minute(row, "quiet_start")?,
+        quiet_end: minute(row, "quiet_end")?,
+        vacation_until: get(row, "vacation_until")?,
+        dm_enabled: get_bool(row, "dm_enabled")?,
+    })
+}
+
+fn minute(row: &AnyRow, col: &str) -> Result<Option<u16>, StoreError> {
+    match get::<Option<i64>>(row, col)? {
+        None => Ok(None),
+        Some(n) => u16::try_from(n)
+            .ok()
+            .filter(|m| *m < DAY_MINUTES)
+            .map(Some)
+            .ok_or_else(|| StoreError::Corrupt(format!("{col} = {n} is not a minute of a day"))),
+    }
+}
