@@ -1,1 +1,89 @@
-fn main() {}
+//! Engine and rendering speed. `cargo bench` prints the figures; BENCHMARKS.md records them.
+//!
+//! Positions are reached by seeded random play, so every run measures the same states.
+
+use croupier::engine::{AnyGame, Game, GameKind, GameOptions, RenderCtx};
+use croupier::games::cortexcape::Cortexcape;
+use croupier::service::encode_png;
+use divan::Bencher;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn main() {
+    divan::main();
+}
+
+/// A Cortexcape position after `depth` random options (standard game, 3 players).
+fn position(depth: usize, lab: &str) -> Cortexcape {
+    let mut options = GameOptions::new();
+    options.insert("lab".into(), lab.into());
+    let mut game = Cortexcape::setup(&options, 3, 42).expect("setup");
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..depth {
+        let Some(p) = Game::prompt(&game) else { break };
+        let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+        game.apply(p.seat, &pick).expect("listed option applies");
+    }
+    game
+}
+
+const DEPTHS: [usize; 4] = [5, 40, 90, 200];
+
+/// One atomic option through the engine (`Game::apply`), on a fresh copy each time.
+#[divan::bench(args = DEPTHS)]
+fn apply_one_option(b: Bencher, depth: usize) {
+    let game = position(depth, "black");
+    let p = Game::prompt(&game).expect("prompt");
+    let pick = p.options[0].clone();
+    b.with_inputs(|| game.clone())
+        .bench_local_refs(|g| g.apply(p.seat, &pick).expect("applies"));
+}
+
+/// One typed option through the type-erased face (parse, turn check, copy, apply, commit).
+#[divan::bench(args = DEPTHS)]
+fn play_line_one_option(b: Bencher, depth: usize) {
+    let game: Box<dyn AnyGame> = Box::new(position(depth, "black"));
+    let p = game.prompt().expect("prompt");
+    let pick = p.options[0].clone();
+    b.with_inputs(|| game.clone())
+        .bench_local_refs(|g| g.play_line(p.seat, &pick).expect("applies"));
+}
+
+/// Listing the legal options of the current prompt.
+#[divan::bench(args = DEPTHS)]
+fn list_options(b: Bencher, depth: usize) {
+    let game = position(depth, "black");
+    b.bench_local(|| Game::prompt(divan::black_box(&game)));
+}
+
+/// A whole random game, 3 players, standard, Black lab.
+#[divan::bench(sample_count = 20)]
+fn full_random_game(b: Bencher) {
+    let mut seed = 0u64;
+    b.bench_local(|| {
+        seed += 1;
+        let mut game = GameKind::Cortexcape
+            .setup(&GameOptions::new(), 3, seed)
+            .expect("setup");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(p) = game.prompt() {
+            let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+            game.apply_notation(p.seat, &pick).expect("applies");
+        }
+        game
+    });
+}
+
+/// Rendering the board and encoding it as PNG (what every turn post costs).
+#[divan::bench(sample_count = 20)]
+fn render_and_encode_board(b: Bencher) {
+    let game = position(90, "black");
+    let ctx = RenderCtx {
+        lang: croupier::i18n::Lang::En,
+        names: vec!["Ann".into(), "Bob".into(), "Cleo".into()],
+    };
+    let view = game.public_view();
+    let png = encode_png(&<Cortexcape as Game>::render_public(&view, &ctx));
+    println!("board PNG size: {} bytes", png.len());
+    b.bench_local(|| encode_png(&<Cortexcape as Game>::render_public(&view, &ctx)).len());
+}

@@ -10,4 +10,6 @@ pub mod games;
 pub mod i18n;
 pub mod render;
 pub mod rules;
+pub mod service;
 pub mod store;
+pub mod table;

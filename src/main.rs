@@ -1,1 +1,180 @@
-fn main() {}
+//! The croupier binary: the local table now; the Discord bot with `serve`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use croupier::config::Config;
+use croupier::engine::GameKind;
+use croupier::i18n::Lang;
+use croupier::service::Service;
+use croupier::store::{redact_url, Store};
+use croupier::table::{self, TableArgs};
+
+#[derive(Parser)]
+#[command(
+    name = "croupier",
+    version,
+    about = "Hosts turn-based board games (Discord bot and local table)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a game in the terminal (no Discord needed).
+    Table(Box<TableCli>),
+    /// List the games croupier hosts and their options.
+    Games,
+}
+
+#[derive(Args, Default)]
+struct TableCli {
+    /// Game to play (default: cortexcape).
+    #[arg(long)]
+    game: Option<String>,
+    /// Number of players (default: the game's minimum).
+    #[arg(long)]
+    players: Option<usize>,
+    /// Seed for the game's randomness (default: fresh).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// A variant, e.g. `short`.
+    #[arg(long)]
+    variant: Option<String>,
+    /// Cortexcape lab: blue, green, red or black.
+    #[arg(long)]
+    lab: Option<String>,
+    /// Any game option as key=value (repeatable).
+    #[arg(long = "opt", value_parser = parse_kv)]
+    options: Vec<(String, String)>,
+    /// Where board images are written.
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
+    /// Read notation lines from this file instead of the terminal.
+    #[arg(long)]
+    script: Option<PathBuf>,
+    /// Print one JSON object per step.
+    #[arg(long)]
+    json: bool,
+    /// Continue a stored game.
+    #[arg(long)]
+    resume: Option<i64>,
+    /// Language of texts and images: en or fr.
+    #[arg(long, default_value = "en")]
+    lang: String,
+    /// Seat names, comma separated.
+    #[arg(long, value_delimiter = ',')]
+    names: Vec<String>,
+    /// Database URL (default: DATABASE_URL or sqlite://data/croupier.db).
+    #[arg(long)]
+    db: Option<String>,
+}
+
+fn parse_kv(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .ok_or_else(|| format!("expected key=value, got `{s}`"))
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "warn,croupier=info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match run().await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("croupier: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let config = Config::from_env();
+    match cli.command {
+        Some(Command::Games) => {
+            for kind in GameKind::ALL {
+                let (min, max) = kind.seat_range();
+                println!(
+                    "{} ({}), {min}-{max} players",
+                    kind.display_name(),
+                    kind.id()
+                );
+                for spec in kind.option_specs() {
+                    println!(
+                        "  --opt {}={}  (default {})",
+                        spec.key,
+                        spec.values.join("|"),
+                        spec.default
+                    );
+                }
+            }
+            Ok(())
+        }
+        Some(Command::Table(t)) => table_cmd(*t, &config).await,
+        None => {
+            if config.token.is_some() {
+                tracing::warn!("DISCORD_TOKEN is set, but this build has no Discord bot yet; starting the local table");
+            }
+            table_cmd(TableCli::default(), &config).await
+        }
+    }
+}
+
+async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
+    let game = match &t.game {
+        Some(g) => Some(GameKind::parse(g).ok_or_else(|| {
+            let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.id()).collect();
+            anyhow::anyhow!("unknown game `{g}`; choose one of: {}", known.join(", "))
+        })?),
+        None => None,
+    };
+    let url = t.db.clone().unwrap_or_else(|| config.database_url.clone());
+    tracing::info!(db = %redact_url(&url), "opening the store");
+    let store = Store::connect(&url).await?;
+    let service = Service::new(store);
+    let stdin_tty = std::io::stdin().is_terminal();
+    let args = TableArgs {
+        game,
+        players: t.players,
+        seed: t.seed,
+        options: t.options,
+        variant: t.variant,
+        lab: t.lab,
+        out: t.out,
+        json: t.json,
+        resume: t.resume,
+        lang: Lang::from_locale(&t.lang),
+        names: t.names,
+        interactive: t.script.is_none() && stdin_tty && !t.json,
+    };
+    let stdout = std::io::stdout();
+    let id = match &t.script {
+        Some(path) => {
+            let file = std::fs::File::open(path)
+                .map_err(|e| anyhow::anyhow!("cannot read script {}: {e}", path.display()))?;
+            table::run(
+                &service,
+                &args,
+                std::io::BufReader::new(file),
+                stdout.lock(),
+            )
+            .await?
+        }
+        None => table::run(&service, &args, std::io::stdin().lock(), stdout.lock()).await?,
+    };
+    if !args.json {
+        eprintln!("(game {id} is saved; continue it with `croupier table --resume {id}`)");
+    }
+    Ok(())
+}

@@ -24,12 +24,10 @@ fn option_sets(kind: GameKind) -> Vec<GameOptions> {
     sets
 }
 
-fn playout(
-    kind: GameKind,
-    options: &GameOptions,
-    seats: usize,
-    seed: u64,
-) -> Option<(Box<dyn AnyGame>, Vec<(Seat, String)>)> {
+/// A finished game and its log of (seat, option).
+type Played = (Box<dyn AnyGame>, Vec<(Seat, String)>);
+
+fn playout(kind: GameKind, options: &GameOptions, seats: usize, seed: u64) -> Option<Played> {
     let mut game = kind.setup(options, seats, seed).ok()?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     let mut log = Vec::new();

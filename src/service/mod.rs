@@ -163,7 +163,12 @@ impl Service {
     }
 
     /// Creates and starts a game; returns its first board post.
-    pub async fn start(&self, cmd: StartGame, lang: Lang, now: i64) -> Result<(GameId, Outputs), ServiceError> {
+    pub async fn start(
+        &self,
+        cmd: StartGame,
+        lang: Lang,
+        now: i64,
+    ) -> Result<(GameId, Outputs), ServiceError> {
         let game = cmd.kind.setup(&cmd.options, cmd.players.len(), cmd.seed)?;
         let new = NewGame {
             kind: cmd.kind.id().to_string(),
@@ -196,8 +201,8 @@ impl Service {
     /// Loads a game and its engine state from the snapshot.
     pub async fn load(&self, id: GameId) -> Result<Loaded, ServiceError> {
         let record = self.store.game(id).await?;
-        let game =
-            GameKind::load(&record.state).map_err(|error| ServiceError::Load { game: id, error })?;
+        let game = GameKind::load(&record.state)
+            .map_err(|error| ServiceError::Load { game: id, error })?;
         Ok(Loaded { record, game })
     }
 
@@ -275,16 +280,24 @@ impl Service {
         }
         let seat = self.seat_of(&loaded, actor)?;
         let moves = self.store.moves(game).await?;
-        let count = undoable(&moves.iter().map(|m| (m.seat, m.barrier)).collect::<Vec<_>>(), seat, scope)?;
+        let count = undoable(
+            &moves
+                .iter()
+                .map(|m| (m.seat, m.barrier))
+                .collect::<Vec<_>>(),
+            seat,
+            scope,
+        )?;
         let keep: Vec<(Seat, String)> = moves[..moves.len() - count]
             .iter()
             .map(|m| (m.seat, m.notation.clone()))
             .collect();
-        let rebuilt = rebuild(&loaded.record, &keep).map_err(|(i, error)| ServiceError::Replay {
-            game,
-            seq: moves.get(i).map_or(-1, |m| m.seq),
-            error,
-        })?;
+        let rebuilt =
+            rebuild(&loaded.record, &keep).map_err(|(i, error)| ServiceError::Replay {
+                game,
+                seq: moves.get(i).map_or(-1, |m| m.seq),
+                error,
+            })?;
         let version = self
             .store
             .undo_moves(game, loaded.record.version, count, &rebuilt.to_json(), now)
@@ -355,7 +368,12 @@ pub fn rebuild(
     moves: &[(Seat, String)],
 ) -> Result<Box<dyn AnyGame>, (usize, PlayError)> {
     let kind = GameKind::parse(&record.kind).ok_or_else(|| {
-        (0, PlayError::CannotUndo { reason: Text::raw(format!("unknown game {}", record.kind)) })
+        (
+            0,
+            PlayError::CannotUndo {
+                reason: Text::raw(format!("unknown game {}", record.kind)),
+            },
+        )
     })?;
     let options: GameOptions = serde_json::from_str(&record.options_json).unwrap_or_default();
     let mut game = kind

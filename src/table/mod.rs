@@ -80,7 +80,10 @@ fn options_from(args: &TableArgs, kind: GameKind) -> Result<GameOptions, String>
     if let Some(variant) = &args.variant {
         let v = variant.to_ascii_lowercase();
         // A boolean option named like the variant (`short`), else an option called `variant`.
-        if specs.iter().any(|s| s.key == v && s.values.contains(&"true")) {
+        if specs
+            .iter()
+            .any(|s| s.key == v && s.values.contains(&"true"))
+        {
             options.insert(v, "true".into());
         } else if specs.iter().any(|s| s.key == "variant") {
             options.insert("variant".into(), v);
@@ -97,7 +100,8 @@ fn fresh_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     // Fold the 128-bit nanosecond count and the process id into 64 bits.
-    let folded = u64::try_from(nanos & u128::from(u64::MAX)).unwrap_or(0) ^ u64::try_from(nanos >> 64).unwrap_or(0);
+    let folded = u64::try_from(nanos & u128::from(u64::MAX)).unwrap_or(0)
+        ^ u64::try_from(nanos >> 64).unwrap_or(0);
     folded ^ u64::from(std::process::id()).rotate_left(32)
 }
 
@@ -175,7 +179,9 @@ impl<W: Write> Table<'_, W> {
                 writeln!(
                     self.out,
                     "{}",
-                    Text::new("core.table.image").arg("path", path.display().to_string()).render(lang)
+                    Text::new("core.table.image")
+                        .arg("path", path.display().to_string())
+                        .render(lang)
                 )?;
             }
         }
@@ -286,10 +292,28 @@ pub async fn run(
             }
             "board" => table.service.show(table.game, lang).await,
             "undo" => {
-                table.service.undo(table.game, Actor::Seat(seat_for_undo(&table, seat).await?), UndoScope::Last, lang, now()).await
+                table
+                    .service
+                    .undo(
+                        table.game,
+                        Actor::Seat(seat_for_undo(&table, seat).await?),
+                        UndoScope::Last,
+                        lang,
+                        now(),
+                    )
+                    .await
             }
             "undo all" => {
-                table.service.undo(table.game, Actor::Seat(seat_for_undo(&table, seat).await?), UndoScope::ToBarrier, lang, now()).await
+                table
+                    .service
+                    .undo(
+                        table.game,
+                        Actor::Seat(seat_for_undo(&table, seat).await?),
+                        UndoScope::ToBarrier,
+                        lang,
+                        now(),
+                    )
+                    .await
             }
             _ => {
                 let line = pick_numbered(typed, &last);
@@ -343,7 +367,10 @@ async fn names_of<W: Write>(table: &Table<'_, W>) -> Vec<String> {
 
 /// `#3` picks the third listed option.
 fn pick_numbered(typed: &str, last: &Outputs) -> String {
-    if let Some(n) = typed.strip_prefix('#').and_then(|n| n.trim().parse::<usize>().ok()) {
+    if let Some(n) = typed
+        .strip_prefix('#')
+        .and_then(|n| n.trim().parse::<usize>().ok())
+    {
         if let Some(o) = last
             .board
             .prompt

@@ -1,0 +1,233 @@
+//! The service layer over a real store: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
+
+use croupier::engine::{GameKind, GameOptions, PlayError, Seat};
+use croupier::i18n::Lang;
+use croupier::service::{
+    Actor, Place, PlayLine, Player, Service, ServiceError, StartGame, UndoScope,
+};
+use croupier::store::Store;
+
+async fn backends() -> Vec<(&'static str, Store, Option<tempfile::TempDir>)> {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/svc.db", dir.path().display());
+    let mut out = vec![("sqlite", Store::connect(&url).await.unwrap(), Some(dir))];
+    match std::env::var("TEST_DATABASE_URL") {
+        Ok(pg) if !pg.is_empty() => {
+            out.push(("postgres", Store::connect(&pg).await.unwrap(), None));
+        }
+        _ => {
+            assert!(
+                std::env::var("CROUPIER_REQUIRE_POSTGRES").is_err(),
+                "CROUPIER_REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not"
+            );
+        }
+    }
+    out
+}
+
+fn players(n: usize) -> Vec<Player> {
+    (0..n)
+        .map(|i| Player {
+            user: Some(1000 + i as i64),
+            name: format!("P{}", i + 1),
+            is_bot: false,
+        })
+        .collect()
+}
+
+fn start(seed: u64, n: usize) -> StartGame {
+    StartGame {
+        kind: GameKind::Cortexcape,
+        options: GameOptions::new(),
+        players: players(n),
+        seed,
+        place: Place::default(),
+        host: Some(1000),
+        clock_secs: None,
+    }
+}
+
+fn line(game: croupier::engine::GameId, user: i64, text: &str) -> PlayLine {
+    PlayLine {
+        game,
+        actor: Actor::User(user),
+        line: text.into(),
+        seen: None,
+    }
+}
+
+#[tokio::test]
+async fn moves_are_stored_and_replay_equals_the_snapshot() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let (id, first) = svc.start(start(11, 3), Lang::En, 1).await.unwrap();
+        assert!(!first.board.png.is_empty(), "{backend}");
+        let mut out = first;
+        for i in 0..60 {
+            let Some(p) = out.board.prompt.clone() else {
+                break;
+            };
+            let user = 1000 + i64::from(p.seat.0);
+            let pick = p.options[i % p.options.len()].clone();
+            out = svc.play(line(id, user, &pick), Lang::En, 2).await.unwrap();
+        }
+        let loaded = svc.load(id).await.unwrap();
+        let replayed = svc.replay(id).await.unwrap();
+        assert_eq!(
+            replayed.to_json(),
+            loaded.game.to_json(),
+            "{backend}: replay"
+        );
+        assert_eq!(loaded.record.version, out.board.version, "{backend}");
+    }
+}
+
+#[tokio::test]
+async fn refused_input_changes_nothing_and_says_why() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let (id, out) = svc.start(start(3, 2), Lang::En, 1).await.unwrap();
+        let p = out.board.prompt.clone().unwrap();
+        let other = 1000 + i64::from((p.seat.0 + 1) % 2);
+        let before = svc.load(id).await.unwrap();
+        // Wrong seat.
+        let err = svc
+            .play(line(id, other, &p.options[0]), Lang::En, 2)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, ServiceError::Play(PlayError::NotYourTurn { .. })),
+            "{backend}: {err}"
+        );
+        // A stranger.
+        let err = svc
+            .play(line(id, 42, &p.options[0]), Lang::En, 2)
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ServiceError::NotSeated), "{backend}");
+        assert!(err.is_user_error());
+        // Garbage.
+        let me = 1000 + i64::from(p.seat.0);
+        let err = svc
+            .play(line(id, me, "fly away"), Lang::Fr, 2)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, ServiceError::Play(PlayError::Parse { .. })),
+            "{backend}"
+        );
+        // A click on an old board.
+        let mut stale = line(id, me, &p.options[0]);
+        stale.seen = Some(croupier::engine::Version(before.record.version.0 + 5));
+        let err = svc.play(stale, Lang::En, 2).await.unwrap_err();
+        assert!(
+            matches!(err, ServiceError::Play(PlayError::Stale { .. })),
+            "{backend}"
+        );
+        let after = svc.load(id).await.unwrap();
+        assert_eq!(after.record.version, before.record.version, "{backend}");
+        assert_eq!(after.game.to_json(), before.game.to_json(), "{backend}");
+    }
+}
+
+#[tokio::test]
+async fn undo_takes_back_own_options_only() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let (id, out) = svc.start(start(5, 2), Lang::En, 1).await.unwrap();
+        let p = out.board.prompt.clone().unwrap();
+        let me = 1000 + i64::from(p.seat.0);
+        let before = svc.load(id).await.unwrap().game.to_json();
+        // Nothing to undo yet.
+        assert!(svc
+            .undo(id, Actor::User(me), UndoScope::Last, Lang::En, 2)
+            .await
+            .is_err());
+        // Two non-barrier options (the first `put` choices of the configure step).
+        let first = p
+            .options
+            .iter()
+            .find(|o| o.starts_with("put"))
+            .unwrap()
+            .clone();
+        let out = svc.play(line(id, me, &first), Lang::En, 2).await.unwrap();
+        let second = out
+            .board
+            .prompt
+            .unwrap()
+            .options
+            .iter()
+            .find(|o| o.starts_with("put"))
+            .unwrap()
+            .clone();
+        svc.play(line(id, me, &second), Lang::En, 2).await.unwrap();
+        // The other seat may not undo them.
+        let other = 1000 + i64::from((p.seat.0 + 1) % 2);
+        assert!(svc
+            .undo(id, Actor::User(other), UndoScope::Last, Lang::En, 3)
+            .await
+            .is_err());
+        let undone = svc
+            .undo(id, Actor::User(me), UndoScope::ToBarrier, Lang::En, 3)
+            .await
+            .unwrap();
+        assert_eq!(undone.board.prompt.unwrap().options, p.options, "{backend}");
+        assert_eq!(
+            svc.load(id).await.unwrap().game.to_json(),
+            before,
+            "{backend}"
+        );
+        assert!(
+            svc.store().moves(id).await.unwrap().is_empty(),
+            "{backend}: undone moves are not live"
+        );
+        // `random` is a barrier: it cannot be undone.
+        svc.play(line(id, me, "random"), Lang::En, 4).await.unwrap();
+        let err = svc
+            .undo(id, Actor::User(me), UndoScope::Last, Lang::En, 5)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, ServiceError::Play(PlayError::CannotUndo { .. })),
+            "{backend}"
+        );
+        let replayed = svc.replay(id).await.unwrap();
+        assert_eq!(
+            replayed.to_json(),
+            svc.load(id).await.unwrap().game.to_json(),
+            "{backend}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn two_writers_one_wins() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let (id, out) = svc.start(start(8, 2), Lang::En, 1).await.unwrap();
+        let p = out.board.prompt.clone().unwrap();
+        let me = 1000 + i64::from(p.seat.0);
+        let seen = Some(out.board.version);
+        let a = PlayLine {
+            seen,
+            ..line(id, me, &p.options[0])
+        };
+        let b = PlayLine {
+            seen,
+            ..line(id, me, &p.options[1])
+        };
+        let (ra, rb) = tokio::join!(svc.play(a, Lang::En, 2), svc.play(b, Lang::En, 2));
+        let wins = [ra.is_ok(), rb.is_ok()].iter().filter(|x| **x).count();
+        assert_eq!(wins, 1, "{backend}: exactly one writer lands");
+        let loser = match (ra, rb) {
+            (Ok(_), Err(e)) | (Err(e), Ok(_)) => e,
+            _ => unreachable!("exactly one landed"),
+        };
+        assert!(
+            matches!(loser, ServiceError::Play(PlayError::Stale { .. })),
+            "{backend}: {loser}"
+        );
+        assert_eq!(svc.store().moves(id).await.unwrap().len(), 1, "{backend}");
+        let _ = Seat(0);
+    }
+}

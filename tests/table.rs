@@ -1,0 +1,147 @@
+//! The local table binary, end to end: a real process, a real SQLite file, JSON lines out.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::Value;
+
+struct Table {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Table {
+    fn start(dir: &std::path::Path, args: &[&str]) -> Table {
+        let db = format!("sqlite://{}/table.db", dir.display());
+        let out = dir.join("images");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_croupier"))
+            .args(["table", "--json", "--db", &db, "--out"])
+            .arg(&out)
+            .args(args)
+            .env_remove("DATABASE_URL")
+            .env_remove("DISCORD_TOKEN")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the croupier binary runs");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Table {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn next(&mut self) -> Value {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON: {line:?}: {e}"))
+    }
+
+    fn send(&mut self, line: &str) -> Value {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        self.next()
+    }
+
+    fn finish(mut self) {
+        drop(self.stdin);
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "table exited with {status}");
+    }
+}
+
+fn assert_step_shape(v: &Value) {
+    for key in [
+        "game", "seat", "prompt", "options", "events", "scores", "error", "outcome",
+    ] {
+        assert!(v.get(key).is_some(), "missing `{key}` in {v}");
+    }
+}
+
+#[test]
+fn a_whole_game_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Table::start(
+        dir.path(),
+        &[
+            "--game",
+            "cortexcape",
+            "--players",
+            "2",
+            "--seed",
+            "9",
+            "--variant",
+            "short",
+        ],
+    );
+    let mut step = t.next();
+    assert_step_shape(&step);
+    assert!(step["error"].is_null());
+    let image = step["image"].as_str().unwrap().to_string();
+    assert!(std::path::Path::new(&image).exists(), "board image written");
+
+    // A refused line reports an error and changes nothing.
+    let options_before = step["options"].clone();
+    let refused = t.send("xyzzy");
+    assert!(refused["error"].as_str().unwrap().contains("xyzzy"));
+    assert_eq!(refused["options"], options_before);
+
+    let mut turns = 0;
+    while step["outcome"].is_null() {
+        let first = step["options"][0].as_str().unwrap().to_string();
+        step = t.send(&first);
+        assert_step_shape(&step);
+        assert!(step["error"].is_null(), "listed option refused: {step}");
+        turns += 1;
+        assert!(turns < 2000, "game does not end");
+    }
+    assert!(step["seat"].is_null());
+    assert_eq!(step["outcome"]["scores"], step["scores"]);
+    t.finish();
+}
+
+#[test]
+fn a_stored_game_resumes_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Table::start(dir.path(), &["--players", "3", "--seed", "5"]);
+    let mut step = t.next();
+    let game = step["game"].as_i64().unwrap();
+    for _ in 0..7 {
+        let first = step["options"][0].as_str().unwrap().to_string();
+        step = t.send(&first);
+    }
+    t.finish();
+
+    let mut again = Table::start(dir.path(), &["--resume", &game.to_string()]);
+    let resumed = again.next();
+    assert_eq!(resumed["game"], step["game"]);
+    assert_eq!(resumed["version"], step["version"]);
+    assert_eq!(resumed["options"], step["options"]);
+    assert_eq!(resumed["seat"], step["seat"]);
+    again.finish();
+}
+
+#[test]
+fn bad_command_lines_fail_with_a_clear_message() {
+    let out = Command::new(env!("CARGO_BIN_EXE_croupier"))
+        .args(["table", "--game", "chess", "--db", "sqlite::memory:"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown game `chess`"), "{err}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_croupier"))
+        .args(["table", "--players", "9", "--db", "sqlite::memory:"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("2 to 4 players"), "{err}");
+}
