@@ -76,12 +76,20 @@ fn every_topic_exists_in_both_languages_with_a_title() {
         let en = ids(game, Lang::En);
         assert_eq!(en, ids(game, Lang::Fr), "{game}: topic ids differ");
         for lang in Lang::ALL {
+            let mut seen = HashSet::new();
             for t in topics(game, lang) {
                 assert!(
                     !t.title.is_empty(),
                     "{game}/{}/{}: empty title",
                     lang.code(),
                     t.id
+                );
+                // Autocomplete shows titles: two alike could not be told apart.
+                assert!(
+                    seen.insert(t.title.clone()),
+                    "{game}/{}: title {:?} used twice",
+                    lang.code(),
+                    t.title
                 );
             }
         }
