@@ -1,0 +1,160 @@
+//! The gateway websocket: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME, and the
+//! dispatches tests push. Plain JSON text frames (serenity also reads them when it asked for
+//! compression).
+
+use super::payloads;
+use super::state::{Session, State};
+use super::Inner;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+use tokio_tungstenite::tungstenite::Message as WsMessage;
+
+pub const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
+
+pub async fn serve(listener: TcpListener, inner: Arc<Inner>) {
+    while let Ok((stream, _)) = listener.accept().await {
+        tokio::spawn(connection(Arc::clone(&inner), stream));
+    }
+}
+
+async fn connection(inner: Arc<Inner>, stream: TcpStream) {
+    let ws = match tokio_tungstenite::accept_async(stream).await {
+        Ok(ws) => ws,
+        Err(e) => {
+            inner.lock().violation("gateway", "", format!("websocket handshake failed: {e}"));
+            return;
+        }
+    };
+    let (mut sink, mut incoming) = ws.split();
+    let (tx, mut rx) = unbounded_channel::<String>();
+    let writer = tokio::spawn(async move {
+        while let Some(text) = rx.recv().await {
+            if sink.send(WsMessage::Text(text)).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    {
+        let mut st = inner.lock();
+        send(&mut st, &tx, json!({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}));
+    }
+    let mut session: Option<String> = None;
+    while let Some(Ok(frame)) = incoming.next().await {
+        let text = match frame {
+            WsMessage::Text(t) => t,
+            WsMessage::Binary(_) => {
+                inner.lock().violation("gateway", "", "binary frame from the client");
+                continue;
+            }
+            WsMessage::Close(_) => break,
+            _ => continue,
+        };
+        let Ok(payload) = serde_json::from_str::<Value>(&text) else {
+            inner.lock().violation("gateway", "", "frame is not JSON");
+            continue;
+        };
+        {
+            let mut st = inner.lock();
+            inner.on_payload(&mut st, &tx, &payload, &mut session);
+        }
+        inner.changed.notify_waiters();
+    }
+    if let Some(id) = session {
+        let mut st = inner.lock();
+        if let Some(s) = st.sessions.iter_mut().find(|s| s.session_id == id) {
+            s.tx = None;
+        }
+    }
+    drop(tx);
+    let _ = writer.await;
+    inner.changed.notify_waiters();
+}
+
+impl Inner {
+    fn on_payload(&self, st: &mut State, tx: &UnboundedSender<String>, payload: &Value, session: &mut Option<String>) {
+        let d = &payload["d"];
+        match payload["op"].as_u64() {
+            Some(1) => send(st, tx, json!({"op": 11, "d": null})),
+            Some(2) => {
+                let token = d["token"].as_str().unwrap_or("");
+                if token.trim_start_matches("Bot ") != st.token {
+                    st.violation("gateway", "/d/token", "IDENTIFY with a wrong token");
+                    send(st, tx, json!({"op": 9, "d": false}));
+                    return;
+                }
+                if session.is_some() {
+                    st.violation("gateway", "", "second IDENTIFY on one connection");
+                }
+                let id = format!("fake-session-{}", st.next_id());
+                st.sessions.push(Session {
+                    session_id: id.clone(),
+                    seq: 0,
+                    tx: Some(tx.clone()),
+                    identify: d.clone(),
+                });
+                *session = Some(id.clone());
+                let ready = json!({
+                    "v": 10,
+                    "user": payloads::current_user(st),
+                    "guilds": [{"id": st.guild_id.to_string(), "unavailable": true}],
+                    "session_id": id,
+                    "resume_gateway_url": self.gateway_url,
+                    "shard": [0, 1],
+                    "application": {"id": st.application_id.to_string(), "flags": 0},
+                });
+                dispatch_to(st, &id, "READY", ready);
+                let guild = payloads::guild_create(st);
+                dispatch_to(st, &id, "GUILD_CREATE", guild);
+            }
+            Some(6) => {
+                let wanted = d["session_id"].as_str().unwrap_or("");
+                let known = st.sessions.iter_mut().find(|s| s.session_id == wanted);
+                match known {
+                    Some(s) => {
+                        s.tx = Some(tx.clone());
+                        *session = Some(wanted.to_string());
+                        dispatch_to(st, wanted, "RESUMED", Value::Null);
+                    }
+                    None => send(st, tx, json!({"op": 9, "d": false})),
+                }
+            }
+            // Presence updates and member requests need no answer here.
+            Some(3 | 8) => {}
+            other => st.violation("gateway", "/op", format!("unexpected opcode {other:?}")),
+        }
+    }
+}
+
+/// Sends a dispatch to one session, with the next sequence number.
+pub fn dispatch_to(st: &mut State, session_id: &str, event: &str, d: Value) {
+    let Some(s) = st.sessions.iter_mut().find(|s| s.session_id == session_id) else {
+        return;
+    };
+    s.seq += 1;
+    let payload = json!({"op": 0, "s": s.seq, "t": event, "d": d});
+    if let Some(tx) = s.tx.clone() {
+        send(st, &tx, payload);
+    }
+}
+
+/// Sends a dispatch to every connected session; returns how many got it.
+pub fn dispatch_all(st: &mut State, event: &str, d: &Value) -> usize {
+    let ids: Vec<String> = st.sessions.iter().filter(|s| s.tx.is_some()).map(|s| s.session_id.clone()).collect();
+    for id in &ids {
+        dispatch_to(st, id, event, d.clone());
+    }
+    ids.len()
+}
+
+/// Every gateway payload the fake sends must parse as serenity's `GatewayEvent`.
+fn send(st: &mut State, tx: &UnboundedSender<String>, payload: Value) {
+    if let Err(e) = payloads::check_model::<serenity::model::event::GatewayEvent>("gateway payload", &payload) {
+        let what = payload["t"].as_str().map_or_else(|| format!("op {}", payload["op"]), str::to_string);
+        st.violation("fake: gateway", "", format!("{what}: {e}"));
+    }
+    let _ = tx.send(payload.to_string());
+}

@@ -1,0 +1,363 @@
+//! A fake Discord on loopback for end-to-end tests: REST v10 and the gateway websocket.
+//!
+//! The bot under test is real client code pointed at the fake:
+//! `HttpBuilder::new(token).proxy(fake.api_base()).ratelimiter_disabled(true)` (serenity only
+//! rewrites `https://discord.com` to the proxy when the rate limiter is off) and the gateway URL
+//! the fake returns from `GET /gateway`. Every request is checked against Discord's OpenAPI
+//! description and Discord's limits; every payload the fake sends is checked to parse as
+//! serenity's own models. Problems are recorded, and `assert_clean` lists them all.
+//!
+//! Include it from an integration test with
+//! `#[path = "support/fake_discord/mod.rs"] mod fake_discord;`.
+#![allow(dead_code, unused_imports)]
+
+mod checks;
+mod gateway;
+mod interactions;
+mod multipart;
+pub mod openapi;
+mod payloads;
+mod rest;
+mod state;
+
+pub use interactions::{opt, Actor, Push};
+pub use state::{
+    Attachment, Callback, ChannelKind, ChannelRec, InteractionKind, InteractionRec, Message, RequestLog, Violation, ALICE,
+    APPLICATION_ID, BOB, BOT_USER_ID, CHANNEL_ID, GUILD_ID, OWNER_ID,
+};
+
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+pub use state::State;
+use state::{ChannelRec as Chan, UserRec};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
+
+/// The bot token the fake accepts.
+pub const TOKEN: &str = "fake-discord-token";
+
+/// How long `wait_*` helpers wait before failing the test (a hang guard, not a timing check).
+const WAIT_LIMIT: Duration = Duration::from_secs(10);
+
+pub(crate) struct Inner {
+    state: Mutex<State>,
+    changed: Notify,
+    spec: openapi::Spec,
+    api_base: String,
+    gateway_url: String,
+    /// `127.0.0.1:port`, what the Host header must say.
+    host: String,
+}
+
+impl Inner {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panicking test thread must not hide the state from the report.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// An interaction the fake pushed: what the bot needs to answer it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pushed {
+    pub id: u64,
+    pub token: String,
+}
+
+pub struct FakeDiscord {
+    inner: Arc<Inner>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
+impl FakeDiscord {
+    /// Binds REST and gateway listeners on 127.0.0.1 (free ports) and serves them.
+    pub async fn start() -> FakeDiscord {
+        let spec = openapi::Spec::load().unwrap_or_else(|e| panic!("fake Discord needs the OpenAPI spec: {e}"));
+        let rest = TcpListener::bind("127.0.0.1:0").await.expect("bind REST port");
+        let gw = TcpListener::bind("127.0.0.1:0").await.expect("bind gateway port");
+        let rest_addr = rest.local_addr().expect("REST address");
+        let gw_addr = gw.local_addr().expect("gateway address");
+        let inner = Arc::new(Inner {
+            state: Mutex::new(State::new(TOKEN)),
+            changed: Notify::new(),
+            spec,
+            api_base: format!("http://{rest_addr}"),
+            gateway_url: format!("ws://{gw_addr}"),
+            host: rest_addr.to_string(),
+        });
+        let rest_inner = Arc::clone(&inner);
+        let rest_task = tokio::spawn(async move {
+            while let Ok((stream, _)) = rest.accept().await {
+                let inner = Arc::clone(&rest_inner);
+                tokio::spawn(async move {
+                    let svc = service_fn(move |req| rest::handle(Arc::clone(&inner), req));
+                    let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), svc).await;
+                });
+            }
+        });
+        let gw_task = tokio::spawn(gateway::serve(gw, Arc::clone(&inner)));
+        FakeDiscord {
+            inner,
+            tasks: vec![rest_task, gw_task],
+        }
+    }
+
+    /// For `HttpBuilder::proxy`: `http://127.0.0.1:PORT`.
+    pub fn api_base(&self) -> String {
+        self.inner.api_base.clone()
+    }
+
+    /// What `GET /gateway` answers: `ws://127.0.0.1:PORT`.
+    pub fn gateway_url(&self) -> String {
+        self.inner.gateway_url.clone()
+    }
+
+    /// A serenity `Http` wired to the fake: proxy, rate limiter off, application id set.
+    pub fn http(&self) -> serenity::http::Http {
+        serenity::http::HttpBuilder::new(TOKEN)
+            .proxy(self.api_base())
+            .ratelimiter_disabled(true)
+            .application_id(serenity::model::id::ApplicationId::new(APPLICATION_ID))
+            .build()
+    }
+
+    // ----- setup -----
+
+    /// Acknowledgements later than this are violations (3 s, as on Discord).
+    pub fn set_ack_deadline(&self, deadline: Duration) {
+        self.inner.lock().ack_deadline = deadline;
+    }
+
+    pub fn add_user(&self, id: u64, name: &str) {
+        let user = UserRec {
+            id,
+            name: name.into(),
+            bot: false,
+            dms_closed: false,
+        };
+        self.inner.lock().users.insert(id, user);
+    }
+
+    /// The user refuses DMs from the bot: messages to their DM channel get 403/50007.
+    pub fn close_dms(&self, user: u64) {
+        if let Some(u) = self.inner.lock().users.get_mut(&user) {
+            u.dms_closed = true;
+        }
+    }
+
+    pub fn set_guild_locale(&self, locale: &str) {
+        self.inner.lock().guild_locale = locale.into();
+    }
+
+    /// A DM channel between the bot and `user` (created if needed), e.g. to push a command there.
+    pub fn dm_channel(&self, user: u64) -> u64 {
+        let mut st = self.inner.lock();
+        if let Some(c) = st.channels.values().find(|c| c.recipient == Some(user)) {
+            return c.id;
+        }
+        let id = st.next_id();
+        st.channels.insert(
+            id,
+            Chan {
+                id,
+                kind: ChannelKind::Dm,
+                name: String::new(),
+                guild_id: None,
+                parent_id: None,
+                recipient: Some(user),
+                from_message: None,
+                auto_archive_duration: 0,
+                invitable: false,
+            },
+        );
+        id
+    }
+
+    // ----- what happened -----
+
+    /// Live messages in a channel, oldest first.
+    pub fn messages(&self, channel: u64) -> Vec<Message> {
+        let st = self.inner.lock();
+        st.messages.iter().filter(|m| m.channel_id == channel && !m.deleted).cloned().collect()
+    }
+
+    pub fn message(&self, id: u64) -> Option<Message> {
+        self.inner.lock().message(id).cloned()
+    }
+
+    /// Messages the bot sent to a user's DMs, oldest first.
+    pub fn dms(&self, user: u64) -> Vec<Message> {
+        let channel = {
+            let st = self.inner.lock();
+            st.channels.values().find(|c| c.recipient == Some(user)).map(|c| c.id)
+        };
+        channel.map(|c| self.messages(c)).unwrap_or_default()
+    }
+
+    /// Threads the bot created, in creation order.
+    pub fn threads(&self) -> Vec<ChannelRec> {
+        let st = self.inner.lock();
+        let mut t: Vec<ChannelRec> = st.channels.values().filter(|c| matches!(c.kind, ChannelKind::PublicThread | ChannelKind::PrivateThread)).cloned().collect();
+        t.sort_by_key(|c| c.id);
+        t
+    }
+
+    /// Registered command bodies, global (`None`) or for a guild.
+    pub fn commands(&self, guild: Option<u64>) -> Vec<Value> {
+        let st = self.inner.lock();
+        st.commands.iter().filter(|c| c.guild_id == guild).map(|c| c.body.clone()).collect()
+    }
+
+    pub fn interaction(&self, id: u64) -> Option<InteractionRec> {
+        self.inner.lock().interactions.get(&id).cloned()
+    }
+
+    /// The original response message of an interaction.
+    pub fn original_response(&self, id: u64) -> Option<Message> {
+        let st = self.inner.lock();
+        let mid = st.interactions.get(&id)?.original?;
+        st.message(mid).cloned()
+    }
+
+    pub fn followups(&self, id: u64) -> Vec<Message> {
+        let st = self.inner.lock();
+        let ids = st.interactions.get(&id).map(|i| i.followups.clone()).unwrap_or_default();
+        ids.iter().filter_map(|m| st.message(*m).cloned()).collect()
+    }
+
+    /// Every request received, in order.
+    pub fn requests(&self) -> Vec<RequestLog> {
+        self.inner.lock().requests.clone()
+    }
+
+    /// IDENTIFY payloads received (one per gateway session).
+    pub fn identifies(&self) -> Vec<Value> {
+        self.inner.lock().sessions.iter().map(|s| s.identify.clone()).collect()
+    }
+
+    pub fn violations(&self) -> Vec<Violation> {
+        self.inner.lock().violations.clone()
+    }
+
+    /// Returns and forgets the violations so far (for tests that provoke them on purpose).
+    pub fn take_violations(&self) -> Vec<Violation> {
+        std::mem::take(&mut self.inner.lock().violations)
+    }
+
+    /// Panics listing every violation, if there is any.
+    pub fn assert_clean(&self) {
+        let v = self.violations();
+        if !v.is_empty() {
+            let list: Vec<String> = v.iter().map(|x| format!("  - {x}")).collect();
+            panic!("fake Discord saw {} violation(s):\n{}", v.len(), list.join("\n"));
+        }
+    }
+
+    // ----- gateway -----
+
+    /// Waits for a gateway session to be identified (READY sent).
+    pub async fn wait_for_session(&self) {
+        self.wait_until("an identified gateway session", |st| st.sessions.iter().any(|s| s.tx.is_some()).then_some(()))
+            .await
+    }
+
+    /// Pushes an INTERACTION_CREATE to the connected bot; waits for a session first.
+    pub async fn push(&self, push: Push) -> Pushed {
+        self.wait_for_session().await;
+        let mut st = self.inner.lock();
+        let id = st.next_id();
+        let token = format!("fake-interaction-token-{id}");
+        let d = interactions::payload(&st, &push, id, &token, &self.inner.api_base)
+            .unwrap_or_else(|e| panic!("fake Discord: cannot push {push:?}: {e}"));
+        st.interactions.insert(
+            id,
+            InteractionRec {
+                id,
+                token: token.clone(),
+                kind: push.kind(),
+                channel_id: push.actor().channel,
+                user_id: push.actor().user,
+                message_id: push.message_id(),
+                pushed: Instant::now(),
+                callback: None,
+                original: None,
+                followups: Vec::new(),
+            },
+        );
+        gateway::dispatch_all(&mut st, "INTERACTION_CREATE", &d);
+        Pushed { id, token }
+    }
+
+    /// Records an interaction as if pushed, without a gateway (to answer it over REST directly).
+    pub fn register_interaction(&self, push: Push) -> Pushed {
+        let mut st = self.inner.lock();
+        let id = st.next_id();
+        let token = format!("fake-interaction-token-{id}");
+        let d = interactions::payload(&st, &push, id, &token, &self.inner.api_base)
+            .unwrap_or_else(|e| panic!("fake Discord: cannot build {push:?}: {e}"));
+        if let Err(e) = payloads::check_model::<serenity::model::application::Interaction>("interaction", &d) {
+            st.violation("fake: interaction", "", e);
+        }
+        st.interactions.insert(
+            id,
+            InteractionRec {
+                id,
+                token: token.clone(),
+                kind: push.kind(),
+                channel_id: push.actor().channel,
+                user_id: push.actor().user,
+                message_id: push.message_id(),
+                pushed: Instant::now(),
+                callback: None,
+                original: None,
+                followups: Vec::new(),
+            },
+        );
+        Pushed { id, token }
+    }
+
+    /// Waits for the bot's callback to an interaction.
+    pub async fn wait_for_callback(&self, id: u64) -> Callback {
+        self.wait_until("the interaction callback", |st| st.interactions.get(&id).and_then(|i| i.callback.clone()))
+            .await
+    }
+
+    /// Waits until `check` finds what it looks for in the state (requests, messages...).
+    pub async fn wait_until<T>(&self, what: &str, mut check: impl FnMut(&State) -> Option<T>) -> T {
+        let deadline = tokio::time::Instant::now() + WAIT_LIMIT;
+        loop {
+            let notified = self.inner.changed.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if let Some(t) = check(&self.inner.lock()) {
+                return t;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                let v = self.violations();
+                panic!("fake Discord: gave up waiting for {what}; violations so far: {v:#?}");
+            }
+        }
+    }
+
+    /// Waits until a request matching the OpenAPI template (`"POST /channels/{channel_id}/messages"`)
+    /// has been answered; returns it.
+    pub async fn wait_for_request(&self, method_and_route: &str) -> RequestLog {
+        let (method, route) = method_and_route.split_once(' ').unwrap_or(("", method_and_route));
+        self.wait_until(method_and_route, |st| {
+            st.requests.iter().find(|r| r.method == method && r.route.as_deref() == Some(route)).cloned()
+        })
+        .await
+    }
+}

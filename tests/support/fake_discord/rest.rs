@@ -1,0 +1,763 @@
+//! The REST side: every request is logged, matched against the OpenAPI spec, its body validated,
+//! then answered from the in-memory state.
+
+use super::checks;
+use super::multipart;
+use super::payloads::{self, check_model};
+use super::state::{Attachment, Callback, ChannelKind, ChannelRec, CommandRec, Message, RequestLog, State};
+use super::Inner;
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::{Request, Response};
+use serde_json::{json, Value};
+use serenity::model::prelude as model;
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+
+pub async fn handle(inner: Arc<Inner>, req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+    let (parts, body) = req.into_parts();
+    let bytes = match body.collect().await {
+        Ok(c) => c.to_bytes(),
+        Err(_) => Bytes::new(),
+    };
+    let reply = {
+        let mut st = inner.lock();
+        inner.rest(&mut st, &parts, &bytes)
+    };
+    inner.changed.notify_waiters();
+    let mut builder = Response::builder().status(reply.status);
+    let body = match reply.body {
+        Some(v) => {
+            builder = builder.header("content-type", "application/json");
+            Bytes::from(v.to_string())
+        }
+        None => Bytes::new(),
+    };
+    Ok(builder.body(Full::new(body)).unwrap_or_else(|_| Response::new(Full::new(Bytes::new()))))
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub body: Option<Value>,
+}
+
+fn ok(body: Value) -> Reply {
+    Reply { status: 200, body: Some(body) }
+}
+
+fn no_content() -> Reply {
+    Reply { status: 204, body: None }
+}
+
+/// Discord's JSON error shape.
+fn error(status: u16, code: u64, message: &str) -> Reply {
+    Reply {
+        status,
+        body: Some(json!({"code": code, "message": message})),
+    }
+}
+
+/// A request after parsing: the body is JSON (or multipart `payload_json` plus files).
+struct Req {
+    method: String,
+    label: String,
+    template: String,
+    params: HashMap<String, String>,
+    query: HashMap<String, String>,
+    json: Option<Value>,
+    /// Uploaded files with their `files[N]` index.
+    files: Vec<(u64, Attachment)>,
+}
+
+impl Req {
+    fn id(&self, name: &str) -> u64 {
+        self.params.get(name).and_then(|v| v.parse().ok()).unwrap_or(0)
+    }
+    fn param(&self, name: &str) -> &str {
+        self.params.get(name).map_or("", String::as_str)
+    }
+    fn body(&self) -> &Value {
+        self.json.as_ref().unwrap_or(&Value::Null)
+    }
+}
+
+impl Inner {
+    fn rest(&self, st: &mut State, parts: &hyper::http::request::Parts, bytes: &[u8]) -> Reply {
+        let method = parts.method.as_str().to_string();
+        let uri = parts.uri.to_string();
+        let path = parts.uri.path().to_string();
+        let host = header(parts, "host").unwrap_or_default();
+        let mut log = RequestLog {
+            method: method.clone(),
+            uri: uri.clone(),
+            host: host.clone(),
+            route: None,
+            status: 0,
+            body: None,
+        };
+        let label = format!("{method} {path}");
+        if host != self.host {
+            st.violation(&label, "", format!("Host header {host:?}, expected {:?}", self.host));
+        }
+        let reply = self.rest_inner(st, parts, bytes, &method, &path, &label, &mut log);
+        log.status = reply.status;
+        st.requests.push(log);
+        reply
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn rest_inner(
+        &self,
+        st: &mut State,
+        parts: &hyper::http::request::Parts,
+        bytes: &[u8],
+        method: &str,
+        path: &str,
+        label: &str,
+        log: &mut RequestLog,
+    ) -> Reply {
+        let Some(api_path) = path.strip_prefix("/api/v10") else {
+            st.violation(label, "", "not under /api/v10");
+            return error(404, 0, "404: Not Found");
+        };
+        let route = match self.spec.find(api_path, method) {
+            Ok(r) => r,
+            Err(super::openapi::RouteError::UnknownPath) => {
+                st.violation(label, "", "no such route in Discord's API");
+                return error(404, 0, "404: Not Found");
+            }
+            Err(super::openapi::RouteError::MethodNotAllowed(t)) => {
+                st.violation(label, "", format!("method not allowed on {t}"));
+                return error(405, 0, "405: Method Not Allowed");
+            }
+        };
+        let template = route.template.to_string();
+        log.route = Some(template.clone());
+        let label = format!("{method} {template}");
+        for issue in self.spec.check_params(&route) {
+            st.violation(&label, &issue.pointer, issue.message);
+        }
+        // Interaction callbacks and webhooks are authorised by their token; the rest by the bot's.
+        let by_token = template.starts_with("/interactions/") || template.starts_with("/webhooks/");
+        let auth = header(parts, "authorization").unwrap_or_default();
+        if !by_token && auth != format!("Bot {}", st.token) {
+            st.violation(&label, "", "missing or wrong `Authorization: Bot <token>` header");
+            return error(401, 0, "401: Unauthorized");
+        }
+
+        let content_type = header(parts, "content-type").unwrap_or_default();
+        let mut json_body = None;
+        let mut files = Vec::new();
+        let mut schema_type = "application/json";
+        if content_type.starts_with("multipart/form-data") {
+            schema_type = "multipart/form-data";
+            match parse_multipart(st, &content_type, bytes) {
+                Ok((j, f)) => {
+                    json_body = j;
+                    files = f;
+                }
+                Err(e) => {
+                    st.violation(&label, "", format!("bad multipart body: {e}"));
+                    return error(400, 50035, "Invalid Form Body");
+                }
+            }
+        } else if !bytes.is_empty() {
+            match serde_json::from_slice::<Value>(bytes) {
+                Ok(v) => json_body = Some(v),
+                Err(e) => {
+                    st.violation(&label, "", format!("body is not JSON: {e}"));
+                    return error(400, 50109, "The request body contains invalid JSON.");
+                }
+            }
+            if !content_type.starts_with("application/json") {
+                st.violation(&label, "", format!("JSON body sent as {content_type:?}"));
+            }
+        }
+        log.body = json_body.clone();
+        let mut invalid = false;
+        match (&json_body, self.spec.body_schema(&route, schema_type)) {
+            (Some(body), Some(schema)) => {
+                for issue in self.spec.validate(schema, body) {
+                    invalid = true;
+                    st.violation(&label, &issue.pointer, issue.message);
+                }
+            }
+            (Some(_), None) => {
+                st.violation(&label, "", format!("{template} takes no {schema_type} body"));
+            }
+            (None, _) if self.spec.takes_body(&route) && method != "GET" && !route_body_optional(&template) => {
+                st.violation(&label, "", "request body missing");
+            }
+            _ => {}
+        }
+        let req = Req {
+            method: method.to_string(),
+            label: label.clone(),
+            template,
+            params: route.params.clone(),
+            query: query(parts.uri.query().unwrap_or("")),
+            json: json_body,
+            files,
+        };
+        if invalid {
+            return error(400, 50035, "Invalid Form Body");
+        }
+        let reply = self.dispatch(st, &req);
+        reply
+    }
+
+    fn dispatch(&self, st: &mut State, r: &Req) -> Reply {
+        let app = st.application_id;
+        match (r.method.as_str(), r.template.as_str()) {
+            ("GET", "/gateway") => self.model::<model::Gateway>(st, r, json!({"url": self.gateway_url})),
+            ("GET", "/gateway/bot") => self.model::<model::BotGateway>(
+                st,
+                r,
+                json!({
+                    "url": self.gateway_url,
+                    "shards": 1,
+                    "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+                }),
+            ),
+            ("GET", "/users/@me") => {
+                let v = payloads::current_user(st);
+                self.model::<model::CurrentUser>(st, r, v)
+            }
+            ("GET", "/oauth2/applications/@me") => {
+                let v = payloads::application(st);
+                self.model::<model::CurrentApplicationInfo>(st, r, v)
+            }
+            ("GET" | "PUT" | "POST", "/applications/{application_id}/commands" | "/applications/{application_id}/guilds/{guild_id}/commands") => {
+                if r.id("application_id") != app {
+                    st.violation(&r.label, "", "application id is not the bot's");
+                    return error(404, 10002, "Unknown Application");
+                }
+                let guild = r.params.get("guild_id").and_then(|g| g.parse::<u64>().ok());
+                if guild.is_some_and(|g| g != st.guild_id) {
+                    st.violation(&r.label, "", "unknown guild");
+                    return error(404, 10004, "Unknown Guild");
+                }
+                self.commands(st, r, guild)
+            }
+            ("POST", "/interactions/{interaction_id}/{interaction_token}/callback") => self.callback(st, r),
+            (_, t) if t.starts_with("/webhooks/") => self.webhook(st, r),
+            ("GET", "/channels/{channel_id}") => {
+                let Some(c) = st.channels.get(&r.id("channel_id")) else {
+                    return unknown_channel(st, r);
+                };
+                let v = payloads::channel(c, st);
+                self.model::<model::Channel>(st, r, v)
+            }
+            ("GET", "/channels/{channel_id}/messages") => {
+                let channel = r.id("channel_id");
+                if !st.channels.contains_key(&channel) {
+                    return unknown_channel(st, r);
+                }
+                let limit = r.query.get("limit").and_then(|l| l.parse().ok()).unwrap_or(50);
+                let list: Vec<Value> = st
+                    .messages
+                    .iter()
+                    .rev()
+                    .filter(|m| m.channel_id == channel && !m.deleted)
+                    .take(limit)
+                    .map(|m| payloads::message(m, st, &self.api_base))
+                    .collect();
+                self.model::<Vec<model::Message>>(st, r, Value::Array(list))
+            }
+            ("POST", "/channels/{channel_id}/messages") => self.create_message(st, r),
+            (_, "/channels/{channel_id}/messages/{message_id}") => self.channel_message(st, r),
+            ("POST", "/channels/{channel_id}/threads") => self.create_thread(st, r, None),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads") => {
+                let mid = r.id("message_id");
+                self.create_thread(st, r, Some(mid))
+            }
+            ("POST", "/users/@me/channels") => self.open_dm(st, r),
+            ("GET", "/guilds/{guild_id}/members/{user_id}") => {
+                if r.id("guild_id") != st.guild_id {
+                    st.violation(&r.label, "", "unknown guild");
+                    return error(404, 10004, "Unknown Guild");
+                }
+                let Some(u) = st.users.get(&r.id("user_id")) else {
+                    return error(404, 10007, "Unknown Member");
+                };
+                let v = payloads::member(u);
+                let mut check = v.clone();
+                check["guild_id"] = json!(st.guild_id.to_string());
+                if let Err(e) = check_model::<model::Member>("member", &check) {
+                    st.violation(&format!("fake: {}", r.label), "", e);
+                }
+                ok(v)
+            }
+            ("POST", "/channels/{channel_id}/typing") => {
+                if !st.channels.contains_key(&r.id("channel_id")) {
+                    return unknown_channel(st, r);
+                }
+                no_content()
+            }
+            _ => {
+                st.violation(&r.label, "", "route exists in Discord's API but the fake does not serve it");
+                error(404, 0, "404: Not Found")
+            }
+        }
+    }
+
+    /// Answers `value` after checking it parses as serenity's `T`.
+    fn model<T: serde::de::DeserializeOwned>(&self, st: &mut State, r: &Req, value: Value) -> Reply {
+        if let Err(e) = check_model::<T>(&r.label, &value) {
+            st.violation(&format!("fake: {}", r.label), "", e);
+        }
+        ok(value)
+    }
+
+    fn message_reply(&self, st: &mut State, r: &Req, id: u64) -> Reply {
+        let v = st.message(id).map(|m| payloads::message(m, st, &self.api_base)).unwrap_or(Value::Null);
+        self.model::<model::Message>(st, r, v)
+    }
+
+    fn commands(&self, st: &mut State, r: &Req, guild: Option<u64>) -> Reply {
+        match r.method.as_str() {
+            "PUT" => {
+                st.commands.retain(|c| c.guild_id != guild);
+                let list = r.body().as_array().cloned().unwrap_or_default();
+                for body in list {
+                    let id = st.next_id();
+                    st.commands.push(CommandRec { id, guild_id: guild, body });
+                }
+            }
+            "POST" => {
+                let body = r.body().clone();
+                let name = body.get("name").cloned();
+                // Creating a command with an existing name replaces it, as on Discord.
+                st.commands.retain(|c| !(c.guild_id == guild && c.body.get("name") == name.as_ref()));
+                let id = st.next_id();
+                st.commands.push(CommandRec { id, guild_id: guild, body });
+                let v = st.commands.last().map(|c| payloads::command(c, st.application_id)).unwrap_or(Value::Null);
+                return self.model::<model::Command>(st, r, v);
+            }
+            _ => {}
+        }
+        let list: Vec<Value> = st
+            .commands
+            .iter()
+            .filter(|c| c.guild_id == guild)
+            .map(|c| payloads::command(c, st.application_id))
+            .collect();
+        self.model::<Vec<model::Command>>(st, r, Value::Array(list))
+    }
+
+    fn create_message(&self, st: &mut State, r: &Req) -> Reply {
+        let channel_id = r.id("channel_id");
+        let Some(channel) = st.channels.get(&channel_id) else {
+            return unknown_channel(st, r);
+        };
+        if let Some(user) = channel.recipient.and_then(|u| st.users.get(&u)) {
+            if user.dms_closed {
+                // Not a violation: the bot must cope with it.
+                return error(403, 50007, "Cannot send messages to this user");
+            }
+        }
+        let files = self.accept_files(st, r);
+        let body = r.body();
+        checks::message_payload(st, &r.label, "", body, &files);
+        let id = st.next_id();
+        let author_id = st.bot_user_id;
+        let mut m = Message {
+            id,
+            channel_id,
+            author_id,
+            content: String::new(),
+            embeds: Vec::new(),
+            components: Vec::new(),
+            attachments: Vec::new(),
+            flags: 0,
+            interaction_id: None,
+            webhook_id: None,
+            edits: 0,
+            deleted: false,
+        };
+        apply_body(&mut m, body, files, true);
+        st.messages.push(m);
+        self.message_reply(st, r, id)
+    }
+
+    fn channel_message(&self, st: &mut State, r: &Req) -> Reply {
+        let channel_id = r.id("channel_id");
+        if !st.channels.contains_key(&channel_id) {
+            return unknown_channel(st, r);
+        }
+        let id = r.id("message_id");
+        let bot = st.bot_user_id;
+        let Some(m) = st.message(id).filter(|m| m.channel_id == channel_id) else {
+            st.violation(&r.label, "", "unknown message");
+            return error(404, 10008, "Unknown Message");
+        };
+        let author = m.author_id;
+        match r.method.as_str() {
+            "GET" => self.message_reply(st, r, id),
+            "PATCH" | "DELETE" if author != bot => {
+                st.violation(&r.label, "", "the message is not the bot's");
+                error(403, 50005, "Cannot edit a message authored by another user")
+            }
+            "PATCH" => {
+                let files = self.accept_files(st, r);
+                checks::message_payload(st, &r.label, "", r.body(), &files);
+                if let Some(m) = st.message_mut(id) {
+                    apply_body(m, r.body(), files, false);
+                }
+                self.message_reply(st, r, id)
+            }
+            _ => {
+                if let Some(m) = st.message_mut(id) {
+                    m.deleted = true;
+                }
+                no_content()
+            }
+        }
+    }
+
+    fn create_thread(&self, st: &mut State, r: &Req, from: Option<u64>) -> Reply {
+        let parent = r.id("channel_id");
+        let Some(p) = st.channels.get(&parent) else {
+            return unknown_channel(st, r);
+        };
+        if p.kind != ChannelKind::Text {
+            st.violation(&r.label, "", "threads can only start in a guild text channel");
+            return error(400, 50024, "Cannot execute action on this channel type");
+        }
+        let guild_id = p.guild_id;
+        if let Some(mid) = from {
+            if st.message(mid).is_none_or(|m| m.channel_id != parent) {
+                st.violation(&r.label, "", "unknown message");
+                return error(404, 10008, "Unknown Message");
+            }
+            if st.channels.values().any(|c| c.from_message == Some(mid)) {
+                st.violation(&r.label, "", "the message already has a thread");
+                return error(400, 160004, "A thread has already been created for this message");
+            }
+        }
+        let body = r.body();
+        let kind = match (from, body.get("type").and_then(Value::as_u64)) {
+            (Some(_), _) | (None, Some(11)) => ChannelKind::PublicThread,
+            _ => ChannelKind::PrivateThread,
+        };
+        // A thread started from a message takes the message's id, as on Discord.
+        let id = from.unwrap_or_else(|| st.next_id());
+        let c = ChannelRec {
+            id,
+            kind,
+            name: body.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
+            guild_id,
+            parent_id: Some(parent),
+            recipient: None,
+            from_message: from,
+            auto_archive_duration: body.get("auto_archive_duration").and_then(Value::as_u64).unwrap_or(4320),
+            invitable: body.get("invitable").and_then(Value::as_bool).unwrap_or(true),
+        };
+        let v = payloads::channel(&c, st);
+        st.channels.insert(id, c);
+        self.model::<model::GuildChannel>(st, r, v)
+    }
+
+    fn open_dm(&self, st: &mut State, r: &Req) -> Reply {
+        let recipient = match r.body().get("recipient_id") {
+            Some(Value::String(s)) => s.parse::<u64>().ok(),
+            Some(Value::Number(n)) => n.as_u64(),
+            _ => None,
+        };
+        let Some(user) = recipient.filter(|u| st.users.contains_key(u)) else {
+            st.violation(&r.label, "/recipient_id", "unknown user");
+            return error(400, 50033, "Invalid Recipient(s)");
+        };
+        let existing = st.channels.values().find(|c| c.recipient == Some(user)).map(|c| c.id);
+        let id = match existing {
+            Some(id) => id,
+            None => {
+                let id = st.next_id();
+                st.channels.insert(
+                    id,
+                    ChannelRec {
+                        id,
+                        kind: ChannelKind::Dm,
+                        name: String::new(),
+                        guild_id: None,
+                        parent_id: None,
+                        recipient: Some(user),
+                        from_message: None,
+                        auto_archive_duration: 0,
+                        invitable: false,
+                    },
+                );
+                id
+            }
+        };
+        let v = st.channels.get(&id).map(|c| payloads::channel(c, st)).unwrap_or(Value::Null);
+        self.model::<model::PrivateChannel>(st, r, v)
+    }
+
+    fn callback(&self, st: &mut State, r: &Req) -> Reply {
+        let id = r.id("interaction_id");
+        let Some(rec) = st.interactions.get(&id) else {
+            st.violation(&r.label, "", "unknown interaction");
+            return error(404, 10062, "Unknown interaction");
+        };
+        if rec.token != r.param("interaction_token") {
+            st.violation(&r.label, "", "interaction token does not match");
+            return error(401, 50027, "Invalid Webhook Token");
+        }
+        if rec.callback.is_some() {
+            st.violation(&r.label, "", "second acknowledgement of the same interaction");
+            return error(400, 40060, "Interaction has already been acknowledged.");
+        }
+        let after = rec.pushed.elapsed();
+        if after > st.ack_deadline {
+            st.violation(
+                &r.label,
+                "",
+                format!("acknowledged after {} ms, deadline {} ms", after.as_millis(), st.ack_deadline.as_millis()),
+            );
+            return error(404, 10062, "Unknown interaction");
+        }
+        let (kind_of, channel_id, component_message, user_id) = (rec.kind, rec.channel_id, rec.message_id, rec.user_id);
+        let body = r.body().clone();
+        let kind = body.get("type").and_then(Value::as_u64).unwrap_or(0);
+        if !kind_of.accepts(kind) {
+            st.violation(&r.label, "/type", format!("callback type {kind} is not valid for a {kind_of:?} interaction"));
+            return error(400, 50035, "Invalid Form Body");
+        }
+        let data = body.get("data").cloned().unwrap_or(Value::Null);
+        let files = self.accept_files(st, r);
+        if matches!(kind, 4 | 7) {
+            checks::message_payload(st, &r.label, "/data", &data, &files);
+        }
+        if kind == 9 {
+            checks::custom_id(st, &r.label, "/data/custom_id", &data);
+        }
+        let _ = user_id;
+        let original = match kind {
+            4 | 5 => {
+                let mid = st.next_id();
+                let mut m = Message {
+                    id: mid,
+                    channel_id,
+                    author_id: st.bot_user_id,
+                    content: String::new(),
+                    embeds: Vec::new(),
+                    components: Vec::new(),
+                    attachments: Vec::new(),
+                    flags: 0,
+                    interaction_id: Some(id),
+                    webhook_id: Some(st.application_id),
+                    edits: 0,
+                    deleted: false,
+                };
+                if kind == 4 {
+                    apply_body(&mut m, &data, files.clone(), true);
+                } else {
+                    // Deferred: "thinking…" until the original response is edited.
+                    m.flags = (data.get("flags").and_then(Value::as_u64).unwrap_or(0) & 64) | 128;
+                }
+                st.messages.push(m);
+                Some(mid)
+            }
+            6 => component_message,
+            7 => {
+                if let Some(m) = component_message.and_then(|mid| st.message_mut(mid)) {
+                    apply_body(m, &data, files.clone(), false);
+                }
+                component_message
+            }
+            _ => None,
+        };
+        if let Some(rec) = st.interactions.get_mut(&id) {
+            rec.callback = Some(Callback { kind, data, files: files.into_iter().map(|(_, f)| f).collect(), after });
+            rec.original = original;
+        }
+        no_content()
+    }
+
+    fn webhook(&self, st: &mut State, r: &Req) -> Reply {
+        if r.id("webhook_id") != st.application_id {
+            st.violation(&r.label, "", "webhook id is not the application id");
+            return error(404, 10015, "Unknown Webhook");
+        }
+        let token = r.param("webhook_token");
+        let Some(rec) = st.interactions.values().find(|i| i.token == token).cloned() else {
+            st.violation(&r.label, "", "no interaction has this token");
+            return error(404, 10015, "Unknown Webhook");
+        };
+        if rec.callback.is_none() {
+            st.violation(&r.label, "", "webhook used before the interaction was acknowledged");
+            return error(404, 10015, "Unknown Webhook");
+        }
+        let target = match r.template.as_str() {
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original" => rec.original,
+            "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}" => {
+                let mid = r.id("message_id");
+                (rec.original == Some(mid) || rec.followups.contains(&mid)).then_some(mid)
+            }
+            "/webhooks/{webhook_id}/{webhook_token}" if r.method == "POST" => {
+                let files = self.accept_files(st, r);
+                checks::message_payload(st, &r.label, "", r.body(), &files);
+                let mid = st.next_id();
+                let mut m = Message {
+                    id: mid,
+                    channel_id: rec.channel_id,
+                    author_id: st.bot_user_id,
+                    content: String::new(),
+                    embeds: Vec::new(),
+                    components: Vec::new(),
+                    attachments: Vec::new(),
+                    flags: 0,
+                    interaction_id: Some(rec.id),
+                    webhook_id: Some(st.application_id),
+                    edits: 0,
+                    deleted: false,
+                };
+                apply_body(&mut m, r.body(), files, true);
+                st.messages.push(m);
+                if let Some(i) = st.interactions.get_mut(&rec.id) {
+                    i.followups.push(mid);
+                }
+                return self.message_reply(st, r, mid);
+            }
+            _ => {
+                st.violation(&r.label, "", "webhook route not served by the fake");
+                return error(404, 0, "404: Not Found");
+            }
+        };
+        let Some(mid) = target.filter(|m| st.message(*m).is_some()) else {
+            st.violation(&r.label, "", "unknown interaction message");
+            return error(404, 10008, "Unknown Message");
+        };
+        match r.method.as_str() {
+            "GET" => self.message_reply(st, r, mid),
+            "PATCH" => {
+                let files = self.accept_files(st, r);
+                checks::message_payload(st, &r.label, "", r.body(), &files);
+                if let Some(m) = st.message_mut(mid) {
+                    apply_body(m, r.body(), files, false);
+                    m.flags &= !128;
+                }
+                self.message_reply(st, r, mid)
+            }
+            _ => {
+                if let Some(m) = st.message_mut(mid) {
+                    m.deleted = true;
+                }
+                no_content()
+            }
+        }
+    }
+
+    /// Gives uploaded files their attachment ids and checks their size and format.
+    fn accept_files(&self, st: &mut State, r: &Req) -> Vec<(u64, Attachment)> {
+        let mut out = Vec::new();
+        for (index, f) in &r.files {
+            let mut a = f.clone();
+            a.id = st.next_id();
+            checks::file(st, &r.label, *index, &mut a);
+            out.push((*index, a));
+        }
+        out
+    }
+}
+
+/// Applies a message body (create or edit) to a stored message.
+fn apply_body(m: &mut Message, body: &Value, files: Vec<(u64, Attachment)>, creating: bool) {
+    if let Some(c) = body.get("content") {
+        m.content = c.as_str().unwrap_or("").to_string();
+    }
+    if let Some(e) = body.get("embeds") {
+        m.embeds = e.as_array().cloned().unwrap_or_default();
+    }
+    if let Some(c) = body.get("components") {
+        m.components = c.as_array().cloned().unwrap_or_default();
+    }
+    if let Some(f) = body.get("flags").and_then(Value::as_u64) {
+        m.flags = if creating { f } else { (m.flags & 64) | f };
+    }
+    // `attachments` lists what the message keeps: existing ids, or `files[N]` indexes.
+    let kept = match body.get("attachments").and_then(Value::as_array) {
+        Some(list) => list
+            .iter()
+            .filter_map(|a| {
+                let id = match a.get("id") {
+                    Some(Value::String(s)) => s.parse::<u64>().ok(),
+                    Some(Value::Number(n)) => n.as_u64(),
+                    _ => None,
+                }?;
+                m.attachments
+                    .iter()
+                    .find(|x| x.id == id)
+                    .or_else(|| files.iter().find(|(i, _)| *i == id).map(|(_, f)| f))
+                    .cloned()
+            })
+            .collect(),
+        None if creating => files.into_iter().map(|(_, f)| f).collect(),
+        None => {
+            let mut all = m.attachments.clone();
+            all.extend(files.into_iter().map(|(_, f)| f));
+            all
+        }
+    };
+    m.attachments = kept;
+    if !creating {
+        m.edits += 1;
+    }
+}
+
+fn unknown_channel(st: &mut State, r: &Req) -> Reply {
+    st.violation(&r.label, "", "unknown channel");
+    error(404, 10003, "Unknown Channel")
+}
+
+/// Routes whose spec body is optional (`POST` with nothing to say).
+fn route_body_optional(template: &str) -> bool {
+    template.ends_with("/typing") || template.ends_with("/threads") && template.contains("/messages/")
+}
+
+fn header(parts: &hyper::http::request::Parts, name: &str) -> Option<String> {
+    parts.headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
+}
+
+fn query(q: &str) -> HashMap<String, String> {
+    q.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.split_once('=') {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => (p.to_string(), String::new()),
+        })
+        .collect()
+}
+
+type Files = Vec<(u64, Attachment)>;
+
+fn parse_multipart(st: &mut State, content_type: &str, bytes: &[u8]) -> Result<(Option<Value>, Files), String> {
+    let _ = st;
+    let boundary = multipart::boundary(content_type).ok_or("no boundary")?;
+    let parts = multipart::parse(bytes, &boundary)?;
+    let mut json = None;
+    let mut files = Vec::new();
+    for p in parts {
+        if p.name == "payload_json" {
+            let v: Value = serde_json::from_slice(&p.data).map_err(|e| format!("payload_json is not JSON: {e}"))?;
+            json = Some(v);
+        } else if let Some(index) = p.name.strip_prefix("files[").and_then(|s| s.strip_suffix(']')) {
+            let index: u64 = index.parse().map_err(|_| format!("bad file part name {}", p.name))?;
+            files.push((
+                index,
+                Attachment {
+                    id: 0,
+                    filename: p.filename.unwrap_or_default(),
+                    content_type: p.content_type,
+                    bytes: p.data,
+                    dimensions: None,
+                },
+            ));
+        } else {
+            return Err(format!("unexpected part {:?}", p.name));
+        }
+    }
+    Ok((json, files))
+}

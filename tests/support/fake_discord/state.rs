@@ -1,0 +1,313 @@
+//! What the fake knows and what it saw.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::UnboundedSender;
+
+pub const APPLICATION_ID: u64 = 1_100_000_000_000_000_001;
+pub const BOT_USER_ID: u64 = APPLICATION_ID;
+pub const OWNER_ID: u64 = 1_100_000_000_000_000_002;
+pub const GUILD_ID: u64 = 1_100_000_000_000_000_010;
+/// The guild's games channel.
+pub const CHANNEL_ID: u64 = 1_100_000_000_000_000_020;
+/// Two players besides the owner.
+pub const ALICE: u64 = 1_100_000_000_000_000_101;
+pub const BOB: u64 = 1_100_000_000_000_000_102;
+
+#[derive(Clone, Debug)]
+pub struct UserRec {
+    pub id: u64,
+    pub name: String,
+    pub bot: bool,
+    pub dms_closed: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChannelKind {
+    Text,
+    Dm,
+    PublicThread,
+    PrivateThread,
+}
+
+impl ChannelKind {
+    pub fn code(self) -> u8 {
+        match self {
+            ChannelKind::Text => 0,
+            ChannelKind::Dm => 1,
+            ChannelKind::PublicThread => 11,
+            ChannelKind::PrivateThread => 12,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ChannelRec {
+    pub id: u64,
+    pub kind: ChannelKind,
+    pub name: String,
+    pub guild_id: Option<u64>,
+    pub parent_id: Option<u64>,
+    /// DM channels: the other user.
+    pub recipient: Option<u64>,
+    /// Threads: the message they were started from.
+    pub from_message: Option<u64>,
+    pub auto_archive_duration: u64,
+    pub invitable: bool,
+}
+
+/// A file the bot uploaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub id: u64,
+    pub filename: String,
+    pub content_type: Option<String>,
+    pub bytes: Vec<u8>,
+    /// Width and height when it is a valid PNG.
+    pub dimensions: Option<(u32, u32)>,
+}
+
+/// A message as stored (channel messages, DMs, interaction responses and follow-ups).
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub id: u64,
+    pub channel_id: u64,
+    pub author_id: u64,
+    pub content: String,
+    pub embeds: Vec<Value>,
+    pub components: Vec<Value>,
+    pub attachments: Vec<Attachment>,
+    pub flags: u64,
+    /// Set for an interaction's original response and its follow-ups.
+    pub interaction_id: Option<u64>,
+    pub webhook_id: Option<u64>,
+    pub edits: u32,
+    pub deleted: bool,
+}
+
+impl Message {
+    pub fn ephemeral(&self) -> bool {
+        self.flags & 64 != 0
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CommandRec {
+    pub id: u64,
+    /// `None` for global commands.
+    pub guild_id: Option<u64>,
+    pub body: Value,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InteractionKind {
+    Command,
+    Component,
+    Autocomplete,
+    ModalSubmit,
+}
+
+impl InteractionKind {
+    pub fn code(self) -> u8 {
+        match self {
+            InteractionKind::Command => 2,
+            InteractionKind::Component => 3,
+            InteractionKind::Autocomplete => 4,
+            InteractionKind::ModalSubmit => 5,
+        }
+    }
+
+    /// Callback types Discord accepts for this kind of interaction.
+    pub fn accepts(self, callback: u64) -> bool {
+        match self {
+            InteractionKind::Command => matches!(callback, 4 | 5 | 9),
+            InteractionKind::Component => matches!(callback, 4..=7 | 9),
+            InteractionKind::Autocomplete => callback == 8,
+            InteractionKind::ModalSubmit => matches!(callback, 4..=7),
+        }
+    }
+}
+
+/// The bot's answer to an interaction (`POST /interactions/{id}/{token}/callback`).
+#[derive(Clone, Debug)]
+pub struct Callback {
+    /// 4 message, 5 deferred message, 6 deferred update, 7 update, 8 autocomplete, 9 modal.
+    pub kind: u64,
+    pub data: Value,
+    pub files: Vec<Attachment>,
+    /// How long after the push it arrived.
+    pub after: Duration,
+}
+
+impl Callback {
+    pub fn content(&self) -> Option<&str> {
+        self.data.get("content").and_then(Value::as_str)
+    }
+    pub fn flags(&self) -> u64 {
+        self.data.get("flags").and_then(Value::as_u64).unwrap_or(0)
+    }
+    pub fn ephemeral(&self) -> bool {
+        self.flags() & 64 != 0
+    }
+    pub fn components(&self) -> &[Value] {
+        self.data.get("components").and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct InteractionRec {
+    pub id: u64,
+    pub token: String,
+    pub kind: InteractionKind,
+    pub channel_id: u64,
+    pub user_id: u64,
+    /// Component interactions: the message the component is on.
+    pub message_id: Option<u64>,
+    pub pushed: Instant,
+    /// Every accepted callback (at most one unless a violation was recorded).
+    pub callback: Option<Callback>,
+    /// The message `@original` refers to, once there is one.
+    pub original: Option<u64>,
+    pub followups: Vec<u64>,
+}
+
+/// One request the fake received.
+#[derive(Clone, Debug)]
+pub struct RequestLog {
+    pub method: String,
+    /// Path and query as received.
+    pub uri: String,
+    /// The Host header.
+    pub host: String,
+    /// The OpenAPI path template, when it matched.
+    pub route: Option<String>,
+    pub status: u16,
+    /// JSON body (or multipart `payload_json`).
+    pub body: Option<Value>,
+}
+
+/// A rule broken by the bot (or by the fake's own payloads, prefixed `fake:`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// `METHOD /api/v10/...` or `gateway`.
+    pub route: String,
+    /// JSON pointer into the body ("" for the whole request).
+    pub pointer: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.pointer.is_empty() {
+            write!(f, "{}: {}", self.route, self.message)
+        } else {
+            write!(f, "{} at {}: {}", self.route, self.pointer, self.message)
+        }
+    }
+}
+
+/// A connected, identified gateway session.
+pub struct Session {
+    pub session_id: String,
+    pub seq: u64,
+    pub tx: Option<UnboundedSender<String>>,
+    pub identify: Value,
+}
+
+pub struct State {
+    pub application_id: u64,
+    pub application_name: String,
+    pub bot_user_id: u64,
+    pub owner_id: u64,
+    pub guild_id: u64,
+    pub guild_locale: String,
+    pub users: BTreeMap<u64, UserRec>,
+    pub channels: BTreeMap<u64, ChannelRec>,
+    pub messages: Vec<Message>,
+    pub commands: Vec<CommandRec>,
+    pub interactions: BTreeMap<u64, InteractionRec>,
+    pub requests: Vec<RequestLog>,
+    pub violations: Vec<Violation>,
+    pub sessions: Vec<Session>,
+    pub next_id: u64,
+    pub ack_deadline: Duration,
+    pub token: String,
+}
+
+impl State {
+    pub fn new(token: &str) -> State {
+        let mut users = BTreeMap::new();
+        for (id, name, bot) in [
+            (BOT_USER_ID, "Croupier", true),
+            (OWNER_ID, "owner", false),
+            (ALICE, "alice", false),
+            (BOB, "bob", false),
+        ] {
+            users.insert(
+                id,
+                UserRec {
+                    id,
+                    name: name.into(),
+                    bot,
+                    dms_closed: false,
+                },
+            );
+        }
+        let mut channels = BTreeMap::new();
+        channels.insert(
+            CHANNEL_ID,
+            ChannelRec {
+                id: CHANNEL_ID,
+                kind: ChannelKind::Text,
+                name: "games".into(),
+                guild_id: Some(GUILD_ID),
+                parent_id: None,
+                recipient: None,
+                from_message: None,
+                auto_archive_duration: 0,
+                invitable: false,
+            },
+        );
+        State {
+            application_id: APPLICATION_ID,
+            application_name: "Croupier".into(),
+            bot_user_id: BOT_USER_ID,
+            owner_id: OWNER_ID,
+            guild_id: GUILD_ID,
+            guild_locale: "en-US".into(),
+            users,
+            channels,
+            messages: Vec::new(),
+            commands: Vec::new(),
+            interactions: BTreeMap::new(),
+            requests: Vec::new(),
+            violations: Vec::new(),
+            sessions: Vec::new(),
+            next_id: 1_200_000_000_000_000_000,
+            ack_deadline: Duration::from_secs(3),
+            token: token.into(),
+        }
+    }
+
+    pub fn next_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    pub fn violation(&mut self, route: &str, pointer: &str, message: impl Into<String>) {
+        self.violations.push(Violation {
+            route: route.into(),
+            pointer: pointer.into(),
+            message: message.into(),
+        });
+    }
+
+    pub fn message(&self, id: u64) -> Option<&Message> {
+        self.messages.iter().find(|m| m.id == id && !m.deleted)
+    }
+
+    pub fn message_mut(&mut self, id: u64) -> Option<&mut Message> {
+        self.messages.iter_mut().find(|m| m.id == id && !m.deleted)
+    }
+}
