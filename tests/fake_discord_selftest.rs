@@ -1,15 +1,537 @@
-//! Proves the fake Discord with serenity's own client: no bot code involved.
+//! Proves the fake Discord with serenity's own client (no bot code): REST calls through
+//! `HttpBuilder::proxy` with the rate limiter off, a gateway `Client` that gets READY and an
+//! interaction, and the violations the fake must catch.
 
 #[path = "support/fake_discord/mod.rs"]
 mod fake_discord;
 
 use fake_discord::*;
+use serde_json::json;
+use serenity::all::{
+    ChannelId, ChannelType, ComponentInteractionDataKind, Context, CreateActionRow,
+    CreateAttachment, CreateAutocompleteResponse, CreateButton, CreateEmbed,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, CreateThread, EditInteractionResponse, EditMessage, EventHandler,
+    GatewayIntents, GuildId, Interaction, InteractionId, Ready, UserId,
+};
+use serenity::builder::Builder as _;
+use serenity::http::{HttpError, LightMethod, Request, Route};
+use std::io::Cursor;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// A small valid PNG.
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let img = image::RgbaImage::from_pixel(width, height, image::Rgba([200, 30, 30, 255]));
+    let mut out = Cursor::new(Vec::new());
+    img.write_to(&mut out, image::ImageFormat::Png)
+        .expect("encode PNG");
+    out.into_inner()
+}
+
+/// The Discord error code inside a serenity error, if it is an unsuccessful request.
+fn discord_error(e: &serenity::Error) -> Option<(u16, isize, String)> {
+    match e {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => Some((
+            r.status_code.as_u16(),
+            r.error.code,
+            r.error.message.clone(),
+        )),
+        _ => None,
+    }
+}
+
+/// Every request went to the fake's own address: nothing can have reached discord.com.
+fn assert_all_local(fake: &FakeDiscord, expected_requests: usize) {
+    let host = fake.api_base().trim_start_matches("http://").to_string();
+    let requests = fake.requests();
+    assert_eq!(requests.len(), expected_requests, "{requests:#?}");
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.host == host && r.uri.starts_with("/api/v10/")),
+        "{requests:#?}"
+    );
+}
 
 #[tokio::test]
-async fn smoke() {
+async fn message_with_embed_components_and_png_attachment() {
     let fake = FakeDiscord::start().await;
     let http = fake.http();
-    let me = http.get_current_user().await.unwrap();
-    assert_eq!(me.id.get(), BOT_USER_ID);
+    assert_eq!(http.proxy.as_deref(), Some(fake.api_base().as_str()));
+    let board = png(6, 4);
+    let sent = ChannelId::new(CHANNEL_ID)
+        .send_message(
+            &http,
+            CreateMessage::new()
+                .content("Game 1: Alice to play")
+                .embed(CreateEmbed::new().title("Cortexcape").description("Turn 3"))
+                .components(vec![CreateActionRow::Buttons(vec![
+                    CreateButton::new("join:1").label("Join"),
+                    CreateButton::new("leave:1").label("Leave"),
+                ])])
+                .add_file(CreateAttachment::bytes(board.clone(), "board.png")),
+        )
+        .await
+        .expect("send message");
+    assert_eq!(sent.content, "Game 1: Alice to play");
+    assert_eq!(sent.attachments.len(), 1);
+    assert_eq!(sent.attachments[0].filename, "board.png");
+    assert_eq!(sent.attachments[0].size as usize, board.len());
+    assert_eq!(
+        (sent.attachments[0].width, sent.attachments[0].height),
+        (Some(6), Some(4))
+    );
+    assert_eq!(sent.embeds[0].title.as_deref(), Some("Cortexcape"));
+    assert_eq!(sent.components[0].components.len(), 2);
+
+    let stored = fake.messages(CHANNEL_ID);
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].attachments[0].bytes, board);
+    assert_eq!(
+        stored[0].attachments[0].content_type.as_deref(),
+        Some("image/png")
+    );
+    assert_eq!(
+        stored[0].components[0]["components"][1]["custom_id"],
+        "leave:1"
+    );
+    assert_eq!(stored[0].embeds[0]["description"], "Turn 3");
+
+    // Editing keeps the attachment and replaces the content; the message reads back the same.
+    let edited = ChannelId::new(CHANNEL_ID)
+        .edit_message(
+            &http,
+            sent.id,
+            EditMessage::new().content("Game 1: Bob to play"),
+        )
+        .await
+        .expect("edit message");
+    assert_eq!(edited.content, "Game 1: Bob to play");
+    let read = ChannelId::new(CHANNEL_ID)
+        .message(&http, sent.id)
+        .await
+        .expect("get message");
+    assert_eq!(read.attachments.len(), 1);
+    assert!(read.edited_timestamp.is_some());
+    ChannelId::new(CHANNEL_ID)
+        .broadcast_typing(&http)
+        .await
+        .expect("typing");
+    let channel = ChannelId::new(CHANNEL_ID)
+        .to_channel(&http)
+        .await
+        .expect("get channel");
+    assert_eq!(channel.guild().map(|g| g.name), Some("games".to_string()));
+    let member = GuildId::new(GUILD_ID)
+        .member(&http, UserId::new(ALICE))
+        .await
+        .expect("get member");
+    assert_eq!(member.user.name, "alice");
+
+    assert_all_local(&fake, 6);
     fake.assert_clean();
+}
+
+#[tokio::test]
+async fn dms_open_and_closed() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let dm = UserId::new(ALICE)
+        .create_dm_channel(&http)
+        .await
+        .expect("open DM");
+    assert_eq!(dm.recipient.id.get(), ALICE);
+    dm.id
+        .say(&http, "Your turn in game 1")
+        .await
+        .expect("send DM");
+    assert_eq!(
+        fake.dms(ALICE)
+            .iter()
+            .map(|m| m.content.as_str())
+            .collect::<Vec<_>>(),
+        ["Your turn in game 1"]
+    );
+
+    fake.close_dms(BOB);
+    let closed = UserId::new(BOB)
+        .create_dm_channel(&http)
+        .await
+        .expect("opening still works");
+    let err = closed
+        .id
+        .say(&http, "Your turn")
+        .await
+        .expect_err("closed DMs refuse");
+    assert_eq!(
+        discord_error(&err),
+        Some((403, 50007, "Cannot send messages to this user".to_string()))
+    );
+    assert!(fake.dms(BOB).is_empty());
+    // Refused DMs are the bot's to handle, not a violation.
+    assert_all_local(&fake, 4);
+    fake.assert_clean();
+}
+
+#[tokio::test]
+async fn interaction_deferred_then_edited_followed_up_and_threaded() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let pushed = fake.register_interaction(Push::command(
+        "play",
+        vec![opt::string("game", "cortexcape")],
+    ));
+    let ctx = (InteractionId::new(pushed.id), pushed.token.as_str());
+    CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true))
+        .execute(&http, ctx)
+        .await
+        .expect("defer");
+    let thinking = fake
+        .original_response(pushed.id)
+        .expect("deferred original");
+    assert_eq!((thinking.flags, thinking.content.as_str()), (64 | 128, ""));
+
+    let board = png(3, 3);
+    let original = EditInteractionResponse::new()
+        .content("Game 7 created")
+        .new_attachment(CreateAttachment::bytes(board.clone(), "board.png"))
+        .execute(&http, &pushed.token)
+        .await
+        .expect("edit original");
+    assert_eq!(original.content, "Game 7 created");
+    let stored = fake.original_response(pushed.id).expect("original");
+    assert_eq!(
+        (stored.flags, stored.content.as_str()),
+        (64, "Game 7 created")
+    );
+    assert_eq!(stored.attachments[0].bytes, board);
+
+    let follow = CreateInteractionResponseFollowup::new()
+        .content("Invite sent")
+        .execute(&http, (None, &pushed.token))
+        .await
+        .expect("follow-up");
+    assert_eq!(
+        fake.followups(pushed.id)
+            .iter()
+            .map(|m| m.id)
+            .collect::<Vec<_>>(),
+        [follow.id.get()]
+    );
+
+    let callback = fake
+        .interaction(pushed.id)
+        .and_then(|i| i.callback)
+        .expect("callback");
+    assert_eq!((callback.kind, callback.ephemeral()), (5, true));
+
+    // Threads: one from a channel message, one private.
+    let msg = ChannelId::new(CHANNEL_ID)
+        .say(&http, "Game 7")
+        .await
+        .expect("message");
+    let public = ChannelId::new(CHANNEL_ID)
+        .create_thread_from_message(&http, msg.id, CreateThread::new("game-7"))
+        .await
+        .expect("thread from message");
+    assert_eq!(
+        (public.id.get(), public.kind),
+        (msg.id.get(), ChannelType::PublicThread)
+    );
+    let private = ChannelId::new(CHANNEL_ID)
+        .create_thread(
+            &http,
+            CreateThread::new("game-7-secret").kind(ChannelType::PrivateThread),
+        )
+        .await
+        .expect("private thread");
+    assert_eq!(private.kind, ChannelType::PrivateThread);
+    let names: Vec<String> = fake.threads().into_iter().map(|t| t.name).collect();
+    assert_eq!(names, ["game-7", "game-7-secret"]);
+    public
+        .id
+        .say(&http, "Moves go here")
+        .await
+        .expect("post in thread");
+    assert_eq!(fake.messages(public.id.get())[0].content, "Moves go here");
+    fake.assert_clean();
+}
+
+/// A bot in miniature: answers `/play` with a button, the button by updating the message, and
+/// autocomplete with one choice.
+struct Handler {
+    events: mpsc::UnboundedSender<String>,
+}
+
+#[serenity::async_trait]
+impl EventHandler for Handler {
+    async fn ready(&self, _ctx: Context, ready: Ready) {
+        let _ = self
+            .events
+            .send(format!("ready {} {}", ready.user.name, ready.guilds.len()));
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        let result = match &interaction {
+            Interaction::Command(cmd) => {
+                let game = cmd
+                    .data
+                    .options
+                    .first()
+                    .and_then(|o| o.value.as_str())
+                    .unwrap_or("?");
+                let text = format!("{} {game} ({})", cmd.data.name, cmd.locale);
+                let row = CreateActionRow::Buttons(vec![CreateButton::new("join:7").label("Join")]);
+                let reply = CreateInteractionResponseMessage::new()
+                    .content(text)
+                    .components(vec![row]);
+                cmd.create_response(&ctx.http, CreateInteractionResponse::Message(reply))
+                    .await
+            }
+            Interaction::Component(c) => {
+                let picked = match &c.data.kind {
+                    ComponentInteractionDataKind::StringSelect { values } => values.join(","),
+                    _ => c.data.custom_id.clone(),
+                };
+                let text = format!("{} picked {picked}", c.user.name);
+                let reply = CreateInteractionResponseMessage::new().content(text);
+                c.create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(reply))
+                    .await
+            }
+            Interaction::Autocomplete(a) => {
+                let choices =
+                    CreateAutocompleteResponse::new().add_string_choice("Cortexcape", "cortexcape");
+                a.create_response(&ctx.http, CreateInteractionResponse::Autocomplete(choices))
+                    .await
+            }
+            _ => Ok(()),
+        };
+        let _ = self.events.send(format!("answered {}", result.is_ok()));
+    }
+}
+
+/// The handler's next report; a hang guard shows the fake's violations instead of hanging.
+async fn next_event(
+    fake: &FakeDiscord,
+    events: &mut mpsc::UnboundedReceiver<String>,
+) -> Option<String> {
+    match tokio::time::timeout(Duration::from_secs(10), events.recv()).await {
+        Ok(e) => e,
+        Err(_) => panic!(
+            "the client handler reported nothing; violations: {:#?}",
+            fake.violations()
+        ),
+    }
+}
+
+#[tokio::test]
+async fn serenity_client_gets_ready_and_answers_pushed_interactions() {
+    let fake = FakeDiscord::start().await;
+    let (tx, mut events) = mpsc::unbounded_channel();
+    let mut client =
+        serenity::client::ClientBuilder::new_with_http(fake.http(), GatewayIntents::GUILDS)
+            .event_handler(Handler { events: tx })
+            .await
+            .expect("client");
+    let shards = client.shard_manager.clone();
+    tokio::spawn(async move { client.start().await });
+
+    assert_eq!(
+        next_event(&fake, &mut events).await.as_deref(),
+        Some("ready Croupier 1")
+    );
+    assert_eq!(
+        fake.identifies()[0]["token"]
+            .as_str()
+            .map(|t| t.trim_start_matches("Bot ")),
+        Some(TOKEN)
+    );
+
+    let cmd = fake
+        .push(Push::command("play", vec![opt::string("game", "cortexcape")]).locale("fr"))
+        .await;
+    assert_eq!(
+        next_event(&fake, &mut events).await.as_deref(),
+        Some("answered true")
+    );
+    let answer = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(
+        (answer.kind, answer.content()),
+        (4, Some("play cortexcape (fr)"))
+    );
+    let message = fake.original_response(cmd.id).expect("original response");
+
+    let click = fake.push(Push::button(message.id, "join:7").by(BOB)).await;
+    assert_eq!(
+        next_event(&fake, &mut events).await.as_deref(),
+        Some("answered true")
+    );
+    assert_eq!(fake.wait_for_callback(click.id).await.kind, 7);
+    assert_eq!(
+        fake.message(message.id).map(|m| m.content),
+        Some("bob picked join:7".to_string())
+    );
+
+    let typed = fake
+        .push(Push::autocomplete(
+            "play",
+            vec![opt::focused("game", "cor")],
+        ))
+        .await;
+    assert_eq!(
+        next_event(&fake, &mut events).await.as_deref(),
+        Some("answered true")
+    );
+    let choices = fake.wait_for_callback(typed.id).await;
+    assert_eq!(
+        choices.data["choices"],
+        json!([{"name": "Cortexcape", "value": "cortexcape"}])
+    );
+
+    shards.shutdown_all().await;
+    let requests: Vec<String> = fake
+        .requests()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.route.clone().unwrap_or_default()))
+        .collect();
+    assert_eq!(requests[0], "GET /gateway");
+    fake.assert_clean();
+}
+
+#[tokio::test]
+async fn violations_are_caught_with_route_and_pointer() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let channel = ChannelId::new(CHANNEL_ID);
+
+    // Raw bodies: serenity's builders would refuse some of these before sending.
+    let long = "x".repeat(2001);
+    let err = http
+        .send_message(channel, vec![], &json!({"content": long}))
+        .await;
+    assert!(
+        err.is_ok(),
+        "within the spec's 4000, so Discord's 2000 limit is the fake's check"
+    );
+    let id = "c".repeat(101);
+    let row = json!([{"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": id}]}]);
+    let err = http
+        .send_message(
+            channel,
+            vec![],
+            &json!({"content": "hi", "components": row}),
+        )
+        .await
+        .expect_err("schema");
+    assert_eq!(discord_error(&err).map(|e| e.1), Some(50035));
+    let six: Vec<_> = (0..6)
+        .map(|i| json!({"type": 2, "style": 1, "label": "b", "custom_id": format!("b{i}")}))
+        .collect();
+    let _ = http
+        .send_message(
+            channel,
+            vec![],
+            &json!({"components": [{"type": 1, "components": six}]}),
+        )
+        .await;
+    let err = http
+        .send_message(channel, vec![], &json!({"content": 5}))
+        .await
+        .expect_err("type");
+    assert_eq!(discord_error(&err).map(|e| e.0), Some(400));
+    let broken = CreateAttachment::bytes(b"not a png".to_vec(), "board.png");
+    http.send_message(channel, vec![broken], &json!({"content": "board"}))
+        .await
+        .expect("sent");
+
+    // One acknowledgement per interaction.
+    let once = fake.register_interaction(Push::command("play", vec![]));
+    let reply =
+        CreateInteractionResponse::Message(CreateInteractionResponseMessage::new().content("ok"));
+    http.create_interaction_response(InteractionId::new(once.id), &once.token, &reply, vec![])
+        .await
+        .expect("first");
+    let err = http
+        .create_interaction_response(InteractionId::new(once.id), &once.token, &reply, vec![])
+        .await
+        .expect_err("second");
+    assert_eq!(
+        discord_error(&err),
+        Some((
+            400,
+            40060,
+            "Interaction has already been acknowledged.".to_string()
+        ))
+    );
+
+    // Late: with a zero deadline every acknowledgement is late.
+    fake.set_ack_deadline(Duration::ZERO);
+    let late = fake.register_interaction(Push::command("play", vec![]));
+    let err = http
+        .create_interaction_response(InteractionId::new(late.id), &late.token, &reply, vec![])
+        .await
+        .expect_err("late");
+    assert_eq!(
+        discord_error(&err),
+        Some((404, 10062, "Unknown interaction".to_string()))
+    );
+
+    // A route Discord does not have.
+    let bogus = Request::new(
+        Route::Channel {
+            channel_id: channel,
+        },
+        LightMethod::Put,
+    );
+    let err = http.request(bogus).await.expect_err("no such method");
+    assert_eq!(discord_error(&err).map(|e| e.0), Some(405));
+
+    let violations = fake.violations();
+    let summary: Vec<(String, String)> = violations
+        .iter()
+        .map(|v| (v.route.clone(), v.pointer.clone()))
+        .collect();
+    let post = "POST /channels/{channel_id}/messages".to_string();
+    let callback = "POST /interactions/{interaction_id}/{interaction_token}/callback".to_string();
+    assert_eq!(
+        summary,
+        vec![
+            (post.clone(), "/content".to_string()),
+            (
+                post.clone(),
+                "/components/0/components/0/custom_id".to_string()
+            ),
+            (post.clone(), "/components/0/components".to_string()),
+            (post.clone(), "/content".to_string()),
+            (post.clone(), "files[0]".to_string()),
+            (callback.clone(), String::new()),
+            (callback, String::new()),
+            (format!("PUT /api/v10/channels/{CHANNEL_ID}"), String::new()),
+        ],
+        "{violations:#?}"
+    );
+    assert_eq!(
+        violations[0].message,
+        "content of 2001 characters, at most 2000"
+    );
+    assert_eq!(
+        violations[5].message,
+        "second acknowledgement of the same interaction"
+    );
+    assert!(
+        violations[6].message.starts_with("acknowledged after "),
+        "{}",
+        violations[6].message
+    );
+
+    let report =
+        catch_unwind(AssertUnwindSafe(|| fake.assert_clean())).expect_err("assert_clean must fail");
+    let text = report.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(
+        text.starts_with("fake Discord saw 8 violation(s):"),
+        "{text}"
+    );
+    assert!(text.contains("custom_id"), "{text}");
 }

@@ -24,7 +24,9 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream) {
     let ws = match tokio_tungstenite::accept_async(stream).await {
         Ok(ws) => ws,
         Err(e) => {
-            inner.lock().violation("gateway", "", format!("websocket handshake failed: {e}"));
+            inner
+                .lock()
+                .violation("gateway", "", format!("websocket handshake failed: {e}"));
             return;
         }
     };
@@ -40,14 +42,20 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream) {
     });
     {
         let mut st = inner.lock();
-        send(&mut st, &tx, json!({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}));
+        send(
+            &mut st,
+            &tx,
+            json!({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}),
+        );
     }
     let mut session: Option<String> = None;
     while let Some(Ok(frame)) = incoming.next().await {
         let text = match frame {
             WsMessage::Text(t) => t,
             WsMessage::Binary(_) => {
-                inner.lock().violation("gateway", "", "binary frame from the client");
+                inner
+                    .lock()
+                    .violation("gateway", "", "binary frame from the client");
                 continue;
             }
             WsMessage::Close(_) => break,
@@ -75,7 +83,13 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream) {
 }
 
 impl Inner {
-    fn on_payload(&self, st: &mut State, tx: &UnboundedSender<String>, payload: &Value, session: &mut Option<String>) {
+    fn on_payload(
+        &self,
+        st: &mut State,
+        tx: &UnboundedSender<String>,
+        payload: &Value,
+        session: &mut Option<String>,
+    ) {
         let d = &payload["d"];
         match payload["op"].as_u64() {
             Some(1) => send(st, tx, json!({"op": 11, "d": null})),
@@ -143,18 +157,40 @@ pub fn dispatch_to(st: &mut State, session_id: &str, event: &str, d: Value) {
 
 /// Sends a dispatch to every connected session; returns how many got it.
 pub fn dispatch_all(st: &mut State, event: &str, d: &Value) -> usize {
-    let ids: Vec<String> = st.sessions.iter().filter(|s| s.tx.is_some()).map(|s| s.session_id.clone()).collect();
+    let ids: Vec<String> = st
+        .sessions
+        .iter()
+        .filter(|s| s.tx.is_some())
+        .map(|s| s.session_id.clone())
+        .collect();
     for id in &ids {
         dispatch_to(st, id, event, d.clone());
     }
     ids.len()
 }
 
-/// Every gateway payload the fake sends must parse as serenity's `GatewayEvent`.
+/// Every gateway payload the fake sends must parse as serenity's `GatewayEvent`, and a dispatch's
+/// `d` as its own model type (serenity turns a dispatch it cannot parse into a silent
+/// `Event::Unknown`, which is exactly the typo this is here to catch).
 fn send(st: &mut State, tx: &UnboundedSender<String>, payload: Value) {
-    if let Err(e) = payloads::check_model::<serenity::model::event::GatewayEvent>("gateway payload", &payload) {
-        let what = payload["t"].as_str().map_or_else(|| format!("op {}", payload["op"]), str::to_string);
-        st.violation("fake: gateway", "", format!("{what}: {e}"));
+    use serenity::model::prelude as model;
+    let what = payload["t"]
+        .as_str()
+        .map_or_else(|| format!("op {}", payload["op"]), str::to_string);
+    let d = &payload["d"];
+    let checked =
+        payloads::check_model::<model::GatewayEvent>(&what, &payload).and_then(|()| match payload
+            ["t"]
+            .as_str()
+        {
+            Some("READY") => payloads::check_model::<model::Ready>(&what, d),
+            Some("GUILD_CREATE") => payloads::check_model::<model::Guild>(&what, d),
+            Some("INTERACTION_CREATE") => payloads::check_model::<model::Interaction>(&what, d),
+            Some("RESUMED") | None => Ok(()),
+            Some(other) => Err(format!("{other}: no model check for this event")),
+        });
+    if let Err(e) = checked {
+        st.violation("fake: gateway", "", e);
     }
     let _ = tx.send(payload.to_string());
 }

@@ -59,26 +59,59 @@ impl Default for Actor {
 #[derive(Clone, Debug)]
 pub enum Push {
     /// `/name options...`
-    Command { name: String, options: Vec<Value>, actor: Actor },
+    Command {
+        name: String,
+        options: Vec<Value>,
+        actor: Actor,
+    },
     /// Typing in an option (one option marked with `opt::focused`).
-    Autocomplete { name: String, options: Vec<Value>, actor: Actor },
+    Autocomplete {
+        name: String,
+        options: Vec<Value>,
+        actor: Actor,
+    },
     /// A button click on a message the bot sent.
-    Button { message_id: u64, custom_id: String, actor: Actor },
+    Button {
+        message_id: u64,
+        custom_id: String,
+        actor: Actor,
+    },
     /// A string select choice on a message the bot sent.
-    Select { message_id: u64, custom_id: String, values: Vec<String>, actor: Actor },
+    Select {
+        message_id: u64,
+        custom_id: String,
+        values: Vec<String>,
+        actor: Actor,
+    },
     /// A modal submitted: (text input custom_id, value) pairs.
-    Modal { custom_id: String, fields: Vec<(String, String)>, actor: Actor },
+    Modal {
+        custom_id: String,
+        fields: Vec<(String, String)>,
+        actor: Actor,
+    },
 }
 
 impl Push {
     pub fn command(name: &str, options: Vec<Value>) -> Push {
-        Push::Command { name: name.into(), options, actor: Actor::default() }
+        Push::Command {
+            name: name.into(),
+            options,
+            actor: Actor::default(),
+        }
     }
     pub fn autocomplete(name: &str, options: Vec<Value>) -> Push {
-        Push::Autocomplete { name: name.into(), options, actor: Actor::default() }
+        Push::Autocomplete {
+            name: name.into(),
+            options,
+            actor: Actor::default(),
+        }
     }
     pub fn button(message_id: u64, custom_id: &str) -> Push {
-        Push::Button { message_id, custom_id: custom_id.into(), actor: Actor::default() }
+        Push::Button {
+            message_id,
+            custom_id: custom_id.into(),
+            actor: Actor::default(),
+        }
     }
     pub fn select(message_id: u64, custom_id: &str, values: &[&str]) -> Push {
         Push::Select {
@@ -91,7 +124,10 @@ impl Push {
     pub fn modal(custom_id: &str, fields: &[(&str, &str)]) -> Push {
         Push::Modal {
             custom_id: custom_id.into(),
-            fields: fields.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            fields: fields
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
             actor: Actor::default(),
         }
     }
@@ -146,17 +182,21 @@ impl Push {
 }
 
 /// The `data` object of the interaction.
-pub fn data(st: &State, push: &Push) -> Result<Value, String> {
+pub fn data(st: &State, push: &Push, fallback_id: u64) -> Result<Value, String> {
     Ok(match push {
         Push::Command { name, options, .. } | Push::Autocomplete { name, options, .. } => {
-            let guild = st.channels.get(&push.actor().channel).and_then(|c| c.guild_id);
+            let guild = st
+                .channels
+                .get(&push.actor().channel)
+                .and_then(|c| c.guild_id);
             let registered = st
                 .commands
                 .iter()
                 .filter(|c| c.body.get("name").and_then(Value::as_str) == Some(name.as_str()))
                 .find(|c| c.guild_id.is_none() || c.guild_id == guild);
             let mut d = json!({
-                "id": registered.map_or(0, |c| c.id).to_string(),
+                // An unregistered command still needs a non-zero id.
+                "id": registered.map_or(fallback_id, |c| c.id).to_string(),
                 "name": name,
                 "type": 1,
                 "options": options,
@@ -171,10 +211,14 @@ pub fn data(st: &State, push: &Push) -> Result<Value, String> {
             d
         }
         Push::Button { custom_id, .. } => json!({"custom_id": custom_id, "component_type": 2}),
-        Push::Select { custom_id, values, .. } => {
+        Push::Select {
+            custom_id, values, ..
+        } => {
             json!({"custom_id": custom_id, "component_type": 3, "values": values})
         }
-        Push::Modal { custom_id, fields, .. } => {
+        Push::Modal {
+            custom_id, fields, ..
+        } => {
             let rows: Vec<Value> = fields
                 .iter()
                 .map(|(id, value)| json!({"type": 1, "components": [{"type": 4, "custom_id": id, "value": value}]}))
@@ -185,7 +229,11 @@ pub fn data(st: &State, push: &Push) -> Result<Value, String> {
 }
 
 /// `resolved.users`/`members` for the user options anywhere in the tree.
-fn resolved_users(st: &State, options: &[Value], guild: Option<u64>) -> Result<Option<Value>, String> {
+fn resolved_users(
+    st: &State,
+    options: &[Value],
+    guild: Option<u64>,
+) -> Result<Option<Value>, String> {
     let mut ids = Vec::new();
     collect_user_ids(options, &mut ids);
     if ids.is_empty() {
@@ -194,7 +242,10 @@ fn resolved_users(st: &State, options: &[Value], guild: Option<u64>) -> Result<O
     let mut users = Map::new();
     let mut members = Map::new();
     for id in ids {
-        let u = st.users.get(&id).ok_or(format!("user option names unknown user {id}"))?;
+        let u = st
+            .users
+            .get(&id)
+            .ok_or(format!("user option names unknown user {id}"))?;
         users.insert(id.to_string(), payloads::user(u));
         if guild.is_some() {
             let mut m = payloads::member(u);
@@ -230,13 +281,19 @@ fn collect_user_ids(options: &[Value], out: &mut Vec<u64>) {
 /// The whole INTERACTION_CREATE `d`.
 pub fn payload(st: &State, push: &Push, id: u64, token: &str, base: &str) -> Result<Value, String> {
     let actor = push.actor();
-    let channel = st.channels.get(&actor.channel).ok_or(format!("unknown channel {}", actor.channel))?;
-    let user = st.users.get(&actor.user).ok_or(format!("unknown user {}", actor.user))?;
+    let channel = st
+        .channels
+        .get(&actor.channel)
+        .ok_or(format!("unknown channel {}", actor.channel))?;
+    let user = st
+        .users
+        .get(&actor.user)
+        .ok_or(format!("unknown user {}", actor.user))?;
     let mut v = json!({
         "id": id.to_string(),
         "application_id": st.application_id.to_string(),
         "type": push.kind().code(),
-        "data": data(st, push)?,
+        "data": data(st, push, id + 1)?,
         "channel_id": channel.id.to_string(),
         "channel": payloads::channel(channel, st),
         "token": token,
@@ -244,6 +301,7 @@ pub fn payload(st: &State, push: &Push, id: u64, token: &str, base: &str) -> Res
         "app_permissions": payloads::ALL_TEXT_PERMISSIONS,
         "locale": actor.locale,
         "entitlements": [],
+        "attachment_size_limit": super::checks::MAX_FILE,
     });
     match channel.guild_id {
         Some(g) => {
@@ -266,7 +324,10 @@ pub fn payload(st: &State, push: &Push, id: u64, token: &str, base: &str) -> Res
         let m = st
             .message(mid)
             .filter(|m| m.channel_id == channel.id)
-            .ok_or(format!("no message {mid} in channel {} to click on", channel.id))?;
+            .ok_or(format!(
+                "no message {mid} in channel {} to click on",
+                channel.id
+            ))?;
         v["message"] = payloads::message(m, st, base);
     }
     Ok(v)

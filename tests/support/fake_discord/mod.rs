@@ -22,8 +22,8 @@ mod state;
 
 pub use interactions::{opt, Actor, Push};
 pub use state::{
-    Attachment, Callback, ChannelKind, ChannelRec, InteractionKind, InteractionRec, Message, RequestLog, Violation, ALICE,
-    APPLICATION_ID, BOB, BOT_USER_ID, CHANNEL_ID, GUILD_ID, OWNER_ID,
+    Attachment, Callback, ChannelKind, ChannelRec, InteractionKind, InteractionRec, Message,
+    RequestLog, Violation, ALICE, APPLICATION_ID, BOB, BOT_USER_ID, CHANNEL_ID, GUILD_ID, OWNER_ID,
 };
 
 use hyper::server::conn::http1;
@@ -84,9 +84,14 @@ impl Drop for FakeDiscord {
 impl FakeDiscord {
     /// Binds REST and gateway listeners on 127.0.0.1 (free ports) and serves them.
     pub async fn start() -> FakeDiscord {
-        let spec = openapi::Spec::load().unwrap_or_else(|e| panic!("fake Discord needs the OpenAPI spec: {e}"));
-        let rest = TcpListener::bind("127.0.0.1:0").await.expect("bind REST port");
-        let gw = TcpListener::bind("127.0.0.1:0").await.expect("bind gateway port");
+        let spec = openapi::Spec::load()
+            .unwrap_or_else(|e| panic!("fake Discord needs the OpenAPI spec: {e}"));
+        let rest = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind REST port");
+        let gw = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind gateway port");
         let rest_addr = rest.local_addr().expect("REST address");
         let gw_addr = gw.local_addr().expect("gateway address");
         let inner = Arc::new(Inner {
@@ -103,7 +108,9 @@ impl FakeDiscord {
                 let inner = Arc::clone(&rest_inner);
                 tokio::spawn(async move {
                     let svc = service_fn(move |req| rest::handle(Arc::clone(&inner), req));
-                    let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), svc).await;
+                    let _ = http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), svc)
+                        .await;
                 });
             }
         });
@@ -190,7 +197,11 @@ impl FakeDiscord {
     /// Live messages in a channel, oldest first.
     pub fn messages(&self, channel: u64) -> Vec<Message> {
         let st = self.inner.lock();
-        st.messages.iter().filter(|m| m.channel_id == channel && !m.deleted).cloned().collect()
+        st.messages
+            .iter()
+            .filter(|m| m.channel_id == channel && !m.deleted)
+            .cloned()
+            .collect()
     }
 
     pub fn message(&self, id: u64) -> Option<Message> {
@@ -201,7 +212,10 @@ impl FakeDiscord {
     pub fn dms(&self, user: u64) -> Vec<Message> {
         let channel = {
             let st = self.inner.lock();
-            st.channels.values().find(|c| c.recipient == Some(user)).map(|c| c.id)
+            st.channels
+                .values()
+                .find(|c| c.recipient == Some(user))
+                .map(|c| c.id)
         };
         channel.map(|c| self.messages(c)).unwrap_or_default()
     }
@@ -209,7 +223,17 @@ impl FakeDiscord {
     /// Threads the bot created, in creation order.
     pub fn threads(&self) -> Vec<ChannelRec> {
         let st = self.inner.lock();
-        let mut t: Vec<ChannelRec> = st.channels.values().filter(|c| matches!(c.kind, ChannelKind::PublicThread | ChannelKind::PrivateThread)).cloned().collect();
+        let mut t: Vec<ChannelRec> = st
+            .channels
+            .values()
+            .filter(|c| {
+                matches!(
+                    c.kind,
+                    ChannelKind::PublicThread | ChannelKind::PrivateThread
+                )
+            })
+            .cloned()
+            .collect();
         t.sort_by_key(|c| c.id);
         t
     }
@@ -217,7 +241,11 @@ impl FakeDiscord {
     /// Registered command bodies, global (`None`) or for a guild.
     pub fn commands(&self, guild: Option<u64>) -> Vec<Value> {
         let st = self.inner.lock();
-        st.commands.iter().filter(|c| c.guild_id == guild).map(|c| c.body.clone()).collect()
+        st.commands
+            .iter()
+            .filter(|c| c.guild_id == guild)
+            .map(|c| c.body.clone())
+            .collect()
     }
 
     pub fn interaction(&self, id: u64) -> Option<InteractionRec> {
@@ -233,7 +261,11 @@ impl FakeDiscord {
 
     pub fn followups(&self, id: u64) -> Vec<Message> {
         let st = self.inner.lock();
-        let ids = st.interactions.get(&id).map(|i| i.followups.clone()).unwrap_or_default();
+        let ids = st
+            .interactions
+            .get(&id)
+            .map(|i| i.followups.clone())
+            .unwrap_or_default();
         ids.iter().filter_map(|m| st.message(*m).cloned()).collect()
     }
 
@@ -244,7 +276,12 @@ impl FakeDiscord {
 
     /// IDENTIFY payloads received (one per gateway session).
     pub fn identifies(&self) -> Vec<Value> {
-        self.inner.lock().sessions.iter().map(|s| s.identify.clone()).collect()
+        self.inner
+            .lock()
+            .sessions
+            .iter()
+            .map(|s| s.identify.clone())
+            .collect()
     }
 
     pub fn violations(&self) -> Vec<Violation> {
@@ -261,7 +298,11 @@ impl FakeDiscord {
         let v = self.violations();
         if !v.is_empty() {
             let list: Vec<String> = v.iter().map(|x| format!("  - {x}")).collect();
-            panic!("fake Discord saw {} violation(s):\n{}", v.len(), list.join("\n"));
+            panic!(
+                "fake Discord saw {} violation(s):\n{}",
+                v.len(),
+                list.join("\n")
+            );
         }
     }
 
@@ -269,8 +310,10 @@ impl FakeDiscord {
 
     /// Waits for a gateway session to be identified (READY sent).
     pub async fn wait_for_session(&self) {
-        self.wait_until("an identified gateway session", |st| st.sessions.iter().any(|s| s.tx.is_some()).then_some(()))
-            .await
+        self.wait_until("an identified gateway session", |st| {
+            st.sessions.iter().any(|s| s.tx.is_some()).then_some(())
+        })
+        .await
     }
 
     /// Pushes an INTERACTION_CREATE to the connected bot; waits for a session first.
@@ -278,6 +321,8 @@ impl FakeDiscord {
         self.wait_for_session().await;
         let mut st = self.inner.lock();
         let id = st.next_id();
+        // Reserved: `id + 1` names the command when the bot did not register it.
+        st.next_id();
         let token = format!("fake-interaction-token-{id}");
         let d = interactions::payload(&st, &push, id, &token, &self.inner.api_base)
             .unwrap_or_else(|e| panic!("fake Discord: cannot push {push:?}: {e}"));
@@ -304,10 +349,14 @@ impl FakeDiscord {
     pub fn register_interaction(&self, push: Push) -> Pushed {
         let mut st = self.inner.lock();
         let id = st.next_id();
+        // Reserved: `id + 1` names the command when the bot did not register it.
+        st.next_id();
         let token = format!("fake-interaction-token-{id}");
         let d = interactions::payload(&st, &push, id, &token, &self.inner.api_base)
             .unwrap_or_else(|e| panic!("fake Discord: cannot build {push:?}: {e}"));
-        if let Err(e) = payloads::check_model::<serenity::model::application::Interaction>("interaction", &d) {
+        if let Err(e) =
+            payloads::check_model::<serenity::model::application::Interaction>("interaction", &d)
+        {
             st.violation("fake: interaction", "", e);
         }
         st.interactions.insert(
@@ -330,8 +379,10 @@ impl FakeDiscord {
 
     /// Waits for the bot's callback to an interaction.
     pub async fn wait_for_callback(&self, id: u64) -> Callback {
-        self.wait_until("the interaction callback", |st| st.interactions.get(&id).and_then(|i| i.callback.clone()))
-            .await
+        self.wait_until("the interaction callback", |st| {
+            st.interactions.get(&id).and_then(|i| i.callback.clone())
+        })
+        .await
     }
 
     /// Waits until `check` finds what it looks for in the state (requests, messages...).
@@ -354,9 +405,14 @@ impl FakeDiscord {
     /// Waits until a request matching the OpenAPI template (`"POST /channels/{channel_id}/messages"`)
     /// has been answered; returns it.
     pub async fn wait_for_request(&self, method_and_route: &str) -> RequestLog {
-        let (method, route) = method_and_route.split_once(' ').unwrap_or(("", method_and_route));
+        let (method, route) = method_and_route
+            .split_once(' ')
+            .unwrap_or(("", method_and_route));
         self.wait_until(method_and_route, |st| {
-            st.requests.iter().find(|r| r.method == method && r.route.as_deref() == Some(route)).cloned()
+            st.requests
+                .iter()
+                .find(|r| r.method == method && r.route.as_deref() == Some(route))
+                .cloned()
         })
         .await
     }

@@ -28,7 +28,9 @@ pub fn parse(body: &[u8], boundary: &str) -> Result<Vec<Part>, String> {
         if rest.starts_with(b"--") {
             return Ok(parts);
         }
-        rest = rest.strip_prefix(b"\r\n").ok_or("boundary not followed by CRLF")?;
+        rest = rest
+            .strip_prefix(b"\r\n")
+            .ok_or("boundary not followed by CRLF")?;
         let end = find(rest, &delimiter).ok_or("part without closing boundary")?;
         let raw = &rest[..end];
         let raw = raw.strip_suffix(b"\r\n").ok_or("part not ended by CRLF")?;

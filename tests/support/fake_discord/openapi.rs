@@ -12,6 +12,12 @@ pub struct SchemaIssue {
     pub message: String,
 }
 
+/// Messages of issues that say "wrong kind of thing" (type, const, enum) rather than "right kind,
+/// bad value": a union branch failing on these is not the branch the sender meant.
+fn is_mismatch(issue: &SchemaIssue) -> bool {
+    issue.message.starts_with("expected ") || issue.message.contains(" is not one of ")
+}
+
 /// A request matched against the spec.
 pub struct MatchedRoute<'a> {
     /// The spec's path template, e.g. `/channels/{channel_id}/messages`.
@@ -56,8 +62,10 @@ pub fn spec_path() -> Option<PathBuf> {
 impl Spec {
     pub fn load() -> Result<Spec, String> {
         let path = spec_path().ok_or("shared/discord-api-spec/openapi.json not found above the checkout (set DISCORD_API_SPEC)")?;
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let doc: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Spec::from_value(doc))
     }
 
@@ -68,10 +76,12 @@ impl Spec {
                 let segments = template
                     .trim_start_matches('/')
                     .split('/')
-                    .map(|s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                        Some(name) => Segment::Param(name.to_string()),
-                        None => Segment::Literal(s.to_string()),
-                    })
+                    .map(
+                        |s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                            Some(name) => Segment::Param(name.to_string()),
+                            None => Segment::Literal(s.to_string()),
+                        },
+                    )
                     .collect();
                 templates.push((template.clone(), segments));
             }
@@ -130,7 +140,9 @@ impl Spec {
             if p["in"] != "path" {
                 continue;
             }
-            let Some(name) = p["name"].as_str() else { continue };
+            let Some(name) = p["name"].as_str() else {
+                continue;
+            };
             if let Some(v) = route.params.get(name) {
                 let issues = self.validate(&p["schema"], &Value::String(v.clone()));
                 out.extend(issues.into_iter().map(|i| SchemaIssue {
@@ -144,7 +156,11 @@ impl Spec {
 
     /// The request body schema for a content type (`application/json`, `multipart/form-data`),
     /// or `None` when the operation takes no body of that type.
-    pub fn body_schema<'a>(&'a self, route: &MatchedRoute<'a>, content_type: &str) -> Option<&'a Value> {
+    pub fn body_schema<'a>(
+        &'a self,
+        route: &MatchedRoute<'a>,
+        content_type: &str,
+    ) -> Option<&'a Value> {
         let content = &route.operation["requestBody"]["content"];
         content.get(content_type).map(|c| &c["schema"])
     }
@@ -165,7 +181,14 @@ impl Spec {
         self.doc.pointer(pointer)
     }
 
-    fn check(&self, schema: &Value, v: &Value, ptr: &str, out: &mut Vec<SchemaIssue>, depth: usize) {
+    fn check(
+        &self,
+        schema: &Value,
+        v: &Value,
+        ptr: &str,
+        out: &mut Vec<SchemaIssue>,
+        depth: usize,
+    ) {
         let mut issue = |message: String| {
             out.push(SchemaIssue {
                 pointer: ptr.to_string(),
@@ -197,7 +220,8 @@ impl Spec {
             })
         };
         let format = s.get("format").and_then(Value::as_str);
-        let snowflake = format == Some("snowflake") || s.get("pattern").and_then(Value::as_str) == Some(SNOWFLAKE_PATTERN);
+        let snowflake = format == Some("snowflake")
+            || s.get("pattern").and_then(Value::as_str) == Some(SNOWFLAKE_PATTERN);
         if let Some(t) = s.get("type") {
             let types: Vec<&str> = match t {
                 Value::String(t) => vec![t.as_str()],
@@ -234,7 +258,9 @@ impl Spec {
                 }
                 if let Some(min) = s.get("minLength").and_then(Value::as_u64) {
                     if len < min {
-                        issue(format!("string of {len} characters, at least {min} required"));
+                        issue(format!(
+                            "string of {len} characters, at least {min} required"
+                        ));
                     }
                 }
                 if snowflake && !is_digits(text) {
@@ -333,10 +359,16 @@ impl Spec {
                 .collect();
             let matching = results.iter().filter(|r| r.is_empty()).count();
             if matching == 0 {
-                // Report the branch that got furthest: the deepest failure, then the fewest.
+                // Report the branch the sender meant: fewest kind mismatches (its `type` matched),
+                // then the deepest failure, then the fewest issues.
                 let closest = results.into_iter().min_by_key(|r| {
-                    let deepest = r.iter().map(|i| i.pointer.matches('/').count()).max().unwrap_or(0);
-                    (std::cmp::Reverse(deepest), r.len())
+                    let mismatches = r.iter().filter(|i| is_mismatch(i)).count();
+                    let deepest = r
+                        .iter()
+                        .map(|i| i.pointer.matches('/').count())
+                        .max()
+                        .unwrap_or(0);
+                    (mismatches, std::cmp::Reverse(deepest), r.len())
                 });
                 out.extend(closest.unwrap_or_default());
             } else if exactly_one && matching > 1 {
@@ -423,13 +455,25 @@ mod tests {
     #[test]
     fn literal_segments_win_over_parameters() {
         let s = spec();
-        assert_eq!(s.find("/users/@me", "GET").map(|r| r.template), Ok("/users/@me"));
-        let r = s.find("/users/12", "GET").map_err(|_| ()).unwrap_or_else(|_| panic!("no match"));
+        assert_eq!(
+            s.find("/users/@me", "GET").map(|r| r.template),
+            Ok("/users/@me")
+        );
+        let r = s
+            .find("/users/12", "GET")
+            .map_err(|_| ())
+            .unwrap_or_else(|_| panic!("no match"));
         assert_eq!(r.template, "/users/{user_id}");
         assert!(s.check_params(&r).is_empty());
-        assert_eq!(s.find("/users/12", "POST").err(), Some(RouteError::MethodNotAllowed("/users/{user_id}".into())));
+        assert_eq!(
+            s.find("/users/12", "POST").err(),
+            Some(RouteError::MethodNotAllowed("/users/{user_id}".into()))
+        );
         assert_eq!(s.find("/nope", "GET").err(), Some(RouteError::UnknownPath));
-        let bad = s.find("/users/abc", "GET").map_err(|_| ()).unwrap_or_else(|_| panic!("no match"));
+        let bad = s
+            .find("/users/abc", "GET")
+            .map_err(|_| ())
+            .unwrap_or_else(|_| panic!("no match"));
         assert_eq!(s.check_params(&bad).len(), 1);
     }
 
@@ -448,7 +492,9 @@ mod tests {
                 message: "string of 101 characters, at most 100 allowed".into()
             }]
         );
-        assert!(s.validate(&schema, &json!([{"type": 10}, {"type": 1}])).is_empty());
+        assert!(s
+            .validate(&schema, &json!([{"type": 10}, {"type": 1}]))
+            .is_empty());
     }
 
     #[test]
@@ -463,7 +509,10 @@ mod tests {
         assert!(s.validate(&nullable, &Value::Null).is_empty());
         assert_eq!(
             s.validate(&nullable, &json!(3)),
-            vec![SchemaIssue { pointer: "".into(), message: "expected string or null, got number".into() }]
+            vec![SchemaIssue {
+                pointer: "".into(),
+                message: "expected string or null, got number".into()
+            }]
         );
     }
 }

@@ -12,7 +12,12 @@ pub const TIMESTAMP: &str = "2026-01-01T00:00:00.000000+00:00";
 pub fn check_model<T: DeserializeOwned>(what: &str, value: &Value) -> Result<(), String> {
     serde_json::from_value::<T>(value.clone())
         .map(|_| ())
-        .map_err(|e| format!("{what} does not parse as {}: {e}", std::any::type_name::<T>()))
+        .map_err(|e| {
+            format!(
+                "{what} does not parse as {}: {e}",
+                std::any::type_name::<T>()
+            )
+        })
 }
 
 pub fn user(u: &UserRec) -> Value {
@@ -164,7 +169,11 @@ fn component_response(c: &Value) -> Value {
 }
 
 pub fn current_user(state: &State) -> Value {
-    let bot = state.users.get(&state.bot_user_id).map(user).unwrap_or(Value::Null);
+    let bot = state
+        .users
+        .get(&state.bot_user_id)
+        .map(user)
+        .unwrap_or(Value::Null);
     let mut v = bot;
     v["verified"] = json!(true);
     v["mfa_enabled"] = json!(false);
@@ -174,7 +183,11 @@ pub fn current_user(state: &State) -> Value {
 }
 
 pub fn application(state: &State) -> Value {
-    let owner = state.users.get(&state.owner_id).map(user).unwrap_or(Value::Null);
+    let owner = state
+        .users
+        .get(&state.owner_id)
+        .map(user)
+        .unwrap_or(Value::Null);
     json!({
         "id": state.application_id.to_string(),
         "name": state.application_name,
@@ -223,6 +236,7 @@ pub fn guild_create(state: &State) -> Value {
             "id": guild_id,
             "name": "@everyone",
             "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
             "hoist": false,
             "icon": null,
             "unicode_emoji": null,
@@ -277,6 +291,9 @@ pub fn command(c: &super::state::CommandRec, application_id: u64) -> Value {
     if v.get("description").is_none() {
         v["description"] = json!("");
     }
-    v["default_member_permissions"] = v.get("default_member_permissions").cloned().unwrap_or(Value::Null);
+    v["default_member_permissions"] = v
+        .get("default_member_permissions")
+        .cloned()
+        .unwrap_or(Value::Null);
     v
 }

@@ -4,7 +4,9 @@
 use super::checks;
 use super::multipart;
 use super::payloads::{self, check_model};
-use super::state::{Attachment, Callback, ChannelKind, ChannelRec, CommandRec, Message, RequestLog, State};
+use super::state::{
+    Attachment, Callback, ChannelKind, ChannelRec, CommandRec, Message, RequestLog, State,
+};
 use super::Inner;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
@@ -15,7 +17,10 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::Arc;
 
-pub async fn handle(inner: Arc<Inner>, req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+pub async fn handle(
+    inner: Arc<Inner>,
+    req: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
     let (parts, body) = req.into_parts();
     let bytes = match body.collect().await {
         Ok(c) => c.to_bytes(),
@@ -34,7 +39,9 @@ pub async fn handle(inner: Arc<Inner>, req: Request<Incoming>) -> Result<Respons
         }
         None => Bytes::new(),
     };
-    Ok(builder.body(Full::new(body)).unwrap_or_else(|_| Response::new(Full::new(Bytes::new()))))
+    Ok(builder
+        .body(Full::new(body))
+        .unwrap_or_else(|_| Response::new(Full::new(Bytes::new()))))
 }
 
 pub struct Reply {
@@ -43,11 +50,17 @@ pub struct Reply {
 }
 
 fn ok(body: Value) -> Reply {
-    Reply { status: 200, body: Some(body) }
+    Reply {
+        status: 200,
+        body: Some(body),
+    }
 }
 
 fn no_content() -> Reply {
-    Reply { status: 204, body: None }
+    Reply {
+        status: 204,
+        body: None,
+    }
 }
 
 /// Discord's JSON error shape.
@@ -72,7 +85,10 @@ struct Req {
 
 impl Req {
     fn id(&self, name: &str) -> u64 {
-        self.params.get(name).and_then(|v| v.parse().ok()).unwrap_or(0)
+        self.params
+            .get(name)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
     }
     fn param(&self, name: &str) -> &str {
         self.params.get(name).map_or("", String::as_str)
@@ -98,7 +114,11 @@ impl Inner {
         };
         let label = format!("{method} {path}");
         if host != self.host {
-            st.violation(&label, "", format!("Host header {host:?}, expected {:?}", self.host));
+            st.violation(
+                &label,
+                "",
+                format!("Host header {host:?}, expected {:?}", self.host),
+            );
         }
         let reply = self.rest_inner(st, parts, bytes, &method, &path, &label, &mut log);
         log.status = reply.status;
@@ -142,7 +162,11 @@ impl Inner {
         let by_token = template.starts_with("/interactions/") || template.starts_with("/webhooks/");
         let auth = header(parts, "authorization").unwrap_or_default();
         if !by_token && auth != format!("Bot {}", st.token) {
-            st.violation(&label, "", "missing or wrong `Authorization: Bot <token>` header");
+            st.violation(
+                &label,
+                "",
+                "missing or wrong `Authorization: Bot <token>` header",
+            );
             return error(401, 0, "401: Unauthorized");
         }
 
@@ -184,9 +208,17 @@ impl Inner {
                 }
             }
             (Some(_), None) => {
-                st.violation(&label, "", format!("{template} takes no {schema_type} body"));
+                st.violation(
+                    &label,
+                    "",
+                    format!("{template} takes no {schema_type} body"),
+                );
             }
-            (None, _) if self.spec.takes_body(&route) && method != "GET" && !route_body_optional(&template) => {
+            (None, _)
+                if self.spec.takes_body(&route)
+                    && method != "GET"
+                    && !route_body_optional(&template) =>
+            {
                 st.violation(&label, "", "request body missing");
             }
             _ => {}
@@ -203,8 +235,7 @@ impl Inner {
         if invalid {
             return error(400, 50035, "Invalid Form Body");
         }
-        let reply = self.dispatch(st, &req);
-        reply
+        self.dispatch(st, &req)
     }
 
     fn dispatch(&self, st: &mut State, r: &Req) -> Reply {
@@ -303,7 +334,12 @@ impl Inner {
     }
 
     /// Answers `value` after checking it parses as serenity's `T`.
-    fn model<T: serde::de::DeserializeOwned>(&self, st: &mut State, r: &Req, value: Value) -> Reply {
+    fn model<T: serde::de::DeserializeOwned>(
+        &self,
+        st: &mut State,
+        r: &Req,
+        value: Value,
+    ) -> Reply {
         if let Err(e) = check_model::<T>(&r.label, &value) {
             st.violation(&format!("fake: {}", r.label), "", e);
         }
@@ -311,7 +347,10 @@ impl Inner {
     }
 
     fn message_reply(&self, st: &mut State, r: &Req, id: u64) -> Reply {
-        let v = st.message(id).map(|m| payloads::message(m, st, &self.api_base)).unwrap_or(Value::Null);
+        let v = st
+            .message(id)
+            .map(|m| payloads::message(m, st, &self.api_base))
+            .unwrap_or(Value::Null);
         self.model::<model::Message>(st, r, v)
     }
 
@@ -322,17 +361,30 @@ impl Inner {
                 let list = r.body().as_array().cloned().unwrap_or_default();
                 for body in list {
                     let id = st.next_id();
-                    st.commands.push(CommandRec { id, guild_id: guild, body });
+                    st.commands.push(CommandRec {
+                        id,
+                        guild_id: guild,
+                        body,
+                    });
                 }
             }
             "POST" => {
                 let body = r.body().clone();
                 let name = body.get("name").cloned();
                 // Creating a command with an existing name replaces it, as on Discord.
-                st.commands.retain(|c| !(c.guild_id == guild && c.body.get("name") == name.as_ref()));
+                st.commands
+                    .retain(|c| !(c.guild_id == guild && c.body.get("name") == name.as_ref()));
                 let id = st.next_id();
-                st.commands.push(CommandRec { id, guild_id: guild, body });
-                let v = st.commands.last().map(|c| payloads::command(c, st.application_id)).unwrap_or(Value::Null);
+                st.commands.push(CommandRec {
+                    id,
+                    guild_id: guild,
+                    body,
+                });
+                let v = st
+                    .commands
+                    .last()
+                    .map(|c| payloads::command(c, st.application_id))
+                    .unwrap_or(Value::Null);
                 return self.model::<model::Command>(st, r, v);
             }
             _ => {}
@@ -422,7 +474,11 @@ impl Inner {
             return unknown_channel(st, r);
         };
         if p.kind != ChannelKind::Text {
-            st.violation(&r.label, "", "threads can only start in a guild text channel");
+            st.violation(
+                &r.label,
+                "",
+                "threads can only start in a guild text channel",
+            );
             return error(400, 50024, "Cannot execute action on this channel type");
         }
         let guild_id = p.guild_id;
@@ -433,7 +489,11 @@ impl Inner {
             }
             if st.channels.values().any(|c| c.from_message == Some(mid)) {
                 st.violation(&r.label, "", "the message already has a thread");
-                return error(400, 160004, "A thread has already been created for this message");
+                return error(
+                    400,
+                    160004,
+                    "A thread has already been created for this message",
+                );
             }
         }
         let body = r.body();
@@ -446,13 +506,23 @@ impl Inner {
         let c = ChannelRec {
             id,
             kind,
-            name: body.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
+            name: body
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
             guild_id,
             parent_id: Some(parent),
             recipient: None,
             from_message: from,
-            auto_archive_duration: body.get("auto_archive_duration").and_then(Value::as_u64).unwrap_or(4320),
-            invitable: body.get("invitable").and_then(Value::as_bool).unwrap_or(true),
+            auto_archive_duration: body
+                .get("auto_archive_duration")
+                .and_then(Value::as_u64)
+                .unwrap_or(4320),
+            invitable: body
+                .get("invitable")
+                .and_then(Value::as_bool)
+                .unwrap_or(true),
         };
         let v = payloads::channel(&c, st);
         st.channels.insert(id, c);
@@ -469,7 +539,11 @@ impl Inner {
             st.violation(&r.label, "/recipient_id", "unknown user");
             return error(400, 50033, "Invalid Recipient(s)");
         };
-        let existing = st.channels.values().find(|c| c.recipient == Some(user)).map(|c| c.id);
+        let existing = st
+            .channels
+            .values()
+            .find(|c| c.recipient == Some(user))
+            .map(|c| c.id);
         let id = match existing {
             Some(id) => id,
             None => {
@@ -491,7 +565,11 @@ impl Inner {
                 id
             }
         };
-        let v = st.channels.get(&id).map(|c| payloads::channel(c, st)).unwrap_or(Value::Null);
+        let v = st
+            .channels
+            .get(&id)
+            .map(|c| payloads::channel(c, st))
+            .unwrap_or(Value::Null);
         self.model::<model::PrivateChannel>(st, r, v)
     }
 
@@ -506,7 +584,11 @@ impl Inner {
             return error(401, 50027, "Invalid Webhook Token");
         }
         if rec.callback.is_some() {
-            st.violation(&r.label, "", "second acknowledgement of the same interaction");
+            st.violation(
+                &r.label,
+                "",
+                "second acknowledgement of the same interaction",
+            );
             return error(400, 40060, "Interaction has already been acknowledged.");
         }
         let after = rec.pushed.elapsed();
@@ -514,15 +596,24 @@ impl Inner {
             st.violation(
                 &r.label,
                 "",
-                format!("acknowledged after {} ms, deadline {} ms", after.as_millis(), st.ack_deadline.as_millis()),
+                format!(
+                    "acknowledged after {} ms, deadline {} ms",
+                    after.as_millis(),
+                    st.ack_deadline.as_millis()
+                ),
             );
             return error(404, 10062, "Unknown interaction");
         }
-        let (kind_of, channel_id, component_message, user_id) = (rec.kind, rec.channel_id, rec.message_id, rec.user_id);
+        let (kind_of, channel_id, component_message, user_id) =
+            (rec.kind, rec.channel_id, rec.message_id, rec.user_id);
         let body = r.body().clone();
         let kind = body.get("type").and_then(Value::as_u64).unwrap_or(0);
         if !kind_of.accepts(kind) {
-            st.violation(&r.label, "/type", format!("callback type {kind} is not valid for a {kind_of:?} interaction"));
+            st.violation(
+                &r.label,
+                "/type",
+                format!("callback type {kind} is not valid for a {kind_of:?} interaction"),
+            );
             return error(400, 50035, "Invalid Form Body");
         }
         let data = body.get("data").cloned().unwrap_or(Value::Null);
@@ -570,7 +661,12 @@ impl Inner {
             _ => None,
         };
         if let Some(rec) = st.interactions.get_mut(&id) {
-            rec.callback = Some(Callback { kind, data, files: files.into_iter().map(|(_, f)| f).collect(), after });
+            rec.callback = Some(Callback {
+                kind,
+                data,
+                files: files.into_iter().map(|(_, f)| f).collect(),
+                after,
+            });
             rec.original = original;
         }
         no_content()
@@ -587,7 +683,11 @@ impl Inner {
             return error(404, 10015, "Unknown Webhook");
         };
         if rec.callback.is_none() {
-            st.violation(&r.label, "", "webhook used before the interaction was acknowledged");
+            st.violation(
+                &r.label,
+                "",
+                "webhook used before the interaction was acknowledged",
+            );
             return error(404, 10015, "Unknown Webhook");
         }
         let target = match r.template.as_str() {
@@ -714,11 +814,16 @@ fn unknown_channel(st: &mut State, r: &Req) -> Reply {
 
 /// Routes whose spec body is optional (`POST` with nothing to say).
 fn route_body_optional(template: &str) -> bool {
-    template.ends_with("/typing") || template.ends_with("/threads") && template.contains("/messages/")
+    template.ends_with("/typing")
+        || template.ends_with("/threads") && template.contains("/messages/")
 }
 
 fn header(parts: &hyper::http::request::Parts, name: &str) -> Option<String> {
-    parts.headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
+    parts
+        .headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
 }
 
 fn query(q: &str) -> HashMap<String, String> {
@@ -733,7 +838,11 @@ fn query(q: &str) -> HashMap<String, String> {
 
 type Files = Vec<(u64, Attachment)>;
 
-fn parse_multipart(st: &mut State, content_type: &str, bytes: &[u8]) -> Result<(Option<Value>, Files), String> {
+fn parse_multipart(
+    st: &mut State,
+    content_type: &str,
+    bytes: &[u8],
+) -> Result<(Option<Value>, Files), String> {
     let _ = st;
     let boundary = multipart::boundary(content_type).ok_or("no boundary")?;
     let parts = multipart::parse(bytes, &boundary)?;
@@ -741,10 +850,17 @@ fn parse_multipart(st: &mut State, content_type: &str, bytes: &[u8]) -> Result<(
     let mut files = Vec::new();
     for p in parts {
         if p.name == "payload_json" {
-            let v: Value = serde_json::from_slice(&p.data).map_err(|e| format!("payload_json is not JSON: {e}"))?;
+            let v: Value = serde_json::from_slice(&p.data)
+                .map_err(|e| format!("payload_json is not JSON: {e}"))?;
             json = Some(v);
-        } else if let Some(index) = p.name.strip_prefix("files[").and_then(|s| s.strip_suffix(']')) {
-            let index: u64 = index.parse().map_err(|_| format!("bad file part name {}", p.name))?;
+        } else if let Some(index) = p
+            .name
+            .strip_prefix("files[")
+            .and_then(|s| s.strip_suffix(']'))
+        {
+            let index: u64 = index
+                .parse()
+                .map_err(|_| format!("bad file part name {}", p.name))?;
             files.push((
                 index,
                 Attachment {

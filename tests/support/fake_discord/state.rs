@@ -151,7 +151,10 @@ impl Callback {
         self.flags() & 64 != 0
     }
     pub fn components(&self) -> &[Value] {
-        self.data.get("components").and_then(Value::as_array).map_or(&[], Vec::as_slice)
+        self.data
+            .get("components")
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
     }
 }
 
