@@ -8,17 +8,19 @@ mod fake_discord;
 use fake_discord::*;
 use serde_json::json;
 use serenity::all::{
-    ChannelId, ChannelType, ComponentInteractionDataKind, Context, CreateActionRow,
-    CreateAttachment, CreateAutocompleteResponse, CreateButton, CreateEmbed,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateMessage, CreateThread, EditInteractionResponse, EditMessage, EventHandler,
-    GatewayIntents, GuildId, Interaction, InteractionId, Ready, UserId,
+    ChannelId, ChannelType, Command, CommandOptionType, ComponentInteractionDataKind, Context,
+    CreateActionRow, CreateAttachment, CreateAutocompleteResponse, CreateButton, CreateCommand,
+    CreateCommandOption, CreateEmbed, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu, CreateSelectMenuKind,
+    CreateSelectMenuOption, CreateThread, EditInteractionResponse, EditMessage, EventHandler,
+    GatewayIntents, GuildId, Interaction, InteractionId, Ready, ResolvedValue, UserId,
 };
 use serenity::builder::Builder as _;
 use serenity::http::{HttpError, LightMethod, Request, Route};
 use std::io::Cursor;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 /// A small valid PNG.
@@ -284,9 +286,18 @@ impl EventHandler for Handler {
                     .unwrap_or("?");
                 let text = format!("{} {game} ({})", cmd.data.name, cmd.locale);
                 let row = CreateActionRow::Buttons(vec![CreateButton::new("join:7").label("Join")]);
+                let colours = vec![
+                    CreateSelectMenuOption::new("Red", "red"),
+                    CreateSelectMenuOption::new("Blue", "blue"),
+                ];
+                let menu = CreateSelectMenu::new(
+                    "colour:7",
+                    CreateSelectMenuKind::String { options: colours },
+                );
+                let rows = vec![row, CreateActionRow::SelectMenu(menu)];
                 let reply = CreateInteractionResponseMessage::new()
                     .content(text)
-                    .components(vec![row]);
+                    .components(rows);
                 cmd.create_response(&ctx.http, CreateInteractionResponse::Message(reply))
                     .await
             }
@@ -389,6 +400,28 @@ async fn serenity_client_gets_ready_and_answers_pushed_interactions() {
         choices.data["choices"],
         json!([{"name": "Cortexcape", "value": "cortexcape"}])
     );
+
+    // op 7 RECONNECT: serenity resumes the same session and keeps receiving.
+    fake.ask_reconnect();
+    fake.wait_until("a resumed session", |st| {
+        st.sessions
+            .iter()
+            .any(|s| s.resumes == 1 && s.tx.is_some())
+            .then_some(())
+    })
+    .await;
+    let pick = fake
+        .push(Push::select(message.id, "colour:7", &["blue"]))
+        .await;
+    assert_eq!(
+        next_event(&fake, &mut events).await.as_deref(),
+        Some("answered true")
+    );
+    assert_eq!(
+        fake.wait_for_callback(pick.id).await.content(),
+        Some("alice picked blue")
+    );
+    assert_eq!(fake.identifies().len(), 1);
 
     shards.shutdown_all().await;
     let requests: Vec<String> = fake
@@ -534,4 +567,124 @@ async fn violations_are_caught_with_route_and_pointer() {
         "{text}"
     );
     assert!(text.contains("custom_id"), "{text}");
+}
+
+#[tokio::test]
+async fn startup_registers_commands_like_poise() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let app = http
+        .get_current_application_info()
+        .await
+        .expect("application info");
+    assert_eq!(app.id.get(), APPLICATION_ID);
+    assert_eq!(app.owner.map(|o| o.id.get()), Some(OWNER_ID));
+
+    let game = CreateCommandOption::new(CommandOptionType::String, "game", "Which game")
+        .required(true)
+        .set_autocomplete(true);
+    let opponent = CreateCommandOption::new(CommandOptionType::User, "opponent", "Who to play");
+    let play = CreateCommand::new("play")
+        .description("Start a game")
+        .name_localized("fr", "jouer")
+        .description_localized("fr", "Lancer une partie")
+        .add_option(game)
+        .add_option(opponent);
+    let which = CreateCommandOption::new(CommandOptionType::String, "game", "Which game")
+        .add_string_choice("Cortexcape", "cortexcape");
+    let rules = CreateCommand::new("rules")
+        .description("Read the rules")
+        .add_option(which);
+    let global = Command::set_global_commands(&http, vec![play, rules])
+        .await
+        .expect("global commands");
+    assert_eq!(
+        global.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+        ["play", "rules"]
+    );
+    let admin = CreateCommand::new("admin").description("Admin tools");
+    let guild = GuildId::new(GUILD_ID)
+        .set_commands(&http, vec![admin])
+        .await
+        .expect("guild commands");
+    assert_eq!(guild[0].guild_id.map(|g| g.get()), Some(GUILD_ID));
+    assert_eq!(fake.commands(None)[0]["name_localizations"]["fr"], "jouer");
+    assert_eq!(fake.commands(Some(GUILD_ID)).len(), 1);
+    assert_eq!(
+        Command::get_global_commands(&http)
+            .await
+            .expect("list")
+            .len(),
+        2
+    );
+
+    // A pushed command carries the registered id and resolves its user option.
+    let options = vec![
+        opt::string("game", "cortexcape"),
+        opt::user("opponent", BOB),
+    ];
+    let pushed = fake.register_interaction(Push::command("play", options).locale("fr"));
+    let payload = fake.interaction(pushed.id).expect("recorded").payload;
+    assert_eq!(payload["data"]["id"], global[0].id.to_string());
+    let interaction: Interaction = serde_json::from_value(payload).expect("serenity parses it");
+    let cmd = interaction.command().expect("a command");
+    let resolved = cmd.data.options();
+    assert!(matches!(resolved[1].value, ResolvedValue::User(u, Some(_)) if u.id.get() == BOB));
+    assert_eq!(cmd.guild_id.map(|g| g.get()), Some(GUILD_ID));
+
+    // In a DM the interaction has a user and no guild.
+    let dm = fake.dm_channel(ALICE);
+    let pushed = fake.register_interaction(Push::command("rules", vec![]).in_channel(dm));
+    let payload = fake.interaction(pushed.id).expect("recorded").payload;
+    let interaction: Interaction = serde_json::from_value(payload).expect("serenity parses it");
+    let cmd = interaction.command().expect("a command");
+    assert_eq!((cmd.user.id.get(), cmd.guild_id), (ALICE, None));
+
+    assert_all_local(&fake, 4);
+    fake.assert_clean();
+}
+
+/// Sends a raw HTTP/1.1 GET and returns the status line.
+async fn raw_get(fake: &FakeDiscord, host: &str, path: &str) -> String {
+    let addr = fake.api_base().trim_start_matches("http://").to_string();
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bot {TOKEN}\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.expect("read");
+    answer.lines().next().unwrap_or("").to_string()
+}
+
+#[tokio::test]
+async fn unknown_routes_and_foreign_hosts_are_violations() {
+    let fake = FakeDiscord::start().await;
+    let host = fake.api_base().trim_start_matches("http://").to_string();
+    assert_eq!(
+        raw_get(&fake, &host, "/api/v10/games/1").await,
+        "HTTP/1.1 404 Not Found"
+    );
+    assert_eq!(
+        raw_get(&fake, &host, "/attachments/1/board.png").await,
+        "HTTP/1.1 404 Not Found"
+    );
+    assert_eq!(
+        raw_get(&fake, "discord.com", "/api/v10/users/@me").await,
+        "HTTP/1.1 200 OK"
+    );
+    let not_an_id = raw_get(&fake, &host, "/api/v10/channels/abc").await;
+    assert_eq!(not_an_id, "HTTP/1.1 400 Bad Request");
+    let seen: Vec<String> = fake.violations().iter().map(|v| v.to_string()).collect();
+    assert_eq!(
+        seen,
+        [
+            "GET /api/v10/games/1: no such route in Discord's API".to_string(),
+            "GET /attachments/1/board.png: not under /api/v10".to_string(),
+            "GET /api/v10/users/@me: Host header \"discord.com\", expected \"HOST\""
+                .replace("HOST", &host),
+            "GET /channels/{channel_id} at {channel_id}: \"abc\" is not a snowflake".to_string(),
+        ]
+    );
+    assert_eq!(fake.requests().len(), 4);
 }

@@ -73,8 +73,11 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream) {
     }
     if let Some(id) = session {
         let mut st = inner.lock();
+        // Only if no newer connection resumed the session meanwhile.
         if let Some(s) = st.sessions.iter_mut().find(|s| s.session_id == id) {
-            s.tx = None;
+            if s.tx.as_ref().is_some_and(|t| t.same_channel(&tx)) {
+                s.tx = None;
+            }
         }
     }
     drop(tx);
@@ -109,6 +112,7 @@ impl Inner {
                     seq: 0,
                     tx: Some(tx.clone()),
                     identify: d.clone(),
+                    resumes: 0,
                 });
                 *session = Some(id.clone());
                 let ready = json!({
@@ -130,6 +134,7 @@ impl Inner {
                 match known {
                     Some(s) => {
                         s.tx = Some(tx.clone());
+                        s.resumes += 1;
                         *session = Some(wanted.to_string());
                         dispatch_to(st, wanted, "RESUMED", Value::Null);
                     }
@@ -167,6 +172,15 @@ pub fn dispatch_all(st: &mut State, event: &str, d: &Value) -> usize {
         dispatch_to(st, id, event, d.clone());
     }
     ids.len()
+}
+
+/// Sends a non-dispatch payload (e.g. op 7 RECONNECT) to every connected session.
+pub fn send_all(st: &mut State, payload: &Value) {
+    let txs: Vec<UnboundedSender<String>> =
+        st.sessions.iter().filter_map(|s| s.tx.clone()).collect();
+    for tx in txs {
+        send(st, &tx, payload.clone());
+    }
 }
 
 /// Every gateway payload the fake sends must parse as serenity's `GatewayEvent`, and a dispatch's

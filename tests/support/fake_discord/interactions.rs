@@ -328,7 +328,21 @@ pub fn payload(st: &State, push: &Push, id: u64, token: &str, base: &str) -> Res
                 "no message {mid} in channel {} to click on",
                 channel.id
             ))?;
+        if let Push::Button { custom_id, .. } | Push::Select { custom_id, .. } = push {
+            if !has_component(&m.components, custom_id) {
+                return Err(format!("message {mid} has no component {custom_id:?}"));
+            }
+        }
         v["message"] = payloads::message(m, st, base);
     }
     Ok(v)
+}
+
+fn has_component(components: &[Value], custom_id: &str) -> bool {
+    components.iter().any(|c| {
+        c.get("custom_id").and_then(Value::as_str) == Some(custom_id)
+            || c.get("components")
+                .and_then(Value::as_array)
+                .is_some_and(|inner| has_component(inner, custom_id))
+    })
 }

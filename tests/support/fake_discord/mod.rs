@@ -316,6 +316,17 @@ impl FakeDiscord {
         .await
     }
 
+    /// Asks every connected session to reconnect (op 7); serenity then RESUMEs.
+    pub fn ask_reconnect(&self) {
+        let mut st = self.inner.lock();
+        gateway::send_all(&mut st, &serde_json::json!({"op": 7, "d": null}));
+    }
+
+    /// Total RESUMEs accepted, over all sessions.
+    pub fn resumes(&self) -> u32 {
+        self.inner.lock().sessions.iter().map(|s| s.resumes).sum()
+    }
+
     /// Pushes an INTERACTION_CREATE to the connected bot; waits for a session first.
     pub async fn push(&self, push: Push) -> Pushed {
         self.wait_for_session().await;
@@ -339,6 +350,7 @@ impl FakeDiscord {
                 callback: None,
                 original: None,
                 followups: Vec::new(),
+                payload: d.clone(),
             },
         );
         gateway::dispatch_all(&mut st, "INTERACTION_CREATE", &d);
@@ -372,6 +384,7 @@ impl FakeDiscord {
                 callback: None,
                 original: None,
                 followups: Vec::new(),
+                payload: d,
             },
         );
         Pushed { id, token }

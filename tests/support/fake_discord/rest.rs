@@ -155,8 +155,12 @@ impl Inner {
         let template = route.template.to_string();
         log.route = Some(template.clone());
         let label = format!("{method} {template}");
-        for issue in self.spec.check_params(&route) {
-            st.violation(&label, &issue.pointer, issue.message);
+        let bad_params = self.spec.check_params(&route);
+        if !bad_params.is_empty() {
+            for issue in bad_params {
+                st.violation(&label, &issue.pointer, issue.message);
+            }
+            return error(400, 50035, "Invalid Form Body");
         }
         // Interaction callbacks and webhooks are authorised by their token; the rest by the bot's.
         let by_token = template.starts_with("/interactions/") || template.starts_with("/webhooks/");

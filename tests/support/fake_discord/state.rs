@@ -173,6 +173,8 @@ pub struct InteractionRec {
     /// The message `@original` refers to, once there is one.
     pub original: Option<u64>,
     pub followups: Vec<u64>,
+    /// The INTERACTION_CREATE `d` the fake built.
+    pub payload: Value,
 }
 
 /// One request the fake received.
@@ -216,6 +218,8 @@ pub struct Session {
     pub seq: u64,
     pub tx: Option<UnboundedSender<String>>,
     pub identify: Value,
+    /// How many times the session was resumed.
+    pub resumes: u32,
 }
 
 pub struct State {
