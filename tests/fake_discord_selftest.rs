@@ -478,6 +478,10 @@ async fn violations_are_caught_with_route_and_pointer() {
     http.send_message(channel, vec![broken], &json!({"content": "board"}))
         .await
         .expect("sent");
+    let huge = CreateAttachment::bytes(vec![0; 10 * 1024 * 1024 + 1], "replay.bin");
+    http.send_message(channel, vec![huge], &json!({"content": "replay"}))
+        .await
+        .expect("sent");
 
     // One acknowledgement per interaction.
     let once = fake.register_interaction(Push::command("play", vec![]));
@@ -539,6 +543,7 @@ async fn violations_are_caught_with_route_and_pointer() {
             (post.clone(), "/components/0/components".to_string()),
             (post.clone(), "/content".to_string()),
             (post.clone(), "files[0]".to_string()),
+            (post.clone(), "files[0]".to_string()),
             (callback.clone(), String::new()),
             (callback, String::new()),
             (format!("PUT /api/v10/channels/{CHANNEL_ID}"), String::new()),
@@ -549,21 +554,22 @@ async fn violations_are_caught_with_route_and_pointer() {
         violations[0].message,
         "content of 2001 characters, at most 2000"
     );
+    assert_eq!(violations[5].message, "10485761 bytes, at most 10485760");
     assert_eq!(
-        violations[5].message,
+        violations[6].message,
         "second acknowledgement of the same interaction"
     );
     assert!(
-        violations[6].message.starts_with("acknowledged after "),
+        violations[7].message.starts_with("acknowledged after "),
         "{}",
-        violations[6].message
+        violations[7].message
     );
 
     let report =
         catch_unwind(AssertUnwindSafe(|| fake.assert_clean())).expect_err("assert_clean must fail");
     let text = report.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(
-        text.starts_with("fake Discord saw 8 violation(s):"),
+        text.starts_with("fake Discord saw 9 violation(s):"),
         "{text}"
     );
     assert!(text.contains("custom_id"), "{text}");
@@ -687,4 +693,68 @@ async fn unknown_routes_and_foreign_hosts_are_violations() {
         ]
     );
     assert_eq!(fake.requests().len(), 4);
+}
+
+#[tokio::test]
+async fn component_and_modal_interactions_parse_and_take_files() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let menu = json!([{"type": 1, "components": [{"type": 3, "custom_id": "seat", "options": [
+        {"label": "North", "value": "n"}, {"label": "South", "value": "s"}
+    ]}]}, {"type": 1, "components": [{"type": 2, "style": 1, "label": "Ready", "custom_id": "ready"}]}]);
+    let msg = http
+        .send_message(
+            ChannelId::new(CHANNEL_ID),
+            vec![],
+            &json!({"content": "Pick a seat", "components": menu}),
+        )
+        .await
+        .expect("message with a menu");
+
+    let pick = fake.register_interaction(Push::select(msg.id.get(), "seat", &["s"]).by(BOB));
+    let payload = fake.interaction(pick.id).expect("recorded").payload;
+    let Ok(Interaction::Component(c)) = serde_json::from_value::<Interaction>(payload) else {
+        panic!("not a component interaction");
+    };
+    assert!(
+        matches!(&c.data.kind, ComponentInteractionDataKind::StringSelect { values } if values == &["s"])
+    );
+    assert_eq!((c.user.id.get(), c.message.id), (BOB, msg.id));
+
+    // The answer updates the clicked message and carries a PNG (multipart callback).
+    let board = png(2, 2);
+    let update = CreateInteractionResponseMessage::new()
+        .content("Bob sits South")
+        .add_file(CreateAttachment::bytes(board.clone(), "seats.png"));
+    CreateInteractionResponse::UpdateMessage(update)
+        .execute(&http, (InteractionId::new(pick.id), pick.token.as_str()))
+        .await
+        .expect("update");
+    let updated = fake.message(msg.id.get()).expect("message");
+    assert_eq!(updated.content, "Bob sits South");
+    assert_eq!(
+        updated
+            .attachments
+            .iter()
+            .map(|a| a.bytes.clone())
+            .collect::<Vec<_>>(),
+        [board]
+    );
+    let callback = fake.wait_for_callback(pick.id).await;
+    assert_eq!((callback.kind, callback.files.len()), (7, 1));
+
+    let click = fake.register_interaction(Push::button(msg.id.get(), "ready"));
+    let payload = fake.interaction(click.id).expect("recorded").payload;
+    assert!(matches!(
+        serde_json::from_value::<Interaction>(payload),
+        Ok(Interaction::Component(_))
+    ));
+
+    let modal = fake.register_interaction(Push::modal("rename", &[("name", "Table 1")]));
+    let payload = fake.interaction(modal.id).expect("recorded").payload;
+    let Ok(Interaction::Modal(m)) = serde_json::from_value::<Interaction>(payload) else {
+        panic!("not a modal submit");
+    };
+    assert_eq!(m.data.custom_id, "rename");
+    fake.assert_clean();
 }
