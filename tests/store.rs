@@ -659,7 +659,7 @@ async fn jobs_claimed_once_by_concurrent_claimers(db: &Db) {
     let a = db.connect().await;
     let b = db.connect().await;
     let mut all = BTreeSet::new();
-    for i in 0..60 {
+    for i in 0..200 {
         let id = a
             .schedule_job(&NewJob {
                 due_at: i % 7,
@@ -671,11 +671,14 @@ async fn jobs_claimed_once_by_concurrent_claimers(db: &Db) {
             .unwrap();
         all.insert(id);
     }
-    let drain = |store: Store, worker: &'static str| {
+    let drain = |store: Store, worker: &'static str, limit: u32| {
         tokio::spawn(async move {
             let mut got = Vec::new();
             loop {
-                let jobs = store.claim_due_jobs(100, 4, worker, 3_600).await.unwrap();
+                let jobs = store
+                    .claim_due_jobs(100, limit, worker, 3_600)
+                    .await
+                    .unwrap();
                 if jobs.is_empty() {
                     return got;
                 }
@@ -683,9 +686,17 @@ async fn jobs_claimed_once_by_concurrent_claimers(db: &Db) {
             }
         })
     };
-    let (ga, gb) = tokio::join!(drain(a.clone(), "a"), drain(b.clone(), "b"));
-    let mut claimed: Vec<(i64, i64)> = ga.unwrap();
-    claimed.extend(gb.unwrap());
+    // Two claimers per pool, small batches: many chances to collide.
+    let tasks = [
+        drain(a.clone(), "a1", 1),
+        drain(b.clone(), "b1", 1),
+        drain(a.clone(), "a2", 3),
+        drain(b.clone(), "b2", 3),
+    ];
+    let mut claimed: Vec<(i64, i64)> = Vec::new();
+    for task in tasks {
+        claimed.extend(task.await.unwrap());
+    }
     let ids: BTreeSet<i64> = claimed.iter().map(|c| c.0).collect();
     assert_eq!(ids.len(), claimed.len(), "a job was claimed twice");
     assert_eq!(ids, all);

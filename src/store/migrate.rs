@@ -87,7 +87,10 @@ async fn check_history(
     migrations: &[Migration],
 ) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
-    lock(&mut tx, backend).await?;
+    // On SQLite the CREATE (a write, or a no-op) comes first, so no read is upgraded.
+    if backend == Backend::Postgres {
+        lock_pg(&mut tx).await?;
+    }
     sqlx::query(CREATE_TABLE).execute(&mut *tx).await?;
     let rows = sqlx::query("SELECT version, name FROM schema_migrations ORDER BY version")
         .fetch_all(&mut *tx)
@@ -114,13 +117,26 @@ async fn check_history(
     Ok(())
 }
 
+/// Serializes migrating processes. PostgreSQL: a transaction-scoped advisory lock. SQLite: a
+/// no-op write as the first statement takes the write lock (waiting on the busy timeout), so
+/// the transaction never has to upgrade a read, which SQLite refuses without waiting.
 async fn lock(tx: &mut sqlx::AnyConnection, backend: Backend) -> Result<(), StoreError> {
-    if backend == Backend::Postgres {
-        sqlx::query("SELECT pg_advisory_xact_lock($1)")
-            .bind(LOCK_KEY)
-            .execute(&mut *tx)
-            .await?;
+    match backend {
+        Backend::Postgres => lock_pg(tx).await,
+        Backend::Sqlite => {
+            sqlx::query("UPDATE schema_migrations SET name = name WHERE version IS NULL")
+                .execute(&mut *tx)
+                .await?;
+            Ok(())
+        }
     }
+}
+
+async fn lock_pg(tx: &mut sqlx::AnyConnection) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+        .bind(LOCK_KEY)
+        .execute(&mut *tx)
+        .await?;
     Ok(())
 }
 
