@@ -223,6 +223,11 @@ async fn migrations_run_twice_idempotently(db: &Db) {
     // And once more later: nothing is applied again, nothing is lost.
     let c = db.connect().await;
     assert_eq!(c.game(id).await.unwrap().seats.len(), 2);
+    let known = match db.backend {
+        Backend::Sqlite => croupier::store::MIGRATIONS_SQLITE.len(),
+        Backend::Postgres => croupier::store::MIGRATIONS_POSTGRES.len(),
+    };
+    assert_eq!(known, 1);
     assert_eq!(
         db.raw_i64("SELECT COUNT(*) FROM schema_migrations").await,
         1
@@ -875,6 +880,14 @@ async fn sqlite_file_is_created_in_a_missing_folder() {
         .unwrap();
     let mode: String = sqlx::Row::try_get(&row, 0).unwrap();
     assert_eq!(mode, "wal");
+    pool.close().await;
+    // The short form `sqlite:path` works the same.
+    let short = dir.path().join("other").join("c.db");
+    let store = Store::connect(&format!("sqlite:{}", short.display()))
+        .await
+        .unwrap();
+    assert!(short.is_file());
+    assert_eq!(store.backend(), Backend::Sqlite);
 }
 
 #[tokio::test]

@@ -10,6 +10,7 @@ use sqlx::{AnyPool, Row};
 
 use super::{get, Backend, StoreError};
 
+/// One embedded migration file.
 pub struct Migration {
     pub version: i64,
     pub name: &'static str,
