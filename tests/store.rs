@@ -227,10 +227,9 @@ async fn migrations_run_twice_idempotently(db: &Db) {
         Backend::Sqlite => croupier::store::MIGRATIONS_SQLITE.len(),
         Backend::Postgres => croupier::store::MIGRATIONS_POSTGRES.len(),
     };
-    assert_eq!(known, 1);
     assert_eq!(
         db.raw_i64("SELECT COUNT(*) FROM schema_migrations").await,
-        1
+        i64::try_from(known).unwrap()
     );
     // A database migrated by a program that knows more migrations is refused.
     db.raw("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)")
