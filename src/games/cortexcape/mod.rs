@@ -184,11 +184,12 @@ impl Game for Cortexcape {
     fn prompt(&self) -> Option<Prompt<Action>> {
         let ask = self.ask()?;
         let exit = self.target.map(exit_str).unwrap_or_default();
+        let options = self.options(ask);
         let text = match ask {
             Ask::PlaceCylinder(d) => Text::new("cortexcape.prompt.place_cylinder").arg("door", d),
             Ask::MoveTower(f) => Text::new("cortexcape.prompt.move_tower").arg("from", f),
             Ask::ConfirmLayout => {
-                if self.options(ask).contains(&Action::Done) {
+                if options.contains(&Action::Done) {
                     Text::new("cortexcape.prompt.confirm_layout")
                 } else {
                     Text::new("cortexcape.prompt.confirm_layout_blocked")
@@ -220,7 +221,7 @@ impl Game for Cortexcape {
             seat: self.ask_seat(ask),
             kind: ask.kind(),
             text,
-            options: self.options(ask),
+            options,
         })
     }
 

@@ -187,59 +187,78 @@ impl Cortexcape {
         }
     }
 
-    /// Reverse Dijkstra with node weights from exit `x` (spec 4.6).
+    /// Reverse Dijkstra with node weights from exit `x` (spec 4.6). Values are 0..=3 and the
+    /// whole board holds 16 points, so a bucket queue (Dial's algorithm) does it in O(E).
     pub fn to_target(&self, x: u8) -> ToTarget {
         let lab = self.lab_data();
         let t = Place::Exit(x).idx();
         let mut dist = [INF; PLACES];
         let mut next = [0usize; PLACES];
-        let mut done = [false; PLACES];
         if t >= PLACES {
             return ToTarget { dist, next };
         }
+        let mut value = [0i64; PLACES];
+        let mut open = [false; PLACES];
+        let mut total = 0i64;
+        for (i, p) in self.board.iter().enumerate() {
+            value[i] = p.map_or(0, Piece::value);
+            open[i] = *p != Some(Piece::Tower);
+            total += value[i];
+        }
+        open[t] = true;
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); usize::try_from(total).unwrap_or(0) + 1];
         dist[t] = 0;
         next[t] = t;
-        loop {
-            let mut u = PLACES;
-            let mut best = INF;
-            for i in 0..PLACES {
-                if !done[i] && dist[i] < best {
-                    best = dist[i];
-                    u = i;
-                }
+        buckets[0].push(t);
+        let mut level = 0usize;
+        while level < buckets.len() {
+            let Some(u) = buckets[level].pop() else {
+                level += 1;
+                continue;
+            };
+            if usize::try_from(dist[u]).ok() != Some(level) {
+                continue;
             }
-            if u == PLACES {
-                break;
-            }
-            done[u] = true;
             for &v in lab.neighbours(u) {
-                if done[v] || !self.passable(v, t) {
+                if !open[v] {
                     continue;
                 }
-                let nd = dist[u] + self.value_at(v);
+                let nd = dist[u] + value[v];
                 if nd < dist[v] {
                     dist[v] = nd;
                     next[v] = u;
+                    if let Some(b) = usize::try_from(nd).ok().and_then(|i| buckets.get_mut(i)) {
+                        b.push(v);
+                    }
                 }
             }
         }
         ToTarget { dist, next }
     }
 
-    /// Cheapest cost from a start to exit `x`, given its search (None: no path).
-    fn start_cost(&self, tt: &ToTarget, start: Start) -> Option<(i64, usize)> {
-        let ends: Vec<usize> = match start {
-            Start::Corridor(a, b) => vec![a.idx(), b.idx()],
-            Start::Exit(k) => self
-                .data()
-                .exit_door(k)
-                .map(|d| vec![Place::Door(d).idx()])
-                .unwrap_or_default(),
+    /// Cheapest cost from a start to exit `x`, given its search (None: no path), with the
+    /// end it leaves from. Ties go to the lower end.
+    pub(crate) fn start_cost(&self, tt: &ToTarget, start: Start) -> Option<(i64, usize)> {
+        let (a, b) = match start {
+            Start::Corridor(a, b) => (a.idx(), b.idx()),
+            Start::Exit(k) => {
+                let door = self.data().exit_door(k)?;
+                let i = Place::Door(door).idx();
+                (i, i)
+            }
         };
-        ends.into_iter()
-            .filter_map(|i| tt.dist.get(i).map(|&d| (d, i)))
-            .filter(|&(d, _)| d < INF)
-            .min()
+        let da = tt.dist.get(a).copied().unwrap_or(INF);
+        let db = tt.dist.get(b).copied().unwrap_or(INF);
+        let best = if (db, b) < (da, a) { (db, b) } else { (da, a) };
+        (best.0 < INF).then_some(best)
+    }
+
+    /// Cheapest cost and one cheapest path for a challenge (hindsight; never shown before
+    /// `ConfirmPath`, R23).
+    pub fn cheapest_for(&self, start: Start, x: u8) -> Option<(i64, Vec<Place>)> {
+        let tt = self.to_target(x);
+        let (c, from) = self.start_cost(&tt, start)?;
+        Some((c, tt.path_from(from)?))
     }
 
     /// Legal start corridors for exit `x` (R8), canonical order.
@@ -865,6 +884,9 @@ impl Cortexcape {
         self.target = None;
         self.start = None;
         self.path.clear();
+        // The collected cylinders go to the next owner's hand (kept at the end too, so the
+        // 20 pieces are always on the board or in hand).
+        self.pool = pool;
 
         if self.round >= self.total_rounds {
             let outcome = Outcome::from_scores(self.scores.clone(), true);
@@ -881,7 +903,6 @@ impl Cortexcape {
         self.towers_moved = 0;
         doors.sort_unstable();
         self.targets = doors;
-        self.pool = pool;
         self.snap_board = self.board;
         self.snap_pool = self.pool;
         self.touched = false;
