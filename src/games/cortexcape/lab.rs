@@ -76,7 +76,9 @@ pub enum DataError {
     Duplicate { lab: &'static str, corridor: String },
     #[error("cortexcape.toml: lab `{lab}`: place {place} cannot be reached from door 1")]
     Disconnected { lab: &'static str, place: String },
-    #[error("cortexcape.toml: lab `{lab}`: door {door} has {degree} corridor(s), at least 2 are needed")]
+    #[error(
+        "cortexcape.toml: lab `{lab}`: door {door} has {degree} corridor(s), at least 2 are needed"
+    )]
     Degree {
         lab: &'static str,
         door: usize,
@@ -258,9 +260,7 @@ pub fn load(src: &str) -> Result<Data, DataError> {
     }
     let total: usize = counts.iter().map(|&c| usize::from(c)).sum();
     if total != DOORS {
-        return Err(DataError::Pieces(format!(
-            "{total} pieces for 20 doors"
-        )));
+        return Err(DataError::Pieces(format!("{total} pieces for 20 doors")));
     }
 
     let mut per_seat = [0u8; 3];
@@ -281,7 +281,10 @@ pub fn load(src: &str) -> Result<Data, DataError> {
     let mut doors = Vec::with_capacity(DOORS);
     for (i, [col, row]) in raw.geometry.doors.iter().copied().enumerate() {
         // The grid is fixed by the notation (door k in reading order), so the file must agree.
-        let want = (i32::try_from(i % 5).unwrap_or(0) + 1, i32::try_from(i / 5).unwrap_or(0) + 1);
+        let want = (
+            i32::try_from(i % 5).unwrap_or(0) + 1,
+            i32::try_from(i / 5).unwrap_or(0) + 1,
+        );
         if (col, row) != want {
             return Err(DataError::DoorPlace {
                 door: i + 1,
@@ -346,7 +349,10 @@ fn build_lab(
             corridor: c.clone(),
         };
         let (a, b) = c.split_once('-').ok_or_else(bad)?;
-        let (a, b) = (parse_door(a).ok_or_else(bad)?, parse_door(b).ok_or_else(bad)?);
+        let (a, b) = (
+            parse_door(a).ok_or_else(bad)?,
+            parse_door(b).ok_or_else(bad)?,
+        );
         if a == b {
             return Err(bad());
         }

@@ -123,7 +123,10 @@ impl Game for Cortexcape {
         let hindsight = get("hindsight") == "on";
         let n = u8::try_from(seats).unwrap_or(2);
         let mut rng = rng_from_seed(seed);
-        let first = match get("first").strip_prefix("seat").and_then(|s| s.parse::<u8>().ok()) {
+        let first = match get("first")
+            .strip_prefix("seat")
+            .and_then(|s| s.parse::<u8>().ok())
+        {
             Some(k) if (1..=n).contains(&k) => k - 1,
             Some(_) => {
                 return Err(SetupError::BadValue {
@@ -208,7 +211,10 @@ impl Game for Cortexcape {
                 Text::new("cortexcape.prompt.choose_start_exit").arg("exit", exit)
             }
             Ask::ConfirmChallenge => Text::new("cortexcape.prompt.confirm_challenge")
-                .arg("start", self.start.map(|s| s.notation()).unwrap_or_default())
+                .arg(
+                    "start",
+                    self.start.map(|s| s.notation()).unwrap_or_default(),
+                )
                 .arg("exit", exit),
             Ask::Step => Text::new("cortexcape.prompt.step")
                 .arg("exit", exit)
@@ -260,7 +266,9 @@ impl Game for Cortexcape {
                 .arg("to", *to)
                 .arg("kind", piece_text(*displaced)),
             Event::LayoutReset => t("layout_reset"),
-            Event::LayoutConfirmed { layout } => t("layout_confirmed").arg("layout", layout.clone()),
+            Event::LayoutConfirmed { layout } => {
+                t("layout_confirmed").arg("layout", layout.clone())
+            }
             Event::ExitChosen { exit } => t("exit_chosen").arg("exit", exit_str(*exit)),
             Event::StartChosen { start } => t("start_chosen").arg("start", start.notation()),
             Event::ChallengeConfirmed => t("challenge_confirmed"),

@@ -100,7 +100,11 @@ enum Group {
 
 /// Reads one segment typed by `seat`. Token numbers are 1-based words of the segment, except
 /// for `path`, whose tokens are its places (token 1 = the first place).
-pub fn parse(game: &Cortexcape, seat: Seat, segment: &str) -> Result<Vec<Action>, Reject<RuleError>> {
+pub fn parse(
+    game: &Cortexcape,
+    seat: Seat,
+    segment: &str,
+) -> Result<Vec<Action>, Reject<RuleError>> {
     let words: Vec<&str> = segment.split_whitespace().collect();
     let Some((&head, args)) = words.split_first() else {
         return perr(1, segment, FORMS);
@@ -230,8 +234,7 @@ fn start_corridor(
     if to_act(game) != Some(seat) {
         return rule(RuleError::NotYourTurn);
     }
-    game.check_corridor(a, b)
-        .or_else(|e| rule(e))?;
+    game.check_corridor(a, b).or_else(rule)?;
     let Place::Door(d) = a else {
         return rule(RuleError::NotACorridor);
     };
@@ -318,7 +321,11 @@ fn parse_groups(game: &Cortexcape, args: &[&str]) -> Result<Vec<Group>, Reject<R
 
 /// `layout …`: the checks of spec section 10 in order, then the expansion into the `put`
 /// decisions the prompts will ask (auto-filled doors skipped) and the `tower` decisions.
-fn layout(game: &Cortexcape, seat: Seat, groups: &[Group]) -> Result<Vec<Action>, Reject<RuleError>> {
+fn layout(
+    game: &Cortexcape,
+    seat: Seat,
+    groups: &[Group],
+) -> Result<Vec<Action>, Reject<RuleError>> {
     if to_act(game) != Some(seat) {
         return rule(RuleError::NotYourTurn);
     }
@@ -361,8 +368,21 @@ fn layout(game: &Cortexcape, seat: Seat, groups: &[Group]) -> Result<Vec<Action>
     if counts != game.snap_pool || moves.len() != game.prev_towers.len() {
         return rule(RuleError::LayoutCountMismatch);
     }
-    if moves.iter().any(|(f, _)| !game.prev_towers.contains(f)) {
-        return rule(RuleError::WrongDoor);
+    // Tower moves in the order written, with the P2 errors. Once they pass, the prompts'
+    // ascending order below applies them without error (legality does not depend on order).
+    let mut towers = game.prev_towers.clone();
+    for &(from, to) in &moves {
+        if !game.prev_towers.contains(&from) {
+            return rule(RuleError::WrongDoor);
+        }
+        if towers.contains(&to) {
+            return rule(RuleError::HoldsTower);
+        }
+        if game.prev_towers.contains(&to) {
+            return rule(RuleError::BlockedLastRound);
+        }
+        towers.retain(|&t| t != from);
+        towers.push(to);
     }
     let mut work = game.clone();
     let mut out = Vec::new();
@@ -378,7 +398,7 @@ fn layout(game: &Cortexcape, seat: Seat, groups: &[Group]) -> Result<Vec<Action>
             },
             _ => break,
         };
-        work.play(seat, &action).or_else(|e| rule(e))?;
+        work.play(seat, &action).or_else(rule)?;
         out.push(action);
     }
     Ok(out)

@@ -171,11 +171,7 @@ impl Cortexcape {
     }
 
     fn value_at(&self, i: usize) -> i64 {
-        self.board
-            .get(i)
-            .copied()
-            .flatten()
-            .map_or(0, Piece::value)
+        self.board.get(i).copied().flatten().map_or(0, Piece::value)
     }
 
     /// A door without a tower, or the target exit.
@@ -206,7 +202,8 @@ impl Cortexcape {
             total += value[i];
         }
         open[t] = true;
-        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); usize::try_from(total).unwrap_or(0) + 1];
+        let mut buckets: Vec<Vec<usize>> =
+            vec![Vec::new(); usize::try_from(total).unwrap_or(0) + 1];
         dist[t] = 0;
         next[t] = t;
         buckets[0].push(t);
@@ -375,7 +372,10 @@ impl Cortexcape {
                 .map(Action::Exit)
                 .collect(),
             Ask::ChooseStartDoor => {
-                let legal = self.target.map(|x| self.legal_corridors(x)).unwrap_or_default();
+                let legal = self
+                    .target
+                    .map(|x| self.legal_corridors(x))
+                    .unwrap_or_default();
                 (1..=20u8)
                     .filter(|&d| {
                         legal
@@ -386,7 +386,10 @@ impl Cortexcape {
                     .collect()
             }
             Ask::ChooseStartCorridor(door) => {
-                let legal = self.target.map(|x| self.legal_corridors(x)).unwrap_or_default();
+                let legal = self
+                    .target
+                    .map(|x| self.legal_corridors(x))
+                    .unwrap_or_default();
                 let here = Place::Door(door);
                 // Door-door corridors by the other door, then the exit corridor: the canonical
                 // sort puts doors before exits, so sorting by the other end gives that order.
@@ -823,7 +826,11 @@ impl Cortexcape {
         let mut pool = [0u8; 5];
         for p in &places {
             if let Place::Door(d) = *p {
-                if let Some(k) = self.board.get_mut(usize::from(d) - 1).and_then(Option::take) {
+                if let Some(k) = self
+                    .board
+                    .get_mut(usize::from(d) - 1)
+                    .and_then(Option::take)
+                {
                     doors.push(d);
                     kinds.push(k);
                     pool[k.index()] += 1;
@@ -876,9 +883,7 @@ impl Cortexcape {
             target,
             path: places,
             cost,
-            cheapest: hind
-                .as_ref()
-                .map(|h| (h.cheapest, h.cheapest_path.clone())),
+            cheapest: hind.as_ref().map(|h| (h.cheapest, h.cheapest_path.clone())),
             setter_best: hind.map(|h| (h.best, h.best_start, h.best_exit)),
         });
         self.target = None;

@@ -180,10 +180,7 @@ fn challenges_at(g: &Cortexcape, value: i64) -> usize {
 #[test]
 fn t1_basic_escape() {
     let mut g = new_game("blue", 2, 1, false);
-    let moves = play(
-        &mut g,
-        "layout t:4,9,16 r:13,17 y:2,8,15 g:1,7,12,19; done",
-    );
+    let moves = play(&mut g, "layout t:4,9,16 r:13,17 y:2,8,15 g:1,7,12,19; done");
     // 19 puts, then `done`; door 20 filled automatically by the 19th put.
     assert_eq!(moves.len(), 20);
     assert!(moves[..19].iter().all(|m| m.notation.starts_with("put ")));
@@ -243,7 +240,16 @@ fn t1_basic_escape() {
         .collect();
     assert_eq!(
         names,
-        ["path", "collected", "score", "marble", "cones", "hindsight", "end", "start"]
+        [
+            "path",
+            "collected",
+            "score",
+            "marble",
+            "cones",
+            "hindsight",
+            "end",
+            "start"
+        ]
     );
 }
 
@@ -255,7 +261,12 @@ fn t2_illegal_paths() {
     refused(&mut g, "path 12 13 12", Some(3), RuleError::AlreadyVisited);
     refused(&mut g, "path 13 18 17", Some(3), RuleError::DeadEnd);
     refused(&mut g, "path 13 18 19 20 x7", Some(5), RuleError::WrongExit);
-    refused(&mut g, "path 13 18 19 20 15 10 5 4", Some(8), RuleError::TowerDoor);
+    refused(
+        &mut g,
+        "path 13 18 19 20 15 10 5 4",
+        Some(8),
+        RuleError::TowerDoor,
+    );
     refused(&mut g, "path 7 12 13", Some(1), RuleError::NotAdjacent);
     refused(
         &mut g,
@@ -358,10 +369,16 @@ fn t6_round_two_reconfiguration() {
     let after_round_one = g.clone();
 
     assert_eq!(kind(&g), "place_cylinder");
-    assert_eq!(opts(&g), strs(&["put 5 w", "put 5 g", "put 5 y", "put 5 r", "random"]));
+    assert_eq!(
+        opts(&g),
+        strs(&["put 5 w", "put 5 g", "put 5 y", "put 5 r", "random"])
+    );
     refused(&mut g, "put 5 t", None, RuleError::KindNotInPool);
     play(&mut g, "put 5 r");
-    assert_eq!(opts(&g), strs(&["put 10 w", "put 10 g", "put 10 y", "random"]));
+    assert_eq!(
+        opts(&g),
+        strs(&["put 10 w", "put 10 g", "put 10 y", "random"])
+    );
     play(&mut g, "put 10 g");
     assert_eq!(opts(&g), strs(&["put 13 w", "put 13 y", "random"]));
     play(&mut g, "put 13 w; put 15 w; put 18 w");
@@ -405,13 +422,50 @@ fn t6_round_two_reconfiguration() {
         None,
         RuleError::NotAnEmptiedDoor,
     );
-    play(&mut h, "layout r:5 g:10 y:20 t:4>13,9>14,16>11; done");
+    // Tower moves are checked in the order written.
+    refused(
+        &mut h,
+        "layout r:5 g:10 y:20 t:9>5,4>9,16>11",
+        None,
+        RuleError::BlockedLastRound,
+    );
+    refused(
+        &mut h,
+        "layout r:5 g:10 y:20 t:9>5,4>5,16>11",
+        None,
+        RuleError::HoldsTower,
+    );
+    refused(
+        &mut h,
+        "layout r:5 g:10 y:20 t:9>5,1>6,16>11",
+        None,
+        RuleError::WrongDoor,
+    );
+    refused(
+        &mut h,
+        "layout r:5 g:10 y:20 t:4>13,9>14",
+        None,
+        RuleError::LayoutCountMismatch,
+    );
+    refused(
+        &mut h,
+        "layout r:5 g:10 y:20 t:4>13,4>14,16>11",
+        None,
+        RuleError::LayoutDoorTwice,
+    );
+    parse_refused(&mut h, "layout r:5 g:10 y:20 t:4,9,16");
+    play(&mut h, "layout r:5 g:10 y:20 t:16>11,4>13,9>14; done");
     assert_eq!(h.layout_string(), want);
     assert_eq!(h, g);
 
     play(&mut g, "exit x9; start 12-13; done");
     assert_eq!(opts(&g), strs(&["step 12"]));
-    refused(&mut g, "path 12 7 8 3 2 1 6 11", Some(5), RuleError::DeadEnd);
+    refused(
+        &mut g,
+        "path 12 7 8 3 2 1 6 11",
+        Some(5),
+        RuleError::DeadEnd,
+    );
     refused(&mut g, "path 12 7 8 9 14", Some(4), RuleError::DeadEnd);
     assert_eq!(g.cheapest_for(corr(d(12), d(13)), 9).unwrap().0, 13);
     assert_eq!(g.setter_best(), Some((13, corr(d(12), d(13)), 9)));
@@ -685,7 +739,10 @@ fn t15_random_fill_and_barrier() {
     assert!(!moves[0].barrier);
     assert!(g.board.iter().all(Option::is_none));
     assert_eq!(g.pool, [8, 4, 3, 2, 3]);
-    assert_eq!(AnyGame::prompt(&g).unwrap().text.key, "cortexcape.prompt.place_cylinder");
+    assert_eq!(
+        AnyGame::prompt(&g).unwrap().text.key,
+        "cortexcape.prompt.place_cylinder"
+    );
     assert_eq!(opts(&g)[0], "put 1 w");
     // Same seed, same decisions: the same random layout.
     let mut again = new_game("black", 3, 1, false);
@@ -827,7 +884,10 @@ fn r23_no_cost_before_confirm_and_r24_hindsight_off() {
     let events = last_events(&mut g, "path 13 18 19 20 15 10 5; done");
     assert!(!events.iter().any(|e| matches!(e, Event::Hindsight(_))));
     let recap = g.public_view().last_round.unwrap();
-    assert_eq!((recap.cost, recap.cheapest, recap.setter_best), (6, None, None));
+    assert_eq!(
+        (recap.cost, recap.cheapest, recap.setter_best),
+        (6, None, None)
+    );
 }
 
 #[test]
@@ -871,7 +931,10 @@ fn options_are_validated() {
     o.insert("players".into(), "2".into());
     assert!(Cortexcape::setup(&o, 2, 1).is_err());
     let g = Cortexcape::setup(&GameOptions::new(), 4, 9).unwrap();
-    assert_eq!((g.lab, g.short, g.hindsight, g.total_rounds), (LabId::Blue, false, true, 12));
+    assert_eq!(
+        (g.lab, g.short, g.hindsight, g.total_rounds),
+        (LabId::Blue, false, true, 12)
+    );
     // Random first owner comes from the seed.
     let a = Cortexcape::setup(&GameOptions::new(), 4, 9).unwrap();
     assert_eq!(a.first, g.first);
@@ -890,19 +953,30 @@ fn wrong_prompt_and_not_your_turn() {
             error: RuleError::NotYourTurn
         })
     );
-    assert_eq!(g.apply(Seat(0), &Action::Exit(1)), Err(RuleError::NotYourTurn));
+    assert_eq!(
+        g.apply(Seat(0), &Action::Exit(1)),
+        Err(RuleError::NotYourTurn)
+    );
     // The owner's line may not run into the setter's turn.
     let mut h = new_game("blue", 2, 1, false);
     let err = h
         .play_line(Seat(0), &format!("layout {L1}; done; exit x4"))
         .unwrap_err();
-    assert_eq!(err, PlayError::NotYourTurn { waiting_for: Seat(1) });
+    assert_eq!(
+        err,
+        PlayError::NotYourTurn {
+            waiting_for: Seat(1)
+        }
+    );
 }
 
 #[test]
 fn parse_accepts_door_prefix_and_reports_tokens() {
     let g = t1();
-    assert_eq!(Game::parse(&g, Seat(0), "step d13"), Ok(vec![Action::Step(d(13))]));
+    assert_eq!(
+        Game::parse(&g, Seat(0), "step d13"),
+        Ok(vec![Action::Step(d(13))])
+    );
     assert!(matches!(
         Game::parse(&g, Seat(0), "step 21"),
         Err(Reject::Parse(e)) if e.token == 2 && e.found == "21"
@@ -932,7 +1006,10 @@ fn text_summary_and_event_texts_are_localized() {
         "Blue Lab | t:4,9,16 r:17 y:2,8 g:1,7,12 w:3,6,11,14 e:5,10,13,15,18,19,20 | closed x4 (Ann) | no cones"
     );
     assert!(s.contains("Ann (white) 6, Bob (black) 0"), "{s}");
-    assert!(s.contains("cheapest 6; strongest challenge 13 (start 4-5, exit x1)"), "{s}");
+    assert!(
+        s.contains("cheapest 6; strongest challenge 13 (start 4-5, exit x1)"),
+        "{s}"
+    );
     let fr = <Cortexcape as Game>::public_summary(
         &g.public_view(),
         &RenderCtx {
@@ -947,7 +1024,10 @@ fn text_summary_and_event_texts_are_localized() {
         points: 2,
         total: 9,
     });
-    assert_eq!(t.render_with(Lang::En, &ctx.names), "Bob takes 2 point(s), 9 in total.");
+    assert_eq!(
+        t.render_with(Lang::En, &ctx.names),
+        "Bob takes 2 point(s), 9 in total."
+    );
     for e in ALL_ERRORS {
         let key = e.text().key;
         assert_ne!(crate::i18n::lookup(Lang::En, &key), key);
@@ -1013,16 +1093,22 @@ fn broken_data_files_are_refused_clearly() {
         DataError::ExitCount(11)
     );
     assert_eq!(
-        mutated("corridors = [\"1-2\", \"1-6\", \"2-3\"", "corridors = [\"1-2\", \"2-1\", \"1-6\", \"2-3\"")
-            .unwrap_err(),
+        mutated(
+            "corridors = [\"1-2\", \"1-6\", \"2-3\"",
+            "corridors = [\"1-2\", \"2-1\", \"1-6\", \"2-3\""
+        )
+        .unwrap_err(),
         DataError::Duplicate {
             lab: "blue",
             corridor: "2-1".into()
         }
     );
     assert_eq!(
-        mutated("\"1-2\", \"1-6\", \"2-3\", \"3-4\", \"3-8\"", "\"1-2\", \"1-6\", \"2-3\", \"3-4\", \"3-10\"")
-            .unwrap_err(),
+        mutated(
+            "\"1-2\", \"1-6\", \"2-3\", \"3-4\", \"3-8\"",
+            "\"1-2\", \"1-6\", \"2-3\", \"3-4\", \"3-10\""
+        )
+        .unwrap_err(),
         DataError::NotNeighbours {
             lab: "blue",
             corridor: "3-10".into()
@@ -1039,12 +1125,24 @@ fn broken_data_files_are_refused_clearly() {
     );
     assert!(mutated("schema = 1", "schema = 2").is_err());
     assert!(matches!(
-        mutated("code = \"r\"\nname = \"red\"\ncount = 2", "code = \"r\"\nname = \"red\"\ncount = 3"),
+        mutated(
+            "code = \"r\"\nname = \"red\"\ncount = 2",
+            "code = \"r\"\nname = \"red\"\ncount = 3"
+        ),
         Err(DataError::Pieces(_))
     ));
-    assert!(matches!(mutated("[lab.red]", "[lab.pink]"), Err(DataError::MissingLab("red"))));
-    assert!(matches!(mutated("door = 17 }", "door = 16 }"), Err(DataError::ExitPlace(9))));
-    assert!(matches!(mutated("schema = 1", "schema = \"x\""), Err(DataError::Toml(_))));
+    assert!(matches!(
+        mutated("[lab.red]", "[lab.pink]"),
+        Err(DataError::MissingLab("red"))
+    ));
+    assert!(matches!(
+        mutated("door = 17 }", "door = 16 }"),
+        Err(DataError::ExitPlace(9))
+    ));
+    assert!(matches!(
+        mutated("schema = 1", "schema = \"x\""),
+        Err(DataError::Toml(_))
+    ));
 }
 
 #[test]
@@ -1081,7 +1179,15 @@ mod playouts {
         o.insert("short".into(), short.to_string());
         let mut g = Cortexcape::setup(&o, seats, seed).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let junk = ["step x12", "tower 1 2", "exit x1", "done", "reset", "put 20 t", "from 1"];
+        let junk = [
+            "step x12",
+            "tower 1 2",
+            "exit x1",
+            "done",
+            "reset",
+            "put 20 t",
+            "from 1",
+        ];
         for step in 0..2000 {
             assert_eq!(count_pieces(&g), [8, 4, 3, 2, 3], "20 pieces");
             let Some(p) = Game::prompt(&g) else {

@@ -280,11 +280,16 @@ pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
         .map(|(i, s)| {
             Text::new("cortexcape.summary.seat_score")
                 .arg("seat", seat_text(Seat(u8::try_from(i).unwrap_or(0))))
-                .arg("colour", Text::new(format!("cortexcape.colour.{}", s.colour)))
+                .arg(
+                    "colour",
+                    Text::new(format!("cortexcape.colour.{}", s.colour)),
+                )
                 .arg("score", s.score)
         })
         .collect();
-    lines.push(r(Text::new("cortexcape.summary.scores").arg("scores", scores)));
+    lines.push(r(
+        Text::new("cortexcape.summary.scores").arg("scores", scores)
+    ));
     if let Some(last) = &view.last_round {
         let mut t = Text::new("cortexcape.summary.last_round")
             .arg("round", last.round)
