@@ -40,7 +40,7 @@ pub fn named(name: &str) -> Option<Rgba<u8>> {
         "white" => rgb(0xF4F4F4),
         "black" => rgb(0x1E1E1E),
         "blue" => rgb(0x0072B2),
-        "red" => rgb(0xE66100),
+        "red" => rgb(0xDC3220),
         "green" => rgb(0x009E73),
         "yellow" => rgb(0xF0E442),
         "orange" => rgb(0xE69F00),

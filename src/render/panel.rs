@@ -25,6 +25,59 @@ pub type Icon<'a> = Box<dyn Fn(&mut RgbaImage, Pt) + 'a>;
 pub struct LegendEntry<'a> {
     pub icon: Icon<'a>,
     pub label: String,
+    /// Takes a whole row, with `icon_width` pixels for the icon (a row of samples).
+    pub wide: Option<f32>,
+}
+
+impl<'a> LegendEntry<'a> {
+    pub fn new(label: String, icon: impl Fn(&mut RgbaImage, Pt) + 'a) -> LegendEntry<'a> {
+        LegendEntry {
+            icon: Box::new(icon),
+            label,
+            wide: None,
+        }
+    }
+    /// A full-row entry whose icon is `icon_width` wide (the icon gets the icon's centre).
+    pub fn wide(label: String, icon_width: f32, icon: impl Fn(&mut RgbaImage, Pt) + 'a) -> Self {
+        LegendEntry {
+            icon: Box::new(icon),
+            label,
+            wide: Some(icon_width),
+        }
+    }
+}
+
+/// Row and column of each entry: wide entries start a new row and fill it.
+fn legend_cells(entries: &[LegendEntry<'_>], columns: usize) -> (Vec<(usize, usize)>, usize) {
+    let mut cells = Vec::with_capacity(entries.len());
+    let (mut row, mut col) = (0usize, 0usize);
+    for e in entries {
+        if e.wide.is_some() {
+            if col != 0 {
+                row += 1;
+            }
+            cells.push((row, 0));
+            row += 1;
+            col = 0;
+        } else {
+            cells.push((row, col));
+            col += 1;
+            if col == columns {
+                col = 0;
+                row += 1;
+            }
+        }
+    }
+    (cells, if col == 0 { row } else { row + 1 })
+}
+
+/// Height of one legend row.
+pub const ROW_H: f32 = 32.0;
+
+/// The height `legend` will take for these entries.
+pub fn legend_height(entries: &[LegendEntry<'_>], columns: usize) -> f32 {
+    let (_, rows) = legend_cells(entries, columns.max(1));
+    12.0 * 2.0 + 26.0 + ROW_H * rows as f32
 }
 
 /// Draws a legend box of entries in `columns` columns inside `(x, y, w)`; returns its height.
@@ -38,10 +91,10 @@ pub fn legend(
     entries: &[LegendEntry<'_>],
 ) -> f32 {
     let columns = columns.max(1);
-    let row_h = 34.0;
+    let row_h = ROW_H;
     let pad = 12.0;
-    let title_h = 28.0;
-    let rows = entries.len().div_ceil(columns);
+    let title_h = 26.0;
+    let (cells, rows) = legend_cells(entries, columns);
     let h = pad * 2.0 + title_h + row_h * rows as f32;
     rounded_rect(
         img,
@@ -55,14 +108,23 @@ pub fn legend(
     draw_text(img, &title_style, x + pad, y + pad, Align::Left, title);
     let col_w = (w - pad * 2.0) / columns as f32;
     let label_style = Style::new(Weight::Regular, 16.0, INK);
-    for (i, e) in entries.iter().enumerate() {
-        let col = (i % columns) as f32;
-        let row = (i / columns) as f32;
-        let cx = x + pad + col * col_w + 16.0;
-        let cy = y + pad + title_h + row * row_h + row_h / 2.0;
-        (e.icon)(img, Pt::new(cx, cy));
-        let label = fit(Weight::Regular, 16.0, &e.label, col_w - 40.0);
-        draw_text(img, &label_style, cx + 24.0, cy - 9.0, Align::Left, &label);
+    for (e, &(row, col)) in entries.iter().zip(&cells) {
+        let left = x + pad + col as f32 * col_w;
+        let cy = y + pad + title_h + row as f32 * row_h + row_h / 2.0;
+        let (icon_w, avail) = match e.wide {
+            Some(iw) => (iw, w - pad * 2.0 - iw - 10.0),
+            None => (32.0, col_w - 42.0),
+        };
+        (e.icon)(img, Pt::new(left + icon_w / 2.0, cy));
+        let label = fit(Weight::Regular, 16.0, &e.label, avail);
+        draw_text(
+            img,
+            &label_style,
+            left + icon_w + 8.0,
+            cy - 9.0,
+            Align::Left,
+            &label,
+        );
     }
     h
 }
@@ -91,7 +153,7 @@ pub struct ScoreRow {
     pub total: i64,
     /// Smaller text under the name (per-round details).
     pub detail: String,
-    /// Drawn with a tinted background (the seat to act, or the winner).
+    /// Drawn framed (the seat to act, or the winners).
     pub highlight: bool,
 }
 
@@ -119,13 +181,14 @@ pub fn score_table(
         };
         let h = 34.0 + 18.0 * details.len() as f32;
         if row.highlight {
+            // A frame, not a tint: a tint of a white or black seat would not show.
             rounded_rect(
                 img,
                 Pt::new(x, cy),
                 Pt::new(x + w, cy + h),
                 8.0,
-                mix(row.colour, WHITE, 0.75),
-                None,
+                WHITE,
+                Some((INK, 2.0)),
             );
         }
         token(
@@ -198,14 +261,20 @@ mod tests {
     #[test]
     fn legend_height_counts_rows() {
         let mut img = RgbaImage::new(300, 300);
-        let entries: Vec<LegendEntry> = (0..5)
-            .map(|i| LegendEntry {
-                icon: Box::new(|img: &mut RgbaImage, c: Pt| fill_disc(img, c, 8.0, INK)),
-                label: format!("item {i}"),
-            })
+        let dot = |img: &mut RgbaImage, c: Pt| fill_disc(img, c, 8.0, INK);
+        let mut entries: Vec<LegendEntry> = (0..5)
+            .map(|i| LegendEntry::new(format!("item {i}"), dot))
             .collect();
         let h = legend(&mut img, 0.0, 0.0, 300.0, "Legend", 2, &entries);
-        assert_eq!(h, 12.0 * 2.0 + 28.0 + 34.0 * 3.0);
+        assert_eq!(h, 12.0 * 2.0 + 26.0 + ROW_H * 3.0);
+        // A wide entry after one odd item closes that row and takes its own.
+        entries.truncate(1);
+        entries.push(LegendEntry::wide("wide".into(), 100.0, dot));
+        entries.push(LegendEntry::new("last".into(), dot));
+        let (cells, rows) = legend_cells(&entries, 2);
+        assert_eq!(cells, vec![(0, 0), (1, 0), (2, 0)]);
+        assert_eq!(rows, 3);
+        assert_eq!(legend_height(&entries, 2), 12.0 * 2.0 + 26.0 + ROW_H * 3.0);
     }
 
     #[test]
