@@ -561,3 +561,45 @@ fn malformed_view_renders_without_panicking() {
     );
     assert_eq!(img.dimensions(), (1400, 900));
 }
+
+/// Prints render and encode times; run in an optimised build:
+/// `CARGO_PROFILE_DEV_OPT_LEVEL=3 cargo test --test golden timing -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn timing() {
+    let cases = [
+        ("escape_mid_path", escape_mid_path(), 2),
+        ("recap_hindsight", recap_hindsight(), 2),
+        ("black_lab", black_hub(), 4),
+    ];
+    for (name, v, players) in cases {
+        let c = ctx(Lang::En, players);
+        let t0 = std::time::Instant::now();
+        let mut img = render_public(&v, &c);
+        for _ in 0..9 {
+            img = render_public(&v, &c);
+        }
+        let render = t0.elapsed() / 10;
+        let t1 = std::time::Instant::now();
+        let mut png = encode_png(&img);
+        for _ in 0..4 {
+            png = encode_png(&img);
+        }
+        let encode = t1.elapsed() / 5;
+        println!("{name}: render {render:?}, encode {encode:?}, {} bytes", png.len());
+        use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+        use image::ImageEncoder;
+        for (label, ct, ft) in [
+            ("default/adaptive", CompressionType::Default, FilterType::Adaptive),
+            ("fast/adaptive", CompressionType::Fast, FilterType::Adaptive),
+            ("fast/sub", CompressionType::Fast, FilterType::Sub),
+        ] {
+            let t = std::time::Instant::now();
+            let mut out = Vec::new();
+            PngEncoder::new_with_quality(&mut out, ct, ft)
+                .write_image(img.as_raw(), 1400, 900, image::ExtendedColorType::Rgba8)
+                .unwrap();
+            println!("  {label}: {:?}, {} bytes", t.elapsed(), out.len());
+        }
+    }
+}

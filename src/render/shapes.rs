@@ -28,7 +28,8 @@ impl Pt {
         Pt::new(self.x * k, self.y * k)
     }
     pub fn len(self) -> f32 {
-        self.x.hypot(self.y)
+        // Plain sqrt: hypot's overflow care is not needed at pixel scale and costs a lot here.
+        (self.x * self.x + self.y * self.y).sqrt()
     }
     /// Unit vector in the same direction (zero stays zero).
     pub fn unit(self) -> Pt {
@@ -49,18 +50,23 @@ pub fn blend(img: &mut RgbaImage, x: i64, y: i64, colour: Rgba<u8>, coverage: f3
     if x < 0 || y < 0 || x >= i64::from(img.width()) || y >= i64::from(img.height()) {
         return;
     }
+    // In bounds by the check above, so the casts are lossless.
+    let px = img.get_pixel_mut(x as u32, y as u32);
+    if coverage >= 1.0 && colour[3] == 255 {
+        *px = colour;
+        return;
+    }
     let a = coverage.clamp(0.0, 1.0) * f32::from(colour[3]) / 255.0;
     if a <= 0.0 {
         return;
     }
-    // In bounds by the check above, so the casts are lossless.
-    let px = img.get_pixel_mut(x as u32, y as u32);
+    // Values stay within 0..=255, so adding 0.5 and truncating rounds.
     for c in 0..3 {
         let d = f32::from(px[c]);
-        px[c] = (d + (f32::from(colour[c]) - d) * a).round() as u8;
+        px[c] = (d + (f32::from(colour[c]) - d) * a + 0.5) as u8;
     }
     let da = f32::from(px[3]) / 255.0;
-    px[3] = ((a + da * (1.0 - a)) * 255.0).round() as u8;
+    px[3] = ((a + da * (1.0 - a)) * 255.0 + 0.5) as u8;
 }
 
 /// Fills a shape given by its signed distance function inside the box `min..max`.

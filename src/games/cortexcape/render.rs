@@ -852,8 +852,9 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
     }
     let owner = b.seat_colour(v.owner);
     if !v.path.is_empty() {
-        out.push(LegendEntry::new(
+        out.push(LegendEntry::wide(
             tr(ctx, "cortexcape.legend_path"),
+            32.0,
             move |img, c| {
                 let a = Pt::new(c.x - 14.0, c.y);
                 let z = Pt::new(c.x + 14.0, c.y);
@@ -869,8 +870,9 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
     };
     if let Some(r) = recap {
         let colour = b.seat_colour(r.owner);
-        out.push(LegendEntry::new(
+        out.push(LegendEntry::wide(
             tr(ctx, "cortexcape.legend_last_path"),
+            32.0,
             move |img, c| {
                 let pts = [Pt::new(c.x - 15.0, c.y), Pt::new(c.x + 15.0, c.y)];
                 fill_disc(img, c, 15.0, b.bg);
@@ -879,8 +881,9 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
             },
         ));
         if r.cheapest.is_some() {
-            out.push(LegendEntry::new(
+            out.push(LegendEntry::wide(
                 tr(ctx, "cortexcape.legend_cheapest"),
+                32.0,
                 move |img, c| {
                     fill_disc(img, c, 15.0, b.bg);
                     for k in [-9.0f32, 0.0, 9.0] {
