@@ -413,6 +413,62 @@ fn black_hub() -> PublicView {
     v
 }
 
+/// The fullest side panel: four players, round 6 Configure with towers to move, many doors to
+/// refill, a recap with hindsight, per-round costs for everyone and a very long name.
+fn crowded_panel() -> PublicView {
+    let mut v = view("red", 4, false, R1);
+    let walked = [1u8, 6, 12, 18, 13, 9, 4, 5];
+    for &door in &walked {
+        v.pieces[usize::from(door) - 1] = None;
+    }
+    for (exit, seat) in [(1u8, 0u8), (2, 1), (3, 2), (4, 3), (7, 0)] {
+        close(&mut v, exit, seat);
+    }
+    v.round = 6;
+    v.phase = Phase::Configure;
+    v.owner = Seat(1);
+    v.setter = Seat(2);
+    v.to_act = Some(Seat(1));
+    v.pool = vec![
+        (Piece::White, 4),
+        (Piece::Green, 2),
+        (Piece::Yellow, 1),
+        (Piece::Red, 1),
+    ];
+    v.refill = walked.to_vec();
+    v.refill.sort_unstable();
+    v.towers_to_move = vec![2, 10, 17];
+    for (i, costs) in [
+        vec![(1, 7), (5, 12)],
+        vec![(2, 3)],
+        vec![(3, 9)],
+        vec![(4, 0)],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        v.seats[i].score = costs.iter().map(|c| c.1).sum();
+        v.seats[i].costs = costs;
+    }
+    let mut path: Vec<Place> = walked.iter().map(|&n| d(n)).collect();
+    path.push(x(4));
+    v.last_round = Some(RoundRecap {
+        round: 5,
+        owner: Seat(0),
+        setter: Seat(1),
+        start: Start::Corridor(d(1), x(1)),
+        target: 4,
+        path,
+        cost: 12,
+        cheapest: Some((
+            5,
+            vec![d(1), d(6), d(12), d(18), d(13), d(9), d(4), d(5), x(4)],
+        )),
+        setter_best: Some((14, Start::Corridor(d(15), x(6)), 10)),
+    });
+    v
+}
+
 // ---- tests -------------------------------------------------------------------------------
 
 #[test]
@@ -501,6 +557,18 @@ fn black_lab_four_players_french() {
 }
 
 #[test]
+fn crowded_panel_in_french() {
+    let c = RenderCtx {
+        lang: Lang::Fr,
+        names: ["Maximilien-Alexandre de la Tour", "Bob", "Chloé", "Dmitri"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+    };
+    check("crowded_panel_fr", &render_public(&crowded_panel(), &c));
+}
+
+#[test]
 fn rendering_is_deterministic_and_sized() {
     let v = recap_hindsight();
     let a = render_public(&v, &ctx(Lang::En, 2));
@@ -586,11 +654,18 @@ fn timing() {
             png = encode_png(&img);
         }
         let encode = t1.elapsed() / 5;
-        println!("{name}: render {render:?}, encode {encode:?}, {} bytes", png.len());
+        println!(
+            "{name}: render {render:?}, encode {encode:?}, {} bytes",
+            png.len()
+        );
         use image::codecs::png::{CompressionType, FilterType, PngEncoder};
         use image::ImageEncoder;
         for (label, ct, ft) in [
-            ("default/adaptive", CompressionType::Default, FilterType::Adaptive),
+            (
+                "default/adaptive",
+                CompressionType::Default,
+                FilterType::Adaptive,
+            ),
             ("fast/adaptive", CompressionType::Fast, FilterType::Adaptive),
             ("fast/sub", CompressionType::Fast, FilterType::Sub),
         ] {

@@ -193,11 +193,7 @@ fn draw_board(img: &mut RgbaImage, b: &Board<'_>) {
         }
     }
 
-    let recap = match v.phase {
-        Phase::Configure | Phase::Over => v.last_round.as_ref(),
-        _ => None,
-    };
-    if let Some(r) = recap {
+    if let Some(r) = shown_recap(v) {
         draw_recap_lines(img, b, r);
     }
     if !v.path.is_empty() {
@@ -497,10 +493,26 @@ fn draw_panel(img: &mut RgbaImage, b: &Board<'_>) {
         y = draw_last_round(img, b, r, x, y, w);
     }
 
-    let entries = legend_entries(b);
+    // The legend sits at the bottom; when the panel is full it sheds entries, first the
+    // cylinder row (each disc shows its value anyway), then the last ones.
+    let mut entries = legend_entries(b);
+    let room = HEIGHT as f32 - 14.0 - (y + 6.0);
+    if legend_height(&entries, 2) > room && !entries.is_empty() {
+        entries.remove(0);
+    }
+    while legend_height(&entries, 2) > room && entries.len() > 1 {
+        entries.pop();
+    }
     let lh = legend_height(&entries, 2);
-    let ly = (f32::from(HEIGHT as u16) - 14.0 - lh).max(y + 6.0);
-    legend(img, x, ly, w, &tr(ctx, "legend"), 2, &entries);
+    legend(
+        img,
+        x,
+        HEIGHT as f32 - 14.0 - lh,
+        w,
+        &tr(ctx, "legend"),
+        2,
+        &entries,
+    );
 }
 
 /// The phase title and who must act, in a white box with the actor's token.
@@ -748,15 +760,11 @@ fn draw_last_round(
             ("cost", r.cost.to_string()),
         ],
     );
-    draw_text(
-        img,
-        &bold,
-        x,
-        y,
-        Align::Left,
-        &panel::fit(Weight::Bold, 19.0, &head, w),
-    );
-    y += 26.0;
+    // Wrapped, not cut: the cost at the end of the line is the point of it.
+    for l in wrap(Weight::Bold, 19.0, &head, w) {
+        draw_text(img, &bold, x, y, Align::Left, &l);
+        y += 26.0;
+    }
     if let Some((c, _)) = &r.cheapest {
         let s = trw(ctx, "cortexcape.cheapest", &[("cost", c.to_string())]);
         draw_text(img, &line, x, y, Align::Left, &s);
@@ -780,6 +788,14 @@ fn draw_last_round(
     y
 }
 
+/// The last round is drawn on the board until the next challenge starts (and at the end).
+fn shown_recap(v: &PublicView) -> Option<&RoundRecap> {
+    match v.phase {
+        Phase::Configure | Phase::Over => v.last_round.as_ref(),
+        Phase::Challenge | Phase::Escape => None,
+    }
+}
+
 fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
     let v = b.view;
     let ctx = b.ctx;
@@ -801,18 +817,27 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
             }
         },
     )];
-    out.push(LegendEntry::new(
-        tr(ctx, "cortexcape.legend_tower"),
-        |img, c| draw_tower(img, c, 14.0),
-    ));
-    out.push(LegendEntry::new(
-        tr(ctx, "cortexcape.legend_start"),
-        |img, c| cone(img, c, 22.0, TOWER, WHITE, 1.5),
-    ));
-    out.push(LegendEntry::new(
-        tr(ctx, "cortexcape.legend_exit"),
-        |img, c| cone(img, c, 22.0, EXIT_CONE, WHITE, 1.5),
-    ));
+    // Only what the board shows now, so a full panel keeps its room.
+    let towers = v.pieces.contains(&Some(Piece::Tower))
+        || v.pool.iter().any(|&(p, n)| p == Piece::Tower && n > 0);
+    if towers {
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_tower"),
+            |img, c| draw_tower(img, c, 14.0),
+        ));
+    }
+    if v.start.is_some() || shown_recap(v).is_some() {
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_start"),
+            |img, c| cone(img, c, 22.0, TOWER, WHITE, 1.5),
+        ));
+    }
+    if v.target.is_some() {
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_exit"),
+            |img, c| cone(img, c, 22.0, EXIT_CONE, WHITE, 1.5),
+        ));
+    }
     if v.phase == Phase::Configure && !v.towers_to_move.is_empty() {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_move"),
@@ -852,9 +877,8 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
     }
     let owner = b.seat_colour(v.owner);
     if !v.path.is_empty() {
-        out.push(LegendEntry::wide(
+        out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_path"),
-            32.0,
             move |img, c| {
                 let a = Pt::new(c.x - 14.0, c.y);
                 let z = Pt::new(c.x + 14.0, c.y);
@@ -864,15 +888,10 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
             },
         ));
     }
-    let recap = match v.phase {
-        Phase::Configure | Phase::Over => v.last_round.as_ref(),
-        _ => None,
-    };
-    if let Some(r) = recap {
+    if let Some(r) = shown_recap(v) {
         let colour = b.seat_colour(r.owner);
-        out.push(LegendEntry::wide(
+        out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_last_path"),
-            32.0,
             move |img, c| {
                 let pts = [Pt::new(c.x - 15.0, c.y), Pt::new(c.x + 15.0, c.y)];
                 fill_disc(img, c, 15.0, b.bg);
@@ -881,9 +900,8 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
             },
         ));
         if r.cheapest.is_some() {
-            out.push(LegendEntry::wide(
+            out.push(LegendEntry::new(
                 tr(ctx, "cortexcape.legend_cheapest"),
-                32.0,
                 move |img, c| {
                     fill_disc(img, c, 15.0, b.bg);
                     for k in [-9.0f32, 0.0, 9.0] {
