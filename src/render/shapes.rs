@@ -5,6 +5,8 @@
 //! rule gives smooth discs, rings, thick lines, triangles and rounded boxes without
 //! supersampling, and strokes come for free as `|distance| - width / 2`.
 
+use std::ops::{Add, Sub};
+
 use image::{Rgba, RgbaImage};
 
 /// A point in image pixels (x right, y down).
@@ -17,12 +19,6 @@ pub struct Pt {
 impl Pt {
     pub const fn new(x: f32, y: f32) -> Pt {
         Pt { x, y }
-    }
-    pub fn add(self, o: Pt) -> Pt {
-        Pt::new(self.x + o.x, self.y + o.y)
-    }
-    pub fn sub(self, o: Pt) -> Pt {
-        Pt::new(self.x - o.x, self.y - o.y)
     }
     pub fn scale(self, k: f32) -> Pt {
         Pt::new(self.x * k, self.y * k)
@@ -42,6 +38,20 @@ impl Pt {
     }
     pub fn lerp(self, o: Pt, t: f32) -> Pt {
         self.add(o.sub(self).scale(t))
+    }
+}
+
+impl Add for Pt {
+    type Output = Pt;
+    fn add(self, o: Pt) -> Pt {
+        Pt::new(self.x + o.x, self.y + o.y)
+    }
+}
+
+impl Sub for Pt {
+    type Output = Pt;
+    fn sub(self, o: Pt) -> Pt {
+        Pt::new(self.x - o.x, self.y - o.y)
     }
 }
 

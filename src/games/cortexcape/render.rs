@@ -1,6 +1,8 @@
 //! The Cortexcape board image (spec section 11): a 1000 × 860 board on a lab-tinted background
 //! and a 400 px side panel. Drawn only from the public view; every label is localized.
 
+use std::ops::{Add, Sub};
+
 use image::{Rgba, RgbaImage};
 
 use super::state::{Piece, Place, Start};
