@@ -280,7 +280,14 @@ fn draw_door(img: &mut RgbaImage, b: &Board<'_>, door: u8, c: Pt, piece: Option<
 
 fn draw_cylinder(img: &mut RgbaImage, c: Pt, r: f32, p: Piece, text_size: f32) {
     let colour = piece_colour(p);
-    fill_disc(img, c, r, rgb(0x5A5A5A));
+    // A light rim keeps a green disc apart from the Green Lab's background (and so on); the
+    // white cylinder gets the grey rim of the spec instead.
+    let rim = if p == Piece::White {
+        rgb(0x7A7A7A)
+    } else {
+        rgb(0xEDEDED)
+    };
+    fill_disc(img, c, r, rim);
     fill_disc(img, c, r - 3.0, colour);
     let style = Style::new(Weight::Bold, text_size, ink_on(colour));
     draw_text_centred(img, &style, c, &p.value().to_string());
