@@ -14,7 +14,7 @@ pub fn token(img: &mut RgbaImage, c: Pt, r: f32, colour: Rgba<u8>, letter: char)
     fill_disc(img, c, r, colour);
     // A soft highlight toward the top-left reads as a glass marble.
     let gloss = Rgba([255, 255, 255, 70]);
-    fill_disc(img, Pt::new(c.x - r * 0.35, c.y - r * 0.4), r * 0.35, gloss);
+    fill_disc(img, Pt::new(c.x - r * 0.5, c.y - r * 0.5), r * 0.22, gloss);
     let style = Style::new(Weight::Bold, r * 1.15, ink);
     draw_text_centred(img, &style, c, &letter.to_string());
 }
