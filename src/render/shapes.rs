@@ -168,45 +168,32 @@ pub fn polyline(img: &mut RgbaImage, pts: &[Pt], width: f32, colour: Rgba<u8>) {
     }
 }
 
-/// Splits a polyline into pieces of `on` pixels every `on + off` pixels, the pattern running on
-/// across corners. Returns each piece as its own polyline.
+/// Splits a polyline into dashes of `on` pixels every `on + off` pixels, the pattern running
+/// on across corners (a dash over a corner comes out as two pieces that meet there, which
+/// round caps join). Each dash is a two-point segment.
 pub fn dash_pieces(pts: &[Pt], on: f32, off: f32) -> Vec<Vec<Pt>> {
-    let period = (on + off).max(1.0);
-    let mut out: Vec<Vec<Pt>> = Vec::new();
-    let mut current: Vec<Pt> = Vec::new();
-    let mut phase = 0.0f32; // distance walked within the current period
+    let on = on.max(0.5);
+    let period = on + off.max(0.0);
+    let mut out = Vec::new();
+    let mut walked = 0.0f32;
     for w in pts.windows(2) {
         let (a, b) = (w[0], w[1]);
-        let len = b.sub(a).len();
-        let mut s = 0.0f32;
-        while s < len {
-            let drawing = phase < on;
-            let left_in_state = if drawing { on - phase } else { period - phase };
-            let step = left_in_state.min(len - s);
-            let p0 = a.lerp(b, s / len);
-            let p1 = a.lerp(b, (s + step) / len);
-            if drawing {
-                if current.is_empty() {
-                    current.push(p0);
-                }
-                current.push(p1);
-            }
-            s += step;
-            phase += step;
-            if phase >= on && drawing && phase - step < on {
-                if current.len() > 1 {
-                    out.push(std::mem::take(&mut current));
-                } else {
-                    current.clear();
-                }
-            }
-            if phase >= period {
-                phase -= period;
+        let len = (b - a).len();
+        if len <= f32::EPSILON {
+            continue;
+        }
+        let (l0, l1) = (walked, walked + len);
+        // Dash k covers [k·period, k·period + on] of the whole line; clip each to this segment.
+        let first = (l0 / period).floor() as i64;
+        let last = (l1 / period).ceil() as i64;
+        for k in first..=last {
+            let d0 = (k as f32 * period).max(l0);
+            let d1 = (k as f32 * period + on).min(l1);
+            if d1 - d0 > 1e-3 {
+                out.push(vec![a.lerp(b, (d0 - l0) / len), a.lerp(b, (d1 - l0) / len)]);
             }
         }
-    }
-    if current.len() > 1 {
-        out.push(current);
+        walked = l1;
     }
     out
 }
@@ -425,6 +412,26 @@ mod tests {
         assert_eq!(pieces[1].last(), Some(&Pt::new(10.0, 0.0)));
         assert_eq!(pieces[2], vec![Pt::new(10.0, 2.0), Pt::new(10.0, 6.0)]);
         assert_eq!(pieces[3], vec![Pt::new(10.0, 8.0), Pt::new(10.0, 10.0)]);
+    }
+
+    #[test]
+    fn a_dash_over_a_corner_meets_itself_there() {
+        let pts = [
+            Pt::new(0.0, 0.0),
+            Pt::new(10.0, 0.0),
+            Pt::new(10.0, 0.0),
+            Pt::new(10.0, 10.0),
+        ];
+        let pieces = dash_pieces(&pts, 6.0, 2.0);
+        assert_eq!(
+            pieces,
+            vec![
+                vec![Pt::new(0.0, 0.0), Pt::new(6.0, 0.0)],
+                vec![Pt::new(8.0, 0.0), Pt::new(10.0, 0.0)],
+                vec![Pt::new(10.0, 0.0), Pt::new(10.0, 4.0)],
+                vec![Pt::new(10.0, 6.0), Pt::new(10.0, 10.0)],
+            ]
+        );
     }
 
     #[test]
