@@ -102,6 +102,22 @@ pub fn fill_rect(img: &mut RgbaImage, x: i64, y: i64, w: i64, h: i64, colour: Rg
     let y0 = y.max(0);
     let x1 = (x + w).min(i64::from(img.width()));
     let y1 = (y + h).min(i64::from(img.height()));
+    if x0 >= x1 || y0 >= y1 {
+        return;
+    }
+    if colour[3] == 255 {
+        // Opaque: overwrite whole row slices (the panel background is a third of the image).
+        let w = img.width() as usize * 4;
+        let buf: &mut [u8] = img;
+        for yy in y0..y1 {
+            let row = yy as usize * w;
+            let span = &mut buf[row + x0 as usize * 4..row + x1 as usize * 4];
+            for px in span.chunks_exact_mut(4) {
+                px.copy_from_slice(&colour.0);
+            }
+        }
+        return;
+    }
     for yy in y0..y1 {
         for xx in x0..x1 {
             blend(img, xx, yy, colour, 1.0);
@@ -442,6 +458,19 @@ mod tests {
             dots,
             vec![Pt::new(0.0, 0.0), Pt::new(5.0, 0.0), Pt::new(10.0, 0.0)]
         );
+    }
+
+    #[test]
+    fn rect_is_clipped_to_the_image() {
+        let mut img = blank();
+        fill_rect(&mut img, 30, -5, 100, 10, RED);
+        assert_eq!(*img.get_pixel(39, 0), RED);
+        assert_eq!(*img.get_pixel(30, 4), RED);
+        assert_eq!(*img.get_pixel(29, 4), Rgba([0, 0, 0, 255]));
+        assert_eq!(*img.get_pixel(30, 5), Rgba([0, 0, 0, 255]));
+        fill_rect(&mut img, 50, 50, 10, 10, RED);
+        fill_rect(&mut img, 5, 5, 10, 10, Rgba([255, 0, 0, 128]));
+        assert_eq!(img.get_pixel(6, 6)[0], 128);
     }
 
     #[test]
