@@ -213,6 +213,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "cortexcape",
         include_str!("../../assets/i18n/fr/cortexcape.toml"),
     ),
+    (
+        Lang::En,
+        "render",
+        include_str!("../../assets/i18n/en/render.toml"),
+    ),
+    (
+        Lang::Fr,
+        "render",
+        include_str!("../../assets/i18n/fr/render.toml"),
+    ),
 ];
 
 type Catalog = HashMap<String, String>;
