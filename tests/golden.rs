@@ -14,24 +14,8 @@ use croupier::games::cortexcape::render::render_public;
 use croupier::games::cortexcape::state::{Piece, Place, Start};
 use croupier::games::cortexcape::view::{ExitView, Phase, PublicView, RoundRecap, SeatView};
 use croupier::i18n::Lang;
+use croupier::service::encode_png;
 use image::RgbaImage;
-
-/// The same settings as `croupier::service::encode_png`, which the library does not export yet
-/// (`service` is not in `lib.rs` on this branch); switch to it once it is.
-fn encode_png(img: &RgbaImage) -> Vec<u8> {
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    use image::ImageEncoder;
-    let mut out = Vec::new();
-    PngEncoder::new_with_quality(&mut out, CompressionType::Best, FilterType::Adaptive)
-        .write_image(
-            img.as_raw(),
-            img.width(),
-            img.height(),
-            image::ExtendedColorType::Rgba8,
-        )
-        .unwrap();
-    out
-}
 
 /// Largest per-channel difference still counted as equal (rounding, not drawing changes).
 const TOLERANCE: u8 = 3;

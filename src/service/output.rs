@@ -45,13 +45,14 @@ pub struct Outputs {
     pub private: Vec<PrivatePost>,
 }
 
-/// Encodes an image as PNG (best compression: boards are flat colours and compress well).
+/// Encodes an image as PNG. `Default` compression: `Best` is ~2.5x slower for the same size on
+/// our flat-coloured boards (see BENCHMARKS.md).
 pub fn encode_png(img: &RgbaImage) -> Vec<u8> {
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     use image::ImageEncoder;
     let mut out = Vec::new();
     let encoder =
-        PngEncoder::new_with_quality(&mut out, CompressionType::Best, FilterType::Adaptive);
+        PngEncoder::new_with_quality(&mut out, CompressionType::Default, FilterType::Adaptive);
     // Encoding an in-memory RGBA buffer of matching size cannot fail.
     let _ = encoder.write_image(
         img.as_raw(),
