@@ -1190,6 +1190,15 @@ mod playouts {
         ];
         for step in 0..2000 {
             assert_eq!(count_pieces(&g), [8, 4, 3, 2, 3], "20 pieces");
+            // R1: only the doors waiting for a refill are empty.
+            for n in 1..=20u8 {
+                if g.piece(n).is_none() {
+                    assert!(
+                        matches!(g.stage, Stage::Configure | Stage::Over) && g.targets.contains(&n),
+                        "door {n} empty outside a refill"
+                    );
+                }
+            }
             let Some(p) = Game::prompt(&g) else {
                 assert!(Game::outcome(&g).is_some());
                 let closed = g.marbles.iter().filter(|m| m.is_some()).count();
