@@ -696,7 +696,10 @@ impl Cortexcape {
     }
 
     fn move_tower(&mut self, from: u8, to: u8, ev: &mut Vec<Event>) {
-        let (fi, ti) = (usize::from(from).wrapping_sub(1), usize::from(to).wrapping_sub(1));
+        let (fi, ti) = (
+            usize::from(from).wrapping_sub(1),
+            usize::from(to).wrapping_sub(1),
+        );
         // `check` guarantees both doors exist; a corrupt state only skips the swap.
         if fi >= DOORS || ti >= DOORS {
             return;

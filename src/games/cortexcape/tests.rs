@@ -1305,3 +1305,77 @@ mod properties {
         }
     }
 }
+
+// ---------------------------------------------------------------- replay fixtures
+
+const REPLAYS: &[(&str, &str)] = &[
+    (
+        "t1_t6_blue",
+        include_str!("../../../tests/replays/cortexcape/t1_t6_blue.txt"),
+    ),
+    (
+        "short_red_3p",
+        include_str!("../../../tests/replays/cortexcape/short_red_3p.txt"),
+    ),
+];
+
+/// Runs a replay file: options, seats, seed, typed lines per seat (1-based), expectations.
+fn run_replay(name: &str, text: &str) {
+    let mut options = GameOptions::new();
+    let (mut seats, mut seed) = (2usize, 0u64);
+    let mut game: Option<Cortexcape> = None;
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let at = format!("{name}:{}", n + 1);
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(kv) = line.strip_prefix("option ") {
+            let (k, v) = kv.split_once('=').unwrap();
+            options.insert(k.into(), v.into());
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("seats ") {
+            seats = v.parse().unwrap();
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("seed ") {
+            seed = v.parse().unwrap();
+            continue;
+        }
+        let g = game.get_or_insert_with(|| Cortexcape::setup(&options, seats, seed).unwrap());
+        if let Some(e) = line.strip_prefix("expect ") {
+            let (what, rest) = e.split_once(' ').unwrap_or((e, ""));
+            match what {
+                "scores" => {
+                    let want: Vec<i64> = rest.split(' ').map(|s| s.parse().unwrap()).collect();
+                    assert_eq!(g.scores, want, "{at}");
+                }
+                "layout" => assert_eq!(g.layout_string(), rest, "{at}"),
+                "prompt" => assert_eq!(kind(g), rest, "{at}"),
+                "winners" => {
+                    let want: Vec<Seat> = rest
+                        .split(',')
+                        .map(|s| Seat(s.parse::<u8>().unwrap() - 1))
+                        .collect();
+                    assert_eq!(Game::outcome(g).unwrap().winners, want, "{at}");
+                }
+                "over" => assert!(Game::prompt(g).is_none(), "{at}"),
+                other => panic!("{at}: unknown expectation {other}"),
+            }
+            continue;
+        }
+        let (seat, typed) = line.split_once(':').unwrap();
+        let seat = Seat(seat.trim().parse::<u8>().unwrap() - 1);
+        if let Err(e) = g.play_line(seat, typed.trim()) {
+            panic!("{at}: `{typed}` refused: {e}");
+        }
+    }
+}
+
+#[test]
+fn replay_fixtures_play_back() {
+    for (name, text) in REPLAYS {
+        run_replay(name, text);
+    }
+}
