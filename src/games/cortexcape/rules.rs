@@ -696,7 +696,14 @@ impl Cortexcape {
     }
 
     fn move_tower(&mut self, from: u8, to: u8, ev: &mut Vec<Event>) {
-        let (fi, ti) = (usize::from(from) - 1, usize::from(to) - 1);
+        let (fi, ti) = (
+            usize::from(from).wrapping_sub(1),
+            usize::from(to).wrapping_sub(1),
+        );
+        // `check` guarantees both doors exist; a corrupt state only skips the swap.
+        if fi >= DOORS || ti >= DOORS {
+            return;
+        }
         let displaced = self.board[ti].unwrap_or(Piece::White);
         self.board.swap(fi, ti);
         self.towers_moved += 1;
@@ -828,7 +835,7 @@ impl Cortexcape {
             if let Place::Door(d) = *p {
                 if let Some(k) = self
                     .board
-                    .get_mut(usize::from(d) - 1)
+                    .get_mut(usize::from(d).wrapping_sub(1))
                     .and_then(Option::take)
                 {
                     doors.push(d);
@@ -892,6 +899,8 @@ impl Cortexcape {
         // The collected cylinders go to the next owner's hand (kept at the end too, so the
         // 20 pieces are always on the board or in hand).
         self.pool = pool;
+        doors.sort_unstable();
+        self.targets = doors;
 
         if self.round >= self.total_rounds {
             let outcome = Outcome::from_scores(self.scores.clone(), true);
@@ -906,8 +915,6 @@ impl Cortexcape {
         self.round += 1;
         self.prev_towers = (1..=20u8).filter(|&d| self.is_tower(d)).collect();
         self.towers_moved = 0;
-        doors.sort_unstable();
-        self.targets = doors;
         self.snap_board = self.board;
         self.snap_pool = self.pool;
         self.touched = false;

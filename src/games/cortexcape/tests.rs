@@ -758,10 +758,11 @@ fn t15_random_fill_and_barrier() {
 #[test]
 fn r2_round_one_any_arrangement_can_be_confirmed() {
     // Towers around exit doors cut most of the lab off; the standard game still accepts it.
-    let mut g = configured("blue", "t:1,2,5 r:13,17 y:3,8,15 g:4,7,12,19", false);
+    let g = configured("blue", "t:1,2,5 r:13,17 y:3,8,15 g:4,7,12,19", false);
     assert_eq!(kind(&g), "choose_exit");
     assert_eq!(opts(&g).len(), 12);
-    let _ = &mut g;
+    // Exits x1, x2, x4 are shut: only their own corridor is a legal start (R9).
+    assert_eq!(g.legal_corridors(1), vec![(d(1), x(1))]);
 }
 
 #[test]
@@ -1190,6 +1191,15 @@ mod playouts {
         ];
         for step in 0..2000 {
             assert_eq!(count_pieces(&g), [8, 4, 3, 2, 3], "20 pieces");
+            // R1: only the doors waiting for a refill are empty.
+            for n in 1..=20u8 {
+                if g.piece(n).is_none() {
+                    assert!(
+                        matches!(g.stage, Stage::Configure | Stage::Over) && g.targets.contains(&n),
+                        "door {n} empty outside a refill"
+                    );
+                }
+            }
             let Some(p) = Game::prompt(&g) else {
                 assert!(Game::outcome(&g).is_some());
                 let closed = g.marbles.iter().filter(|m| m.is_some()).count();
@@ -1294,5 +1304,79 @@ mod properties {
                 }
             }
         }
+    }
+}
+
+// ---------------------------------------------------------------- replay fixtures
+
+const REPLAYS: &[(&str, &str)] = &[
+    (
+        "t1_t6_blue",
+        include_str!("../../../tests/replays/cortexcape/t1_t6_blue.txt"),
+    ),
+    (
+        "short_red_3p",
+        include_str!("../../../tests/replays/cortexcape/short_red_3p.txt"),
+    ),
+];
+
+/// Runs a replay file: options, seats, seed, typed lines per seat (1-based), expectations.
+fn run_replay(name: &str, text: &str) {
+    let mut options = GameOptions::new();
+    let (mut seats, mut seed) = (2usize, 0u64);
+    let mut game: Option<Cortexcape> = None;
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let at = format!("{name}:{}", n + 1);
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(kv) = line.strip_prefix("option ") {
+            let (k, v) = kv.split_once('=').unwrap();
+            options.insert(k.into(), v.into());
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("seats ") {
+            seats = v.parse().unwrap();
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("seed ") {
+            seed = v.parse().unwrap();
+            continue;
+        }
+        let g = game.get_or_insert_with(|| Cortexcape::setup(&options, seats, seed).unwrap());
+        if let Some(e) = line.strip_prefix("expect ") {
+            let (what, rest) = e.split_once(' ').unwrap_or((e, ""));
+            match what {
+                "scores" => {
+                    let want: Vec<i64> = rest.split(' ').map(|s| s.parse().unwrap()).collect();
+                    assert_eq!(g.scores, want, "{at}");
+                }
+                "layout" => assert_eq!(g.layout_string(), rest, "{at}"),
+                "prompt" => assert_eq!(kind(g), rest, "{at}"),
+                "winners" => {
+                    let want: Vec<Seat> = rest
+                        .split(',')
+                        .map(|s| Seat(s.parse::<u8>().unwrap() - 1))
+                        .collect();
+                    assert_eq!(Game::outcome(g).unwrap().winners, want, "{at}");
+                }
+                "over" => assert!(Game::prompt(g).is_none(), "{at}"),
+                other => panic!("{at}: unknown expectation {other}"),
+            }
+            continue;
+        }
+        let (seat, typed) = line.split_once(':').unwrap();
+        let seat = Seat(seat.trim().parse::<u8>().unwrap() - 1);
+        if let Err(e) = g.play_line(seat, typed.trim()) {
+            panic!("{at}: `{typed}` refused: {e}");
+        }
+    }
+}
+
+#[test]
+fn replay_fixtures_play_back() {
+    for (name, text) in REPLAYS {
+        run_replay(name, text);
     }
 }
