@@ -76,8 +76,11 @@ pub fn board_text(loaded: &Loaded, events: &[String], lang: Lang) -> String {
                     .render_with(lang, &names),
             );
         }
-        (None, Some(outcome)) => lines.push(outcome_text(&outcome).render_with(lang, &names)),
-        (None, None) => {}
+        // The game's own end event already says it when the end has just happened.
+        (None, Some(outcome)) if events.is_empty() => {
+            lines.push(outcome_text(&outcome).render_with(lang, &names));
+        }
+        (None, _) => {}
     }
     lines.join("\n")
 }
