@@ -84,8 +84,7 @@ fn parse_kv(s: &str) -> Result<(String, String), String> {
 async fn main() -> std::process::ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -174,7 +173,8 @@ async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
         None => table::run(&service, &args, std::io::stdin().lock(), stdout.lock()).await?,
     };
     if !args.json {
-        eprintln!("(game {id} is saved; continue it with `croupier table --resume {id}`)");
+        let saved = croupier::i18n::Text::new("core.table.saved").arg("id", id.0);
+        eprintln!("{}", saved.render(args.lang));
     }
     Ok(())
 }
