@@ -87,3 +87,20 @@ fn render_and_encode_board(b: Bencher) {
     println!("board PNG size: {} bytes", png.len());
     b.bench_local(|| encode_png(&<Cortexcape as Game>::render_public(&view, &ctx)).len());
 }
+
+/// Rendering alone (no encoding).
+#[divan::bench(sample_count = 20)]
+fn render_board_only(b: Bencher) {
+    let game = position(90, "black");
+    let ctx = RenderCtx::default();
+    let view = game.public_view();
+    b.bench_local(|| <Cortexcape as Game>::render_public(&view, &ctx));
+}
+
+/// PNG encoding alone, with the settings the service uses.
+#[divan::bench(sample_count = 20)]
+fn encode_board_only(b: Bencher) {
+    let game = position(90, "black");
+    let img = <Cortexcape as Game>::render_public(&game.public_view(), &RenderCtx::default());
+    b.bench_local(|| encode_png(&img).len());
+}
