@@ -43,21 +43,8 @@ pub struct SeatView {
     pub marbles_left: u8,
 }
 
-/// The recap of the last finished round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RoundRecap {
-    pub round: u32,
-    pub owner: Seat,
-    pub setter: Seat,
-    pub start: Start,
-    pub target: u8,
-    pub path: Vec<Place>,
-    pub cost: i64,
-    /// With hindsight: the cheapest cost and one cheapest path for that challenge.
-    pub cheapest: Option<(i64, Vec<Place>)>,
-    /// With hindsight: the setter's strongest challenge on that layout (value, start, exit).
-    pub setter_best: Option<(i64, Start, u8)>,
-}
+/// The recap of the last finished round: the round's record itself (all of it is public).
+pub use super::state::RoundRecord as RoundRecap;
 
 /// Everything a player may see, in drawing-ready form.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -182,17 +169,7 @@ impl Cortexcape {
             start: self.start,
             path: self.path.clone(),
             running_cost: self.running_cost(),
-            last_round: self.history.last().map(|r| RoundRecap {
-                round: r.round,
-                owner: r.owner,
-                setter: r.setter,
-                start: r.start,
-                target: r.target,
-                path: r.path.clone(),
-                cost: r.cost,
-                cheapest: r.cheapest.clone(),
-                setter_best: r.setter_best,
-            }),
+            last_round: self.history.last().cloned(),
             seats,
             free_exits: self.marbles.iter().filter(|m| m.is_none()).count(),
         }
