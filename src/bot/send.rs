@@ -1,0 +1,308 @@
+//! Turning the service's outputs into Discord messages: board posts with their components,
+//! lobby messages, DMs of private posts (with the closed-DM fallback), ephemeral answers.
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ButtonStyle, CreateActionRow, CreateAttachment, CreateButton, CreateMessage, CreateSelectMenu,
+    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse,
+};
+
+use super::ids::{CustomId, LobbyAction};
+use super::layout::{content, prompt_components, PromptComponents};
+use super::{id_i64, id_u64, Context, Data, Error};
+use crate::engine::GameId;
+use crate::i18n::{Lang, Text};
+use crate::service::{BoardPost, LobbyView, Outputs, PrivatePost};
+use crate::store::GameStatus;
+
+/// Discord's JSON error code for "Cannot send messages to this user".
+pub const CLOSED_DMS: isize = 50007;
+
+pub const BOARD_FILE: &str = "board.png";
+pub const HAND_FILE: &str = "hand.png";
+
+/// The rows for a board: the prompt's buttons or menu, and "Show my hand" when the game has
+/// hidden hands.
+pub fn board_rows(board: &BoardPost, hands: bool, lang: Lang) -> Vec<CreateActionRow> {
+    let mut rows = Vec::new();
+    if let Some(prompt) = &board.prompt {
+        match prompt_components(board.game, board.version, &prompt.options) {
+            PromptComponents::Buttons(buttons) => {
+                for row in buttons {
+                    rows.push(CreateActionRow::Buttons(
+                        row.into_iter()
+                            .map(|(id, label)| {
+                                CreateButton::new(id)
+                                    .label(label)
+                                    .style(ButtonStyle::Secondary)
+                            })
+                            .collect(),
+                    ));
+                }
+            }
+            PromptComponents::Menu { id, options } => {
+                let options = options
+                    .into_iter()
+                    .map(|(value, label)| CreateSelectMenuOption::new(label, value))
+                    .collect();
+                rows.push(CreateActionRow::SelectMenu(
+                    CreateSelectMenu::new(id, CreateSelectMenuKind::String { options })
+                        .placeholder(Text::new("bot.turn.menu").render(lang)),
+                ));
+            }
+            PromptComponents::None => {}
+        }
+    }
+    if hands && board.outcome.is_none() {
+        rows.push(CreateActionRow::Buttons(vec![CreateButton::new(
+            CustomId::Hand { game: board.game }.encode(),
+        )
+        .label(Text::new("bot.turn.show_hand").render(lang))
+        .style(ButtonStyle::Primary)]));
+    }
+    rows
+}
+
+/// The message text of a board: the service's text, a mention of who decides, and a hint
+/// to type `/move` when the options do not fit in components.
+pub fn board_content(board: &BoardPost, lang: Lang) -> String {
+    let mut text = board.text.clone();
+    if let Some(user) = board.mention {
+        text.push_str(&format!("\n<@{}>", id_u64(user)));
+    }
+    if let Some(p) = &board.prompt {
+        if matches!(
+            prompt_components(board.game, board.version, &p.options),
+            PromptComponents::None
+        ) {
+            text.push('\n');
+            text.push_str(&Text::new("bot.turn.use_move").render(lang));
+        }
+    }
+    content(&text)
+}
+
+pub fn board_message(board: &BoardPost, hands: bool, lang: Lang) -> CreateMessage {
+    CreateMessage::new()
+        .content(board_content(board, lang))
+        .add_file(CreateAttachment::bytes(board.png.clone(), BOARD_FILE))
+        .components(board_rows(board, hands, lang))
+}
+
+pub fn board_edit(board: &BoardPost, hands: bool, lang: Lang) -> EditInteractionResponse {
+    EditInteractionResponse::new()
+        .content(board_content(board, lang))
+        .clear_attachments()
+        .new_attachment(CreateAttachment::bytes(board.png.clone(), BOARD_FILE))
+        .components(board_rows(board, hands, lang))
+}
+
+/// Join / Leave / Start / Cancel while the game is a lobby; nothing afterwards.
+pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
+    if view.status != GameStatus::Lobby {
+        return Vec::new();
+    }
+    let button = |action: LobbyAction, key: &str, style: ButtonStyle| {
+        CreateButton::new(
+            CustomId::Lobby {
+                game: view.game,
+                action,
+            }
+            .encode(),
+        )
+        .label(Text::new(key).render(lang))
+        .style(style)
+    };
+    vec![CreateActionRow::Buttons(vec![
+        button(LobbyAction::Join, "bot.lobby.join", ButtonStyle::Success),
+        button(
+            LobbyAction::Leave,
+            "bot.lobby.leave",
+            ButtonStyle::Secondary,
+        ),
+        button(LobbyAction::Start, "bot.lobby.start", ButtonStyle::Primary),
+        button(LobbyAction::Cancel, "bot.lobby.cancel", ButtonStyle::Danger),
+    ])]
+}
+
+/// Where a game's messages go: its thread, else its channel.
+pub fn place_of(view: &LobbyView) -> Option<serenity::ChannelId> {
+    view.thread
+        .or(view.channel)
+        .map(|c| serenity::ChannelId::new(id_u64(c).max(1)))
+}
+
+/// Posts a board in the game's place; returns the message.
+pub async fn post_board(
+    http: &serenity::Http,
+    place: serenity::ChannelId,
+    outputs: &Outputs,
+    lang: Lang,
+) -> Result<serenity::Message, Error> {
+    let hands = !outputs.private.is_empty();
+    Ok(place
+        .send_message(http, board_message(&outputs.board, hands, lang))
+        .await?)
+}
+
+/// DMs every private post; on a closed DM (50007) the service remembers it and, the first time,
+/// the player is told in the game's place (nothing about the hand itself).
+pub async fn send_private(
+    http: &serenity::Http,
+    data: &Data,
+    view: &LobbyView,
+    posts: &[PrivatePost],
+    jump: Option<String>,
+    lang: Lang,
+) {
+    for post in posts {
+        let Some(user) = post.user else { continue };
+        let header = Text::new("bot.dm.header")
+            .arg("game", view.kind.display_name())
+            .arg("id", view.game.0)
+            .arg("link", jump.clone().unwrap_or_default())
+            .render(lang);
+        let msg = CreateMessage::new()
+            .content(content(&format!("{header}\n{}", post.text)))
+            .add_file(CreateAttachment::bytes(post.png.clone(), HAND_FILE));
+        let sent = dm(http, user, msg).await;
+        tell_if_closed(http, data, view, user, sent, lang).await;
+    }
+}
+
+/// Whether a DM could be sent: `Ok(true)` sent, `Ok(false)` closed (50007).
+async fn dm(http: &serenity::Http, user: i64, msg: CreateMessage) -> Result<bool, Error> {
+    let user = serenity::UserId::new(id_u64(user).max(1));
+    let channel = match user.create_dm_channel(http).await {
+        Ok(c) => c,
+        Err(e) if is_closed_dm(&e) => return Ok(false),
+        Err(e) => return Err(e.into()),
+    };
+    match channel.id.send_message(http, msg).await {
+        Ok(_) => Ok(true),
+        Err(e) if is_closed_dm(&e) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Checks at join time that the bot can DM a player of a game with hidden hands.
+pub async fn check_dm(http: &serenity::Http, data: &Data, view: &LobbyView, user: i64, lang: Lang) {
+    let msg = CreateMessage::new().content(
+        Text::new("bot.dm.joined")
+            .arg("game", view.kind.display_name())
+            .arg("id", view.game.0)
+            .render(lang),
+    );
+    let sent = dm(http, user, msg).await;
+    tell_if_closed(http, data, view, user, sent, lang).await;
+}
+
+async fn tell_if_closed(
+    http: &serenity::Http,
+    data: &Data,
+    view: &LobbyView,
+    user: i64,
+    sent: Result<bool, Error>,
+    lang: Lang,
+) {
+    let ok = match sent {
+        Ok(ok) => ok,
+        Err(e) => {
+            tracing::warn!(game = %view.game, error = %e, "DM failed");
+            return;
+        }
+    };
+    match data.service.record_dm(view.game, user, ok).await {
+        Ok(true) => {
+            if let Some(place) = place_of(view) {
+                let text = Text::new("bot.dm.closed")
+                    .arg("user", format!("<@{}>", id_u64(user)))
+                    .render(lang);
+                if let Err(e) = place
+                    .send_message(http, CreateMessage::new().content(text))
+                    .await
+                {
+                    tracing::warn!(game = %view.game, error = %e, "could not post the DM notice");
+                }
+            }
+        }
+        Ok(false) => {}
+        Err(e) => tracing::warn!(game = %view.game, error = %e, "could not record DM status"),
+    }
+}
+
+pub fn is_closed_dm(e: &serenity::Error) -> bool {
+    matches!(
+        e,
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+            if r.error.code == CLOSED_DMS
+    )
+}
+
+/// A jump link to a message in a guild.
+pub fn jump_link(guild: Option<i64>, msg: &serenity::Message) -> Option<String> {
+    guild.map(|g| {
+        format!(
+            "https://discord.com/channels/{}/{}/{}",
+            id_u64(g),
+            msg.channel_id,
+            msg.id
+        )
+    })
+}
+
+/// Everything after a change: the board in the game's place, then the DMs.
+pub async fn deliver(
+    http: &serenity::Http,
+    data: &Data,
+    game: GameId,
+    outputs: &Outputs,
+    lang: Lang,
+) -> Result<(), Error> {
+    let view = data.service.lobby(game).await?;
+    let Some(place) = place_of(&view) else {
+        return Ok(());
+    };
+    let msg = post_board(http, place, outputs, lang).await?;
+    let jump = jump_link(view.guild, &msg);
+    send_private(http, data, &view, &outputs.private, jump, lang).await;
+    Ok(())
+}
+
+/// Answers a command with a short ephemeral text: edits the deferred response, or replies.
+pub async fn reply_text(ctx: Context<'_>, text: &str) -> Result<(), Error> {
+    if let Context::Application(actx) = ctx {
+        if actx
+            .has_sent_initial_response
+            .load(std::sync::atomic::Ordering::SeqCst)
+        {
+            actx.interaction
+                .edit_response(
+                    ctx.http(),
+                    EditInteractionResponse::new().content(content(text)),
+                )
+                .await?;
+            return Ok(());
+        }
+    }
+    ctx.send(
+        poise::CreateReply::default()
+            .content(content(text))
+            .ephemeral(true),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Edits the deferred response of a command.
+pub async fn edit(ctx: Context<'_>, edit: EditInteractionResponse) -> Result<(), Error> {
+    if let Context::Application(actx) = ctx {
+        actx.interaction.edit_response(ctx.http(), edit).await?;
+    }
+    Ok(())
+}
+
+/// The author as the store keeps them.
+pub fn author_id(ctx: Context<'_>) -> i64 {
+    id_i64(ctx.author().id.get())
+}
