@@ -505,8 +505,8 @@ mod tests {
 
     #[test]
     fn options_parse_as_pairs() {
-        let o = parse_options("variant=short, lab=red").unwrap();
-        assert_eq!(o.get("variant").map(String::as_str), Some("short"));
+        let o = parse_options("short=true, lab=red").unwrap();
+        assert_eq!(o.get("short").map(String::as_str), Some("true"));
         assert_eq!(o.get("lab").map(String::as_str), Some("red"));
         assert!(parse_options("").unwrap().is_empty());
         assert_eq!(
