@@ -121,13 +121,26 @@ async fn autocomplete_options(_ctx: Context<'_>, partial: &str) -> Vec<String> {
     out
 }
 
+/// Another option already filled in while one is being completed (`game` in `/move`).
+fn filled<'a>(ctx: Context<'a>, name: &str) -> Option<&'a serenity::ResolvedValue<'a>> {
+    match ctx {
+        Context::Application(a) => a.args.iter().find(|o| o.name == name).map(|o| &o.value),
+        Context::Prefix(_) => None,
+    }
+}
+
 async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<String> {
     let service = &ctx.data().service;
     let user = author_id(ctx);
-    let Ok(game) = service
-        .game_here(id_i64(ctx.channel_id().get()), user)
-        .await
-    else {
+    let game = match filled(ctx, "game") {
+        Some(serenity::ResolvedValue::Integer(id)) => Ok(GameId(*id)),
+        _ => {
+            service
+                .game_here(id_i64(ctx.channel_id().get()), user)
+                .await
+        }
+    };
+    let Ok(game) = game else {
         return Vec::new();
     };
     let mut out = service
@@ -141,18 +154,23 @@ async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<String> {
 
 async fn autocomplete_topic(ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
     let lang = lang_of(ctx);
-    let kind = match ctx
-        .data()
-        .service
-        .kind_here(id_i64(ctx.channel_id().get()))
-        .await
-    {
-        Ok(Some(k)) => k,
-        _ => GameKind::ALL
-            .first()
-            .copied()
-            .unwrap_or(GameKind::Cortexcape),
+    let given = match filled(ctx, "game") {
+        Some(serenity::ResolvedValue::String(g)) => GameKind::parse(g),
+        _ => None,
     };
+    let here = match given {
+        Some(k) => Some(k),
+        None => ctx
+            .data()
+            .service
+            .kind_here(id_i64(ctx.channel_id().get()))
+            .await
+            .ok()
+            .flatten(),
+    };
+    let kind = here
+        .or_else(|| GameKind::ALL.first().copied())
+        .unwrap_or(GameKind::Cortexcape);
     crate::rules::search(kind, lang, partial)
         .into_iter()
         .take(25)
@@ -567,6 +585,14 @@ mod tests {
                 );
             }
         }
+        // What is sent to Discord at registration carries the French names.
+        let json = serde_json::to_value(poise::builtins::create_application_commands(&cmds))
+            .unwrap_or_default();
+        assert_eq!(json[0]["name"], "play");
+        assert_eq!(json[0]["name_localizations"]["fr"], "jouer");
+        assert_eq!(json[0]["options"][0]["name_localizations"]["fr"], "jeu");
+        assert_eq!(json[0]["options"][0]["autocomplete"], true);
+        assert_eq!(json[8]["name_localizations"]["fr"], "règles");
         let names: Vec<&str> = cmds.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names,

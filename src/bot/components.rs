@@ -34,6 +34,17 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         tracing::debug!(custom_id = %click.data.custom_id, "ignoring a foreign component");
         return;
     };
+    // A click delivered twice (several processes, a retried gateway event) is handled once.
+    match data
+        .service
+        .store()
+        .first_seen(id_i64(click.id.get()), now())
+        .await
+    {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(e) => tracing::warn!(error = %e, "could not check the interaction id"),
+    }
     let lang = Lang::from_locale(&click.locale);
     let http = ctx.http.as_ref();
     // Acknowledge first whatever renders a board, well within Discord's 3 s.
@@ -164,9 +175,8 @@ async fn choose(
         .service
         .choose(game, user, version, index, lang, now())
         .await?;
-    let same_turn = outputs.board.outcome.is_none()
-        && outputs.board.mention == Some(user)
-        && outputs.board.events.is_empty();
+    // The same player decides again: an intermediate step of their turn.
+    let same_turn = outputs.board.outcome.is_none() && outputs.board.mention == Some(user);
     let hands = !outputs.private.is_empty();
     if same_turn {
         // An intermediate step of the same player's turn: update the board in place.

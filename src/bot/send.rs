@@ -157,6 +157,14 @@ pub async fn send_private(
 ) {
     for post in posts {
         let Some(user) = post.user else { continue };
+        // Known closed: the player reads the hand with /hand; retrying only collects 403s.
+        let closed = view
+            .seats
+            .iter()
+            .any(|s| s.user == Some(user) && s.dm_status == crate::store::DmStatus::Closed);
+        if closed {
+            continue;
+        }
         let header = Text::new("bot.dm.header")
             .arg("game", view.kind.display_name())
             .arg("id", view.game.0)
