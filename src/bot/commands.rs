@@ -3,7 +3,7 @@
 //! (`assets/i18n/*/bot.toml`), English by default with French localizations.
 
 use poise::serenity_prelude as serenity;
-use serenity::{CreateAttachment, EditInteractionResponse};
+use serenity::EditInteractionResponse;
 
 use super::layout::content;
 use super::send::{self, author_id};
@@ -310,7 +310,7 @@ pub async fn hand(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
                 ctx,
                 EditInteractionResponse::new()
                     .content(content(&post.text))
-                    .new_attachment(CreateAttachment::bytes(post.png, send::HAND_FILE)),
+                    .new_attachment(send::hand_file(&post)),
             )
             .await
         }

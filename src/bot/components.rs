@@ -4,9 +4,8 @@
 
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ComponentInteraction, ComponentInteractionDataKind, CreateAttachment,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    EditInteractionResponse,
+    ComponentInteraction, ComponentInteractionDataKind, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, EditInteractionResponse,
 };
 
 use super::ids::{CustomId, LobbyAction};
@@ -104,6 +103,16 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         CustomId::Hand { game } => hand(http, click, data, game, lang).await,
     };
     if let Err(e) = result {
+        // Seats in the message are shown by the players' names.
+        let names: Vec<String> = match id.game() {
+            Some(g) => data
+                .service
+                .lobby(g)
+                .await
+                .map(|v| v.seats.into_iter().map(|s| s.name).collect())
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
         // An old board: the answer says so and shows the current one (only to the clicker).
         if let (
             Error::Service(ServiceError::Play(PlayError::Stale { .. })),
@@ -113,8 +122,8 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         {
             if let Ok(now) = data.service.show(game, lang).await {
                 let followup = CreateInteractionResponseFollowup::new()
-                    .content(content(&user_message(&e, lang)))
-                    .add_file(CreateAttachment::bytes(now.board.png, send::BOARD_FILE))
+                    .content(content(&user_message(&e, lang, &names)))
+                    .add_file(send::board_file(&now.board))
                     .ephemeral(true);
                 match click.create_followup(http, followup).await {
                     Ok(_) => return,
@@ -122,7 +131,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
                 }
             }
         }
-        show_error(http, click, ack, &user_message(&e, lang)).await;
+        show_error(http, click, ack, &user_message(&e, lang, &names)).await;
     }
 }
 
@@ -290,7 +299,7 @@ async fn hand(
     let edit = match post {
         Some(p) => EditInteractionResponse::new()
             .content(content(&p.text))
-            .new_attachment(CreateAttachment::bytes(p.png, send::HAND_FILE)),
+            .new_attachment(send::hand_file(&p)),
         None => EditInteractionResponse::new()
             .content(crate::i18n::Text::new("bot.hand.none").render(lang)),
     };

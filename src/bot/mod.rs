@@ -115,6 +115,8 @@ pub async fn run_with_service(
                 Ok(Data { service })
             })
         })
+        // No owner-only commands: skip the start-up request for the owners.
+        .initialize_owners(false)
         .build();
     // Interactions arrive whatever the intents; GUILDS keeps the cache of channels and threads.
     let intents = serenity::GatewayIntents::GUILDS;
@@ -173,7 +175,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
             let lang = lang_of(ctx);
-            let text = user_message(&error, lang);
+            let text = user_message(&error, lang, &[]);
             if let Err(e) = send::reply_text(ctx, &text).await {
                 tracing::warn!(error = %e, "could not show an error to the user");
             }
@@ -189,11 +191,12 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     }
 }
 
-/// The text shown for an error; internal ones are logged here with an id the user can quote.
-fn user_message(error: &Error, lang: Lang) -> String {
+/// The text shown for an error (seats by `names`); internal ones are logged here with an id
+/// the user can quote.
+fn user_message(error: &Error, lang: Lang, names: &[String]) -> String {
     let (text, is_user) = error.for_user();
     if is_user {
-        return text.render(lang);
+        return text.render_with(lang, names);
     }
     let id = error_id();
     tracing::error!(error_id = %id, error = %error, "internal error");
@@ -267,13 +270,13 @@ mod tests {
     fn user_errors_show_their_text_and_internal_ones_an_apology() {
         let e = Error::Service(ServiceError::NotSeated);
         assert_eq!(
-            user_message(&e, Lang::Fr),
+            user_message(&e, Lang::Fr, &[]),
             Text::new("core.error.not_seated").render(Lang::Fr)
         );
         let internal = Error::Service(ServiceError::Store(crate::store::StoreError::Invalid(
             "x".into(),
         )));
-        let shown = user_message(&internal, Lang::En);
+        let shown = user_message(&internal, Lang::En, &[]);
         assert!(shown.starts_with("Sorry"), "{shown}");
         assert!(!shown.contains("invalid request"), "{shown}");
     }

@@ -21,6 +21,27 @@ pub const CLOSED_DMS: isize = 50007;
 pub const BOARD_FILE: &str = "board.png";
 pub const HAND_FILE: &str = "hand.png";
 
+/// The board image, with its text summary as the alt text.
+pub fn board_file(board: &BoardPost) -> CreateAttachment {
+    CreateAttachment::bytes(board.png.clone(), BOARD_FILE).description(alt(&board.alt))
+}
+
+/// A hand image, described by the private summary (it only goes to its owner).
+pub fn hand_file(post: &PrivatePost) -> CreateAttachment {
+    CreateAttachment::bytes(post.png.clone(), HAND_FILE).description(alt(&post.text))
+}
+
+/// Discord keeps at most 1024 characters of an attachment's description.
+fn alt(s: &str) -> String {
+    const MAX: usize = 1024;
+    if s.chars().count() <= MAX {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(MAX - 1).collect();
+    out.push('…');
+    out
+}
+
 /// The rows for a board: the prompt's buttons or menu, and "Show my hand" when the game has
 /// hidden hands.
 pub fn board_rows(board: &BoardPost, hands: bool, lang: Lang) -> Vec<CreateActionRow> {
@@ -85,7 +106,7 @@ pub fn board_content(board: &BoardPost, lang: Lang) -> String {
 pub fn board_message(board: &BoardPost, hands: bool, lang: Lang) -> CreateMessage {
     CreateMessage::new()
         .content(board_content(board, lang))
-        .add_file(CreateAttachment::bytes(board.png.clone(), BOARD_FILE))
+        .add_file(board_file(board))
         .components(board_rows(board, hands, lang))
 }
 
@@ -93,7 +114,7 @@ pub fn board_edit(board: &BoardPost, hands: bool, lang: Lang) -> EditInteraction
     EditInteractionResponse::new()
         .content(board_content(board, lang))
         .clear_attachments()
-        .new_attachment(CreateAttachment::bytes(board.png.clone(), BOARD_FILE))
+        .new_attachment(board_file(board))
         .components(board_rows(board, hands, lang))
 }
 
@@ -172,7 +193,7 @@ pub async fn send_private(
             .render(lang);
         let msg = CreateMessage::new()
             .content(content(&format!("{header}\n{}", post.text)))
-            .add_file(CreateAttachment::bytes(post.png.clone(), HAND_FILE));
+            .add_file(hand_file(post));
         let sent = dm(http, user, msg).await;
         tell_if_closed(http, data, view, user, sent, lang).await;
     }
