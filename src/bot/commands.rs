@@ -76,6 +76,27 @@ async fn resolve_game(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Err
     }
 }
 
+/// A refusal about `game`, kept with its players' names so seats read as names.
+async fn named<T>(
+    ctx: Context<'_>,
+    game: GameId,
+    result: Result<T, crate::service::ServiceError>,
+) -> Result<T, Error> {
+    match result {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            let names = ctx
+                .data()
+                .service
+                .lobby(game)
+                .await
+                .map(|v| v.seats.into_iter().map(|s| s.name).collect())
+                .unwrap_or_default();
+            Err(Error::InGame(e, names))
+        }
+    }
+}
+
 /// `key=value` pairs separated by spaces or commas.
 pub fn parse_options(s: &str) -> Result<GameOptions, Text> {
     let mut out = GameOptions::new();
@@ -293,7 +314,8 @@ pub async fn move_(
             lang,
             now(),
         )
-        .await?;
+        .await;
+    let outputs = named(ctx, game, outputs).await?;
     send::deliver(ctx.http(), ctx.data(), game, &outputs, lang).await?;
     send::reply_text(ctx, &Text::new("bot.done.played").render(lang)).await
 }
@@ -324,7 +346,8 @@ pub async fn board(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
-    let outputs = ctx.data().service.show(game, lang).await?;
+    let outputs = ctx.data().service.show(game, lang).await;
+    let outputs = named(ctx, game, outputs).await?;
     send::edit(
         ctx,
         send::board_edit(&outputs.board, !outputs.private.is_empty(), lang),
@@ -353,7 +376,8 @@ pub async fn undo(ctx: Context<'_>, all: Option<bool>, game: Option<i64>) -> Res
             lang,
             now(),
         )
-        .await?;
+        .await;
+    let outputs = named(ctx, game, outputs).await?;
     send::deliver(ctx.http(), ctx.data(), game, &outputs, lang).await?;
     send::reply_text(ctx, &Text::new("bot.done.undone").render(lang)).await
 }
@@ -401,7 +425,8 @@ pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     let lang = lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
     let service = &ctx.data().service;
-    let resigned = service.resign(game, author_id(ctx), lang, now()).await?;
+    let resigned = service.resign(game, author_id(ctx), lang, now()).await;
+    let resigned = named(ctx, game, resigned).await?;
     let view = service.lobby(game).await?;
     if let Some(place) = send::place_of(&view) {
         place
@@ -425,9 +450,8 @@ pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
         Context::Prefix(_) => false,
     };
     let service = &ctx.data().service;
-    let view = service
-        .cancel(game, author_id(ctx), moderator, now())
-        .await?;
+    let view = service.cancel(game, author_id(ctx), moderator, now()).await;
+    let view = named(ctx, game, view).await?;
     if let Some(place) = send::place_of(&view) {
         place
             .send_message(

@@ -49,6 +49,9 @@ pub struct Data {
 pub enum Error {
     #[error(transparent)]
     Service(#[from] ServiceError),
+    /// A service refusal in a game, with the seat names to show.
+    #[error("{0}")]
+    InGame(ServiceError, Vec<String>),
     #[error("discord: {0}")]
     Discord(#[from] serenity::Error),
     /// A mistake of the user's that the service never saw (a bad option string...).
@@ -60,7 +63,7 @@ impl Error {
     /// The message for the user and whether it is their mistake.
     fn for_user(&self) -> (Text, bool) {
         match self {
-            Error::Service(e) => (e.text(), e.is_user_error()),
+            Error::Service(e) | Error::InGame(e, _) => (e.text(), e.is_user_error()),
             Error::User(t) => (t.clone(), true),
             Error::Discord(_) => (Text::new("core.error.internal"), false),
         }
@@ -124,14 +127,28 @@ pub async fn run_with_service(
         .framework(framework)
         .await?;
     let shards = Arc::clone(&client.shard_manager);
+    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
         shutdown.await;
         tracing::info!("shutting down");
-        shards.shutdown_all().await;
+        // A shard that never connected (gateway unreachable) would keep retrying: bounded.
+        if tokio::time::timeout(SHUTDOWN_GRACE, shards.shutdown_all())
+            .await
+            .is_err()
+        {
+            tracing::warn!("the gateway did not close in time; stopping anyway");
+        }
+        let _ = stopped_tx.send(());
     });
-    client.start().await?;
+    tokio::select! {
+        started = client.start() => started?,
+        _ = stopped_rx => {}
+    }
     Ok(())
 }
+
+/// How long shards get to close their gateway connections at shutdown.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Resolves on Ctrl-C or SIGTERM.
 pub async fn shutdown_signal() {
@@ -195,6 +212,10 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
 /// the user can quote.
 fn user_message(error: &Error, lang: Lang, names: &[String]) -> String {
     let (text, is_user) = error.for_user();
+    let names = match error {
+        Error::InGame(_, in_game) if names.is_empty() => in_game.as_slice(),
+        _ => names,
+    };
     if is_user {
         return text.render_with(lang, names);
     }
@@ -279,6 +300,20 @@ mod tests {
         let shown = user_message(&internal, Lang::En, &[]);
         assert!(shown.starts_with("Sorry"), "{shown}");
         assert!(!shown.contains("invalid request"), "{shown}");
+    }
+
+    #[test]
+    fn refusals_in_a_game_name_the_players() {
+        let e = Error::InGame(
+            ServiceError::Play(crate::engine::PlayError::NotYourTurn {
+                waiting_for: crate::engine::Seat(1),
+            }),
+            vec!["Ann".into(), "Bob".into()],
+        );
+        assert_eq!(
+            user_message(&e, Lang::En, &[]),
+            "It is not your turn: Bob must decide now."
+        );
     }
 
     #[test]
