@@ -97,6 +97,7 @@ pub async fn run_with_service(
     let mut commands = commands::all();
     commands::localize(&mut commands);
     let dev_guild = config.dev_guild;
+    let janitor = service.clone();
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands,
@@ -126,6 +127,21 @@ pub async fn run_with_service(
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await?;
+    // Interaction ids are kept to handle a redelivered click once; Discord gives up on an
+    // interaction after 15 minutes, so an hour of memory is plenty.
+    let janitor = tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(600));
+        loop {
+            every.tick().await;
+            if let Err(e) = janitor
+                .store()
+                .forget_interactions_before(now() - 3600)
+                .await
+            {
+                tracing::warn!(error = %e, "could not forget old interaction ids");
+            }
+        }
+    });
     let shards = Arc::clone(&client.shard_manager);
     let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
@@ -140,10 +156,12 @@ pub async fn run_with_service(
         }
         let _ = stopped_tx.send(());
     });
-    tokio::select! {
-        started = client.start() => started?,
-        _ = stopped_rx => {}
-    }
+    let ended = tokio::select! {
+        started = client.start() => started,
+        _ = stopped_rx => Ok(()),
+    };
+    janitor.abort();
+    ended?;
     Ok(())
 }
 
