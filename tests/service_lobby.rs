@@ -76,6 +76,15 @@ async fn lobby_fills_and_only_the_host_or_a_moderator_starts() {
         assert_eq!(view.status, GameStatus::Lobby);
         assert_eq!(view.seats.len(), 1);
         let g = view.game;
+        assert_eq!(
+            view.text(Lang::En),
+            format!(
+                "🎲 **Cortexcape**: game {} is looking for players\nPlayers 1/3 (at least 2):\n\
+                 1. <@1> (host)\nPress Join to take a seat. The host can start once 2 players \
+                 are seated.",
+                g.0
+            )
+        );
         // A lobby has no board yet.
         assert!(matches!(
             svc.show(g, Lang::En).await,

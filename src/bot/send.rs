@@ -335,3 +335,121 @@ pub async fn edit(ctx: Context<'_>, edit: EditInteractionResponse) -> Result<(),
 pub fn author_id(ctx: Context<'_>) -> i64 {
     id_i64(ctx.author().id.get())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{PromptInfo, Seat, Version};
+
+    fn board(options: usize, mention: Option<i64>) -> BoardPost {
+        BoardPost {
+            game: GameId(7),
+            version: Version(3),
+            events: Vec::new(),
+            text: "➡️ Ann: pick".into(),
+            prompt: Some(PromptInfo {
+                seat: Seat(0),
+                kind: "pick",
+                text: Text::raw("pick"),
+                options: (0..options).map(|i| format!("opt {i}")).collect(),
+            }),
+            mention,
+            scores: vec![0, 0],
+            outcome: None,
+            png: vec![1, 2, 3],
+            alt: "a board".into(),
+        }
+    }
+
+    fn ids(rows: &[CreateActionRow]) -> Vec<Vec<String>> {
+        let json = serde_json::to_value(rows).unwrap_or_default();
+        json.as_array()
+            .map(|rows| {
+                rows.iter()
+                    .map(|r| {
+                        r["components"]
+                            .as_array()
+                            .map(|cs| {
+                                cs.iter()
+                                    .map(|c| c["custom_id"].as_str().unwrap_or("?").to_string())
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn board_buttons_carry_game_version_and_index() {
+        let rows = ids(&board_rows(&board(6, Some(5)), false, Lang::En));
+        assert_eq!(
+            rows,
+            vec![
+                vec!["g:7:3:0", "g:7:3:1", "g:7:3:2", "g:7:3:3", "g:7:3:4"],
+                vec!["g:7:3:5"]
+            ]
+        );
+        // With hidden hands, a last row for "Show my hand".
+        let rows = ids(&board_rows(&board(6, Some(5)), true, Lang::En));
+        assert_eq!(rows.last(), Some(&vec!["h:7".to_string()]));
+        assert_eq!(
+            board_content(&board(6, Some(5)), Lang::En),
+            "➡️ Ann: pick\n<@5>"
+        );
+    }
+
+    #[test]
+    fn many_options_become_a_menu_then_a_hint() {
+        let menu =
+            serde_json::to_value(board_rows(&board(25, None), false, Lang::Fr)).unwrap_or_default();
+        assert_eq!(menu[0]["components"][0]["custom_id"], "s:7:3");
+        assert_eq!(
+            menu[0]["components"][0]["placeholder"],
+            "Choisissez une option"
+        );
+        assert_eq!(
+            menu[0]["components"][0]["options"].as_array().map(Vec::len),
+            Some(25)
+        );
+        let too_many = board(26, None);
+        assert!(board_rows(&too_many, false, Lang::En).is_empty());
+        assert!(board_content(&too_many, Lang::En).ends_with("type /move and pick from the list."));
+    }
+
+    #[test]
+    fn lobby_buttons_until_the_game_starts() {
+        let mut view = LobbyView {
+            game: GameId(4),
+            kind: crate::engine::GameKind::Cortexcape,
+            options: Default::default(),
+            host: Some(1),
+            seats: Vec::new(),
+            min: 2,
+            max: 4,
+            status: GameStatus::Lobby,
+            version: Version(0),
+            guild: None,
+            channel: Some(10),
+            thread: None,
+        };
+        assert_eq!(
+            ids(&lobby_rows(&view, Lang::En)),
+            vec![vec!["l:4:join", "l:4:leave", "l:4:start", "l:4:cancel"]]
+        );
+        assert_eq!(place_of(&view), Some(serenity::ChannelId::new(10)));
+        view.thread = Some(11);
+        assert_eq!(place_of(&view), Some(serenity::ChannelId::new(11)));
+        view.status = GameStatus::Active;
+        assert!(lobby_rows(&view, Lang::En).is_empty());
+    }
+
+    #[test]
+    fn a_finished_board_has_no_components() {
+        let mut b = board(3, None);
+        b.prompt = None;
+        b.outcome = Some(crate::engine::Outcome::from_scores(vec![1, 2], true));
+        assert!(board_rows(&b, true, Lang::En).is_empty());
+    }
+}
