@@ -223,6 +223,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "render",
         include_str!("../../assets/i18n/fr/render.toml"),
     ),
+    (
+        Lang::En,
+        "bot",
+        include_str!("../../assets/i18n/en/bot.toml"),
+    ),
+    (
+        Lang::Fr,
+        "bot",
+        include_str!("../../assets/i18n/fr/bot.toml"),
+    ),
 ];
 
 type Catalog = HashMap<String, String>;

@@ -17,17 +17,31 @@ pub struct Migration {
     pub sql: &'static str,
 }
 
-pub const MIGRATIONS_SQLITE: &[Migration] = &[Migration {
-    version: 1,
-    name: "initial",
-    sql: include_str!("../../migrations/sqlite/0001_initial.sql"),
-}];
+pub const MIGRATIONS_SQLITE: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "initial",
+        sql: include_str!("../../migrations/sqlite/0001_initial.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "lobby",
+        sql: include_str!("../../migrations/sqlite/0002_lobby.sql"),
+    },
+];
 
-pub const MIGRATIONS_POSTGRES: &[Migration] = &[Migration {
-    version: 1,
-    name: "initial",
-    sql: include_str!("../../migrations/postgres/0001_initial.sql"),
-}];
+pub const MIGRATIONS_POSTGRES: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "initial",
+        sql: include_str!("../../migrations/postgres/0001_initial.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "lobby",
+        sql: include_str!("../../migrations/postgres/0002_lobby.sql"),
+    },
+];
 
 /// Any fixed number; only croupier processes on the same database take it.
 const LOCK_KEY: i64 = 0x0063_726f_7570_6965; // "croupie"
