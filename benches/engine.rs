@@ -21,7 +21,7 @@ fn position(depth: usize, lab: &str) -> Cortexcape {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for _ in 0..depth {
         let Some(p) = Game::prompt(&game) else { break };
-        let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+        let pick = p.options[rng.gen_range(0..p.options.len())];
         game.apply(p.seat, &pick).expect("listed option applies");
     }
     game
@@ -34,7 +34,7 @@ const DEPTHS: [usize; 4] = [5, 40, 90, 200];
 fn apply_one_option(b: Bencher, depth: usize) {
     let game = position(depth, "black");
     let p = Game::prompt(&game).expect("prompt");
-    let pick = p.options[0].clone();
+    let pick = p.options[0];
     b.with_inputs(|| game.clone())
         .bench_local_refs(|g| g.apply(p.seat, &pick).expect("applies"));
 }
@@ -86,4 +86,21 @@ fn render_and_encode_board(b: Bencher) {
     let png = encode_png(&<Cortexcape as Game>::render_public(&view, &ctx));
     println!("board PNG size: {} bytes", png.len());
     b.bench_local(|| encode_png(&<Cortexcape as Game>::render_public(&view, &ctx)).len());
+}
+
+/// Rendering alone (no encoding).
+#[divan::bench(sample_count = 20)]
+fn render_board_only(b: Bencher) {
+    let game = position(90, "black");
+    let ctx = RenderCtx::default();
+    let view = game.public_view();
+    b.bench_local(|| <Cortexcape as Game>::render_public(&view, &ctx));
+}
+
+/// PNG encoding alone, with the settings the service uses.
+#[divan::bench(sample_count = 20)]
+fn encode_board_only(b: Bencher) {
+    let game = position(90, "black");
+    let img = <Cortexcape as Game>::render_public(&game.public_view(), &RenderCtx::default());
+    b.bench_local(|| encode_png(&img).len());
 }

@@ -33,6 +33,13 @@ pub struct Config {
     pub token: Option<Token>,
     /// `DATABASE_URL`: `sqlite://…` (default) or `postgres://…`.
     pub database_url: String,
+    /// `DISCORD_DEV_GUILD`: register slash commands in this guild only (instant; for testing).
+    pub dev_guild: Option<u64>,
+    /// `DISCORD_API_BASE`: send REST calls to this base instead of Discord (a proxy, or the
+    /// fake Discord of the tests); the gateway URL is then the one it returns.
+    pub api_base: Option<String>,
+    /// `DISCORD_APPLICATION_ID`: only used to print an invite link.
+    pub application_id: Option<u64>,
 }
 
 impl Config {
@@ -51,6 +58,28 @@ impl Config {
         Config {
             token,
             database_url,
+            dev_guild: var_u64("DISCORD_DEV_GUILD"),
+            api_base: std::env::var("DISCORD_API_BASE")
+                .ok()
+                .map(|u| u.trim().to_string())
+                .filter(|u| !u.is_empty()),
+            application_id: var_u64("DISCORD_APPLICATION_ID"),
+        }
+    }
+}
+
+/// A numeric id from the environment; empty or unreadable is `None` (with a warning).
+fn var_u64(name: &str) -> Option<u64> {
+    let v = std::env::var(name).ok()?;
+    let v = v.trim();
+    if v.is_empty() {
+        return None;
+    }
+    match v.parse() {
+        Ok(n) => Some(n),
+        Err(_) => {
+            tracing::warn!("{name} is not a number; ignoring it");
+            None
         }
     }
 }
@@ -66,6 +95,9 @@ mod tests {
         let c = Config {
             token: Some(t),
             database_url: "sqlite::memory:".into(),
+            dev_guild: None,
+            api_base: None,
+            application_id: None,
         };
         assert!(!format!("{c:?}").contains("secret"));
     }

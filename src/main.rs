@@ -1,10 +1,12 @@
-//! The croupier binary: the local table now; the Discord bot with `serve`.
+//! The croupier binary: the Discord bot (`serve`, or no subcommand with a token) and the local
+//! table (`table`, or no subcommand without a token).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use croupier::bot::BotConfig;
 use croupier::config::Config;
 use croupier::engine::GameKind;
 use croupier::i18n::Lang;
@@ -29,6 +31,8 @@ enum Command {
     Table(Box<TableCli>),
     /// List the games croupier hosts and their options.
     Games,
+    /// Run the Discord bot (needs DISCORD_TOKEN).
+    Serve,
 }
 
 #[derive(Args, Default)]
@@ -84,8 +88,7 @@ fn parse_kv(s: &str) -> Result<(String, String), String> {
 async fn main() -> std::process::ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "warn,croupier=info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -122,13 +125,29 @@ async fn run() -> anyhow::Result<()> {
             Ok(())
         }
         Some(Command::Table(t)) => table_cmd(*t, &config).await,
-        None => {
-            if config.token.is_some() {
-                tracing::warn!("DISCORD_TOKEN is set, but this build has no Discord bot yet; starting the local table");
-            }
-            table_cmd(TableCli::default(), &config).await
-        }
+        Some(Command::Serve) => serve(&config).await,
+        None if config.token.is_some() => serve(&config).await,
+        None => table_cmd(TableCli::default(), &config).await,
     }
+}
+
+async fn serve(config: &Config) -> anyhow::Result<()> {
+    let Some(token) = config.token.clone() else {
+        let lang = Lang::from_locale(&std::env::var("LANG").unwrap_or_default());
+        eprintln!(
+            "{}",
+            croupier::bot::setup_help::no_token_message(config.application_id, lang)
+        );
+        anyhow::bail!("DISCORD_TOKEN is not set");
+    };
+    tracing::info!(db = %redact_url(&config.database_url), "starting the Discord bot");
+    let bot = BotConfig {
+        token,
+        database_url: config.database_url.clone(),
+        dev_guild: config.dev_guild,
+        api_base: config.api_base.clone(),
+    };
+    croupier::bot::run_bot(bot, croupier::bot::shutdown_signal()).await
 }
 
 async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
@@ -174,7 +193,8 @@ async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
         None => table::run(&service, &args, std::io::stdin().lock(), stdout.lock()).await?,
     };
     if !args.json {
-        eprintln!("(game {id} is saved; continue it with `croupier table --resume {id}`)");
+        let saved = croupier::i18n::Text::new("core.table.saved").arg("id", id.0);
+        eprintln!("{}", saved.render(args.lang));
     }
     Ok(())
 }

@@ -145,3 +145,17 @@ fn bad_command_lines_fail_with_a_clear_message() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("2 to 4 players"), "{err}");
 }
+
+#[test]
+fn resuming_a_missing_game_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}/t.db", dir.path().display());
+    let out = Command::new(env!("CARGO_BIN_EXE_croupier"))
+        .args(["table", "--resume", "99", "--db", &db])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no game 99"), "{err}");
+}

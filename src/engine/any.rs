@@ -62,10 +62,8 @@ impl PlayError {
             }
             PlayError::Stale { .. } => Text::new("core.error.stale"),
             PlayError::Empty => Text::new("core.error.empty"),
-            PlayError::Parse { segment, error } => Text::new("core.error.in_part")
-                .arg("part", *segment)
-                .arg("input", error.found.clone())
-                .arg("reason", error.text()),
+            // The parse message already quotes what could not be read.
+            PlayError::Parse { error, .. } => error.text(),
             PlayError::Illegal {
                 segment,
                 token,

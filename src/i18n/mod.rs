@@ -213,6 +213,26 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "cortexcape",
         include_str!("../../assets/i18n/fr/cortexcape.toml"),
     ),
+    (
+        Lang::En,
+        "render",
+        include_str!("../../assets/i18n/en/render.toml"),
+    ),
+    (
+        Lang::Fr,
+        "render",
+        include_str!("../../assets/i18n/fr/render.toml"),
+    ),
+    (
+        Lang::En,
+        "bot",
+        include_str!("../../assets/i18n/en/bot.toml"),
+    ),
+    (
+        Lang::Fr,
+        "bot",
+        include_str!("../../assets/i18n/fr/bot.toml"),
+    ),
 ];
 
 type Catalog = HashMap<String, String>;

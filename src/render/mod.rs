@@ -1,1 +1,14 @@
-//! Shared drawing helpers for every game's board image. Pure: in-memory images only.
+//! Shared drawing helpers for every game's board image. Pure: in-memory images only; PNG
+//! encoding happens at the edge (`service::encode_png`).
+//!
+//! - [`shapes`]: anti-aliased discs, rings, dashed and dotted lines, arrows, cones, boxes;
+//! - [`text`]: the embedded DejaVu Sans faces, measuring, wrapping, halos;
+//! - [`palette`]: colour-blind-safe seat colours, contrast, seat letters;
+//! - [`panel`]: seat tokens, legend box, score table, pool chips.
+
+pub mod palette;
+pub mod panel;
+pub mod shapes;
+pub mod text;
+
+pub use shapes::Pt;

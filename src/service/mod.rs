@@ -6,8 +6,10 @@
 //! play the line on the engine (all or nothing) -> one store transaction (moves appended, new
 //! snapshot, version+1) -> outputs (board post with image and text, private views).
 
+mod lobby;
 mod output;
 
+pub use lobby::{filter_choices, GameLine, LobbyError, LobbyView, OpenLobby, Resigned};
 pub use output::{board_text, encode_png, outcome_text, BoardPost, Outputs, PrivatePost};
 
 use crate::engine::{
@@ -87,6 +89,8 @@ pub enum ServiceError {
     NotActive(GameId),
     #[error("no game {0}")]
     NoGame(GameId),
+    #[error(transparent)]
+    Lobby(#[from] LobbyError),
     #[error("stored game {game} cannot be read: {error}")]
     Load { game: GameId, error: LoadError },
     #[error("replay of game {game} diverged at move {seq}: {error}")]
@@ -120,6 +124,7 @@ impl ServiceError {
             ServiceError::NotSeated => Text::new("core.error.not_seated"),
             ServiceError::NotActive(_) => Text::new("core.error.not_active"),
             ServiceError::NoGame(id) => Text::new("core.error.no_game").arg("id", id.0),
+            ServiceError::Lobby(e) => e.text(),
             ServiceError::Load { .. } | ServiceError::Replay { .. } | ServiceError::Store(_) => {
                 Text::new("core.error.internal")
             }
@@ -201,6 +206,9 @@ impl Service {
     /// Loads a game and its engine state from the snapshot.
     pub async fn load(&self, id: GameId) -> Result<Loaded, ServiceError> {
         let record = self.store.game(id).await?;
+        if record.status == GameStatus::Lobby {
+            return Err(LobbyError::NotStarted(id).into());
+        }
         let game = GameKind::load(&record.state)
             .map_err(|error| ServiceError::Load { game: id, error })?;
         Ok(Loaded { record, game })

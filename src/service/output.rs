@@ -45,19 +45,26 @@ pub struct Outputs {
     pub private: Vec<PrivatePost>,
 }
 
-/// Encodes an image as PNG (best compression: boards are flat colours and compress well).
+/// Encodes a board image as PNG. Boards are opaque, so the alpha channel is dropped (a quarter
+/// less data), and `Fast` compression with adaptive filtering keeps encoding near 6 ms for about
+/// 230 KB; `Default` was 5x slower for 40% smaller files (figures in BENCHMARKS.md).
 pub fn encode_png(img: &RgbaImage) -> Vec<u8> {
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     use image::ImageEncoder;
+    let rgb: Vec<u8> = img
+        .as_raw()
+        .chunks_exact(4)
+        .flat_map(|px| [px[0], px[1], px[2]])
+        .collect();
     let mut out = Vec::new();
     let encoder =
-        PngEncoder::new_with_quality(&mut out, CompressionType::Best, FilterType::Adaptive);
-    // Encoding an in-memory RGBA buffer of matching size cannot fail.
+        PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive);
+    // Encoding an in-memory buffer of matching size cannot fail.
     let _ = encoder.write_image(
-        img.as_raw(),
+        &rgb,
         img.width(),
         img.height(),
-        image::ExtendedColorType::Rgba8,
+        image::ExtendedColorType::Rgb8,
     );
     out
 }
@@ -75,8 +82,11 @@ pub fn board_text(loaded: &Loaded, events: &[String], lang: Lang) -> String {
                     .render_with(lang, &names),
             );
         }
-        (None, Some(outcome)) => lines.push(outcome_text(&outcome).render_with(lang, &names)),
-        (None, None) => {}
+        // The game's own end event already says it when the end has just happened.
+        (None, Some(outcome)) if events.is_empty() => {
+            lines.push(outcome_text(&outcome).render_with(lang, &names));
+        }
+        (None, _) => {}
     }
     lines.join("\n")
 }

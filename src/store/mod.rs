@@ -29,6 +29,7 @@
 //! lossless); the store keeps the `i64` as given.
 
 mod games;
+mod lobby;
 mod migrate;
 mod misc;
 
@@ -38,7 +39,8 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use crate::engine::{GameId, Seat, Version};
-pub use migrate::{MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
+pub use lobby::{JoinOutcome, LeaveOutcome};
+pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
 
 /// Which database a [`Store`] talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

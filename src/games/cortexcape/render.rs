@@ -1,8 +1,946 @@
-//! The Cortexcape board image (placeholder until the renderer lands).
-use super::view::PublicView;
-use crate::engine::RenderCtx;
-use image::RgbaImage;
+//! The Cortexcape board image (spec section 11): a 1000 × 860 board on a lab-tinted background
+//! and a 400 px side panel. Drawn only from the public view; every label is localized.
 
-pub fn render_public(_view: &PublicView, _ctx: &RenderCtx) -> RgbaImage {
-    RgbaImage::new(1400, 900)
+use std::ops::{Add, Sub};
+
+use image::{Rgba, RgbaImage};
+
+use super::state::{Piece, Place, Start};
+use super::view::{Phase, PublicView, RoundRecap};
+use crate::engine::{RenderCtx, Seat};
+use crate::i18n::Text;
+use crate::render::palette::{self, ink_on, mix, rgb, rgba, ALERT, INK, INK_DIM, PAPER, WHITE};
+use crate::render::panel::{self, chip, legend, legend_height, token, LegendEntry, ScoreRow};
+use crate::render::shapes::{
+    arrow_head, cone, dashed_polyline, dashed_ring, dot_centres, fill_disc, fill_rect, polyline,
+    ring, rounded_rect, thick_line, Pt,
+};
+use crate::render::text::{draw_text, draw_text_centred, text_width, wrap, Align, Style, Weight};
+
+pub const WIDTH: u32 = 1400;
+pub const HEIGHT: u32 = 900;
+const BOARD_W: f32 = 1000.0;
+/// The board grid starts this far down, leaving room for the lab name above the top exits.
+const OFFSET_Y: f32 = 30.0;
+const DOOR_R: f32 = 36.0;
+const EXIT_HALF: f32 = 24.0;
+const PANEL_X: f32 = BOARD_W + 20.0;
+const PANEL_W: f32 = 360.0;
+
+const CORRIDOR: Rgba<u8> = rgb(0xC9CED6);
+const CYL_WHITE: Rgba<u8> = rgb(0xF2F2F2);
+const CYL_GREEN: Rgba<u8> = rgb(0x3DAA4A);
+const CYL_YELLOW: Rgba<u8> = rgb(0xF2C230);
+const CYL_RED: Rgba<u8> = rgb(0xD64541);
+const TOWER: Rgba<u8> = rgb(0x111111);
+const EXIT_CONE: Rgba<u8> = rgb(0xE0201B);
+const DARK: Rgba<u8> = rgb(0x15171C);
+/// Dots of the hindsight path: a cyan no seat or piece uses.
+const CHEAPEST: Rgba<u8> = rgb(0x3EE0FF);
+
+/// Pixel centre of grid cell (col, row): the spec's `80 + 140·n`, shifted down by the margin.
+fn grid(col: i32, row: i32) -> Pt {
+    Pt::new(
+        80.0 + 140.0 * col as f32,
+        OFFSET_Y + 80.0 + 140.0 * row as f32,
+    )
+}
+
+fn lab_colour(lab: &str) -> Rgba<u8> {
+    match lab {
+        "green" => rgb(0x2E9E5B),
+        "red" => rgb(0xC8323C),
+        "black" => rgb(0x2B2B2B),
+        _ => rgb(0x2D6CDF),
+    }
+}
+
+fn piece_colour(p: Piece) -> Rgba<u8> {
+    match p {
+        Piece::White => CYL_WHITE,
+        Piece::Green => CYL_GREEN,
+        Piece::Yellow => CYL_YELLOW,
+        Piece::Red => CYL_RED,
+        Piece::Tower => TOWER,
+    }
+}
+
+/// Notation of a place: `7` or `x12`.
+fn place_name(p: Place) -> String {
+    match p {
+        Place::Door(d) => d.to_string(),
+        Place::Exit(x) => format!("x{x}"),
+    }
+}
+
+/// Notation of a start: `12-13`, `6-x12` (door first) or `x4` in the short game.
+fn start_name(s: Start) -> String {
+    match s {
+        Start::Exit(x) => format!("x{x}"),
+        Start::Corridor(a, b) => {
+            let (a, b) = match (a, b) {
+                (Place::Exit(_), Place::Door(_)) => (b, a),
+                (Place::Door(x), Place::Door(y)) if y < x => (b, a),
+                _ => (a, b),
+            };
+            format!("{}-{}", place_name(a), place_name(b))
+        }
+    }
+}
+
+fn tr(ctx: &RenderCtx, key: &str) -> String {
+    Text::new(format!("render.{key}")).render(ctx.lang)
+}
+
+fn trw(ctx: &RenderCtx, key: &str, args: &[(&str, String)]) -> String {
+    let mut t = Text::new(format!("render.{key}"));
+    for (k, v) in args {
+        t = t.arg(k, v.clone());
+    }
+    t.render(ctx.lang)
+}
+
+/// Everything the drawing needs that is derived from the view once.
+struct Board<'a> {
+    view: &'a PublicView,
+    ctx: &'a RenderCtx,
+    bg: Rgba<u8>,
+    seat_colours: Vec<Rgba<u8>>,
+    letters: Vec<char>,
+}
+
+impl Board<'_> {
+    fn place(&self, p: Place) -> Option<Pt> {
+        match p {
+            Place::Door(d) => {
+                let &(c, r) = self.view.doors.get(usize::from(d).checked_sub(1)?)?;
+                Some(grid(c, r))
+            }
+            Place::Exit(x) => {
+                let e = self.view.exits.iter().find(|e| e.id == x)?;
+                Some(grid(e.col, e.row))
+            }
+        }
+    }
+
+    fn start_point(&self, s: Start) -> Option<Pt> {
+        match s {
+            Start::Exit(x) => self.place(Place::Exit(x)),
+            Start::Corridor(a, b) => Some(self.place(a)?.lerp(self.place(b)?, 0.5)),
+        }
+    }
+
+    fn seat_colour(&self, s: Seat) -> Rgba<u8> {
+        self.seat_colours.get(s.index()).copied().unwrap_or(INK_DIM)
+    }
+
+    fn letter(&self, s: Seat) -> char {
+        self.letters.get(s.index()).copied().unwrap_or('?')
+    }
+
+    fn colour_name(&self, s: Seat) -> String {
+        match self.view.seats.get(s.index()) {
+            Some(sv) => tr(self.ctx, &format!("colour.{}", sv.colour)),
+            None => String::new(),
+        }
+    }
+
+    /// The walked line: from the start cone through the places, in pixels.
+    fn route(&self, start: Option<Start>, path: &[Place]) -> Vec<Pt> {
+        let mut pts: Vec<Pt> = start
+            .and_then(|s| self.start_point(s))
+            .into_iter()
+            .collect();
+        pts.extend(path.iter().filter_map(|p| self.place(*p)));
+        pts
+    }
+}
+
+pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
+    let lab = lab_colour(view.lab);
+    let bg = mix(lab, DARK, 0.45);
+    let names: Vec<String> = (0..view.seats.len())
+        .map(|i| ctx.name(Seat(u8::try_from(i).unwrap_or(u8::MAX))))
+        .collect();
+    let b = Board {
+        view,
+        ctx,
+        bg,
+        seat_colours: view
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                palette::named(s.colour)
+                    .unwrap_or(palette::SEAT_COLOURS[i % palette::SEAT_COLOURS.len()])
+            })
+            .collect(),
+        letters: palette::seat_letters(&names),
+    };
+    let mut img = RgbaImage::from_pixel(WIDTH, HEIGHT, bg);
+    draw_board(&mut img, &b);
+    draw_panel(&mut img, &b);
+    img
+}
+
+fn draw_board(img: &mut RgbaImage, b: &Board<'_>) {
+    let v = b.view;
+    let label = Style::new(Weight::Bold, 28.0, WHITE).halo(b.bg, 2);
+    let lab_name = tr(b.ctx, &format!("cortexcape.lab_{}", v.lab));
+    draw_text(img, &label, 18.0, 10.0, Align::Left, &lab_name);
+
+    for (a, c) in &v.corridors {
+        if let (Some(p), Some(q)) = (b.place(*a), b.place(*c)) {
+            thick_line(img, p, q, 14.0, CORRIDOR);
+        }
+    }
+
+    if let Some(r) = shown_recap(v) {
+        draw_recap_lines(img, b, r);
+    }
+    if !v.path.is_empty() {
+        draw_path_line(img, b, b.route(v.start, &v.path), v.owner);
+    }
+
+    for e in &v.exits {
+        draw_exit(img, b, e.id, grid(e.col, e.row), e.col, e.row, e.marble);
+    }
+
+    for (i, &(c, r)) in v.doors.iter().enumerate() {
+        let door = u8::try_from(i + 1).unwrap_or(u8::MAX);
+        draw_door(img, b, door, grid(c, r), v.pieces.get(i).copied().flatten());
+    }
+
+    // Rings on the doors already walked this round, in the owner's colour.
+    let colour = b.seat_colour(v.owner);
+    for p in &v.path {
+        if let (Place::Door(_), Some(c)) = (p, b.place(*p)) {
+            ring(img, c, DOOR_R + 7.0, 10.0, ink_on(colour));
+            ring(img, c, DOOR_R + 7.0, 5.0, colour);
+        }
+    }
+
+    // The owner's marble where the walk stands now.
+    if let Some(c) = v.path.last().and_then(|p| b.place(*p)) {
+        token(
+            img,
+            Pt::new(c.x + 30.0, c.y + 30.0),
+            14.0,
+            colour,
+            b.letter(v.owner),
+        );
+    }
+
+    // Door numbers last, so nothing hides what the notation names.
+    for (i, &(c, r)) in v.doors.iter().enumerate() {
+        door_badge(img, grid(c, r), &(i + 1).to_string());
+    }
+
+    if let Some(t) = v.target {
+        if let Some(c) = b.place(Place::Exit(t)) {
+            cone(img, c, 30.0, EXIT_CONE, WHITE, 2.5);
+        }
+    }
+    if let Some(s) = v.start {
+        if let Some(c) = b.start_point(s) {
+            cone(img, c, 32.0, TOWER, WHITE, 2.5);
+        }
+    }
+}
+
+fn door_badge(img: &mut RgbaImage, centre: Pt, number: &str) {
+    let style = Style::new(Weight::Bold, 22.0, INK);
+    let w = text_width(Weight::Bold, 22.0, number) + 12.0;
+    let c = Pt::new(centre.x - DOOR_R + 1.0, centre.y - DOOR_R + 1.0);
+    let min = Pt::new(c.x - w / 2.0, c.y - 14.0);
+    let max = Pt::new(c.x + w / 2.0, c.y + 14.0);
+    rounded_rect(img, min, max, 7.0, WHITE, Some((INK, 2.0)));
+    draw_text_centred(img, &style, c, number);
+}
+
+fn draw_door(img: &mut RgbaImage, b: &Board<'_>, door: u8, c: Pt, piece: Option<Piece>) {
+    let v = b.view;
+    if v.phase == Phase::Configure && v.towers_to_move.contains(&door) {
+        ring(img, c, DOOR_R + 9.0, 9.0, ALERT);
+    }
+    match piece {
+        None => {
+            fill_disc(img, c, DOOR_R, b.bg);
+            if v.refill.contains(&door) {
+                fill_disc(img, c, DOOR_R, rgba(0xFFFFFF, 70));
+                dashed_ring(img, c, DOOR_R - 2.0, 5.0, 12, WHITE);
+            } else {
+                dashed_ring(img, c, DOOR_R - 2.0, 4.0, 12, CORRIDOR);
+            }
+        }
+        Some(Piece::Tower) => draw_tower(img, c, DOOR_R),
+        Some(p) => draw_cylinder(img, c, DOOR_R, p, 34.0),
+    }
+}
+
+fn draw_cylinder(img: &mut RgbaImage, c: Pt, r: f32, p: Piece, text_size: f32) {
+    let colour = piece_colour(p);
+    // A light rim keeps a green disc apart from the Green Lab's background (and so on); the
+    // white cylinder gets the grey rim of the spec instead.
+    let rim = if p == Piece::White {
+        rgb(0x7A7A7A)
+    } else {
+        rgb(0xEDEDED)
+    };
+    fill_disc(img, c, r, rim);
+    fill_disc(img, c, r - 3.0, colour);
+    let style = Style::new(Weight::Bold, text_size, ink_on(colour));
+    draw_text_centred(img, &style, c, &p.value().to_string());
+}
+
+/// A black disc with a white battlement: three merlons on a wall.
+fn draw_tower(img: &mut RgbaImage, c: Pt, r: f32) {
+    fill_disc(img, c, r, rgb(0xD0D0D0));
+    fill_disc(img, c, r - 3.0, TOWER);
+    let u = r / 36.0;
+    let wall_top = c.y - 4.0 * u;
+    let min = Pt::new(c.x - 17.0 * u, wall_top);
+    let max = Pt::new(c.x + 17.0 * u, c.y + 16.0 * u);
+    rounded_rect(img, min, max, 2.0 * u, WHITE, None);
+    for k in [-1.0f32, 0.0, 1.0] {
+        let mx = c.x + k * 12.5 * u;
+        rounded_rect(
+            img,
+            Pt::new(mx - 4.5 * u, wall_top - 9.0 * u),
+            Pt::new(mx + 4.5 * u, wall_top + 1.0),
+            1.5 * u,
+            WHITE,
+            None,
+        );
+    }
+    // A door in the wall.
+    rounded_rect(
+        img,
+        Pt::new(c.x - 4.0 * u, c.y + 5.0 * u),
+        Pt::new(c.x + 4.0 * u, c.y + 16.0 * u + 1.0),
+        4.0 * u,
+        TOWER,
+        None,
+    );
+}
+
+fn draw_exit(
+    img: &mut RgbaImage,
+    b: &Board<'_>,
+    id: u8,
+    c: Pt,
+    col: i32,
+    row: i32,
+    marble: Option<Seat>,
+) {
+    let e = Pt::new(EXIT_HALF, EXIT_HALF);
+    let fill = if marble.is_some() {
+        mix(b.bg, DARK, 0.5)
+    } else {
+        mix(b.bg, WHITE, 0.8)
+    };
+    rounded_rect(img, c.sub(e), c.add(e), 10.0, fill, Some((WHITE, 3.0)));
+    if let Some(s) = marble {
+        token(img, c, 16.0, b.seat_colour(s), b.letter(s));
+    }
+    // The id sits outside the square, away from the board, so a marble never hides it.
+    let style = Style::new(Weight::Bold, 24.0, WHITE).halo(b.bg, 2);
+    let name = format!("x{id}");
+    let gap = EXIT_HALF + 6.0;
+    if row == 0 {
+        draw_text(img, &style, c.x, c.y - gap - 26.0, Align::Centre, &name);
+    } else if row >= 5 {
+        draw_text(img, &style, c.x, c.y + gap - 2.0, Align::Centre, &name);
+    } else if col == 0 {
+        draw_text(img, &style, c.x - gap, c.y - 14.0, Align::Right, &name);
+    } else {
+        draw_text(img, &style, c.x + gap, c.y - 14.0, Align::Left, &name);
+    }
+}
+
+/// The thick path of the current escape, with arrows between the places.
+fn draw_path_line(img: &mut RgbaImage, b: &Board<'_>, pts: Vec<Pt>, owner: Seat) {
+    let colour = b.seat_colour(owner);
+    let edge = ink_on(colour);
+    polyline(img, &pts, 15.0, edge);
+    polyline(img, &pts, 9.0, colour);
+    for w in pts.windows(2) {
+        let d = w[1].sub(w[0]);
+        let len = d.len();
+        if len < 1.0 {
+            continue;
+        }
+        let mid = w[0].lerp(w[1], 0.5);
+        let dir = d.unit();
+        let tip = mid.add(dir.scale(11.0));
+        arrow_head(img, tip.add(dir.scale(3.0)), dir, 26.0, edge);
+        arrow_head(img, tip, dir, 20.0, colour);
+    }
+}
+
+/// The last round: the walked path dashed, and with hindsight one cheapest path dotted.
+fn draw_recap_lines(img: &mut RgbaImage, b: &Board<'_>, r: &RoundRecap) {
+    let colour = b.seat_colour(r.owner);
+    let edge = ink_on(colour);
+    let walked = b.route(Some(r.start), &r.path);
+    dashed_polyline(img, &walked, 13.0, 18.0, 10.0, edge);
+    dashed_polyline(img, &walked, 8.0, 18.0, 10.0, colour);
+    if let Some((_, cheapest)) = &r.cheapest {
+        let pts = b.route(Some(r.start), cheapest);
+        // Shifted sideways off the walked line, so both stay visible where they share doors.
+        for w in pts.windows(2) {
+            let d = w[1].sub(w[0]).unit();
+            let side = Pt::new(-d.y, d.x).scale(9.0);
+            for c in dot_centres(&[w[0].add(side), w[1].add(side)], 14.0) {
+                fill_disc(img, c, 6.0, INK);
+                fill_disc(img, c, 4.0, CHEAPEST);
+            }
+        }
+    }
+    if let Some(c) = b.start_point(r.start) {
+        cone(img, c, 24.0, rgba(0x111111, 150), rgba(0xFFFFFF, 150), 2.0);
+    }
+}
+
+fn draw_panel(img: &mut RgbaImage, b: &Board<'_>) {
+    let v = b.view;
+    let ctx = b.ctx;
+    fill_rect(
+        img,
+        BOARD_W as i64,
+        0,
+        i64::from(WIDTH) - BOARD_W as i64,
+        i64::from(HEIGHT),
+        PAPER,
+    );
+    let x = PANEL_X;
+    let w = PANEL_W;
+    let mut y = 16.0;
+
+    let title = Style::new(Weight::Bold, 30.0, INK);
+    let round = trw(
+        ctx,
+        "cortexcape.round",
+        &[
+            ("k", v.round.to_string()),
+            ("n", v.total_rounds.to_string()),
+        ],
+    );
+    draw_text(img, &title, x, y, Align::Left, &round);
+    y += 38.0;
+    let sub = Style::new(Weight::Regular, 17.0, INK_DIM);
+    let mode = tr(
+        ctx,
+        if v.short {
+            "cortexcape.short"
+        } else {
+            "cortexcape.standard"
+        },
+    );
+    let free = trw(
+        ctx,
+        "cortexcape.free_exits",
+        &[("n", v.free_exits.to_string())],
+    );
+    draw_text(img, &sub, x, y, Align::Left, &format!("{mode} · {free}"));
+    y += 32.0;
+
+    y = draw_phase_box(img, b, x, y, w) + 10.0;
+
+    let line = Style::new(Weight::Regular, 19.0, INK);
+    if v.phase != Phase::Over {
+        for (key, seat) in [
+            ("cortexcape.owner", v.owner),
+            ("cortexcape.setter", v.setter),
+        ] {
+            token(
+                img,
+                Pt::new(x + 12.0, y + 12.0),
+                11.0,
+                b.seat_colour(seat),
+                b.letter(seat),
+            );
+            let text = trw(ctx, key, &[("name", ctx.name(seat))]);
+            let text = panel::fit(Weight::Regular, 19.0, &text, w - 32.0);
+            draw_text(img, &line, x + 32.0, y, Align::Left, &text);
+            y += 28.0;
+        }
+        y += 4.0;
+    }
+
+    match v.phase {
+        Phase::Configure => y = draw_configure_info(img, b, x, y, w),
+        Phase::Challenge | Phase::Escape => {
+            if let Some(t) = v.target {
+                let s = trw(ctx, "cortexcape.target", &[("exit", format!("x{t}"))]);
+                draw_text(img, &line, x, y, Align::Left, &s);
+                y += 26.0;
+            }
+            if let Some(s) = v.start {
+                let s = trw(ctx, "cortexcape.start", &[("start", start_name(s))]);
+                draw_text(img, &line, x, y, Align::Left, &s);
+                y += 26.0;
+            }
+            if v.phase == Phase::Escape {
+                let bold = Style::new(Weight::Bold, 20.0, INK);
+                let s = trw(
+                    ctx,
+                    "cortexcape.cost_so_far",
+                    &[("cost", v.running_cost.to_string())],
+                );
+                draw_text(img, &bold, x, y, Align::Left, &s);
+                y += 28.0;
+            }
+        }
+        Phase::Over => {}
+    }
+    y += 8.0;
+
+    y += draw_scores(img, b, x, y, w) + 6.0;
+
+    if let Some(r) = &v.last_round {
+        y = draw_last_round(img, b, r, x, y, w);
+    }
+
+    // The legend sits at the bottom; when the panel is full it sheds entries, first the
+    // cylinder row (each disc shows its value anyway), then the last ones.
+    let mut entries = legend_entries(b);
+    let room = HEIGHT as f32 - 14.0 - (y + 6.0);
+    if legend_height(&entries, 2) > room && !entries.is_empty() {
+        entries.remove(0);
+    }
+    while legend_height(&entries, 2) > room && entries.len() > 1 {
+        entries.pop();
+    }
+    let lh = legend_height(&entries, 2);
+    legend(
+        img,
+        x,
+        HEIGHT as f32 - 14.0 - lh,
+        w,
+        &tr(ctx, "legend"),
+        2,
+        &entries,
+    );
+}
+
+/// The phase title and who must act, in a white box with the actor's token.
+fn draw_phase_box(img: &mut RgbaImage, b: &Board<'_>, x: f32, y: f32, w: f32) -> f32 {
+    let v = b.view;
+    let ctx = b.ctx;
+    let phase_key = match v.phase {
+        Phase::Configure => "cortexcape.phase_configure",
+        Phase::Challenge => "cortexcape.phase_challenge",
+        Phase::Escape => "cortexcape.phase_escape",
+        Phase::Over => "cortexcape.phase_over",
+    };
+    let act = match (v.phase, v.to_act) {
+        (Phase::Over, _) | (_, None) => over_line(b),
+        (phase, Some(seat)) => {
+            let key = match phase {
+                Phase::Challenge => "cortexcape.act_challenge",
+                Phase::Escape => "cortexcape.act_escape",
+                _ if !v.refill.is_empty() => "cortexcape.act_refill",
+                _ if !v.towers_to_move.is_empty() => "cortexcape.act_towers",
+                _ if v.pool.iter().any(|&(_, n)| n > 0) => "cortexcape.act_configure",
+                _ => "cortexcape.act_check",
+            };
+            trw(
+                ctx,
+                key,
+                &[("name", ctx.name(seat)), ("colour", b.colour_name(seat))],
+            )
+        }
+    };
+    let text_x = x + 58.0;
+    let lines = wrap(Weight::Regular, 19.0, &act, w - 70.0);
+    let h = 20.0 + 28.0 + 24.0 * lines.len() as f32;
+    let accent = v.to_act.map_or(INK_DIM, |s| b.seat_colour(s));
+    rounded_rect(
+        img,
+        Pt::new(x, y),
+        Pt::new(x + w, y + h),
+        12.0,
+        WHITE,
+        Some((INK, 2.5)),
+    );
+    if let Some(s) = v.to_act {
+        token(
+            img,
+            Pt::new(x + 29.0, y + h / 2.0),
+            19.0,
+            accent,
+            b.letter(s),
+        );
+    } else {
+        let trophy = Style::new(Weight::Bold, 30.0, INK);
+        draw_text_centred(img, &trophy, Pt::new(x + 29.0, y + h / 2.0), "★");
+    }
+    let head = Style::new(Weight::Bold, 22.0, INK);
+    draw_text(
+        img,
+        &head,
+        text_x,
+        y + 10.0,
+        Align::Left,
+        &tr(ctx, phase_key),
+    );
+    let body = Style::new(Weight::Regular, 19.0, INK);
+    for (i, l) in lines.iter().enumerate() {
+        draw_text(
+            img,
+            &body,
+            text_x,
+            y + 40.0 + 24.0 * i as f32,
+            Align::Left,
+            l,
+        );
+    }
+    y + h
+}
+
+/// "Winner: Ann with 14" or "Draw: everyone has 14", from the totals (lowest wins).
+fn over_line(b: &Board<'_>) -> String {
+    let v = b.view;
+    let Some(best) = v.seats.iter().map(|s| s.score).min() else {
+        return String::new();
+    };
+    let winners: Vec<String> = v
+        .seats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.score == best)
+        .map(|(i, _)| b.ctx.name(Seat(u8::try_from(i).unwrap_or(u8::MAX))))
+        .collect();
+    let key = if winners.len() == v.seats.len() && v.seats.len() > 1 {
+        "cortexcape.draw"
+    } else if winners.len() > 1 {
+        "cortexcape.winners"
+    } else {
+        "cortexcape.winner"
+    };
+    trw(
+        b.ctx,
+        key,
+        &[("names", winners.join(", ")), ("score", best.to_string())],
+    )
+}
+
+fn draw_configure_info(img: &mut RgbaImage, b: &Board<'_>, x: f32, mut y: f32, w: f32) -> f32 {
+    let v = b.view;
+    let ctx = b.ctx;
+    let line = Style::new(Weight::Regular, 19.0, INK);
+    if v.pool.iter().any(|&(_, n)| n > 0) {
+        let label = tr(ctx, "cortexcape.in_hand");
+        let lw = draw_text(
+            img,
+            &Style::new(Weight::Bold, 19.0, INK),
+            x,
+            y + 6.0,
+            Align::Left,
+            &label,
+        );
+        let mut cx = x + lw + 28.0;
+        for &(p, n) in &v.pool {
+            if n == 0 {
+                continue;
+            }
+            let c = Pt::new(cx, y + 17.0);
+            if p == Piece::Tower {
+                draw_tower(img, c, 16.0);
+                let style = Style::new(Weight::Bold, 20.0, INK);
+                cx += 40.0
+                    + draw_text(
+                        img,
+                        &style,
+                        c.x + 20.0,
+                        c.y - 11.0,
+                        Align::Left,
+                        &format!("×{n}"),
+                    );
+            } else {
+                cx += chip(
+                    img,
+                    c,
+                    piece_colour(p),
+                    &p.value().to_string(),
+                    &format!("×{n}"),
+                );
+            }
+            if cx > x + w {
+                break;
+            }
+        }
+        y += 40.0;
+    }
+    let list = |doors: &[u8]| {
+        doors
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !v.towers_to_move.is_empty() {
+        ring(img, Pt::new(x + 10.0, y + 12.0), 8.0, 4.0, ALERT);
+        let s = trw(
+            ctx,
+            "cortexcape.towers_to_move",
+            &[("doors", list(&v.towers_to_move))],
+        );
+        draw_text(img, &line, x + 28.0, y, Align::Left, &s);
+        y += 28.0;
+    }
+    if !v.refill.is_empty() {
+        dashed_ring(img, Pt::new(x + 10.0, y + 12.0), 8.0, 3.0, 6, INK);
+        let s = trw(ctx, "cortexcape.to_refill", &[("doors", list(&v.refill))]);
+        for l in wrap(Weight::Regular, 19.0, &s, w - 28.0) {
+            draw_text(img, &line, x + 28.0, y, Align::Left, &l);
+            y += 26.0;
+        }
+        y += 2.0;
+    }
+    y
+}
+
+fn draw_scores(img: &mut RgbaImage, b: &Board<'_>, x: f32, y: f32, w: f32) -> f32 {
+    let v = b.view;
+    let ctx = b.ctx;
+    let winners_best = v.seats.iter().map(|s| s.score).min();
+    let rows: Vec<ScoreRow> = v
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let seat = Seat(u8::try_from(i).unwrap_or(u8::MAX));
+            let detail = if s.costs.is_empty() {
+                tr(ctx, "cortexcape.rounds_none")
+            } else {
+                let letter = tr(ctx, "cortexcape.round_letter");
+                s.costs
+                    .iter()
+                    .map(|(r, c)| format!("{letter}{r}: {c}"))
+                    .collect::<Vec<_>>()
+                    .join(" · ")
+            };
+            let highlight = match v.phase {
+                Phase::Over => Some(s.score) == winners_best,
+                _ => v.to_act == Some(seat),
+            };
+            ScoreRow {
+                colour: b.seat_colour(seat),
+                letter: b.letter(seat),
+                name: ctx.name(seat),
+                total: s.score,
+                detail,
+                highlight,
+            }
+        })
+        .collect();
+    let head = tr(ctx, "cortexcape.scores");
+    panel::score_table(img, x, y, w, (&head, &tr(ctx, "total")), &rows)
+}
+
+fn draw_last_round(
+    img: &mut RgbaImage,
+    b: &Board<'_>,
+    r: &RoundRecap,
+    x: f32,
+    mut y: f32,
+    w: f32,
+) -> f32 {
+    let ctx = b.ctx;
+    rounded_rect(
+        img,
+        Pt::new(x, y),
+        Pt::new(x + w, y + 2.0),
+        1.0,
+        mix(INK_DIM, PAPER, 0.5),
+        None,
+    );
+    y += 8.0;
+    let bold = Style::new(Weight::Bold, 19.0, INK);
+    let line = Style::new(Weight::Regular, 18.0, INK);
+    let head = trw(
+        ctx,
+        "cortexcape.last_round",
+        &[
+            ("k", r.round.to_string()),
+            ("name", ctx.name(r.owner)),
+            ("cost", r.cost.to_string()),
+        ],
+    );
+    // Wrapped, not cut: the cost at the end of the line is the point of it.
+    for l in wrap(Weight::Bold, 19.0, &head, w) {
+        draw_text(img, &bold, x, y, Align::Left, &l);
+        y += 26.0;
+    }
+    if let Some((c, _)) = &r.cheapest {
+        let s = trw(ctx, "cortexcape.cheapest", &[("cost", c.to_string())]);
+        draw_text(img, &line, x, y, Align::Left, &s);
+        y += 24.0;
+    }
+    if let Some((c, start, exit)) = &r.setter_best {
+        let s = trw(
+            ctx,
+            "cortexcape.setter_best",
+            &[
+                ("cost", c.to_string()),
+                ("start", start_name(*start)),
+                ("exit", format!("x{exit}")),
+            ],
+        );
+        for l in wrap(Weight::Regular, 18.0, &s, w) {
+            draw_text(img, &line, x, y, Align::Left, &l);
+            y += 24.0;
+        }
+    }
+    y
+}
+
+/// The last round is drawn on the board until the next challenge starts (and at the end).
+fn shown_recap(v: &PublicView) -> Option<&RoundRecap> {
+    match v.phase {
+        Phase::Configure | Phase::Over => v.last_round.as_ref(),
+        Phase::Challenge | Phase::Escape => None,
+    }
+}
+
+fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
+    let v = b.view;
+    let ctx = b.ctx;
+    let mut out = vec![LegendEntry::wide(
+        tr(ctx, "cortexcape.legend_points"),
+        132.0,
+        |img, c| {
+            for (i, p) in [Piece::White, Piece::Green, Piece::Yellow, Piece::Red]
+                .into_iter()
+                .enumerate()
+            {
+                draw_cylinder(
+                    img,
+                    Pt::new(c.x - 51.0 + 34.0 * i as f32, c.y),
+                    14.0,
+                    p,
+                    17.0,
+                );
+            }
+        },
+    )];
+    // Only what the board shows now, so a full panel keeps its room.
+    let towers = v.pieces.contains(&Some(Piece::Tower))
+        || v.pool.iter().any(|&(p, n)| p == Piece::Tower && n > 0);
+    if towers {
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_tower"),
+            |img, c| draw_tower(img, c, 14.0),
+        ));
+    }
+    if v.start.is_some() || shown_recap(v).is_some() {
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_start"),
+            |img, c| cone(img, c, 22.0, TOWER, WHITE, 1.5),
+        ));
+    }
+    if v.target.is_some() {
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_exit"),
+            |img, c| cone(img, c, 22.0, EXIT_CONE, WHITE, 1.5),
+        ));
+    }
+    if v.phase == Phase::Configure && !v.towers_to_move.is_empty() {
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_move"),
+            |img, c| {
+                ring(img, c, 12.0, 5.0, ALERT);
+                fill_disc(img, c, 9.0, TOWER);
+            },
+        ));
+    }
+    let empty = |d: &u8| {
+        v.pieces
+            .get(usize::from(*d).wrapping_sub(1))
+            .is_some_and(Option::is_none)
+    };
+    if v.refill.iter().any(empty) {
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_refill"),
+            move |img, c| {
+                fill_disc(img, c, 13.0, b.bg);
+                dashed_ring(img, c, 12.0, 3.0, 8, WHITE);
+            },
+        ));
+    }
+    let other_empty = v
+        .pieces
+        .iter()
+        .enumerate()
+        .any(|(i, p)| p.is_none() && !v.refill.iter().any(|&d| usize::from(d) == i + 1));
+    if other_empty {
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_empty"),
+            move |img, c| {
+                fill_disc(img, c, 13.0, b.bg);
+                dashed_ring(img, c, 12.0, 3.0, 8, CORRIDOR);
+            },
+        ));
+    }
+    let owner = b.seat_colour(v.owner);
+    if !v.path.is_empty() {
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_path"),
+            move |img, c| {
+                let a = Pt::new(c.x - 14.0, c.y);
+                let z = Pt::new(c.x + 14.0, c.y);
+                fill_disc(img, c, 15.0, b.bg);
+                thick_line(img, a, z, 9.0, ink_on(owner));
+                thick_line(img, a, z, 5.0, owner);
+            },
+        ));
+    }
+    if let Some(r) = shown_recap(v) {
+        let colour = b.seat_colour(r.owner);
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_last_path"),
+            move |img, c| {
+                let pts = [Pt::new(c.x - 15.0, c.y), Pt::new(c.x + 15.0, c.y)];
+                fill_disc(img, c, 15.0, b.bg);
+                dashed_polyline(img, &pts, 8.0, 8.0, 5.0, ink_on(colour));
+                dashed_polyline(img, &pts, 5.0, 8.0, 5.0, colour);
+            },
+        ));
+        if r.cheapest.is_some() {
+            out.push(LegendEntry::new(
+                tr(ctx, "cortexcape.legend_cheapest"),
+                move |img, c| {
+                    fill_disc(img, c, 15.0, b.bg);
+                    for k in [-9.0f32, 0.0, 9.0] {
+                        fill_disc(img, Pt::new(c.x + k, c.y), 4.5, INK);
+                        fill_disc(img, Pt::new(c.x + k, c.y), 3.0, WHITE);
+                    }
+                },
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn starts_are_named_door_first() {
+        let s = Start::Corridor(Place::Exit(12), Place::Door(6));
+        assert_eq!(start_name(s), "6-x12");
+        let s = Start::Corridor(Place::Door(13), Place::Door(12));
+        assert_eq!(start_name(s), "12-13");
+        assert_eq!(start_name(Start::Exit(4)), "x4");
+    }
+
+    #[test]
+    fn grid_matches_the_spec_pixels() {
+        // Spec 4.1: D1 at (220, 220) and x5 at (920, 360) in the 1000 × 860 board area.
+        assert_eq!(grid(1, 1), Pt::new(220.0, 220.0 + OFFSET_Y));
+        assert_eq!(grid(6, 2), Pt::new(920.0, 360.0 + OFFSET_Y));
+    }
 }

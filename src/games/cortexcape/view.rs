@@ -43,21 +43,8 @@ pub struct SeatView {
     pub marbles_left: u8,
 }
 
-/// The recap of the last finished round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RoundRecap {
-    pub round: u32,
-    pub owner: Seat,
-    pub setter: Seat,
-    pub start: Start,
-    pub target: u8,
-    pub path: Vec<Place>,
-    pub cost: i64,
-    /// With hindsight: the cheapest cost and one cheapest path for that challenge.
-    pub cheapest: Option<(i64, Vec<Place>)>,
-    /// With hindsight: the setter's strongest challenge on that layout (value, start, exit).
-    pub setter_best: Option<(i64, Start, u8)>,
-}
+/// The recap of the last finished round: the round's record itself (all of it is public).
+pub use super::state::RoundRecord as RoundRecap;
 
 /// Everything a player may see, in drawing-ready form.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -94,4 +81,210 @@ pub struct PublicView {
     pub last_round: Option<RoundRecap>,
     pub seats: Vec<SeatView>,
     pub free_exits: usize,
+}
+
+use super::state::{layout_string, Cortexcape, Stage};
+use crate::engine::RenderCtx;
+use crate::i18n::Text;
+
+impl Cortexcape {
+    /// The public view (everything is public; hindsight values only in the recap).
+    pub fn build_view(&self) -> PublicView {
+        let data = self.data();
+        let lab = self.lab_data();
+        let configuring = self.stage == Stage::Configure;
+        let exits = data
+            .exits
+            .iter()
+            .map(|e| ExitView {
+                id: e.id,
+                col: e.col,
+                row: e.row,
+                door: e.door,
+                marble: self
+                    .marbles
+                    .get(usize::from(e.id).wrapping_sub(1))
+                    .copied()
+                    .flatten(),
+            })
+            .collect();
+        let seats = (0..usize::from(self.seats))
+            .map(|i| {
+                let seat = Seat(u8::try_from(i).unwrap_or(0));
+                SeatView {
+                    colour: data.colours.get(i).map_or("", String::as_str),
+                    score: self.scores.get(i).copied().unwrap_or(0),
+                    costs: self
+                        .history
+                        .iter()
+                        .filter(|r| r.owner == seat)
+                        .map(|r| (r.round, r.cost))
+                        .collect(),
+                    marbles_left: self.marbles_left.get(i).copied().unwrap_or(0),
+                }
+            })
+            .collect();
+        PublicView {
+            lab: self.lab.key(),
+            doors: data.doors.clone(),
+            exits,
+            corridors: lab.corridors.clone(),
+            pieces: self.board.to_vec(),
+            round: self.round,
+            total_rounds: self.total_rounds,
+            short: self.short,
+            hindsight: self.hindsight,
+            phase: match self.stage {
+                Stage::Configure => Phase::Configure,
+                Stage::Escape => Phase::Escape,
+                Stage::Over => Phase::Over,
+                _ => Phase::Challenge,
+            },
+            to_act: self.ask().map(|a| self.ask_seat(a)),
+            owner: self.owner(),
+            setter: self.setter(),
+            pool: Piece::ALL
+                .into_iter()
+                .filter(|k| self.pool[k.index()] > 0)
+                .map(|k| (k, self.pool[k.index()]))
+                .collect(),
+            towers_to_move: if configuring {
+                self.prev_towers
+                    .get(self.towers_moved..)
+                    .map(<[u8]>::to_vec)
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            },
+            refill: if configuring {
+                self.targets
+                    .iter()
+                    .copied()
+                    .filter(|&d| self.piece(d).is_none())
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            target: self.target,
+            start: self.start,
+            path: self.path.clone(),
+            running_cost: self.running_cost(),
+            last_round: self.history.last().cloned(),
+            seats,
+            free_exits: self.marbles.iter().filter(|m| m.is_none()).count(),
+        }
+    }
+}
+
+fn seat_text(seat: Seat) -> Text {
+    Text::new("core.raw").arg("s", seat)
+}
+
+fn path_string(path: &[Place]) -> String {
+    path.iter()
+        .map(|p| p.notation())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The text log line plus whose turn and the scores (spec section 11), localized.
+pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
+    let r = |t: Text| t.render_with(ctx.lang, &ctx.names);
+    let closed: Vec<Text> = view
+        .exits
+        .iter()
+        .filter_map(|e| {
+            e.marble.map(|s| {
+                Text::new("cortexcape.summary.closed_exit")
+                    .arg("exit", format!("x{}", e.id))
+                    .arg("seat", s)
+            })
+        })
+        .collect();
+    let closed = if closed.is_empty() {
+        Text::new("cortexcape.summary.none_closed")
+    } else {
+        Text::new("cortexcape.summary.closed").arg("exits", closed)
+    };
+    let cones = match (view.start, view.target) {
+        (Some(s), Some(x)) => Text::new("cortexcape.summary.cones")
+            .arg("start", s.notation())
+            .arg("exit", format!("x{x}")),
+        (None, Some(x)) => Text::new("cortexcape.summary.exit_only").arg("exit", format!("x{x}")),
+        _ => Text::new("cortexcape.summary.no_cones"),
+    };
+    let mut lines = vec![format!(
+        "{} | {} | {} | {}",
+        r(Text::new(format!("cortexcape.lab.{}", view.lab))),
+        layout_string(&view.pieces),
+        r(closed),
+        r(cones)
+    )];
+    let mode = if view.short {
+        Text::new("cortexcape.summary.short")
+    } else {
+        Text::new("cortexcape.summary.standard")
+    };
+    let phase = Text::new(match view.phase {
+        Phase::Configure => "cortexcape.phase.configure",
+        Phase::Challenge => "cortexcape.phase.challenge",
+        Phase::Escape => "cortexcape.phase.escape",
+        Phase::Over => "cortexcape.phase.over",
+    });
+    let turn = match view.to_act {
+        Some(seat) => Text::new("cortexcape.summary.turn")
+            .arg("round", view.round)
+            .arg("total", view.total_rounds)
+            .arg("mode", mode)
+            .arg("seat", seat)
+            .arg("phase", phase)
+            .arg("owner", view.owner)
+            .arg("setter", view.setter),
+        None => Text::new("cortexcape.summary.over")
+            .arg("total", view.total_rounds)
+            .arg("mode", mode),
+    };
+    lines.push(r(turn));
+    if !view.path.is_empty() {
+        lines.push(r(Text::new("cortexcape.summary.path")
+            .arg("path", path_string(&view.path))
+            .arg("cost", view.running_cost)));
+    }
+    let scores: Vec<Text> = view
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            Text::new("cortexcape.summary.seat_score")
+                .arg("seat", seat_text(Seat(u8::try_from(i).unwrap_or(0))))
+                .arg(
+                    "colour",
+                    Text::new(format!("cortexcape.colour.{}", s.colour)),
+                )
+                .arg("score", s.score)
+        })
+        .collect();
+    lines.push(r(
+        Text::new("cortexcape.summary.scores").arg("scores", scores)
+    ));
+    if let Some(last) = &view.last_round {
+        let mut t = Text::new("cortexcape.summary.last_round")
+            .arg("round", last.round)
+            .arg("seat", last.owner)
+            .arg("path", path_string(&last.path))
+            .arg("cost", last.cost);
+        if let (Some((c, _)), Some((b, s, x))) = (&last.cheapest, &last.setter_best) {
+            t = Text::new("cortexcape.summary.last_round_hindsight")
+                .arg("round", last.round)
+                .arg("seat", last.owner)
+                .arg("path", path_string(&last.path))
+                .arg("cost", last.cost)
+                .arg("cheapest", *c)
+                .arg("best", *b)
+                .arg("start", s.notation())
+                .arg("exit", format!("x{x}"));
+        }
+        lines.push(r(t));
+    }
+    lines.join("\n")
 }

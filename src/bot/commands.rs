@@ -1,0 +1,629 @@
+//! The slash commands. Each one decodes its arguments, calls the service, and sends the
+//! outputs; none holds game logic. Names and descriptions come from the catalogs
+//! (`assets/i18n/*/bot.toml`), English by default with French localizations.
+
+use poise::serenity_prelude as serenity;
+use serenity::EditInteractionResponse;
+
+use super::layout::content;
+use super::send::{self, author_id};
+use super::{fresh_seed, id_i64, is_moderator, lang_of, now, Context, Data, Error};
+use crate::engine::{GameId, GameKind, GameOptions};
+use crate::i18n::{lookup, Lang, Text};
+use crate::service::{OpenLobby, Place, PlayLine, Player, UndoScope};
+
+type Command = poise::Command<Data, Error>;
+
+pub fn all() -> Vec<Command> {
+    vec![
+        play(),
+        move_(),
+        hand(),
+        board(),
+        undo(),
+        history(),
+        resign(),
+        cancel(),
+        rules(),
+        games(),
+    ]
+}
+
+/// Sets every command's and parameter's description from the catalogs (English), with French
+/// names and descriptions as Discord localizations. Keys: `bot.cmd.<command>.name|desc` and
+/// `bot.cmd.<command>.<param>.name|desc`.
+pub fn localize(commands: &mut [Command]) {
+    for cmd in commands {
+        let base = format!("bot.cmd.{}", cmd.name);
+        cmd.description = Some(lookup(Lang::En, &format!("{base}.desc")).to_string());
+        cmd.name_localizations.insert(
+            "fr".into(),
+            lookup(Lang::Fr, &format!("{base}.name")).to_string(),
+        );
+        cmd.description_localizations.insert(
+            "fr".into(),
+            lookup(Lang::Fr, &format!("{base}.desc")).to_string(),
+        );
+        for p in &mut cmd.parameters {
+            let key = format!("{base}.{}", p.name);
+            p.description = Some(lookup(Lang::En, &format!("{key}.desc")).to_string());
+            p.name_localizations.insert(
+                "fr".into(),
+                lookup(Lang::Fr, &format!("{key}.name")).to_string(),
+            );
+            p.description_localizations.insert(
+                "fr".into(),
+                lookup(Lang::Fr, &format!("{key}.desc")).to_string(),
+            );
+        }
+    }
+}
+
+async fn defer(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    Ok(())
+}
+
+/// The game a command is about: the one given, else the one played here.
+async fn resolve_game(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Error> {
+    match game {
+        Some(id) => Ok(GameId(id)),
+        None => Ok(ctx
+            .data()
+            .service
+            .game_here(id_i64(ctx.channel_id().get()), author_id(ctx))
+            .await?),
+    }
+}
+
+/// A refusal about `game`, kept with its players' names so seats read as names.
+async fn named<T>(
+    ctx: Context<'_>,
+    game: GameId,
+    result: Result<T, crate::service::ServiceError>,
+) -> Result<T, Error> {
+    match result {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            let names = ctx
+                .data()
+                .service
+                .lobby(game)
+                .await
+                .map(|v| v.seats.into_iter().map(|s| s.name).collect())
+                .unwrap_or_default();
+            Err(Error::InGame(e, names))
+        }
+    }
+}
+
+/// `key=value` pairs separated by spaces or commas.
+pub fn parse_options(s: &str) -> Result<GameOptions, Text> {
+    let mut out = GameOptions::new();
+    for pair in s.split([' ', ',']).filter(|p| !p.trim().is_empty()) {
+        let Some((k, v)) = pair.split_once('=') else {
+            return Err(Text::new("bot.error.options").arg("input", pair.to_string()));
+        };
+        out.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    Ok(out)
+}
+
+async fn autocomplete_game(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+    let p = partial.to_lowercase();
+    GameKind::ALL
+        .iter()
+        .filter(|k| k.id().contains(&p) || k.display_name().to_lowercase().contains(&p))
+        .map(|k| k.id().to_string())
+        .collect()
+}
+
+/// Every `key=value` of every game, for the options field (the last typed pair completes).
+async fn autocomplete_options(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+    let (done, last) = match partial.rfind(' ') {
+        Some(i) => (&partial[..=i], &partial[i + 1..]),
+        None => ("", partial),
+    };
+    let mut out: Vec<String> = GameKind::ALL
+        .iter()
+        .flat_map(|k| k.option_specs())
+        .flat_map(|s| {
+            s.values
+                .iter()
+                .map(move |v| format!("{}={v}", s.key))
+                .collect::<Vec<_>>()
+        })
+        .filter(|kv| kv.starts_with(last))
+        .map(|kv| format!("{done}{kv}"))
+        .filter(|s| s.len() <= 100)
+        .collect();
+    out.dedup();
+    out.truncate(25);
+    out
+}
+
+/// Another option already filled in while one is being completed (`game` in `/move`).
+fn filled<'a>(ctx: Context<'a>, name: &str) -> Option<&'a serenity::ResolvedValue<'a>> {
+    match ctx {
+        Context::Application(a) => a.args.iter().find(|o| o.name == name).map(|o| &o.value),
+        Context::Prefix(_) => None,
+    }
+}
+
+async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<String> {
+    let service = &ctx.data().service;
+    let user = author_id(ctx);
+    let game = match filled(ctx, "game") {
+        Some(serenity::ResolvedValue::Integer(id)) => Ok(GameId(*id)),
+        _ => {
+            service
+                .game_here(id_i64(ctx.channel_id().get()), user)
+                .await
+        }
+    };
+    let Ok(game) = game else {
+        return Vec::new();
+    };
+    let mut out = service
+        .choices(game, user, partial)
+        .await
+        .unwrap_or_default();
+    out.retain(|o| o.len() <= 100);
+    out.truncate(25);
+    out
+}
+
+async fn autocomplete_topic(ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
+    let lang = lang_of(ctx);
+    let given = match filled(ctx, "game") {
+        Some(serenity::ResolvedValue::String(g)) => GameKind::parse(g),
+        _ => None,
+    };
+    let here = match given {
+        Some(k) => Some(k),
+        None => ctx
+            .data()
+            .service
+            .kind_here(id_i64(ctx.channel_id().get()))
+            .await
+            .ok()
+            .flatten(),
+    };
+    let kind = here
+        .or_else(|| GameKind::ALL.first().copied())
+        .unwrap_or(GameKind::Cortexcape);
+    crate::rules::search(kind, lang, partial)
+        .into_iter()
+        .take(25)
+        .map(|t| serenity::AutocompleteChoice::new(super::layout::label(&t.title), t.id))
+        .collect()
+}
+
+/// Open a lobby for a game.
+#[poise::command(slash_command, guild_only)]
+pub async fn play(
+    ctx: Context<'_>,
+    #[autocomplete = "autocomplete_game"] game: String,
+    #[autocomplete = "autocomplete_options"] options: Option<String>,
+    #[min = 1]
+    #[max = 25]
+    players: Option<u32>,
+    #[min = 1]
+    #[max = 720]
+    clock: Option<u32>,
+) -> Result<(), Error> {
+    let lang = lang_of(ctx);
+    let kind = GameKind::parse(&game).ok_or_else(|| {
+        let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.id()).collect();
+        Error::User(
+            Text::new("bot.error.unknown_game")
+                .arg("game", game.clone())
+                .arg("known", known.join(", ")),
+        )
+    })?;
+    let options = parse_options(options.as_deref().unwrap_or("")).map_err(Error::User)?;
+    let author = ctx.author();
+    let host = Player {
+        user: Some(id_i64(author.id.get())),
+        name: author
+            .global_name
+            .clone()
+            .unwrap_or_else(|| author.name.clone()),
+        is_bot: false,
+    };
+    let place = Place {
+        guild: ctx.guild_id().map(|g| id_i64(g.get())),
+        channel: Some(id_i64(ctx.channel_id().get())),
+        thread: None,
+    };
+    let service = &ctx.data().service;
+    let view = service
+        .open_lobby(
+            OpenLobby {
+                kind,
+                options,
+                host,
+                max_players: players.and_then(|n| usize::try_from(n).ok()),
+                seed: fresh_seed(ctx.id()),
+                place,
+                clock_secs: clock.map(|h| i64::from(h) * 3600),
+            },
+            now(),
+        )
+        .await?;
+    let reply = ctx
+        .send(
+            poise::CreateReply::default()
+                .content(content(&view.text(lang)))
+                .components(send::lobby_rows(&view, lang)),
+        )
+        .await?;
+    // A thread per game keeps several games apart in one channel; without the permission (or
+    // inside a thread already) the game stays in the channel.
+    let msg = reply.message().await?;
+    let name = Text::new("bot.lobby.thread")
+        .arg("game", kind.display_name())
+        .arg("id", view.game.0)
+        .render(lang);
+    match ctx
+        .channel_id()
+        .create_thread_from_message(
+            ctx.http(),
+            msg.id,
+            serenity::CreateThread::new(name)
+                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
+        )
+        .await
+    {
+        Ok(thread) => {
+            service
+                .set_thread(view.game, id_i64(thread.id.get()))
+                .await?
+        }
+        Err(e) => {
+            tracing::info!(game = %view.game, error = %e, "no thread; playing in the channel")
+        }
+    }
+    if crate::service::Service::has_hidden_hands(kind) {
+        let view = service.lobby(view.game).await?;
+        send::check_dm(ctx.http(), ctx.data(), &view, author_id(ctx), lang).await;
+    }
+    Ok(())
+}
+
+/// Play an option (or several, separated by `;`).
+#[poise::command(slash_command, rename = "move")]
+pub async fn move_(
+    ctx: Context<'_>,
+    #[autocomplete = "autocomplete_move"] option: String,
+    game: Option<i64>,
+) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let game = resolve_game(ctx, game).await?;
+    let outputs = ctx
+        .data()
+        .service
+        .play(
+            PlayLine {
+                game,
+                actor: crate::service::Actor::User(author_id(ctx)),
+                line: option,
+                seen: None,
+            },
+            lang,
+            now(),
+        )
+        .await;
+    let outputs = named(ctx, game, outputs).await?;
+    send::deliver(ctx.http(), ctx.data(), game, &outputs, lang).await?;
+    send::reply_text(ctx, &Text::new("bot.done.played").render(lang)).await
+}
+
+/// Show your hidden hand, only to you.
+#[poise::command(slash_command)]
+pub async fn hand(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let game = resolve_game(ctx, game).await?;
+    match ctx.data().service.hand(game, author_id(ctx), lang).await? {
+        Some(post) => {
+            send::edit(
+                ctx,
+                EditInteractionResponse::new()
+                    .content(content(&post.text))
+                    .new_attachment(send::hand_file(&post)),
+            )
+            .await
+        }
+        None => send::reply_text(ctx, &Text::new("bot.hand.none").render(lang)).await,
+    }
+}
+
+/// Show the current board, only to you.
+#[poise::command(slash_command)]
+pub async fn board(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let game = resolve_game(ctx, game).await?;
+    let outputs = ctx.data().service.show(game, lang).await;
+    let outputs = named(ctx, game, outputs).await?;
+    send::edit(
+        ctx,
+        send::board_edit(&outputs.board, !outputs.private.is_empty(), lang),
+    )
+    .await
+}
+
+/// Take back your last choice (or all of this turn's).
+#[poise::command(slash_command)]
+pub async fn undo(ctx: Context<'_>, all: Option<bool>, game: Option<i64>) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let game = resolve_game(ctx, game).await?;
+    let scope = if all.unwrap_or(false) {
+        UndoScope::ToBarrier
+    } else {
+        UndoScope::Last
+    };
+    let outputs = ctx
+        .data()
+        .service
+        .undo(
+            game,
+            crate::service::Actor::User(author_id(ctx)),
+            scope,
+            lang,
+            now(),
+        )
+        .await;
+    let outputs = named(ctx, game, outputs).await?;
+    send::deliver(ctx.http(), ctx.data(), game, &outputs, lang).await?;
+    send::reply_text(ctx, &Text::new("bot.done.undone").render(lang)).await
+}
+
+/// The moves played so far.
+#[poise::command(slash_command)]
+pub async fn history(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let game = resolve_game(ctx, game).await?;
+    let lines = ctx.data().service.history(game, lang).await?;
+    let text = if lines.is_empty() {
+        Text::new("bot.history_empty").render(lang)
+    } else {
+        last_lines_that_fit(&lines, 1900)
+    };
+    send::reply_text(ctx, &text).await
+}
+
+/// The most recent lines within `max` characters, with "…" when earlier ones are left out.
+pub fn last_lines_that_fit(lines: &[String], max: usize) -> String {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut size = 0;
+    for line in lines.iter().rev() {
+        let len = line.chars().count() + 1;
+        if size + len > max {
+            break;
+        }
+        size += len;
+        kept.push(line);
+    }
+    kept.reverse();
+    let mut out = String::new();
+    if kept.len() < lines.len() {
+        out.push_str("…\n");
+    }
+    out.push_str(&kept.join("\n"));
+    out
+}
+
+/// Give up: the game ends.
+#[poise::command(slash_command)]
+pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let game = resolve_game(ctx, game).await?;
+    let service = &ctx.data().service;
+    let resigned = service.resign(game, author_id(ctx), lang, now()).await;
+    let resigned = named(ctx, game, resigned).await?;
+    let view = service.lobby(game).await?;
+    if let Some(place) = send::place_of(&view) {
+        place
+            .send_message(
+                ctx.http(),
+                serenity::CreateMessage::new().content(content(&resigned.text)),
+            )
+            .await?;
+    }
+    send::reply_text(ctx, &Text::new("bot.done.resigned").render(lang)).await
+}
+
+/// Cancel a lobby or a game (host, or Manage Threads/Channels).
+#[poise::command(slash_command)]
+pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let game = resolve_game(ctx, game).await?;
+    let moderator = match ctx {
+        Context::Application(a) => is_moderator(a.interaction.member.as_deref()),
+        Context::Prefix(_) => false,
+    };
+    let service = &ctx.data().service;
+    let view = service.cancel(game, author_id(ctx), moderator, now()).await;
+    let view = named(ctx, game, view).await?;
+    if let Some(place) = send::place_of(&view) {
+        place
+            .send_message(
+                ctx.http(),
+                serenity::CreateMessage::new().content(
+                    Text::new("bot.cancelled")
+                        .arg("game", view.kind.display_name())
+                        .arg("id", view.game.0)
+                        .render(lang),
+                ),
+            )
+            .await?;
+    }
+    send::reply_text(ctx, &Text::new("bot.done.cancelled").render(lang)).await
+}
+
+/// Read the rules of a game.
+#[poise::command(slash_command)]
+pub async fn rules(
+    ctx: Context<'_>,
+    #[autocomplete = "autocomplete_topic"] topic: String,
+    #[autocomplete = "autocomplete_game"] game: Option<String>,
+    share: Option<bool>,
+) -> Result<(), Error> {
+    // Ephemeral unless the asker shares the page with the channel.
+    if share.unwrap_or(false) {
+        ctx.defer().await?;
+    } else {
+        ctx.defer_ephemeral().await?;
+    }
+    let lang = lang_of(ctx);
+    let kind = match game.as_deref() {
+        Some(g) => GameKind::parse(g).ok_or_else(|| {
+            Error::User(
+                Text::new("bot.error.unknown_game")
+                    .arg("game", g.to_string())
+                    .arg(
+                        "known",
+                        GameKind::ALL
+                            .iter()
+                            .map(|k| k.id())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+            )
+        })?,
+        None => ctx
+            .data()
+            .service
+            .kind_here(id_i64(ctx.channel_id().get()))
+            .await?
+            .or_else(|| GameKind::ALL.first().copied())
+            .unwrap_or(GameKind::Cortexcape),
+    };
+    let page = crate::rules::page(kind, &topic, lang).map(str::to_string);
+    let text = match page {
+        Some(p) => p,
+        None => {
+            let topics: Vec<String> = crate::rules::topics(kind, lang)
+                .into_iter()
+                .map(|t| t.id.to_string())
+                .collect();
+            Text::new("bot.error.no_topic")
+                .arg("topic", topic.clone())
+                .arg("topics", topics.join(", "))
+                .render(lang)
+        }
+    };
+    send::edit(ctx, EditInteractionResponse::new().content(content(&text))).await
+}
+
+/// Your games, and where it is your turn.
+#[poise::command(slash_command)]
+pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let lines = ctx.data().service.games_of_user(author_id(ctx), 20).await?;
+    let text = if lines.is_empty() {
+        Text::new("bot.games.none").render(lang)
+    } else {
+        lines
+            .iter()
+            .map(|l| l.text(lang))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    send::reply_text(ctx, &text).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse_as_pairs() {
+        let o = parse_options("short=true, lab=red").unwrap();
+        assert_eq!(o.get("short").map(String::as_str), Some("true"));
+        assert_eq!(o.get("lab").map(String::as_str), Some("red"));
+        assert!(parse_options("").unwrap().is_empty());
+        assert_eq!(
+            parse_options("short").unwrap_err(),
+            Text::new("bot.error.options").arg("input", "short")
+        );
+    }
+
+    #[test]
+    fn history_keeps_the_latest_lines() {
+        let lines: Vec<String> = (1..=5).map(|i| format!("{i}. x")).collect();
+        assert_eq!(last_lines_that_fit(&lines, 100), lines.join("\n"));
+        assert_eq!(last_lines_that_fit(&lines, 10), "…\n4. x\n5. x");
+    }
+
+    /// Discord refuses a command whose names are not lower-case words of at most 32 characters
+    /// or whose descriptions are empty or longer than 100.
+    #[test]
+    fn every_command_is_localized_within_discord_limits() {
+        let mut cmds = all();
+        localize(&mut cmds);
+        let name_ok = |n: &str| {
+            !n.is_empty()
+                && n.chars().count() <= 32
+                && n.chars()
+                    .all(|c| c == '-' || c == '_' || c.is_alphanumeric())
+                && n.to_lowercase() == n
+        };
+        let desc_ok = |d: &str| !d.is_empty() && d.chars().count() <= 100 && !d.starts_with("bot.");
+        for c in &cmds {
+            assert!(name_ok(&c.name), "{}", c.name);
+            let fr = &c.name_localizations["fr"];
+            assert!(name_ok(fr), "{fr}");
+            assert!(
+                desc_ok(c.description.as_deref().unwrap_or("")),
+                "{}",
+                c.name
+            );
+            assert!(desc_ok(&c.description_localizations["fr"]), "{}", c.name);
+            for p in &c.parameters {
+                assert!(
+                    name_ok(&p.name_localizations["fr"]),
+                    "{} {}",
+                    c.name,
+                    p.name
+                );
+                assert!(
+                    desc_ok(p.description.as_deref().unwrap_or("")),
+                    "{} {}",
+                    c.name,
+                    p.name
+                );
+                assert!(
+                    desc_ok(&p.description_localizations["fr"]),
+                    "{} {}",
+                    c.name,
+                    p.name
+                );
+            }
+        }
+        // What is sent to Discord at registration carries the French names.
+        let json = serde_json::to_value(poise::builtins::create_application_commands(&cmds))
+            .unwrap_or_default();
+        assert_eq!(json[0]["name"], "play");
+        assert_eq!(json[0]["name_localizations"]["fr"], "jouer");
+        assert_eq!(json[0]["options"][0]["name_localizations"]["fr"], "jeu");
+        assert_eq!(json[0]["options"][0]["autocomplete"], true);
+        assert_eq!(json[8]["name_localizations"]["fr"], "règles");
+        let names: Vec<&str> = cmds.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "play", "move", "hand", "board", "undo", "history", "resign", "cancel", "rules",
+                "games"
+            ]
+        );
+    }
+}

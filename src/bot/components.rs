@@ -1,0 +1,308 @@
+//! The one handler for every button and menu, keyed by custom id (see `ids`). Nothing lives in
+//! memory: a click carries game, version and option, so it works after a restart, and a click
+//! on an old board is answered "the board changed".
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ComponentInteraction, ComponentInteractionDataKind, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, EditInteractionResponse,
+};
+
+use super::ids::{CustomId, LobbyAction};
+use super::layout::content;
+use super::send;
+use super::{id_i64, is_moderator, now, user_message, Data, Error};
+use crate::engine::PlayError;
+use crate::i18n::Lang;
+use crate::service::{LobbyView, Player, Service, ServiceError};
+
+/// How a click was acknowledged, which decides how an error is shown afterwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ack {
+    /// Not yet: the handler answers with the response itself (fast paths: lobby buttons).
+    No,
+    /// Deferred update (type 6): the clicked message is edited later; errors are follow-ups.
+    Update,
+    /// Deferred ephemeral reply (type 5): the reply is filled in by editing it.
+    Deferred,
+}
+
+/// Routes one click. Errors are shown to the clicker; nothing is returned to poise.
+pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data: &Data) {
+    let Some(id) = CustomId::decode(&click.data.custom_id) else {
+        tracing::debug!(custom_id = %click.data.custom_id, "ignoring a foreign component");
+        return;
+    };
+    // A click delivered twice (several processes, a retried gateway event) is handled once.
+    match data
+        .service
+        .store()
+        .first_seen(id_i64(click.id.get()), now())
+        .await
+    {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(e) => tracing::warn!(error = %e, "could not check the interaction id"),
+    }
+    let lang = Lang::from_locale(&click.locale);
+    let http = ctx.http.as_ref();
+    // Acknowledge first whatever renders a board, well within Discord's 3 s.
+    let ack = match id {
+        CustomId::Choose { .. }
+        | CustomId::Menu { .. }
+        | CustomId::Lobby {
+            action: LobbyAction::Start,
+            ..
+        } => Ack::Update,
+        CustomId::Hand { .. } => Ack::Deferred,
+        CustomId::Lobby { .. } => Ack::No,
+    };
+    let acked = match ack {
+        Ack::No => Ok(()),
+        Ack::Update => {
+            click
+                .create_response(http, CreateInteractionResponse::Acknowledge)
+                .await
+        }
+        Ack::Deferred => {
+            click
+                .create_response(
+                    http,
+                    CreateInteractionResponse::Defer(
+                        CreateInteractionResponseMessage::new().ephemeral(true),
+                    ),
+                )
+                .await
+        }
+    };
+    if let Err(e) = acked {
+        tracing::warn!(error = %e, "could not acknowledge a click");
+        return;
+    }
+    let result = match id {
+        CustomId::Choose {
+            game,
+            version,
+            index,
+        } => choose(http, click, data, game, version, index, lang).await,
+        CustomId::Menu { game, version } => {
+            let index = match &click.data.kind {
+                ComponentInteractionDataKind::StringSelect { values } => {
+                    values.first().and_then(|v| v.parse::<usize>().ok())
+                }
+                _ => None,
+            };
+            match index {
+                Some(index) => choose(http, click, data, game, version, index, lang).await,
+                None => Err(Error::Service(
+                    crate::service::LobbyError::NoSuchChoice.into(),
+                )),
+            }
+        }
+        CustomId::Lobby { game, action } => lobby(http, click, data, game, action, ack, lang).await,
+        CustomId::Hand { game } => hand(http, click, data, game, lang).await,
+    };
+    if let Err(e) = result {
+        // Seats in the message are shown by the players' names.
+        let names: Vec<String> = match id.game() {
+            Some(g) => data
+                .service
+                .lobby(g)
+                .await
+                .map(|v| v.seats.into_iter().map(|s| s.name).collect())
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
+        // An old board: the answer says so and shows the current one (only to the clicker).
+        if let (
+            Error::Service(ServiceError::Play(PlayError::Stale { .. })),
+            Some(game),
+            Ack::Update,
+        ) = (&e, id.game(), ack)
+        {
+            if let Ok(now) = data.service.show(game, lang).await {
+                let followup = CreateInteractionResponseFollowup::new()
+                    .content(content(&user_message(&e, lang, &names)))
+                    .add_file(send::board_file(&now.board))
+                    .ephemeral(true);
+                match click.create_followup(http, followup).await {
+                    Ok(_) => return,
+                    Err(err) => tracing::warn!(error = %err, "could not show the current board"),
+                }
+            }
+        }
+        show_error(http, click, ack, &user_message(&e, lang, &names)).await;
+    }
+}
+
+/// Shows an error to the clicker only, in the way the acknowledgement allows.
+async fn show_error(http: &serenity::Http, click: &ComponentInteraction, ack: Ack, text: &str) {
+    let text = content(text);
+    let shown = match ack {
+        Ack::No => {
+            click
+                .create_response(
+                    http,
+                    CreateInteractionResponse::Message(
+                        CreateInteractionResponseMessage::new()
+                            .content(text)
+                            .ephemeral(true),
+                    ),
+                )
+                .await
+        }
+        Ack::Update => click
+            .create_followup(
+                http,
+                CreateInteractionResponseFollowup::new()
+                    .content(text)
+                    .ephemeral(true),
+            )
+            .await
+            .map(|_| ()),
+        Ack::Deferred => click
+            .edit_response(http, EditInteractionResponse::new().content(text))
+            .await
+            .map(|_| ()),
+    };
+    if let Err(e) = shown {
+        tracing::warn!(error = %e, "could not show an error to the user");
+    }
+}
+
+async fn choose(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    data: &Data,
+    game: crate::engine::GameId,
+    version: crate::engine::Version,
+    index: usize,
+    lang: Lang,
+) -> Result<(), Error> {
+    let user = id_i64(click.user.id.get());
+    let outputs = data
+        .service
+        .choose(game, user, version, index, lang, now())
+        .await?;
+    // The same player decides again: an intermediate step of their turn.
+    let same_turn = outputs.board.outcome.is_none() && outputs.board.mention == Some(user);
+    let hands = !outputs.private.is_empty();
+    if same_turn {
+        // An intermediate step of the same player's turn: update the board in place.
+        click
+            .edit_response(http, send::board_edit(&outputs.board, hands, lang))
+            .await?;
+        let view = data.service.lobby(game).await?;
+        send::send_private(http, data, &view, &outputs.private, None, lang).await;
+    } else {
+        // The old board keeps its picture but loses its buttons; the new one is posted.
+        click
+            .edit_response(http, EditInteractionResponse::new().components(Vec::new()))
+            .await?;
+        send::deliver(http, data, game, &outputs, lang).await?;
+    }
+    Ok(())
+}
+
+async fn lobby(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    data: &Data,
+    game: crate::engine::GameId,
+    action: LobbyAction,
+    ack: Ack,
+    lang: Lang,
+) -> Result<(), Error> {
+    let user = id_i64(click.user.id.get());
+    let service = &data.service;
+    let moderator = is_moderator(click.member.as_ref());
+    match action {
+        LobbyAction::Join => {
+            let player = Player {
+                user: Some(user),
+                name: click
+                    .user
+                    .global_name
+                    .clone()
+                    .unwrap_or_else(|| click.user.name.clone()),
+                is_bot: false,
+            };
+            let view = service.join(game, player, now()).await?;
+            update_lobby(http, click, &view, ack, lang).await?;
+            if Service::has_hidden_hands(view.kind) {
+                send::check_dm(http, data, &view, user, lang).await;
+            }
+        }
+        LobbyAction::Leave => {
+            let view = service.leave(game, user, now()).await?;
+            update_lobby(http, click, &view, ack, lang).await?;
+        }
+        LobbyAction::Start => {
+            let outputs = service
+                .start_lobby(game, user, moderator, lang, now())
+                .await?;
+            let view = service.lobby(game).await?;
+            update_lobby(http, click, &view, ack, lang).await?;
+            send::deliver(http, data, game, &outputs, lang).await?;
+        }
+        LobbyAction::Cancel => {
+            let view = service.cancel(game, user, moderator, now()).await?;
+            update_lobby(http, click, &view, ack, lang).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Answers a lobby click by rewriting the lobby message (the acknowledgement itself).
+async fn update_lobby(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    view: &LobbyView,
+    ack: Ack,
+    lang: Lang,
+) -> Result<(), Error> {
+    let text = content(&view.text(lang));
+    let rows = send::lobby_rows(view, lang);
+    if ack == Ack::No {
+        click
+            .create_response(
+                http,
+                CreateInteractionResponse::UpdateMessage(
+                    CreateInteractionResponseMessage::new()
+                        .content(text)
+                        .components(rows),
+                ),
+            )
+            .await?;
+    } else {
+        click
+            .edit_response(
+                http,
+                EditInteractionResponse::new()
+                    .content(text)
+                    .components(rows),
+            )
+            .await?;
+    }
+    Ok(())
+}
+
+async fn hand(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    data: &Data,
+    game: crate::engine::GameId,
+    lang: Lang,
+) -> Result<(), Error> {
+    let user = id_i64(click.user.id.get());
+    let post = data.service.hand(game, user, lang).await?;
+    let edit = match post {
+        Some(p) => EditInteractionResponse::new()
+            .content(content(&p.text))
+            .new_attachment(send::hand_file(&p)),
+        None => EditInteractionResponse::new()
+            .content(crate::i18n::Text::new("bot.hand.none").render(lang)),
+    };
+    click.edit_response(http, edit).await?;
+    Ok(())
+}

@@ -1,0 +1,163 @@
+//! Component custom ids. They carry everything a click needs (game, version, option), so one
+//! global handler routes them, and they keep working after a restart.
+//!
+//! - `g:<game>:<version>:<index>`: a button for the `index`-th option of the prompt at `version`
+//! - `s:<game>:<version>`: the select menu of that prompt (the chosen value is the index)
+//! - `l:<game>:<join|leave|start|cancel>`: lobby buttons
+//! - `h:<game>`: "Show my hand"
+
+use crate::engine::{GameId, Version};
+
+/// Discord's limit on a custom id.
+pub const MAX_CUSTOM_ID: usize = 100;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LobbyAction {
+    Join,
+    Leave,
+    Start,
+    Cancel,
+}
+
+impl LobbyAction {
+    pub const ALL: [LobbyAction; 4] = [
+        LobbyAction::Join,
+        LobbyAction::Leave,
+        LobbyAction::Start,
+        LobbyAction::Cancel,
+    ];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            LobbyAction::Join => "join",
+            LobbyAction::Leave => "leave",
+            LobbyAction::Start => "start",
+            LobbyAction::Cancel => "cancel",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CustomId {
+    Choose {
+        game: GameId,
+        version: Version,
+        index: usize,
+    },
+    Menu {
+        game: GameId,
+        version: Version,
+    },
+    Lobby {
+        game: GameId,
+        action: LobbyAction,
+    },
+    Hand {
+        game: GameId,
+    },
+}
+
+impl CustomId {
+    pub fn encode(&self) -> String {
+        match self {
+            CustomId::Choose {
+                game,
+                version,
+                index,
+            } => format!("g:{}:{}:{index}", game.0, version.0),
+            CustomId::Menu { game, version } => format!("s:{}:{}", game.0, version.0),
+            CustomId::Lobby { game, action } => format!("l:{}:{}", game.0, action.as_str()),
+            CustomId::Hand { game } => format!("h:{}", game.0),
+        }
+    }
+
+    /// The game a component belongs to.
+    pub fn game(&self) -> Option<GameId> {
+        match self {
+            CustomId::Choose { game, .. }
+            | CustomId::Menu { game, .. }
+            | CustomId::Lobby { game, .. }
+            | CustomId::Hand { game } => Some(*game),
+        }
+    }
+
+    /// `None` for anything we did not make (or made by a future version we do not know).
+    pub fn decode(s: &str) -> Option<CustomId> {
+        let parts: Vec<&str> = s.split(':').collect();
+        let game = |p: &str| p.parse::<i64>().ok().map(GameId);
+        let version = |p: &str| p.parse::<u32>().ok().map(Version);
+        match parts.as_slice() {
+            ["g", g, v, i] => Some(CustomId::Choose {
+                game: game(g)?,
+                version: version(v)?,
+                index: i.parse().ok()?,
+            }),
+            ["s", g, v] => Some(CustomId::Menu {
+                game: game(g)?,
+                version: version(v)?,
+            }),
+            ["l", g, a] => Some(CustomId::Lobby {
+                game: game(g)?,
+                action: LobbyAction::ALL.into_iter().find(|x| x.as_str() == *a)?,
+            }),
+            ["h", g] => Some(CustomId::Hand { game: game(g)? }),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_fit() {
+        let big = GameId(i64::MAX);
+        let cases = [
+            CustomId::Choose {
+                game: big,
+                version: Version(u32::MAX),
+                index: 24,
+            },
+            CustomId::Menu {
+                game: GameId(7),
+                version: Version(3),
+            },
+            CustomId::Lobby {
+                game: GameId(1),
+                action: LobbyAction::Cancel,
+            },
+            CustomId::Hand { game: GameId(9) },
+        ];
+        for c in cases {
+            let s = c.encode();
+            assert!(s.len() <= MAX_CUSTOM_ID, "{s}");
+            assert_eq!(CustomId::decode(&s), Some(c));
+        }
+        assert_eq!(
+            CustomId::Choose {
+                game: GameId(12),
+                version: Version(5),
+                index: 2
+            }
+            .encode(),
+            "g:12:5:2"
+        );
+    }
+
+    #[test]
+    fn foreign_ids_are_ignored() {
+        for s in [
+            "",
+            "g",
+            "g:1:2",
+            "g:x:1:1",
+            "g:1:-1:0",
+            "l:1:dance",
+            "h:1:2",
+            "zz:1",
+        ] {
+            assert_eq!(CustomId::decode(s), None, "{s}");
+        }
+    }
+}

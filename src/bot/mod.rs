@@ -1,0 +1,343 @@
+//! The Discord front end: poise slash commands, one global component handler, and the code that
+//! sends the service's outputs (board posts, DMs, ephemeral answers). It only decodes
+//! interactions and sends outputs; every decision is the service's.
+//!
+//! Start it in-process (tests drive it against a loopback fake Discord):
+//! ```ignore
+//! let config = BotConfig { token, api_base: Some("http://127.0.0.1:PORT".into()), .. };
+//! croupier::bot::run_with_service(config, service, async { stop_rx.await.ok(); }).await?;
+//! ```
+//! With `api_base` set, every REST call goes to that base (serenity's proxy seam, rate limiter
+//! off) and the gateway URL is the one `GET /gateway/bot` there returns.
+
+mod commands;
+mod components;
+pub mod ids;
+pub mod layout;
+mod send;
+pub mod setup_help;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use poise::serenity_prelude as serenity;
+
+use crate::config::Token;
+use crate::i18n::{Lang, Text};
+use crate::service::{Service, ServiceError};
+use crate::store::Store;
+
+/// What the bot needs to run.
+#[derive(Clone, Debug)]
+pub struct BotConfig {
+    pub token: Token,
+    /// `DATABASE_URL`.
+    pub database_url: String,
+    /// `DISCORD_DEV_GUILD`: register the commands in this guild only (instant), else globally.
+    pub dev_guild: Option<u64>,
+    /// `DISCORD_API_BASE`: a REST proxy or a fake Discord (`http://127.0.0.1:PORT`).
+    pub api_base: Option<String>,
+}
+
+/// Shared by every command and handler.
+pub struct Data {
+    pub service: Service,
+}
+
+/// Why a command or a click failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+    /// A service refusal in a game, with the seat names to show.
+    #[error("{0}")]
+    InGame(ServiceError, Vec<String>),
+    #[error("discord: {0}")]
+    Discord(#[from] serenity::Error),
+    /// A mistake of the user's that the service never saw (a bad option string...).
+    #[error("{0}")]
+    User(Text),
+}
+
+impl Error {
+    /// The message for the user and whether it is their mistake.
+    fn for_user(&self) -> (Text, bool) {
+        match self {
+            Error::Service(e) | Error::InGame(e, _) => (e.text(), e.is_user_error()),
+            Error::User(t) => (t.clone(), true),
+            Error::Discord(_) => (Text::new("core.error.internal"), false),
+        }
+    }
+}
+
+pub type Context<'a> = poise::Context<'a, Data, Error>;
+
+/// Connects to the database in `config`, then runs the bot until `shutdown` resolves.
+pub async fn run_bot(
+    config: BotConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let store = Store::connect(&config.database_url).await?;
+    run_with_service(config, Service::new(store), shutdown).await
+}
+
+/// Runs the bot on an existing service until `shutdown` resolves (tests share the store).
+pub async fn run_with_service(
+    config: BotConfig,
+    service: Service,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let mut http = serenity::HttpBuilder::new(config.token.expose());
+    if let Some(base) = &config.api_base {
+        http = http
+            .proxy(base.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    let mut commands = commands::all();
+    commands::localize(&mut commands);
+    let dev_guild = config.dev_guild;
+    let janitor = service.clone();
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands,
+            on_error: |e| Box::pin(on_error(e)),
+            event_handler: |ctx, event, _fw, data| Box::pin(on_event(ctx, event, data)),
+            ..Default::default()
+        })
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
+                let cmds = &framework.options().commands;
+                match dev_guild {
+                    Some(g) => {
+                        poise::builtins::register_in_guild(ctx, cmds, serenity::GuildId::new(g))
+                            .await?;
+                    }
+                    None => poise::builtins::register_globally(ctx, cmds).await?,
+                }
+                Ok(Data { service })
+            })
+        })
+        // No owner-only commands: skip the start-up request for the owners.
+        .initialize_owners(false)
+        .build();
+    // Interactions arrive whatever the intents; GUILDS keeps the cache of channels and threads.
+    let intents = serenity::GatewayIntents::GUILDS;
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
+        .framework(framework)
+        .await?;
+    // Interaction ids are kept to handle a redelivered click once; Discord gives up on an
+    // interaction after 15 minutes, so an hour of memory is plenty.
+    let janitor = tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(600));
+        loop {
+            every.tick().await;
+            if let Err(e) = janitor
+                .store()
+                .forget_interactions_before(now() - 3600)
+                .await
+            {
+                tracing::warn!(error = %e, "could not forget old interaction ids");
+            }
+        }
+    });
+    let shards = Arc::clone(&client.shard_manager);
+    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        shutdown.await;
+        tracing::info!("shutting down");
+        // A shard that never connected (gateway unreachable) would keep retrying: bounded.
+        if tokio::time::timeout(SHUTDOWN_GRACE, shards.shutdown_all())
+            .await
+            .is_err()
+        {
+            tracing::warn!("the gateway did not close in time; stopping anyway");
+        }
+        let _ = stopped_tx.send(());
+    });
+    let ended = tokio::select! {
+        started = client.start() => started,
+        _ = stopped_rx => Ok(()),
+    };
+    janitor.abort();
+    ended?;
+    Ok(())
+}
+
+/// How long shards get to close their gateway connections at shutdown.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Resolves on Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}
+
+async fn on_event(
+    ctx: &serenity::Context,
+    event: &serenity::FullEvent,
+    data: &Data,
+) -> Result<(), Error> {
+    if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(click),
+    } = event
+    {
+        components::handle(ctx, click, data).await;
+    }
+    Ok(())
+}
+
+/// One place for command errors: the user's own mistakes are shown to them (ephemeral, in
+/// their language); anything else is logged with an id and a short apology is shown.
+async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    match error {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            let lang = lang_of(ctx);
+            let text = user_message(&error, lang, &[]);
+            if let Err(e) = send::reply_text(ctx, &text).await {
+                tracing::warn!(error = %e, "could not show an error to the user");
+            }
+        }
+        poise::FrameworkError::Setup { error, .. } => {
+            tracing::error!(error = %error, "bot setup failed");
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::warn!(error = %e, "error while handling an error");
+            }
+        }
+    }
+}
+
+/// The text shown for an error (seats by `names`); internal ones are logged here with an id
+/// the user can quote.
+fn user_message(error: &Error, lang: Lang, names: &[String]) -> String {
+    let (text, is_user) = error.for_user();
+    let names = match error {
+        Error::InGame(_, in_game) if names.is_empty() => in_game.as_slice(),
+        _ => names,
+    };
+    if is_user {
+        return text.render_with(lang, names);
+    }
+    let id = error_id();
+    tracing::error!(error_id = %id, error = %error, "internal error");
+    Text::new("bot.error.internal").arg("id", id).render(lang)
+}
+
+/// A short random id for matching a user's report to a log line.
+fn error_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    format!("{:08x}", h.finish() & 0xffff_ffff)
+}
+
+/// A fresh game seed (not the game's randomness itself: that is the seeded ChaCha in its state).
+fn fresh_seed(salt: u64) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(salt);
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+/// The user's language from their Discord locale.
+fn lang_of(ctx: Context<'_>) -> Lang {
+    Lang::from_locale(ctx.locale().unwrap_or("en"))
+}
+
+/// Discord ids are u64; the store keeps i64 (same bits).
+fn id_i64(id: u64) -> i64 {
+    i64::from_ne_bytes(id.to_ne_bytes())
+}
+
+fn id_u64(id: i64) -> u64 {
+    u64::from_ne_bytes(id.to_ne_bytes())
+}
+
+/// Manage Threads or Manage Channels in the channel of the interaction.
+fn is_moderator(member: Option<&serenity::Member>) -> bool {
+    member
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.manage_threads() || p.manage_channels() || p.administrator())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discord_ids_survive_the_bigint_round_trip() {
+        for id in [0, 1, u64::MAX, 1_234_567_890_123_456_789] {
+            assert_eq!(id_u64(id_i64(id)), id);
+        }
+    }
+
+    #[test]
+    fn user_errors_show_their_text_and_internal_ones_an_apology() {
+        let e = Error::Service(ServiceError::NotSeated);
+        assert_eq!(
+            user_message(&e, Lang::Fr, &[]),
+            Text::new("core.error.not_seated").render(Lang::Fr)
+        );
+        let internal = Error::Service(ServiceError::Store(crate::store::StoreError::Invalid(
+            "x".into(),
+        )));
+        let shown = user_message(&internal, Lang::En, &[]);
+        assert!(shown.starts_with("Sorry"), "{shown}");
+        assert!(!shown.contains("invalid request"), "{shown}");
+    }
+
+    #[test]
+    fn refusals_in_a_game_name_the_players() {
+        let e = Error::InGame(
+            ServiceError::Play(crate::engine::PlayError::NotYourTurn {
+                waiting_for: crate::engine::Seat(1),
+            }),
+            vec!["Ann".into(), "Bob".into()],
+        );
+        assert_eq!(
+            user_message(&e, Lang::En, &[]),
+            "It is not your turn: Bob must decide now."
+        );
+    }
+
+    #[test]
+    fn locales_pick_the_language() {
+        assert_eq!(Lang::from_locale("fr"), Lang::Fr);
+        assert_eq!(Lang::from_locale("en-GB"), Lang::En);
+        assert_eq!(Lang::from_locale("pt-BR"), Lang::En);
+    }
+}

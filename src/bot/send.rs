@@ -1,0 +1,455 @@
+//! Turning the service's outputs into Discord messages: board posts with their components,
+//! lobby messages, DMs of private posts (with the closed-DM fallback), ephemeral answers.
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ButtonStyle, CreateActionRow, CreateAttachment, CreateButton, CreateMessage, CreateSelectMenu,
+    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse,
+};
+
+use super::ids::{CustomId, LobbyAction};
+use super::layout::{content, prompt_components, PromptComponents};
+use super::{id_i64, id_u64, Context, Data, Error};
+use crate::engine::GameId;
+use crate::i18n::{Lang, Text};
+use crate::service::{BoardPost, LobbyView, Outputs, PrivatePost};
+use crate::store::GameStatus;
+
+/// Discord's JSON error code for "Cannot send messages to this user".
+pub const CLOSED_DMS: isize = 50007;
+
+pub const BOARD_FILE: &str = "board.png";
+pub const HAND_FILE: &str = "hand.png";
+
+/// The board image, with its text summary as the alt text.
+pub fn board_file(board: &BoardPost) -> CreateAttachment {
+    CreateAttachment::bytes(board.png.clone(), BOARD_FILE).description(alt(&board.alt))
+}
+
+/// A hand image, described by the private summary (it only goes to its owner).
+pub fn hand_file(post: &PrivatePost) -> CreateAttachment {
+    CreateAttachment::bytes(post.png.clone(), HAND_FILE).description(alt(&post.text))
+}
+
+/// Discord keeps at most 1024 characters of an attachment's description.
+fn alt(s: &str) -> String {
+    const MAX: usize = 1024;
+    if s.chars().count() <= MAX {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(MAX - 1).collect();
+    out.push('…');
+    out
+}
+
+/// The rows for a board: the prompt's buttons or menu, and "Show my hand" when the game has
+/// hidden hands.
+pub fn board_rows(board: &BoardPost, hands: bool, lang: Lang) -> Vec<CreateActionRow> {
+    let mut rows = Vec::new();
+    if let Some(prompt) = &board.prompt {
+        match prompt_components(board.game, board.version, &prompt.options) {
+            PromptComponents::Buttons(buttons) => {
+                for row in buttons {
+                    rows.push(CreateActionRow::Buttons(
+                        row.into_iter()
+                            .map(|(id, label)| {
+                                CreateButton::new(id)
+                                    .label(label)
+                                    .style(ButtonStyle::Secondary)
+                            })
+                            .collect(),
+                    ));
+                }
+            }
+            PromptComponents::Menu { id, options } => {
+                let options = options
+                    .into_iter()
+                    .map(|(value, label)| CreateSelectMenuOption::new(label, value))
+                    .collect();
+                rows.push(CreateActionRow::SelectMenu(
+                    CreateSelectMenu::new(id, CreateSelectMenuKind::String { options })
+                        .placeholder(Text::new("bot.turn.menu").render(lang)),
+                ));
+            }
+            PromptComponents::None => {}
+        }
+    }
+    if hands && board.outcome.is_none() {
+        rows.push(CreateActionRow::Buttons(vec![CreateButton::new(
+            CustomId::Hand { game: board.game }.encode(),
+        )
+        .label(Text::new("bot.turn.show_hand").render(lang))
+        .style(ButtonStyle::Primary)]));
+    }
+    rows
+}
+
+/// The message text of a board: the service's text, a mention of who decides, and a hint
+/// to type `/move` when the options do not fit in components.
+pub fn board_content(board: &BoardPost, lang: Lang) -> String {
+    let mut text = board.text.clone();
+    if let Some(user) = board.mention {
+        text.push_str(&format!("\n<@{}>", id_u64(user)));
+    }
+    if let Some(p) = &board.prompt {
+        if matches!(
+            prompt_components(board.game, board.version, &p.options),
+            PromptComponents::None
+        ) {
+            text.push('\n');
+            text.push_str(&Text::new("bot.turn.use_move").render(lang));
+        }
+    }
+    content(&text)
+}
+
+pub fn board_message(board: &BoardPost, hands: bool, lang: Lang) -> CreateMessage {
+    CreateMessage::new()
+        .content(board_content(board, lang))
+        .add_file(board_file(board))
+        .components(board_rows(board, hands, lang))
+}
+
+pub fn board_edit(board: &BoardPost, hands: bool, lang: Lang) -> EditInteractionResponse {
+    EditInteractionResponse::new()
+        .content(board_content(board, lang))
+        .clear_attachments()
+        .new_attachment(board_file(board))
+        .components(board_rows(board, hands, lang))
+}
+
+/// Join / Leave / Start / Cancel while the game is a lobby; nothing afterwards.
+pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
+    if view.status != GameStatus::Lobby {
+        return Vec::new();
+    }
+    let button = |action: LobbyAction, key: &str, style: ButtonStyle| {
+        CreateButton::new(
+            CustomId::Lobby {
+                game: view.game,
+                action,
+            }
+            .encode(),
+        )
+        .label(Text::new(key).render(lang))
+        .style(style)
+    };
+    vec![CreateActionRow::Buttons(vec![
+        button(LobbyAction::Join, "bot.lobby.join", ButtonStyle::Success),
+        button(
+            LobbyAction::Leave,
+            "bot.lobby.leave",
+            ButtonStyle::Secondary,
+        ),
+        button(LobbyAction::Start, "bot.lobby.start", ButtonStyle::Primary),
+        button(LobbyAction::Cancel, "bot.lobby.cancel", ButtonStyle::Danger),
+    ])]
+}
+
+/// Where a game's messages go: its thread, else its channel.
+pub fn place_of(view: &LobbyView) -> Option<serenity::ChannelId> {
+    view.thread
+        .or(view.channel)
+        .map(|c| serenity::ChannelId::new(id_u64(c).max(1)))
+}
+
+/// Posts a board in the game's place; returns the message.
+pub async fn post_board(
+    http: &serenity::Http,
+    place: serenity::ChannelId,
+    outputs: &Outputs,
+    lang: Lang,
+) -> Result<serenity::Message, Error> {
+    let hands = !outputs.private.is_empty();
+    Ok(place
+        .send_message(http, board_message(&outputs.board, hands, lang))
+        .await?)
+}
+
+/// DMs every private post; on a closed DM (50007) the service remembers it and, the first time,
+/// the player is told in the game's place (nothing about the hand itself).
+pub async fn send_private(
+    http: &serenity::Http,
+    data: &Data,
+    view: &LobbyView,
+    posts: &[PrivatePost],
+    jump: Option<String>,
+    lang: Lang,
+) {
+    for post in posts {
+        let Some(user) = post.user else { continue };
+        // Known closed: the player reads the hand with /hand; retrying only collects 403s.
+        let closed = view
+            .seats
+            .iter()
+            .any(|s| s.user == Some(user) && s.dm_status == crate::store::DmStatus::Closed);
+        if closed {
+            continue;
+        }
+        let header = Text::new("bot.dm.header")
+            .arg("game", view.kind.display_name())
+            .arg("id", view.game.0)
+            .arg("link", jump.clone().unwrap_or_default())
+            .render(lang);
+        let msg = CreateMessage::new()
+            .content(content(&format!("{header}\n{}", post.text)))
+            .add_file(hand_file(post));
+        let sent = dm(http, user, msg).await;
+        tell_if_closed(http, data, view, user, sent, lang).await;
+    }
+}
+
+/// Whether a DM could be sent: `Ok(true)` sent, `Ok(false)` closed (50007).
+async fn dm(http: &serenity::Http, user: i64, msg: CreateMessage) -> Result<bool, Error> {
+    let user = serenity::UserId::new(id_u64(user).max(1));
+    let channel = match user.create_dm_channel(http).await {
+        Ok(c) => c,
+        Err(e) if is_closed_dm(&e) => return Ok(false),
+        Err(e) => return Err(e.into()),
+    };
+    match channel.id.send_message(http, msg).await {
+        Ok(_) => Ok(true),
+        Err(e) if is_closed_dm(&e) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Checks at join time that the bot can DM a player of a game with hidden hands.
+pub async fn check_dm(http: &serenity::Http, data: &Data, view: &LobbyView, user: i64, lang: Lang) {
+    let msg = CreateMessage::new().content(
+        Text::new("bot.dm.joined")
+            .arg("game", view.kind.display_name())
+            .arg("id", view.game.0)
+            .render(lang),
+    );
+    let sent = dm(http, user, msg).await;
+    tell_if_closed(http, data, view, user, sent, lang).await;
+}
+
+async fn tell_if_closed(
+    http: &serenity::Http,
+    data: &Data,
+    view: &LobbyView,
+    user: i64,
+    sent: Result<bool, Error>,
+    lang: Lang,
+) {
+    let ok = match sent {
+        Ok(ok) => ok,
+        Err(e) => {
+            tracing::warn!(game = %view.game, error = %e, "DM failed");
+            return;
+        }
+    };
+    match data.service.record_dm(view.game, user, ok).await {
+        Ok(true) => {
+            if let Some(place) = place_of(view) {
+                let text = Text::new("bot.dm.closed")
+                    .arg("user", format!("<@{}>", id_u64(user)))
+                    .render(lang);
+                if let Err(e) = place
+                    .send_message(http, CreateMessage::new().content(text))
+                    .await
+                {
+                    tracing::warn!(game = %view.game, error = %e, "could not post the DM notice");
+                }
+            }
+        }
+        Ok(false) => {}
+        Err(e) => tracing::warn!(game = %view.game, error = %e, "could not record DM status"),
+    }
+}
+
+pub fn is_closed_dm(e: &serenity::Error) -> bool {
+    matches!(
+        e,
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+            if r.error.code == CLOSED_DMS
+    )
+}
+
+/// A jump link to a message in a guild.
+pub fn jump_link(guild: Option<i64>, msg: &serenity::Message) -> Option<String> {
+    guild.map(|g| {
+        format!(
+            "https://discord.com/channels/{}/{}/{}",
+            id_u64(g),
+            msg.channel_id,
+            msg.id
+        )
+    })
+}
+
+/// Everything after a change: the board in the game's place, then the DMs.
+pub async fn deliver(
+    http: &serenity::Http,
+    data: &Data,
+    game: GameId,
+    outputs: &Outputs,
+    lang: Lang,
+) -> Result<(), Error> {
+    let view = data.service.lobby(game).await?;
+    let Some(place) = place_of(&view) else {
+        return Ok(());
+    };
+    let msg = post_board(http, place, outputs, lang).await?;
+    let jump = jump_link(view.guild, &msg);
+    send_private(http, data, &view, &outputs.private, jump, lang).await;
+    Ok(())
+}
+
+/// Answers a command with a short ephemeral text: edits the deferred response, or replies.
+pub async fn reply_text(ctx: Context<'_>, text: &str) -> Result<(), Error> {
+    if let Context::Application(actx) = ctx {
+        if actx
+            .has_sent_initial_response
+            .load(std::sync::atomic::Ordering::SeqCst)
+        {
+            actx.interaction
+                .edit_response(
+                    ctx.http(),
+                    EditInteractionResponse::new().content(content(text)),
+                )
+                .await?;
+            return Ok(());
+        }
+    }
+    ctx.send(
+        poise::CreateReply::default()
+            .content(content(text))
+            .ephemeral(true),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Edits the deferred response of a command.
+pub async fn edit(ctx: Context<'_>, edit: EditInteractionResponse) -> Result<(), Error> {
+    if let Context::Application(actx) = ctx {
+        actx.interaction.edit_response(ctx.http(), edit).await?;
+    }
+    Ok(())
+}
+
+/// The author as the store keeps them.
+pub fn author_id(ctx: Context<'_>) -> i64 {
+    id_i64(ctx.author().id.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{PromptInfo, Seat, Version};
+
+    fn board(options: usize, mention: Option<i64>) -> BoardPost {
+        BoardPost {
+            game: GameId(7),
+            version: Version(3),
+            events: Vec::new(),
+            text: "➡️ Ann: pick".into(),
+            prompt: Some(PromptInfo {
+                seat: Seat(0),
+                kind: "pick",
+                text: Text::raw("pick"),
+                options: (0..options).map(|i| format!("opt {i}")).collect(),
+            }),
+            mention,
+            scores: vec![0, 0],
+            outcome: None,
+            png: vec![1, 2, 3],
+            alt: "a board".into(),
+        }
+    }
+
+    fn ids(rows: &[CreateActionRow]) -> Vec<Vec<String>> {
+        let json = serde_json::to_value(rows).unwrap_or_default();
+        json.as_array()
+            .map(|rows| {
+                rows.iter()
+                    .map(|r| {
+                        r["components"]
+                            .as_array()
+                            .map(|cs| {
+                                cs.iter()
+                                    .map(|c| c["custom_id"].as_str().unwrap_or("?").to_string())
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn board_buttons_carry_game_version_and_index() {
+        let rows = ids(&board_rows(&board(6, Some(5)), false, Lang::En));
+        assert_eq!(
+            rows,
+            vec![
+                vec!["g:7:3:0", "g:7:3:1", "g:7:3:2", "g:7:3:3", "g:7:3:4"],
+                vec!["g:7:3:5"]
+            ]
+        );
+        // With hidden hands, a last row for "Show my hand".
+        let rows = ids(&board_rows(&board(6, Some(5)), true, Lang::En));
+        assert_eq!(rows.last(), Some(&vec!["h:7".to_string()]));
+        assert_eq!(
+            board_content(&board(6, Some(5)), Lang::En),
+            "➡️ Ann: pick\n<@5>"
+        );
+    }
+
+    #[test]
+    fn many_options_become_a_menu_then_a_hint() {
+        let menu =
+            serde_json::to_value(board_rows(&board(25, None), false, Lang::Fr)).unwrap_or_default();
+        assert_eq!(menu[0]["components"][0]["custom_id"], "s:7:3");
+        assert_eq!(
+            menu[0]["components"][0]["placeholder"],
+            "Choisissez une option"
+        );
+        assert_eq!(
+            menu[0]["components"][0]["options"].as_array().map(Vec::len),
+            Some(25)
+        );
+        let too_many = board(26, None);
+        assert!(board_rows(&too_many, false, Lang::En).is_empty());
+        assert!(board_content(&too_many, Lang::En).ends_with("type /move and pick from the list."));
+    }
+
+    #[test]
+    fn lobby_buttons_until_the_game_starts() {
+        let mut view = LobbyView {
+            game: GameId(4),
+            kind: crate::engine::GameKind::Cortexcape,
+            options: Default::default(),
+            host: Some(1),
+            seats: Vec::new(),
+            min: 2,
+            max: 4,
+            status: GameStatus::Lobby,
+            version: Version(0),
+            guild: None,
+            channel: Some(10),
+            thread: None,
+        };
+        assert_eq!(
+            ids(&lobby_rows(&view, Lang::En)),
+            vec![vec!["l:4:join", "l:4:leave", "l:4:start", "l:4:cancel"]]
+        );
+        assert_eq!(place_of(&view), Some(serenity::ChannelId::new(10)));
+        view.thread = Some(11);
+        assert_eq!(place_of(&view), Some(serenity::ChannelId::new(11)));
+        view.status = GameStatus::Active;
+        assert!(lobby_rows(&view, Lang::En).is_empty());
+    }
+
+    #[test]
+    fn a_finished_board_has_no_components() {
+        let mut b = board(3, None);
+        b.prompt = None;
+        b.outcome = Some(crate::engine::Outcome::from_scores(vec![1, 2], true));
+        assert!(board_rows(&b, true, Lang::En).is_empty());
+    }
+}

@@ -1,0 +1,646 @@
+//! Lobbies and the rest of a game's life around the moves: open, join, leave, start, cancel,
+//! resign; and what front ends ask about a game (hand, history, choices, a user's games).
+//!
+//! A lobby is a stored game with status `lobby` and an empty state: seats fill and empty, then
+//! `start_lobby` sets the game up with the stored seed and makes it `active`.
+
+use super::output::{self, Outputs, PrivatePost};
+use super::{Actor, Loaded, Place, PlayLine, Player, Service, ServiceError};
+use crate::engine::{GameId, GameKind, GameOptions, PlayError, Seat, Version};
+use crate::i18n::{Lang, Text};
+use crate::store::{
+    DmStatus, GameRecord, GameStatus, JoinOutcome, LeaveOutcome, NewGame, NewSeat, SeatRecord,
+};
+
+/// Why a lobby or game-life command was refused. Nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LobbyError {
+    #[error("already seated")]
+    AlreadySeated,
+    #[error("the lobby is full ({max} seats)")]
+    Full { max: usize },
+    #[error("not seated in this lobby")]
+    NotSeated,
+    #[error("game {0} is not a lobby any more")]
+    NotLobby(GameId),
+    #[error("game {0} has not started yet")]
+    NotStarted(GameId),
+    #[error("{found} players, {min} needed")]
+    TooFew { min: usize, found: usize },
+    #[error("only the host or a moderator may do that")]
+    NotHost,
+    #[error("the host cannot leave; cancel instead")]
+    HostLeaves,
+    #[error("no running game here")]
+    NoGameHere,
+    #[error("several games here")]
+    SeveralGames(Vec<GameId>),
+    #[error("no such choice")]
+    NoSuchChoice,
+}
+
+impl LobbyError {
+    pub fn text(&self) -> Text {
+        match self {
+            LobbyError::AlreadySeated => Text::new("bot.error.already_seated"),
+            LobbyError::Full { max } => Text::new("bot.error.full").arg("max", *max),
+            LobbyError::NotSeated => Text::new("bot.error.not_in_lobby"),
+            LobbyError::NotLobby(_) => Text::new("bot.error.not_lobby"),
+            LobbyError::NotStarted(_) => Text::new("bot.error.not_started"),
+            LobbyError::TooFew { min, found } => Text::new("bot.error.too_few")
+                .arg("min", *min)
+                .arg("found", *found),
+            LobbyError::NotHost => Text::new("bot.error.not_host"),
+            LobbyError::HostLeaves => Text::new("bot.error.host_leaves"),
+            LobbyError::NoGameHere => Text::new("bot.error.no_game_here"),
+            LobbyError::SeveralGames(ids) => Text::new("bot.error.several_games").arg(
+                "ids",
+                ids.iter()
+                    .map(|g| g.0.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            LobbyError::NoSuchChoice => Text::new("bot.error.no_such_choice"),
+        }
+    }
+}
+
+/// Open a lobby.
+#[derive(Clone, Debug)]
+pub struct OpenLobby {
+    pub kind: GameKind,
+    pub options: GameOptions,
+    /// The host, who takes seat 1.
+    pub host: Player,
+    /// Seat cap (`None`: the game's maximum).
+    pub max_players: Option<usize>,
+    pub seed: u64,
+    pub place: Place,
+    pub clock_secs: Option<i64>,
+}
+
+/// A lobby (or a game that was one) as a front end shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LobbyView {
+    pub game: GameId,
+    pub kind: GameKind,
+    pub options: GameOptions,
+    pub host: Option<i64>,
+    pub seats: Vec<SeatRecord>,
+    pub min: usize,
+    pub max: usize,
+    pub status: GameStatus,
+    pub version: Version,
+    pub guild: Option<i64>,
+    pub channel: Option<i64>,
+    pub thread: Option<i64>,
+}
+
+impl LobbyView {
+    fn from_record(record: GameRecord, cap: Option<i64>) -> Result<LobbyView, ServiceError> {
+        let kind = GameKind::parse(&record.kind).ok_or_else(|| ServiceError::Load {
+            game: record.id,
+            error: crate::engine::LoadError::UnknownKind(record.kind.clone()),
+        })?;
+        let (min, kind_max) = kind.seat_range();
+        let max = cap
+            .and_then(|c| usize::try_from(c).ok())
+            .map_or(kind_max, |c| c.clamp(min, kind_max));
+        Ok(LobbyView {
+            game: record.id,
+            kind,
+            options: serde_json::from_str(&record.options_json).unwrap_or_default(),
+            host: record.host,
+            seats: record.seats,
+            min,
+            max,
+            status: record.status,
+            version: record.version,
+            guild: record.guild,
+            channel: record.channel,
+            thread: record.thread,
+        })
+    }
+
+    /// Whether the host could start now.
+    pub fn can_start(&self) -> bool {
+        self.status == GameStatus::Lobby && self.seats.len() >= self.min
+    }
+
+    /// The lobby message: game, options, seats, and what to do next.
+    pub fn text(&self, lang: Lang) -> String {
+        let mut lines = vec![Text::new("bot.lobby.title")
+            .arg("game", self.kind.display_name())
+            .arg("id", self.game.0)
+            .render(lang)];
+        if !self.options.is_empty() {
+            let opts: Vec<String> = self
+                .options
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            lines.push(
+                Text::new("bot.lobby.options")
+                    .arg("options", opts.join(", "))
+                    .render(lang),
+            );
+        }
+        lines.push(
+            Text::new("bot.lobby.seats")
+                .arg("count", self.seats.len())
+                .arg("min", self.min)
+                .arg("max", self.max)
+                .render(lang),
+        );
+        for s in &self.seats {
+            let who = match s.user {
+                Some(u) => format!("<@{u}>"),
+                None => s.name.clone(),
+            };
+            let key = if s.user.is_some() && s.user == self.host {
+                "bot.lobby.seat_host"
+            } else {
+                "bot.lobby.seat"
+            };
+            lines.push(
+                Text::new(key)
+                    .arg("n", s.seat.index() + 1)
+                    .arg("who", who)
+                    .render(lang),
+            );
+        }
+        let footer = match self.status {
+            GameStatus::Lobby if self.can_start() => "bot.lobby.ready",
+            GameStatus::Lobby => "bot.lobby.waiting",
+            GameStatus::Active => "bot.lobby.started",
+            GameStatus::Finished => "bot.lobby.finished",
+            GameStatus::Cancelled => "bot.lobby.cancelled",
+        };
+        lines.push(Text::new(footer).arg("min", self.min).render(lang));
+        lines.join("\n")
+    }
+}
+
+/// One of a user's games, for `/games`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameLine {
+    pub game: GameId,
+    pub kind: GameKind,
+    pub status: GameStatus,
+    pub guild: Option<i64>,
+    /// Where it is played: the thread if any, else the channel.
+    pub place: Option<i64>,
+    /// Whether the user must decide now.
+    pub your_turn: bool,
+}
+
+impl GameLine {
+    pub fn text(&self, lang: Lang) -> String {
+        let link = match (self.guild, self.place) {
+            (Some(g), Some(c)) => format!("https://discord.com/channels/{g}/{c}"),
+            (None, Some(c)) => format!("<#{c}>"),
+            _ => String::new(),
+        };
+        let key = match self.status {
+            GameStatus::Lobby => "bot.games.lobby",
+            GameStatus::Active if self.your_turn => "bot.games.your_turn",
+            GameStatus::Active => "bot.games.waiting",
+            GameStatus::Finished => "bot.games.finished",
+            GameStatus::Cancelled => "bot.games.cancelled",
+        };
+        Text::new(key)
+            .arg("game", self.kind.display_name())
+            .arg("id", self.game.0)
+            .arg("link", link)
+            .render(lang)
+    }
+}
+
+/// What resigning did.
+#[derive(Clone, Debug)]
+pub struct Resigned {
+    pub seat: Seat,
+    /// The message for the game's channel.
+    pub text: String,
+}
+
+impl Service {
+    /// Opens a lobby with the host in seat 1. The options are checked now, not at start.
+    pub async fn open_lobby(&self, cmd: OpenLobby, now: i64) -> Result<LobbyView, ServiceError> {
+        let (min, max) = cmd.kind.seat_range();
+        if let Some(n) = cmd.max_players {
+            if n < min || n > max {
+                return Err(crate::engine::SetupError::SeatCount {
+                    kind: cmd.kind,
+                    min,
+                    max,
+                    found: n,
+                }
+                .into());
+            }
+        }
+        // Set up once with the fewest players: rejects unknown options and bad values early.
+        cmd.kind.setup(&cmd.options, min, cmd.seed)?;
+        let new = NewGame {
+            kind: cmd.kind.id().to_string(),
+            options_json: serde_json::to_string(&cmd.options).unwrap_or_else(|_| "{}".into()),
+            seed: super::seed_to_i64(cmd.seed),
+            state: String::new(),
+            status: GameStatus::Lobby,
+            guild: cmd.place.guild,
+            channel: cmd.place.channel,
+            thread: cmd.place.thread,
+            host: cmd.host.user,
+            seats: vec![NewSeat {
+                user: cmd.host.user,
+                name: cmd.host.name.clone(),
+                is_bot: cmd.host.is_bot,
+            }],
+            clock_secs: cmd.clock_secs,
+            now,
+        };
+        let id = self.store.create_game(&new).await?;
+        let cap = cmd.max_players.and_then(|n| i64::try_from(n).ok());
+        self.store.set_max_seats(id, cap).await?;
+        self.lobby(id).await
+    }
+
+    /// A lobby (or a game that was one) as it stands.
+    pub async fn lobby(&self, game: GameId) -> Result<LobbyView, ServiceError> {
+        let record = self.store.game(game).await?;
+        let cap = self.store.max_seats(game).await?;
+        LobbyView::from_record(record, cap)
+    }
+
+    /// Records the thread opened for a game.
+    pub async fn set_thread(&self, game: GameId, thread: i64) -> Result<(), ServiceError> {
+        Ok(self.store.set_thread(game, Some(thread)).await?)
+    }
+
+    /// Takes the next free seat.
+    pub async fn join(
+        &self,
+        game: GameId,
+        player: Player,
+        now: i64,
+    ) -> Result<LobbyView, ServiceError> {
+        let Some(user) = player.user else {
+            return Err(LobbyError::NotSeated.into());
+        };
+        let view = self.lobby(game).await?;
+        match self
+            .store
+            .lobby_join(game, user, &player.name, view.max, now)
+            .await?
+        {
+            JoinOutcome::Joined(_) => self.lobby(game).await,
+            JoinOutcome::AlreadySeated(_) => Err(LobbyError::AlreadySeated.into()),
+            JoinOutcome::Full => Err(LobbyError::Full { max: view.max }.into()),
+            JoinOutcome::NotLobby(_) => Err(LobbyError::NotLobby(game).into()),
+        }
+    }
+
+    /// Gives a seat back. The host cancels instead.
+    pub async fn leave(
+        &self,
+        game: GameId,
+        user: i64,
+        now: i64,
+    ) -> Result<LobbyView, ServiceError> {
+        let view = self.lobby(game).await?;
+        if view.host == Some(user) && view.status == GameStatus::Lobby {
+            return Err(LobbyError::HostLeaves.into());
+        }
+        match self.store.lobby_leave(game, user, now).await? {
+            LeaveOutcome::Left => self.lobby(game).await,
+            LeaveOutcome::NotSeated => Err(LobbyError::NotSeated.into()),
+            LeaveOutcome::NotLobby(_) => Err(LobbyError::NotLobby(game).into()),
+        }
+    }
+
+    /// Starts a lobby (host or moderator, enough players): sets the game up with the stored
+    /// seed and returns the first board post.
+    pub async fn start_lobby(
+        &self,
+        game: GameId,
+        user: i64,
+        is_moderator: bool,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Outputs, ServiceError> {
+        let view = self.lobby(game).await?;
+        if view.status != GameStatus::Lobby {
+            return Err(LobbyError::NotLobby(game).into());
+        }
+        if view.host != Some(user) && !is_moderator {
+            return Err(LobbyError::NotHost.into());
+        }
+        if view.seats.len() < view.min {
+            return Err(LobbyError::TooFew {
+                min: view.min,
+                found: view.seats.len(),
+            }
+            .into());
+        }
+        let record = self.store.game(game).await?;
+        let state = view.kind.setup(
+            &view.options,
+            view.seats.len(),
+            super::seed_from_i64(record.seed),
+        )?;
+        self.store
+            .start_lobby(game, view.version, &state.to_json(), now)
+            .await?;
+        let loaded = self.load(game).await?;
+        Ok(output::after_change(&loaded, &[], lang))
+    }
+
+    /// Cancels a lobby or a running game (host or moderator).
+    pub async fn cancel(
+        &self,
+        game: GameId,
+        user: i64,
+        is_moderator: bool,
+        now: i64,
+    ) -> Result<LobbyView, ServiceError> {
+        let record = self.store.game(game).await?;
+        if !matches!(record.status, GameStatus::Lobby | GameStatus::Active) {
+            return Err(ServiceError::NotActive(game));
+        }
+        if record.host != Some(user) && !is_moderator {
+            return Err(LobbyError::NotHost.into());
+        }
+        self.store
+            .set_status(game, record.version, GameStatus::Cancelled, now)
+            .await?;
+        self.lobby(game).await
+    }
+
+    /// A seated player gives up: the game ends for everyone (games have no seat-leaving rule),
+    /// with the current standings.
+    pub async fn resign(
+        &self,
+        game: GameId,
+        user: i64,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Resigned, ServiceError> {
+        let loaded = self.load(game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(ServiceError::NotActive(game));
+        }
+        let seat = self.seat_of(&loaded, Actor::User(user))?;
+        self.store
+            .set_status(game, loaded.record.version, GameStatus::Finished, now)
+            .await?;
+        let text = Text::new("bot.resigned")
+            .arg("seat", seat)
+            .arg("id", game.0)
+            .render_with(lang, &loaded.names());
+        Ok(Resigned { seat, text })
+    }
+
+    /// The live moves, one line each: `3. Ann: put 1 g`.
+    pub async fn history(&self, game: GameId, lang: Lang) -> Result<Vec<String>, ServiceError> {
+        let record = self.store.game(game).await?;
+        if record.status == GameStatus::Lobby {
+            return Err(LobbyError::NotStarted(game).into());
+        }
+        let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
+        let moves = self.store.moves(game).await?;
+        Ok(moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                Text::new("bot.history_line")
+                    .arg("n", i + 1)
+                    .arg("seat", m.seat)
+                    .arg("move", m.notation.clone())
+                    .render_with(lang, &names)
+            })
+            .collect())
+    }
+
+    /// The user's private post (hidden hand), if the game has one for their seat.
+    pub async fn hand(
+        &self,
+        game: GameId,
+        user: i64,
+        lang: Lang,
+    ) -> Result<Option<PrivatePost>, ServiceError> {
+        let loaded = self.load(game).await?;
+        let seat = self.seat_of(&loaded, Actor::User(user))?;
+        let out = output::after_change(&loaded, &[], lang);
+        Ok(out.private.into_iter().find(|p| p.seat == seat))
+    }
+
+    /// The current prompt's options the user may pick, filtered by what they typed (every
+    /// word typed must start a word of the option, or appear in it). Empty if not their turn.
+    pub async fn choices(
+        &self,
+        game: GameId,
+        user: i64,
+        typed: &str,
+    ) -> Result<Vec<String>, ServiceError> {
+        let loaded = self.load(game).await?;
+        let Ok(seat) = self.seat_of(&loaded, Actor::User(user)) else {
+            return Ok(Vec::new());
+        };
+        let Some(prompt) = loaded.game.prompt() else {
+            return Ok(Vec::new());
+        };
+        if prompt.seat != seat {
+            return Ok(Vec::new());
+        }
+        Ok(filter_choices(&prompt.options, typed))
+    }
+
+    /// Plays the `index`-th option of the prompt the user saw at `seen` (a button or a menu).
+    pub async fn choose(
+        &self,
+        game: GameId,
+        user: i64,
+        seen: Version,
+        index: usize,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Outputs, ServiceError> {
+        let loaded = self.load(game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(ServiceError::NotActive(game));
+        }
+        if loaded.record.version != seen {
+            return Err(PlayError::Stale {
+                expected: seen,
+                found: loaded.record.version,
+            }
+            .into());
+        }
+        let seat = self.seat_of(&loaded, Actor::User(user))?;
+        let prompt = loaded.game.prompt().ok_or(PlayError::GameOver)?;
+        if prompt.seat != seat {
+            return Err(PlayError::NotYourTurn {
+                waiting_for: prompt.seat,
+            }
+            .into());
+        }
+        let line = prompt
+            .options
+            .get(index)
+            .cloned()
+            .ok_or(LobbyError::NoSuchChoice)?;
+        self.play(
+            PlayLine {
+                game,
+                actor: Actor::User(user),
+                line,
+                seen: Some(seen),
+            },
+            lang,
+            now,
+        )
+        .await
+    }
+
+    /// The user's games, most recent first, with whether it is their turn.
+    pub async fn games_of_user(
+        &self,
+        user: i64,
+        limit: u32,
+    ) -> Result<Vec<GameLine>, ServiceError> {
+        let records = self.store.games_of_user(user, None, limit).await?;
+        let mut out = Vec::with_capacity(records.len());
+        for record in records {
+            let Some(kind) = GameKind::parse(&record.kind) else {
+                continue;
+            };
+            let your_turn = record.status == GameStatus::Active
+                && GameKind::load(&record.state)
+                    .ok()
+                    .and_then(|g| g.prompt())
+                    .and_then(|p| record.seats.get(p.seat.index()))
+                    .is_some_and(|s| s.user == Some(user));
+            out.push(GameLine {
+                game: record.id,
+                kind,
+                status: record.status,
+                guild: record.guild,
+                place: record.thread.or(record.channel),
+                your_turn,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The game a command typed in `channel` (a channel or a thread) is about: the one played
+    /// in that thread, else the only lobby or running game there in which `user` is seated (or the only
+    /// one at all).
+    pub async fn game_here(&self, channel: i64, user: i64) -> Result<GameId, ServiceError> {
+        let games: Vec<GameRecord> = self
+            .store
+            .games_in_channel(channel, None, 50)
+            .await?
+            .into_iter()
+            .filter(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active))
+            .collect();
+        if let Some(g) = games.iter().find(|g| g.thread == Some(channel)) {
+            return Ok(g.id);
+        }
+        let mine: Vec<&GameRecord> = games
+            .iter()
+            .filter(|g| g.seats.iter().any(|s| s.user == Some(user)))
+            .collect();
+        let pick: Vec<GameId> = if mine.is_empty() {
+            games.iter().map(|g| g.id).collect()
+        } else {
+            mine.iter().map(|g| g.id).collect()
+        };
+        match pick.as_slice() {
+            [] => Err(LobbyError::NoGameHere.into()),
+            [one] => Ok(*one),
+            many => Err(LobbyError::SeveralGames(many.to_vec()).into()),
+        }
+    }
+
+    /// The game kind of a thread's game, if the channel is a game's thread (for `/rules`).
+    pub async fn kind_here(&self, channel: i64) -> Result<Option<GameKind>, ServiceError> {
+        let games = self.store.games_in_channel(channel, None, 50).await?;
+        Ok(games
+            .iter()
+            .find(|g| g.thread == Some(channel))
+            .and_then(|g| GameKind::parse(&g.kind)))
+    }
+
+    /// Records whether a DM to `user` about `game` went through. Returns true when this is
+    /// the first failure (the front end then tells the player once, in public, that their hand
+    /// is served privately).
+    pub async fn record_dm(&self, game: GameId, user: i64, ok: bool) -> Result<bool, ServiceError> {
+        let record = self.store.game(game).await?;
+        let before = record
+            .seats
+            .iter()
+            .find(|s| s.user == Some(user))
+            .map(|s| s.dm_status);
+        let status = if ok { DmStatus::Open } else { DmStatus::Closed };
+        if before != Some(status) {
+            self.store.set_dm_status(game, user, status).await?;
+        }
+        Ok(!ok && before.is_some_and(|b| b != DmStatus::Closed))
+    }
+
+    /// Whether a game has any private information for a seat (so the bot checks DMs at join).
+    pub fn has_hidden_hands(kind: GameKind) -> bool {
+        // A game with private views renders them from setup on; try the fewest players.
+        let (min, _) = kind.seat_range();
+        kind.setup(&GameOptions::new(), min, 0).is_ok_and(|g| {
+            (0..g.seat_count()).any(|i| {
+                u8::try_from(i)
+                    .ok()
+                    .is_some_and(|s| g.private_view_json(Seat(s)).is_some())
+            })
+        })
+    }
+}
+
+impl Loaded {
+    /// The seat of a front-end user, if seated.
+    pub fn seat_of_user(&self, user: i64) -> Option<Seat> {
+        self.record
+            .seats
+            .iter()
+            .position(|s| s.user == Some(user))
+            .and_then(|i| u8::try_from(i).ok())
+            .map(Seat)
+    }
+}
+
+/// Options matching what was typed: each typed word must occur in the option (case-folded).
+/// The full list when nothing was typed.
+pub fn filter_choices(options: &[String], typed: &str) -> Vec<String> {
+    let words: Vec<String> = typed.split_whitespace().map(str::to_lowercase).collect();
+    options
+        .iter()
+        .filter(|o| {
+            let o = o.to_lowercase();
+            words.iter().all(|w| o.contains(w.as_str()))
+        })
+        .cloned()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_filter_by_every_typed_word() {
+        let opts: Vec<String> = ["put 1 g", "put 2 g", "move 13 14", "pass"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(filter_choices(&opts, ""), opts);
+        assert_eq!(filter_choices(&opts, "PUT 2"), vec!["put 2 g".to_string()]);
+        assert_eq!(filter_choices(&opts, "14"), vec!["move 13 14".to_string()]);
+        assert!(filter_choices(&opts, "zzz").is_empty());
+    }
+}

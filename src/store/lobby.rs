@@ -1,0 +1,255 @@
+//! Lobbies: a game with status `lobby` whose seats fill and empty before it starts.
+//!
+//! Every lobby write is one transaction whose FIRST statement is a guarded `UPDATE games`
+//! (status still `lobby`; version+1), for the same locking reason as the game writes (see the
+//! module doc of `store`). Seats stay numbered 0, 1, 2… after someone leaves.
+
+use sqlx::AnyConnection;
+
+use super::{
+    bool_i64, get, get_status, next_version, version_i64, DmStatus, GameId, GameStatus, Seat,
+    Store, StoreError, Version,
+};
+
+/// What happened to a join.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinOutcome {
+    Joined(Seat),
+    /// The user already had this seat; nothing changed.
+    AlreadySeated(Seat),
+    /// Every seat is taken; nothing changed.
+    Full,
+    /// The game is no longer a lobby; nothing changed.
+    NotLobby(GameStatus),
+}
+
+/// What happened to a leave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaveOutcome {
+    Left,
+    NotSeated,
+    NotLobby(GameStatus),
+}
+
+/// A seat kept while the others are renumbered.
+struct KeptSeat {
+    user: Option<i64>,
+    name: String,
+    is_bot: bool,
+    dm_status: String,
+}
+
+impl Store {
+    /// The seat cap chosen when the lobby opened (`None`: the game's maximum).
+    pub async fn max_seats(&self, game: GameId) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT max_seats FROM games WHERE id = $1")
+            .bind(game.0)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NotFound(game))?;
+        get(&row, "max_seats")
+    }
+
+    /// Sets the seat cap (right after creating the lobby). No version change.
+    pub async fn set_max_seats(&self, game: GameId, max: Option<i64>) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE games SET max_seats = $1 WHERE id = $2")
+            .bind(max)
+            .bind(game.0)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(game));
+        }
+        Ok(())
+    }
+
+    /// Records the thread the bot opened for a game. No version change.
+    pub async fn set_thread(&self, game: GameId, thread: Option<i64>) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE games SET thread = $1 WHERE id = $2")
+            .bind(thread)
+            .bind(game.0)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(game));
+        }
+        Ok(())
+    }
+
+    /// Seats `user` at the next free seat of a lobby if fewer than `max` are taken.
+    pub async fn lobby_join(
+        &self,
+        game: GameId,
+        user: i64,
+        name: &str,
+        max: usize,
+        now: i64,
+    ) -> Result<JoinOutcome, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        if let Some(status) = touch_lobby(&mut tx, game, now).await? {
+            tx.rollback().await?;
+            return Ok(JoinOutcome::NotLobby(status));
+        }
+        let users = seat_users(&mut tx, game).await?;
+        if let Some(i) = users.iter().position(|u| *u == Some(user)) {
+            tx.rollback().await?;
+            return Ok(JoinOutcome::AlreadySeated(seat_at(i)?));
+        }
+        if users.len() >= max {
+            tx.rollback().await?;
+            return Ok(JoinOutcome::Full);
+        }
+        let seat = seat_at(users.len())?;
+        sqlx::query(
+            "INSERT INTO seats (game, seat, user_id, name, is_bot, dm_status) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(game.0)
+        .bind(i64::from(seat.0))
+        .bind(user)
+        .bind(name)
+        .bind(bool_i64(false))
+        .bind(DmStatus::Unknown.as_str())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(JoinOutcome::Joined(seat))
+    }
+
+    /// Frees `user`'s seat in a lobby; later seats move up one.
+    pub async fn lobby_leave(
+        &self,
+        game: GameId,
+        user: i64,
+        now: i64,
+    ) -> Result<LeaveOutcome, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        if let Some(status) = touch_lobby(&mut tx, game, now).await? {
+            tx.rollback().await?;
+            return Ok(LeaveOutcome::NotLobby(status));
+        }
+        let rows = sqlx::query(
+            "SELECT user_id, name, is_bot, dm_status FROM seats WHERE game = $1 ORDER BY seat",
+        )
+        .bind(game.0)
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut kept = Vec::with_capacity(rows.len());
+        let mut found = false;
+        for row in &rows {
+            let seat_user: Option<i64> = get(row, "user_id")?;
+            if seat_user == Some(user) {
+                found = true;
+                continue;
+            }
+            kept.push(KeptSeat {
+                user: seat_user,
+                name: get(row, "name")?,
+                is_bot: get::<i64>(row, "is_bot")? != 0,
+                dm_status: get(row, "dm_status")?,
+            });
+        }
+        if !found {
+            tx.rollback().await?;
+            return Ok(LeaveOutcome::NotSeated);
+        }
+        // Rewrite the seats whole: renumbering in place could collide on the primary key.
+        sqlx::query("DELETE FROM seats WHERE game = $1")
+            .bind(game.0)
+            .execute(&mut *tx)
+            .await?;
+        for (i, s) in kept.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO seats (game, seat, user_id, name, is_bot, dm_status) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(game.0)
+            .bind(i64::from(seat_at(i)?.0))
+            .bind(s.user)
+            .bind(&s.name)
+            .bind(bool_i64(s.is_bot))
+            .bind(&s.dm_status)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(LeaveOutcome::Left)
+    }
+
+    /// Starts a lobby: saves the set-up state, status `active`, version+1, if the lobby is still
+    /// at version `expected` (so nobody joined or left since the seats were counted).
+    pub async fn start_lobby(
+        &self,
+        game: GameId,
+        expected: Version,
+        state: &str,
+        now: i64,
+    ) -> Result<Version, StoreError> {
+        let next = next_version(expected)?;
+        let done = sqlx::query(
+            "UPDATE games SET state = $1, status = $2, version = $3, updated_at = $4 \
+             WHERE id = $5 AND version = $6 AND status = $7",
+        )
+        .bind(state)
+        .bind(GameStatus::Active.as_str())
+        .bind(version_i64(next))
+        .bind(now)
+        .bind(game.0)
+        .bind(version_i64(expected))
+        .bind(GameStatus::Lobby.as_str())
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 0 {
+            let row = sqlx::query("SELECT version FROM games WHERE id = $1")
+                .bind(game.0)
+                .fetch_optional(&self.pool)
+                .await?
+                .ok_or(StoreError::NotFound(game))?;
+            let found: i64 = get(&row, "version")?;
+            return Err(StoreError::Conflict {
+                expected,
+                found: Version(u32::try_from(found).unwrap_or(u32::MAX)),
+            });
+        }
+        Ok(next)
+    }
+}
+
+/// Version+1 on a lobby, as the first statement of `tx`. `Some(status)` if it is not a lobby.
+async fn touch_lobby(
+    tx: &mut AnyConnection,
+    game: GameId,
+    now: i64,
+) -> Result<Option<GameStatus>, StoreError> {
+    let done = sqlx::query(
+        "UPDATE games SET version = version + 1, updated_at = $1 WHERE id = $2 AND status = $3",
+    )
+    .bind(now)
+    .bind(game.0)
+    .bind(GameStatus::Lobby.as_str())
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() == 1 {
+        return Ok(None);
+    }
+    let row = sqlx::query("SELECT status FROM games WHERE id = $1")
+        .bind(game.0)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(StoreError::NotFound(game))?;
+    Ok(Some(get_status(&row, "status")?))
+}
+
+async fn seat_users(tx: &mut AnyConnection, game: GameId) -> Result<Vec<Option<i64>>, StoreError> {
+    let rows = sqlx::query("SELECT user_id FROM seats WHERE game = $1 ORDER BY seat")
+        .bind(game.0)
+        .fetch_all(&mut *tx)
+        .await?;
+    rows.iter().map(|r| get(r, "user_id")).collect()
+}
+
+fn seat_at(i: usize) -> Result<Seat, StoreError> {
+    u8::try_from(i)
+        .map(Seat)
+        .map_err(|_| StoreError::Invalid(format!("seat {i}")))
+}

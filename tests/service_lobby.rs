@@ -1,0 +1,356 @@
+//! The service's lobby and game-life commands over a real store: SQLite always, PostgreSQL when
+//! TEST_DATABASE_URL is set. These are what the Discord bot calls; the bot itself only decodes
+//! interactions and sends what these return.
+
+use croupier::engine::{GameId, GameKind, GameOptions, PlayError, SetupError, Version};
+use croupier::i18n::Lang;
+use croupier::service::{
+    Actor, LobbyError, OpenLobby, Place, PlayLine, Player, Service, ServiceError, UndoScope,
+};
+use croupier::store::{DmStatus, GameStatus, Store};
+
+async fn backends() -> Vec<(&'static str, Store, Option<tempfile::TempDir>)> {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/lobby.db", dir.path().display());
+    let mut out = vec![("sqlite", Store::connect(&url).await.unwrap(), Some(dir))];
+    match std::env::var("TEST_DATABASE_URL") {
+        Ok(pg) if !pg.is_empty() => {
+            out.push(("postgres", Store::connect(&pg).await.unwrap(), None));
+        }
+        _ => {
+            assert!(
+                std::env::var("CROUPIER_REQUIRE_POSTGRES").is_err(),
+                "CROUPIER_REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not"
+            );
+        }
+    }
+    out
+}
+
+fn player(user: i64) -> Player {
+    Player {
+        user: Some(user),
+        name: format!("P{user}"),
+        is_bot: false,
+    }
+}
+
+/// A fresh channel id per call, so PostgreSQL runs (which share one database) never mix.
+fn channel() -> i64 {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    static NEXT: AtomicI64 = AtomicI64::new(0);
+    let pid = i64::from(std::process::id());
+    (pid << 20) + NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+fn open(host: i64, channel: i64, max: Option<usize>) -> OpenLobby {
+    OpenLobby {
+        kind: GameKind::Cortexcape,
+        options: GameOptions::new(),
+        host: player(host),
+        max_players: max,
+        seed: 42,
+        place: Place {
+            guild: Some(1),
+            channel: Some(channel),
+            thread: None,
+        },
+        clock_secs: None,
+    }
+}
+
+fn lobby_err(r: Result<impl std::fmt::Debug, ServiceError>) -> LobbyError {
+    match r {
+        Err(ServiceError::Lobby(e)) => e,
+        other => panic!("expected a lobby error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn lobby_fills_and_only_the_host_or_a_moderator_starts() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let ch = channel();
+        let view = svc.open_lobby(open(1, ch, Some(3)), 10).await.unwrap();
+        assert_eq!((view.min, view.max), (2, 3), "{backend}");
+        assert_eq!(view.status, GameStatus::Lobby);
+        assert_eq!(view.seats.len(), 1);
+        let g = view.game;
+        assert_eq!(
+            view.text(Lang::En),
+            format!(
+                "🎲 **Cortexcape**: game {} is looking for players\nPlayers 1/3 (at least 2):\n\
+                 1. <@1> (host)\nPress Join to take a seat. The host can start once 2 players \
+                 are seated.",
+                g.0
+            )
+        );
+        // A lobby has no board yet.
+        assert!(matches!(
+            svc.show(g, Lang::En).await,
+            Err(ServiceError::Lobby(LobbyError::NotStarted(id))) if id == g
+        ));
+        assert_eq!(
+            lobby_err(svc.start_lobby(g, 1, false, Lang::En, 11).await),
+            LobbyError::TooFew { min: 2, found: 1 }
+        );
+        svc.join(g, player(2), 12).await.unwrap();
+        assert_eq!(
+            lobby_err(svc.join(g, player(2), 12).await),
+            LobbyError::AlreadySeated
+        );
+        let view = svc.join(g, player(3), 13).await.unwrap();
+        assert!(view.can_start());
+        assert_eq!(
+            lobby_err(svc.join(g, player(4), 14).await),
+            LobbyError::Full { max: 3 }
+        );
+        assert_eq!(lobby_err(svc.leave(g, 1, 14).await), LobbyError::HostLeaves);
+        assert_eq!(lobby_err(svc.leave(g, 9, 14).await), LobbyError::NotSeated);
+        let view = svc.leave(g, 3, 15).await.unwrap();
+        let seated: Vec<Option<i64>> = view.seats.iter().map(|s| s.user).collect();
+        assert_eq!(seated, vec![Some(1), Some(2)]);
+        // A seated non-host cannot start; a moderator who is not seated can.
+        assert_eq!(
+            lobby_err(svc.start_lobby(g, 2, false, Lang::En, 16).await),
+            LobbyError::NotHost
+        );
+        let out = svc.start_lobby(g, 77, true, Lang::En, 17).await.unwrap();
+        let prompt = out.board.prompt.clone().expect("a prompt at the start");
+        let first = view.seats[prompt.seat.index()].user;
+        assert_eq!(out.board.mention, first, "{backend}");
+        assert!(!out.board.png.is_empty());
+        assert_eq!(
+            lobby_err(svc.join(g, player(5), 18).await),
+            LobbyError::NotLobby(g)
+        );
+        assert_eq!(
+            lobby_err(svc.start_lobby(g, 1, false, Lang::En, 18).await),
+            LobbyError::NotLobby(g)
+        );
+        assert_eq!(svc.lobby(g).await.unwrap().status, GameStatus::Active);
+    }
+}
+
+#[tokio::test]
+async fn bad_options_and_seat_caps_are_refused_at_open() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let mut cmd = open(1, channel(), None);
+        cmd.options.insert("colour".into(), "red".into());
+        assert!(
+            matches!(
+                svc.open_lobby(cmd, 1).await,
+                Err(ServiceError::Setup(SetupError::UnknownOption { ref key, .. })) if key == "colour"
+            ),
+            "{backend}"
+        );
+        assert!(matches!(
+            svc.open_lobby(open(1, channel(), Some(5)), 1).await,
+            Err(ServiceError::Setup(SetupError::SeatCount { found: 5, .. }))
+        ));
+        let view = svc.open_lobby(open(1, channel(), None), 1).await.unwrap();
+        assert_eq!(view.max, 4, "no cap: the game's maximum");
+    }
+}
+
+#[tokio::test]
+async fn cancel_needs_the_host_or_a_moderator() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let g = svc
+            .open_lobby(open(1, channel(), None), 1)
+            .await
+            .unwrap()
+            .game;
+        svc.join(g, player(2), 2).await.unwrap();
+        assert_eq!(
+            lobby_err(svc.cancel(g, 2, false, 3).await),
+            LobbyError::NotHost,
+            "{backend}"
+        );
+        let view = svc.cancel(g, 2, true, 4).await.unwrap();
+        assert_eq!(view.status, GameStatus::Cancelled);
+        assert!(matches!(
+            svc.cancel(g, 1, false, 5).await,
+            Err(ServiceError::NotActive(id)) if id == g
+        ));
+        assert_eq!(
+            lobby_err(svc.join(g, player(3), 6).await),
+            LobbyError::NotLobby(g)
+        );
+    }
+}
+
+/// A started two-player game in a fresh channel: (game, channel).
+async fn started(svc: &Service) -> (GameId, i64) {
+    let ch = channel();
+    let g = svc.open_lobby(open(1, ch, None), 1).await.unwrap().game;
+    svc.join(g, player(2), 2).await.unwrap();
+    svc.start_lobby(g, 1, false, Lang::En, 3).await.unwrap();
+    (g, ch)
+}
+
+/// The user whose turn it is, and the other one.
+async fn turn(svc: &Service, g: GameId) -> (i64, i64, Version) {
+    let out = svc.show(g, Lang::En).await.unwrap();
+    let mover = out.board.mention.expect("someone must decide");
+    (mover, if mover == 1 { 2 } else { 1 }, out.board.version)
+}
+
+#[tokio::test]
+async fn clicks_check_version_turn_and_index() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let (g, _) = started(&svc).await;
+        let (mover, other, v) = turn(&svc, g).await;
+        assert!(
+            matches!(
+                svc.choose(g, other, v, 0, Lang::En, 4).await,
+                Err(ServiceError::Play(PlayError::NotYourTurn { .. }))
+            ),
+            "{backend}"
+        );
+        assert!(matches!(
+            svc.choose(g, mover, Version(v.0 + 7), 0, Lang::En, 4).await,
+            Err(ServiceError::Play(PlayError::Stale { expected, found }))
+                if expected == Version(v.0 + 7) && found == v
+        ));
+        assert_eq!(
+            lobby_err(svc.choose(g, mover, v, 10_000, Lang::En, 4).await),
+            LobbyError::NoSuchChoice
+        );
+        assert!(matches!(
+            svc.choose(g, 99, v, 0, Lang::En, 4).await,
+            Err(ServiceError::NotSeated)
+        ));
+        let out = svc.choose(g, mover, v, 0, Lang::En, 5).await.unwrap();
+        assert_eq!(out.board.version, v.next());
+        // The same click again is now on an old board.
+        assert!(matches!(
+            svc.choose(g, mover, v, 0, Lang::En, 6).await,
+            Err(ServiceError::Play(PlayError::Stale { .. }))
+        ));
+    }
+}
+
+#[tokio::test]
+async fn history_choices_games_and_resign() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let (g, ch) = started(&svc).await;
+        assert!(svc.history(g, Lang::En).await.unwrap().is_empty());
+        let (mover, other, v) = turn(&svc, g).await;
+        let all = svc.choices(g, mover, "").await.unwrap();
+        assert!(!all.is_empty(), "{backend}");
+        assert!(svc.choices(g, other, "").await.unwrap().is_empty());
+        let first = all[0].clone();
+        let typed = first.split_whitespace().next().unwrap_or("");
+        let filtered = svc.choices(g, mover, typed).await.unwrap();
+        assert!(filtered.contains(&first));
+        assert!(filtered.iter().all(|o| o.contains(typed)));
+        svc.choose(g, mover, v, 0, Lang::En, 5).await.unwrap();
+        let lines = svc.history(g, Lang::En).await.unwrap();
+        assert_eq!(lines, vec![format!("1. P{mover}: {first}")]);
+        // /games: this game, with whose turn it is.
+        let (now_mover, now_other, _) = turn(&svc, g).await;
+        let mine = svc.games_of_user(now_mover, 10).await.unwrap();
+        let line = mine.iter().find(|l| l.game == g).unwrap();
+        assert!(line.your_turn);
+        assert_eq!(line.place, Some(ch));
+        let theirs = svc.games_of_user(now_other, 10).await.unwrap();
+        assert!(!theirs.iter().find(|l| l.game == g).unwrap().your_turn);
+        // Cortexcape hides nothing: no hand to show.
+        assert!(svc.hand(g, 1, Lang::En).await.unwrap().is_none());
+        assert!(matches!(
+            svc.hand(g, 99, Lang::En).await,
+            Err(ServiceError::NotSeated)
+        ));
+        // Resigning ends the game for everyone.
+        let r = svc.resign(g, 2, Lang::En, 9).await.unwrap();
+        assert_eq!(r.text, format!("🏳️ P2 resigned: game {} is over.", g.0));
+        assert_eq!(svc.lobby(g).await.unwrap().status, GameStatus::Finished);
+        assert!(matches!(
+            svc.resign(g, 1, Lang::En, 10).await,
+            Err(ServiceError::NotActive(_))
+        ));
+        assert!(matches!(
+            svc.undo(g, Actor::User(1), UndoScope::Last, Lang::En, 10)
+                .await,
+            Err(ServiceError::NotActive(_))
+        ));
+    }
+}
+
+#[tokio::test]
+async fn the_game_here_is_the_threads_or_the_users_only_one() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let ch = channel();
+        let a = svc.open_lobby(open(1, ch, None), 1).await.unwrap().game;
+        assert_eq!(svc.game_here(ch, 1).await.unwrap(), a, "{backend}");
+        let b = svc.open_lobby(open(3, ch, None), 1).await.unwrap().game;
+        // Each host finds their own game in the shared channel; a stranger must choose.
+        assert_eq!(svc.game_here(ch, 1).await.unwrap(), a);
+        assert_eq!(svc.game_here(ch, 3).await.unwrap(), b);
+        match lobby_err(svc.game_here(ch, 50).await) {
+            LobbyError::SeveralGames(mut ids) => {
+                ids.sort();
+                assert_eq!(ids, vec![a, b]);
+            }
+            other => panic!("{other:?}"),
+        }
+        // In a game's thread, that game.
+        let thread = channel();
+        svc.set_thread(b, thread).await.unwrap();
+        assert_eq!(svc.game_here(thread, 50).await.unwrap(), b);
+        assert_eq!(
+            svc.kind_here(thread).await.unwrap(),
+            Some(GameKind::Cortexcape)
+        );
+        assert_eq!(svc.kind_here(channel()).await.unwrap(), None);
+        assert_eq!(
+            lobby_err(svc.game_here(channel(), 1).await),
+            LobbyError::NoGameHere
+        );
+        // Lines typed in a lobby are refused with a clear error.
+        assert!(matches!(
+            svc.play(
+                PlayLine {
+                    game: a,
+                    actor: Actor::User(1),
+                    line: "x".into(),
+                    seen: None
+                },
+                Lang::En,
+                2
+            )
+            .await,
+            Err(ServiceError::Lobby(LobbyError::NotStarted(_)))
+        ));
+    }
+}
+
+#[tokio::test]
+async fn closed_dms_are_told_once() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store.clone());
+        let (g, _) = started(&svc).await;
+        assert!(svc.record_dm(g, 2, false).await.unwrap(), "{backend}");
+        assert!(!svc.record_dm(g, 2, false).await.unwrap());
+        let seats = store.seats(g).await.unwrap();
+        assert_eq!(seats[1].dm_status, DmStatus::Closed);
+        assert!(!svc.record_dm(g, 1, true).await.unwrap());
+        assert_eq!(store.seats(g).await.unwrap()[0].dm_status, DmStatus::Open);
+        // Opened again, then closed again: told again.
+        assert!(!svc.record_dm(g, 2, true).await.unwrap());
+        assert!(svc.record_dm(g, 2, false).await.unwrap());
+        // Someone not seated is never told.
+        assert!(!svc.record_dm(g, 99, false).await.unwrap());
+    }
+}
+
+#[test]
+fn cortexcape_has_no_hidden_hands() {
+    assert!(!Service::has_hidden_hands(GameKind::Cortexcape));
+}
