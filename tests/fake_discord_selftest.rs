@@ -13,7 +13,7 @@ use serenity::all::{
     CreateCommandOption, CreateEmbed, CreateInteractionResponse, CreateInteractionResponseFollowup,
     CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu, CreateSelectMenuKind,
     CreateSelectMenuOption, CreateThread, EditInteractionResponse, EditMessage, EventHandler,
-    GatewayIntents, GuildId, Interaction, InteractionId, Ready, ResolvedValue, UserId,
+    GatewayIntents, GetMessages, GuildId, Interaction, InteractionId, Ready, ResolvedValue, UserId,
 };
 use serenity::builder::Builder as _;
 use serenity::http::{HttpError, LightMethod, Request, Route};
@@ -132,7 +132,13 @@ async fn message_with_embed_components_and_png_attachment() {
         .expect("get member");
     assert_eq!(member.user.name, "alice");
 
-    assert_all_local(&fake, 6);
+    let listed = ChannelId::new(CHANNEL_ID)
+        .messages(&http, GetMessages::new().limit(10))
+        .await
+        .expect("list messages");
+    assert_eq!(listed.iter().map(|m| m.id).collect::<Vec<_>>(), [sent.id]);
+
+    assert_all_local(&fake, 7);
     fake.assert_clean();
 }
 
@@ -222,6 +228,10 @@ async fn interaction_deferred_then_edited_followed_up_and_threaded() {
             .collect::<Vec<_>>(),
         [follow.id.get()]
     );
+    http.delete_followup_message(&pushed.token, follow.id)
+        .await
+        .expect("delete follow-up");
+    assert!(fake.followups(pushed.id).is_empty());
 
     let callback = fake
         .interaction(pushed.id)

@@ -32,7 +32,7 @@ use hyper_util::rt::TokioIo;
 use serde_json::Value;
 pub use state::State;
 use state::{ChannelRec as Chan, UserRec};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
@@ -44,10 +44,19 @@ pub const TOKEN: &str = "fake-discord-token";
 /// How long `wait_*` helpers wait before failing the test (a hang guard, not a timing check).
 const WAIT_LIMIT: Duration = Duration::from_secs(10);
 
+/// The spec is parsed once per test binary (1 MB of JSON).
+fn shared_spec() -> Arc<openapi::Spec> {
+    static SPEC: OnceLock<Result<Arc<openapi::Spec>, String>> = OnceLock::new();
+    match SPEC.get_or_init(|| openapi::Spec::load().map(Arc::new)) {
+        Ok(spec) => Arc::clone(spec),
+        Err(e) => panic!("fake Discord needs the OpenAPI spec: {e}"),
+    }
+}
+
 pub(crate) struct Inner {
     state: Mutex<State>,
     changed: Notify,
-    spec: openapi::Spec,
+    spec: Arc<openapi::Spec>,
     api_base: String,
     gateway_url: String,
     /// `127.0.0.1:port`, what the Host header must say.
@@ -84,8 +93,7 @@ impl Drop for FakeDiscord {
 impl FakeDiscord {
     /// Binds REST and gateway listeners on 127.0.0.1 (free ports) and serves them.
     pub async fn start() -> FakeDiscord {
-        let spec = openapi::Spec::load()
-            .unwrap_or_else(|e| panic!("fake Discord needs the OpenAPI spec: {e}"));
+        let spec = shared_spec();
         let rest = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind REST port");
