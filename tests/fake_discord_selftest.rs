@@ -691,6 +691,13 @@ async fn unknown_routes_and_foreign_hosts_are_violations() {
     );
     let not_an_id = raw_get(&fake, &host, "/api/v10/channels/abc").await;
     assert_eq!(not_an_id, "HTTP/1.1 400 Bad Request");
+    let too_many = format!("/api/v10/channels/{CHANNEL_ID}/messages?limit=500&before=7");
+    assert_eq!(
+        raw_get(&fake, &host, &too_many).await,
+        "HTTP/1.1 400 Bad Request"
+    );
+    let unknown = raw_get(&fake, &host, "/api/v10/users/@me?with_everything=true").await;
+    assert_eq!(unknown, "HTTP/1.1 400 Bad Request");
     let seen: Vec<String> = fake.violations().iter().map(|v| v.to_string()).collect();
     assert_eq!(
         seen,
@@ -700,9 +707,12 @@ async fn unknown_routes_and_foreign_hosts_are_violations() {
             "GET /api/v10/users/@me: Host header \"discord.com\", expected \"HOST\""
                 .replace("HOST", &host),
             "GET /channels/{channel_id} at {channel_id}: \"abc\" is not a snowflake".to_string(),
+            "GET /channels/{channel_id}/messages at ?limit: 500 is above the maximum 100"
+                .to_string(),
+            "GET /users/@me at ?with_everything: unknown query parameter".to_string(),
         ]
     );
-    assert_eq!(fake.requests().len(), 4);
+    assert_eq!(fake.requests().len(), 6);
 }
 
 #[tokio::test]

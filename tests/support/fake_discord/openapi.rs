@@ -154,6 +154,53 @@ impl Spec {
         out
     }
 
+    /// Problems with the query string: unknown parameters, values that fit no schema. Values are
+    /// text, so each is tried as a string, a number and a boolean.
+    pub fn check_query(
+        &self,
+        route: &MatchedRoute<'_>,
+        query: &[(String, String)],
+    ) -> Vec<SchemaIssue> {
+        let declared: Vec<&Value> = route.path_item["parameters"]
+            .as_array()
+            .into_iter()
+            .chain(route.operation["parameters"].as_array())
+            .flatten()
+            .filter(|p| p["in"] == "query")
+            .collect();
+        let mut out = Vec::new();
+        for (name, raw) in query {
+            let pointer = format!("?{name}");
+            let Some(param) = declared.iter().find(|p| p["name"] == name.as_str()) else {
+                out.push(SchemaIssue {
+                    pointer,
+                    message: "unknown query parameter".into(),
+                });
+                continue;
+            };
+            let mut candidates = vec![Value::String(raw.clone())];
+            if let Ok(n) = raw.parse::<i64>() {
+                candidates.push(Value::from(n));
+            } else if let Ok(x) = raw.parse::<f64>() {
+                candidates.push(Value::from(x));
+            }
+            if let Ok(b) = raw.parse::<bool>() {
+                candidates.push(Value::Bool(b));
+            }
+            let fits = candidates
+                .iter()
+                .any(|c| self.validate(&param["schema"], c).is_empty());
+            if !fits {
+                let why = self.validate(&param["schema"], &candidates[candidates.len() - 1]);
+                let message = why
+                    .first()
+                    .map_or("invalid value".to_string(), |i| i.message.clone());
+                out.push(SchemaIssue { pointer, message });
+            }
+        }
+        out
+    }
+
     /// The request body schema for a content type (`application/json`, `multipart/form-data`),
     /// or `None` when the operation takes no body of that type.
     pub fn body_schema<'a>(

@@ -155,7 +155,9 @@ impl Inner {
         let template = route.template.to_string();
         log.route = Some(template.clone());
         let label = format!("{method} {template}");
-        let bad_params = self.spec.check_params(&route);
+        let query = query(parts.uri.query().unwrap_or(""));
+        let mut bad_params = self.spec.check_params(&route);
+        bad_params.extend(self.spec.check_query(&route, &query));
         if !bad_params.is_empty() {
             for issue in bad_params {
                 st.violation(&label, &issue.pointer, issue.message);
@@ -232,7 +234,7 @@ impl Inner {
             label: label.clone(),
             template,
             params: route.params.clone(),
-            query: query(parts.uri.query().unwrap_or("")),
+            query: query.into_iter().collect(),
             json: json_body,
             files,
         };
@@ -830,7 +832,8 @@ fn header(parts: &hyper::http::request::Parts, name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-fn query(q: &str) -> HashMap<String, String> {
+/// Query pairs in order; serenity writes `?&limit=50`, so empty pieces are skipped.
+fn query(q: &str) -> Vec<(String, String)> {
     q.split('&')
         .filter(|p| !p.is_empty())
         .map(|p| match p.split_once('=') {
