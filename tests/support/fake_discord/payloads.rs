@@ -141,7 +141,7 @@ pub fn message(m: &Message, state: &State, base: &str) -> Value {
         "mention_roles": [],
         "attachments": m.attachments.iter().map(|a| attachment(a, base)).collect::<Vec<_>>(),
         "embeds": m.embeds,
-        "components": m.components.iter().map(component_response).collect::<Vec<_>>(),
+        "components": m.components,
         "pinned": false,
         "type": if m.interaction_id.is_some() { 20 } else { 0 },
         "flags": m.flags,
@@ -154,18 +154,6 @@ pub fn message(m: &Message, state: &State, base: &str) -> Value {
         v["application_id"] = json!(state.application_id.to_string());
     }
     v
-}
-
-/// Components as Discord echoes them: requests may omit fields that responses carry.
-fn component_response(c: &Value) -> Value {
-    let mut c = c.clone();
-    if let Some(inner) = c.get_mut("components").and_then(Value::as_array_mut) {
-        for child in inner.iter_mut() {
-            *child = component_response(child);
-        }
-    }
-    // Link buttons have no custom id; the others keep what they were sent with.
-    c
 }
 
 pub fn current_user(state: &State) -> Value {

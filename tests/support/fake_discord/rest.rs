@@ -182,7 +182,7 @@ impl Inner {
         let mut schema_type = "application/json";
         if content_type.starts_with("multipart/form-data") {
             schema_type = "multipart/form-data";
-            match parse_multipart(st, &content_type, bytes) {
+            match parse_multipart(&content_type, bytes) {
                 Ok((j, f)) => {
                     json_body = j;
                     files = f;
@@ -610,8 +610,7 @@ impl Inner {
             );
             return error(404, 10062, "Unknown interaction");
         }
-        let (kind_of, channel_id, component_message, user_id) =
-            (rec.kind, rec.channel_id, rec.message_id, rec.user_id);
+        let (kind_of, channel_id, component_message) = (rec.kind, rec.channel_id, rec.message_id);
         let body = r.body().clone();
         let kind = body.get("type").and_then(Value::as_u64).unwrap_or(0);
         if !kind_of.accepts(kind) {
@@ -630,7 +629,6 @@ impl Inner {
         if kind == 9 {
             checks::custom_id(st, &r.label, "/data/custom_id", &data);
         }
-        let _ = user_id;
         let original = match kind {
             4 | 5 => {
                 let mid = st.next_id();
@@ -845,12 +843,7 @@ fn query(q: &str) -> Vec<(String, String)> {
 
 type Files = Vec<(u64, Attachment)>;
 
-fn parse_multipart(
-    st: &mut State,
-    content_type: &str,
-    bytes: &[u8],
-) -> Result<(Option<Value>, Files), String> {
-    let _ = st;
+fn parse_multipart(content_type: &str, bytes: &[u8]) -> Result<(Option<Value>, Files), String> {
     let boundary = multipart::boundary(content_type).ok_or("no boundary")?;
     let parts = multipart::parse(bytes, &boundary)?;
     let mut json = None;
