@@ -7,6 +7,11 @@ use std::fmt;
 pub struct Token(String);
 
 impl Token {
+    /// Wraps a token read from elsewhere than the environment (tests, a secrets file).
+    pub fn new(token: impl Into<String>) -> Token {
+        Token(token.into())
+    }
+
     pub fn expose(&self) -> &str {
         &self.0
     }
