@@ -86,13 +86,25 @@ fn parse_kv(s: &str) -> Result<(String, String), String> {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    // Reads .env first, so RUST_LOG set there applies too.
+    let config = Config::from_env();
+    let serving = matches!(cli.command, Some(Command::Serve))
+        || (cli.command.is_none() && config.token.is_some());
+    // The bot reports its connection and shutdown; the table keeps the terminal for the game.
+    let default_filter = if serving {
+        "warn,croupier=info"
+    } else {
+        "warn"
+    };
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| default_filter.into()),
         )
         .with_writer(std::io::stderr)
         .init();
-    match run().await {
+    match run(cli, config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("croupier: {e:#}");
@@ -101,9 +113,7 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-async fn run() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    let config = Config::from_env();
+async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Games) => {
             for kind in GameKind::ALL {
