@@ -480,3 +480,252 @@ async fn autocomplete_move(
         .map(|c| c["value"].as_str().unwrap_or_default().to_string())
         .collect()
 }
+
+/// A started 2-player game (Alice hosts, Bob joins) and its first board.
+async fn started(fake: &FakeDiscord, options: &str) -> (GameId, u64, Message) {
+    let (game, lobby, thread) = open_lobby(fake, options, "en-US").await;
+    join_and_start(fake, game, &lobby, &[BOB]).await;
+    let board = next_board(fake, thread, 0).await;
+    (game, thread, board)
+}
+
+/// What everyone sees in a channel (ephemeral answers left out).
+fn public(fake: &FakeDiscord, channel: u64) -> Vec<Message> {
+    fake.messages(channel)
+        .into_iter()
+        .filter(|m| !m.ephemeral())
+        .collect()
+}
+
+fn first_decision(board: &Message) -> String {
+    custom_ids(&board.components)
+        .into_iter()
+        .find(|i| i.starts_with("g:"))
+        .unwrap_or_else(|| panic!("no button on {board:?}"))
+}
+
+fn other(user: u64) -> u64 {
+    if user == ALICE {
+        BOB
+    } else {
+        ALICE
+    }
+}
+
+/// The only follow-up of a click, which must be ephemeral.
+async fn ephemeral_followup(fake: &FakeDiscord, interaction: u64) -> Message {
+    let m = fake
+        .wait_until("the ephemeral answer", |st| {
+            let i = st.interactions.get(&interaction)?;
+            (i.followups.len() == 1)
+                .then(|| st.message(i.followups[0]).cloned())
+                .flatten()
+        })
+        .await;
+    assert!(m.ephemeral(), "{m:?}");
+    m
+}
+
+// ----- 3. stale and foreign clicks -----
+
+#[tokio::test]
+async fn stale_and_foreign_clicks_are_refused_privately() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread, board) = started(fake, "short=true").await;
+    let player = mentioned(&board).expect("who decides");
+    let id = first_decision(&board);
+
+    // Foreign: the other player clicks; only they are told, and nothing changes.
+    let version = w.service.lobby(game).await.expect("game").version;
+    let p = fake
+        .push(
+            Push::button(board.id, &id)
+                .by(other(player))
+                .in_channel(thread),
+        )
+        .await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    let answer = ephemeral_followup(fake, p.id).await;
+    let seats = w.service.lobby(game).await.expect("game").seats;
+    let name = seats
+        .iter()
+        .find(|s| s.user == Some(croupier_user(player)))
+        .map(|s| s.name.clone())
+        .expect("the player's seat");
+    assert_eq!(
+        answer.content,
+        format!("It is not your turn: {name} must decide now.")
+    );
+    assert_eq!(w.service.lobby(game).await.expect("game").version, version);
+    assert_eq!(
+        fake.message(board.id).expect("board").components,
+        board.components
+    );
+
+    // The player moves with /move: the board with the buttons is now an older one.
+    let options = w
+        .service
+        .choices(game, croupier_user(player), "")
+        .await
+        .expect("choices");
+    let cmd = fake
+        .push(
+            Push::command("move", vec![opt::string("option", &options[0])])
+                .by(player)
+                .in_channel(thread),
+        )
+        .await;
+    fake.wait_for_callback(cmd.id).await;
+    let newer = next_board(fake, thread, board.id).await;
+    let version = w.service.lobby(game).await.expect("game").version;
+    let boards = public(fake, thread).len();
+
+    // Stale: a button of the older board; the clicker sees the current board, privately.
+    let p = fake
+        .push(Push::button(board.id, &id).by(player).in_channel(thread))
+        .await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    let answer = ephemeral_followup(fake, p.id).await;
+    assert_eq!(
+        answer.content,
+        "The board changed since you looked at it. Here is the current one."
+    );
+    assert_png(&answer);
+    assert_eq!(w.service.lobby(game).await.expect("game").version, version);
+    assert_eq!(public(fake, thread).len(), boards);
+    assert_eq!(
+        fake.message(newer.id).expect("board").components,
+        newer.components
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+// ----- 5. a restart in the middle of a game -----
+
+#[tokio::test]
+async fn buttons_posted_before_a_restart_still_work() {
+    let (store, dir) = sqlite().await;
+    let w = world_on(store.clone(), Some(dir)).await;
+    let fake = &w.fake;
+    let (game, thread, board) = started(fake, "short=true").await;
+    let board = decide_first(fake, thread, &board).await;
+    w.bot.stop().await;
+
+    let bot = Bot::start(fake, Service::new(store)).await;
+    let version = w.service.lobby(game).await.expect("game").version;
+    let next = decide_first(fake, thread, &board).await;
+    assert!(w.service.lobby(game).await.expect("game").version > version);
+    assert_png(&next);
+    finish(fake).await;
+    bot.stop().await;
+}
+
+// ----- 6. two games in one channel -----
+
+#[tokio::test]
+async fn two_games_in_one_channel_keep_apart() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (g1, t1, b1) = started(fake, "short=true").await;
+    let (g2, t2, b2) = started(fake, "short=true").await;
+    assert_ne!(g1, g2);
+    assert_ne!(t1, t2);
+    assert_eq!(fake.threads().len(), 2);
+    let v2 = w.service.lobby(g2).await.expect("game").version;
+    let in_t2: Vec<(u64, u32)> = fake.messages(t2).iter().map(|m| (m.id, m.edits)).collect();
+
+    let next1 = decide_first(fake, t1, &b1).await;
+    assert_eq!(next1.channel_id, t1);
+    assert!(w.service.lobby(g1).await.expect("game").version > b1_version(&b1));
+    // Game 2 did not move, nothing was posted in its thread.
+    assert_eq!(w.service.lobby(g2).await.expect("game").version, v2);
+    let now_t2: Vec<(u64, u32)> = fake.messages(t2).iter().map(|m| (m.id, m.edits)).collect();
+    assert_eq!(now_t2, in_t2);
+
+    // A /move typed in game 2's thread plays game 2 only.
+    let v1 = w.service.lobby(g1).await.expect("game").version;
+    let player = mentioned(&b2).expect("who decides");
+    let options = w
+        .service
+        .choices(g2, croupier_user(player), "")
+        .await
+        .expect("choices");
+    let cmd = fake
+        .push(
+            Push::command("move", vec![opt::string("option", &options[0])])
+                .by(player)
+                .in_channel(t2),
+        )
+        .await;
+    fake.wait_for_callback(cmd.id).await;
+    let next2 = next_board(fake, t2, b2.id).await;
+    assert_eq!(next2.channel_id, t2);
+    assert!(w.service.lobby(g2).await.expect("game").version > v2);
+    assert_eq!(w.service.lobby(g1).await.expect("game").version, v1);
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// The version a board's buttons were made for (`g:<game>:<version>:<index>`).
+fn b1_version(board: &Message) -> croupier::engine::Version {
+    let id = first_decision(board);
+    let v = id
+        .split(':')
+        .nth(2)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no version in {id}"));
+    croupier::engine::Version(v)
+}
+
+// ----- 8. /cancel -----
+
+/// View, send and read: no Manage Threads, Manage Channels or Administrator.
+const PLAIN_MEMBER: u64 = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 38);
+
+#[tokio::test]
+async fn cancel_by_a_non_host_is_refused_and_by_the_host_works() {
+    let w = world().await;
+    let fake = &w.fake;
+    fake.set_member_permissions(BOB, PLAIN_MEMBER);
+    let (game, lobby, thread) = open_lobby(fake, "short=true", "en-US").await;
+    join_and_start(fake, game, &lobby, &[BOB]).await;
+    next_board(fake, thread, 0).await;
+    let posted = public(fake, thread).len();
+
+    let refused = cancel(fake, BOB, thread).await;
+    assert_eq!(
+        refused,
+        "Only the host or a member who can manage threads or channels can do that."
+    );
+    assert_eq!(status(&w.service, game).await, GameStatus::Active);
+    assert_eq!(public(fake, thread).len(), posted);
+
+    let done = cancel(fake, ALICE, thread).await;
+    assert_eq!(done, "The game is cancelled.");
+    assert_eq!(status(&w.service, game).await, GameStatus::Cancelled);
+    let notice = public(fake, thread).pop().expect("notice");
+    assert_eq!(
+        notice.content,
+        format!("🛑 Cortexcape game {} was cancelled.", game.0)
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// `/cancel` in the game's thread; returns the ephemeral answer.
+async fn cancel(fake: &FakeDiscord, user: u64, thread: u64) -> String {
+    let cmd = fake
+        .push(Push::command("cancel", vec![]).by(user).in_channel(thread))
+        .await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(cb.kind, 5);
+    assert!(cb.ephemeral());
+    fake.wait_until("the /cancel answer", |st| {
+        let i = st.interactions.get(&cmd.id)?;
+        let m = st.message(i.original?)?;
+        (!m.content.is_empty()).then(|| m.content.clone())
+    })
+    .await
+}

@@ -229,6 +229,8 @@ pub struct State {
     pub owner_id: u64,
     pub guild_id: u64,
     pub guild_locale: String,
+    /// Members whose channel permissions differ from every text permission.
+    pub member_permissions: BTreeMap<u64, String>,
     pub users: BTreeMap<u64, UserRec>,
     pub channels: BTreeMap<u64, ChannelRec>,
     pub messages: Vec<Message>,
@@ -283,6 +285,7 @@ impl State {
             owner_id: OWNER_ID,
             guild_id: GUILD_ID,
             guild_locale: "en-US".into(),
+            member_permissions: BTreeMap::new(),
             users,
             channels,
             messages: Vec::new(),
