@@ -729,3 +729,133 @@ async fn cancel(fake: &FakeDiscord, user: u64, thread: u64) -> String {
     })
     .await
 }
+
+// ----- 7. /rules in English and French; public messages in the guild's language -----
+
+#[tokio::test]
+async fn rules_in_english_and_french() {
+    use croupier::bot::layout::{content, label};
+    use croupier::engine::GameKind;
+    let w = world().await;
+    let fake = &w.fake;
+    let mut seen = Vec::new();
+    for (locale, lang) in [("en-US", Lang::En), ("fr", Lang::Fr)] {
+        let topics = croupier::rules::topics(GameKind::Cortexcape, lang);
+        assert!(topics.len() > 1);
+        // Typing a word of a title narrows the topics, in the user's language.
+        let word = topics[1]
+            .title
+            .split_whitespace()
+            .max_by_key(|w| w.chars().count())
+            .expect("a word")
+            .to_string();
+        let expected: Vec<(String, String)> =
+            croupier::rules::search(GameKind::Cortexcape, lang, &word)
+                .into_iter()
+                .take(25)
+                .map(|t| (label(&t.title), t.id.to_string()))
+                .collect();
+        assert!(
+            expected.iter().any(|(_, id)| id == topics[1].id),
+            "{expected:?}"
+        );
+        let p = fake
+            .push(
+                Push::autocomplete(
+                    "rules",
+                    vec![
+                        opt::focused("topic", &word),
+                        opt::string("game", "cortexcape"),
+                    ],
+                )
+                .locale(locale),
+            )
+            .await;
+        let cb = fake.wait_for_callback(p.id).await;
+        assert_eq!(cb.kind, 8);
+        let got: Vec<(String, String)> = cb.data["choices"]
+            .as_array()
+            .expect("choices")
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap_or_default().to_string(),
+                    c["value"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(got, expected);
+
+        // The page itself, ephemeral, in the user's language.
+        let id = topics[1].id;
+        let cmd = fake
+            .push(
+                Push::command(
+                    "rules",
+                    vec![opt::string("topic", id), opt::string("game", "cortexcape")],
+                )
+                .locale(locale),
+            )
+            .await;
+        let cb = fake.wait_for_callback(cmd.id).await;
+        assert_eq!(cb.kind, 5);
+        assert!(cb.ephemeral());
+        let page = fake
+            .wait_until("the rules page", |st| {
+                let m = st.message(st.interactions.get(&cmd.id)?.original?)?;
+                (!m.content.is_empty()).then(|| m.content.clone())
+            })
+            .await;
+        let want = croupier::rules::page(GameKind::Cortexcape, id, lang).expect("page");
+        assert_eq!(page, content(want));
+        seen.push(page);
+    }
+    assert_ne!(seen[0], seen[1], "the French page is not the English one");
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+#[tokio::test]
+async fn a_french_lobby_stays_french_when_an_english_user_joins() {
+    let w = world().await;
+    let fake = &w.fake;
+    fake.set_guild_locale("fr");
+    fake.set_member_permissions(BOB, PLAIN_MEMBER);
+    let (game, lobby, _thread) = open_lobby(fake, "short=true", "fr").await;
+    let view = w.service.lobby(game).await.expect("lobby");
+    assert_eq!(lobby.content, content_of(&view.text(Lang::Fr)));
+    // Bob's client is in English: the shared lobby stays in the guild's French.
+    let p = fake
+        .push(
+            Push::button(lobby.id, &format!("l:{}:join", game.0))
+                .by(BOB)
+                .locale("en-US"),
+        )
+        .await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 7);
+    let view = w.service.lobby(game).await.expect("lobby");
+    assert_eq!(view.seats.len(), 2);
+    let now = fake.message(lobby.id).expect("lobby");
+    assert_eq!(now.content, content_of(&view.text(Lang::Fr)));
+    assert_ne!(now.content, content_of(&view.text(Lang::En)));
+    // A refusal is only for Bob: in his English.
+    let p = fake
+        .push(
+            Push::button(lobby.id, &format!("l:{}:start", game.0))
+                .by(BOB)
+                .locale("en-US"),
+        )
+        .await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    let answer = ephemeral_followup(fake, p.id).await;
+    assert_eq!(
+        answer.content,
+        "Only the host or a member who can manage threads or channels can do that."
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+fn content_of(s: &str) -> String {
+    croupier::bot::layout::content(s)
+}
