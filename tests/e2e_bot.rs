@@ -859,3 +859,103 @@ async fn a_french_lobby_stays_french_when_an_english_user_joins() {
 fn content_of(s: &str) -> String {
     croupier::bot::layout::content(s)
 }
+
+// ----- 4. closed DMs -----
+
+#[tokio::test]
+async fn closed_dms_are_remembered_and_noticed_once_without_the_hand() {
+    use croupier::bot::{send_private, Data};
+    use croupier::engine::Seat;
+    use croupier::service::PrivatePost;
+    use croupier::store::DmStatus;
+    let w = world().await;
+    let fake = &w.fake;
+    fake.close_dms(BOB);
+    fake.set_member_permissions(BOB, PLAIN_MEMBER);
+    let (game, thread, _board) = started(fake, "short=true").await;
+    let before = public(fake, thread).len();
+    let png = fake
+        .messages(thread)
+        .into_iter()
+        .find(is_board)
+        .expect("board")
+        .attachments[0]
+        .bytes
+        .clone();
+    let secret = "Your hand: the blue key and the red key.";
+    let posts: Vec<PrivatePost> = [(0u8, ALICE), (1, BOB)]
+        .into_iter()
+        .map(|(seat, user)| PrivatePost {
+            seat: Seat(seat),
+            user: Some(croupier_user(user)),
+            text: secret.into(),
+            png: png.clone(),
+        })
+        .collect();
+    let data = Data {
+        service: w.service.clone(),
+    };
+    let http = fake.http();
+    let view = w.service.lobby(game).await.expect("game");
+    send_private(&http, &data, &view, &posts, None, Lang::En).await;
+
+    // Alice got her DM; Bob's refusal is stored and told once in the thread.
+    let dms = fake.dms(ALICE);
+    assert_eq!(dms.len(), 1);
+    assert!(dms[0].content.ends_with(secret), "{}", dms[0].content);
+    assert_eq!(dms[0].attachments[0].filename, "hand.png");
+    assert!(fake.dms(BOB).is_empty());
+    let seats = w.service.lobby(game).await.expect("game").seats;
+    let status_of = |u: u64| {
+        seats
+            .iter()
+            .find(|s| s.user == Some(croupier_user(u)))
+            .map(|s| s.dm_status)
+    };
+    assert_eq!(status_of(ALICE), Some(DmStatus::Open));
+    assert_eq!(status_of(BOB), Some(DmStatus::Closed));
+    let notices: Vec<Message> = public(fake, thread).split_off(before);
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(
+        notices[0].content,
+        format!(
+            "<@{BOB}>, I cannot send you direct messages. Nothing is lost: use /hand or the \
+             \"Show my hand\" button to see your hand privately. To get it by DM, allow direct \
+             messages from server members (Privacy settings)."
+        )
+    );
+    assert!(notices[0].attachments.is_empty());
+
+    // Known closed: the next hand is not retried and nothing more is said.
+    let dm_requests = |fake: &FakeDiscord| {
+        fake.requests()
+            .iter()
+            .filter(|r| r.route.as_deref() == Some("/users/@me/channels"))
+            .count()
+    };
+    let asked = dm_requests(fake);
+    let view = w.service.lobby(game).await.expect("game");
+    send_private(&http, &data, &view, &posts[1..], None, Lang::En).await;
+    assert_eq!(dm_requests(fake), asked);
+    assert_eq!(public(fake, thread).len(), before + 1);
+
+    // /hand answers Bob privately.
+    let cmd = fake
+        .push(Push::command("hand", vec![]).by(BOB).in_channel(thread))
+        .await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(cb.kind, 5);
+    assert!(cb.ephemeral());
+    let answer = fake
+        .wait_until("the /hand answer", |st| {
+            let m = st.message(st.interactions.get(&cmd.id)?.original?)?;
+            (!m.content.is_empty()).then(|| m.content.clone())
+        })
+        .await;
+    assert_eq!(
+        answer,
+        "You have nothing hidden in this game: everything is on the board."
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}

@@ -17,6 +17,9 @@ pub mod layout;
 mod send;
 pub mod setup_help;
 
+/// The DM path, for the end-to-end tests: Cortexcape has no hidden hands to trigger it.
+pub use send::send_private;
+
 use std::future::Future;
 use std::sync::Arc;
 
