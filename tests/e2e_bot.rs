@@ -75,12 +75,16 @@ async fn sqlite() -> (Store, tempfile::TempDir) {
     (Store::connect(&url).await.expect("sqlite store"), dir)
 }
 
-/// PostgreSQL too when TEST_DATABASE_URL is set.
-async fn postgres() -> Option<Store> {
-    match std::env::var("TEST_DATABASE_URL") {
-        Ok(url) if !url.is_empty() => Some(Store::connect(&url).await.expect("postgres store")),
-        _ => None,
+/// SQLite, and PostgreSQL too when TEST_DATABASE_URL is set (for the cheap scenarios).
+async fn stores() -> Vec<(Store, Option<tempfile::TempDir>)> {
+    let (store, dir) = sqlite().await;
+    let mut out = vec![(store, Some(dir))];
+    if let Ok(url) = std::env::var("TEST_DATABASE_URL") {
+        if !url.is_empty() {
+            out.push((Store::connect(&url).await.expect("postgres store"), None));
+        }
     }
+    out
 }
 
 struct World {
@@ -547,7 +551,13 @@ async fn ephemeral_followup(fake: &FakeDiscord, interaction: u64) -> Message {
 
 #[tokio::test]
 async fn stale_and_foreign_clicks_are_refused_privately() {
-    let w = world().await;
+    for (store, dir) in stores().await {
+        stale_and_foreign(store, dir).await;
+    }
+}
+
+async fn stale_and_foreign(store: Store, dir: Option<tempfile::TempDir>) {
+    let w = world_on(store, dir).await;
     let fake = &w.fake;
     let (game, thread, board) = started(fake, "short=true").await;
     let player = mentioned(&board).expect("who decides");
@@ -623,8 +633,13 @@ async fn stale_and_foreign_clicks_are_refused_privately() {
 
 #[tokio::test]
 async fn buttons_posted_before_a_restart_still_work() {
-    let (store, dir) = sqlite().await;
-    let w = world_on(store.clone(), Some(dir)).await;
+    for (store, dir) in stores().await {
+        restart_mid_game(store, dir).await;
+    }
+}
+
+async fn restart_mid_game(store: Store, dir: Option<tempfile::TempDir>) {
+    let w = world_on(store.clone(), dir).await;
     let fake = &w.fake;
     let (game, thread, board) = started(fake, "short=true").await;
     let board = decide_first(fake, thread, &board).await;
@@ -703,7 +718,13 @@ const PLAIN_MEMBER: u64 = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 38);
 
 #[tokio::test]
 async fn cancel_by_a_non_host_is_refused_and_by_the_host_works() {
-    let w = world().await;
+    for (store, dir) in stores().await {
+        cancel_scenario(store, dir).await;
+    }
+}
+
+async fn cancel_scenario(store: Store, dir: Option<tempfile::TempDir>) {
+    let w = world_on(store, dir).await;
     let fake = &w.fake;
     fake.set_member_permissions(BOB, PLAIN_MEMBER);
     let (game, lobby, thread) = open_lobby(fake, "short=true", "en-US").await;
