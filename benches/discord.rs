@@ -5,7 +5,6 @@
 //! a note when unreachable). Run with `cargo bench --bench discord`.
 
 #[path = "../tests/support/fake_discord/mod.rs"]
-#[allow(dead_code, unused_imports)]
 mod fake_discord;
 
 use std::time::{Duration, Instant};
