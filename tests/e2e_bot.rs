@@ -430,22 +430,44 @@ async fn decide_with_move(
     board: &Message,
 ) -> Message {
     let user = mentioned(board).expect("someone to play");
-    let all = autocomplete_move(fake, user, thread, "").await;
+    // The legal options, from the game itself.
     let legal = service
-        .choices(game, croupier_user(user), "")
+        .load(game)
         .await
-        .expect("choices");
-    let mut expected = legal.clone();
-    expected.retain(|o| o.len() <= 100);
-    expected.truncate(25);
-    assert_eq!(all, expected);
+        .expect("game")
+        .game
+        .prompt()
+        .expect("a prompt")
+        .options;
+    let shown = |typed: &str| -> Vec<String> {
+        let words: Vec<String> = typed.split_whitespace().map(str::to_lowercase).collect();
+        let mut v: Vec<String> = legal
+            .iter()
+            .filter(|o| words.iter().all(|w| o.to_lowercase().contains(w.as_str())))
+            .filter(|o| o.len() <= 100)
+            .cloned()
+            .collect();
+        v.truncate(25);
+        v
+    };
+    let all = autocomplete_move(fake, user, thread, "").await;
+    assert_eq!(all, shown(""));
     assert!(!all.is_empty());
-    // Typing a part of the first option narrows the list to the options containing it.
+    // Typing the last word of an option narrows the list to the options containing it.
     let first = all[0].clone();
-    let typed: String = first.chars().take(3).collect();
+    let typed = first
+        .split_whitespace()
+        .last()
+        .expect("a word")
+        .to_uppercase();
     let filtered = autocomplete_move(fake, user, thread, &typed).await;
+    assert_eq!(filtered, shown(&typed));
     assert!(filtered.contains(&first), "{filtered:?} lacks {first}");
-    assert!(filtered.len() <= all.len());
+    // The other player is offered nothing: it is not their decision.
+    let other_user = if user == ALICE { BOB } else { ALICE };
+    assert!(autocomplete_move(fake, other_user, thread, "")
+        .await
+        .is_empty());
     let cmd = fake
         .push(
             Push::command("move", vec![opt::string("option", &first)])
