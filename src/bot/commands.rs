@@ -7,7 +7,7 @@ use serenity::EditInteractionResponse;
 
 use super::layout::content;
 use super::send::{self, author_id};
-use super::{fresh_seed, id_i64, is_moderator, lang_of, now, Context, Data, Error};
+use super::{fresh_seed, id_i64, is_moderator, lang_of, now, public_lang_of, Context, Data, Error};
 use crate::engine::{GameId, GameKind, GameOptions};
 use crate::i18n::{lookup, Lang, Text};
 use crate::service::{OpenLobby, Place, PlayLine, Player, UndoScope};
@@ -212,7 +212,7 @@ pub async fn play(
     #[max = 720]
     clock: Option<u32>,
 ) -> Result<(), Error> {
-    let lang = lang_of(ctx);
+    let plang = public_lang_of(ctx);
     let kind = GameKind::parse(&game).ok_or_else(|| {
         let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.id()).collect();
         Error::User(
@@ -254,8 +254,8 @@ pub async fn play(
     let reply = ctx
         .send(
             poise::CreateReply::default()
-                .content(content(&view.text(lang)))
-                .components(send::lobby_rows(&view, lang)),
+                .content(content(&view.text(plang)))
+                .components(send::lobby_rows(&view, plang)),
         )
         .await?;
     // A thread per game keeps several games apart in one channel; without the permission (or
@@ -264,7 +264,7 @@ pub async fn play(
     let name = Text::new("bot.lobby.thread")
         .arg("game", kind.display_name())
         .arg("id", view.game.0)
-        .render(lang);
+        .render(plang);
     match ctx
         .channel_id()
         .create_thread_from_message(
@@ -286,7 +286,7 @@ pub async fn play(
     }
     if crate::service::Service::has_hidden_hands(kind) {
         let view = service.lobby(view.game).await?;
-        send::check_dm(ctx.http(), ctx.data(), &view, author_id(ctx), lang).await;
+        send::check_dm(ctx.http(), ctx.data(), &view, author_id(ctx), plang).await;
     }
     Ok(())
 }
@@ -300,6 +300,7 @@ pub async fn move_(
 ) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
+    let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
     let outputs = ctx
         .data()
@@ -311,12 +312,12 @@ pub async fn move_(
                 line: option,
                 seen: None,
             },
-            lang,
+            plang,
             now(),
         )
         .await;
     let outputs = named(ctx, game, outputs).await?;
-    send::deliver(ctx.http(), ctx.data(), game, &outputs, lang).await?;
+    send::deliver(ctx.http(), ctx.data(), game, &outputs, plang).await?;
     send::reply_text(ctx, &Text::new("bot.done.played").render(lang)).await
 }
 
@@ -360,6 +361,7 @@ pub async fn board(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
 pub async fn undo(ctx: Context<'_>, all: Option<bool>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
+    let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
     let scope = if all.unwrap_or(false) {
         UndoScope::ToBarrier
@@ -373,12 +375,12 @@ pub async fn undo(ctx: Context<'_>, all: Option<bool>, game: Option<i64>) -> Res
             game,
             crate::service::Actor::User(author_id(ctx)),
             scope,
-            lang,
+            plang,
             now(),
         )
         .await;
     let outputs = named(ctx, game, outputs).await?;
-    send::deliver(ctx.http(), ctx.data(), game, &outputs, lang).await?;
+    send::deliver(ctx.http(), ctx.data(), game, &outputs, plang).await?;
     send::reply_text(ctx, &Text::new("bot.done.undone").render(lang)).await
 }
 
@@ -423,9 +425,10 @@ pub fn last_lines_that_fit(lines: &[String], max: usize) -> String {
 pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
+    let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
     let service = &ctx.data().service;
-    let resigned = service.resign(game, author_id(ctx), lang, now()).await;
+    let resigned = service.resign(game, author_id(ctx), plang, now()).await;
     let resigned = named(ctx, game, resigned).await?;
     let view = service.lobby(game).await?;
     if let Some(place) = send::place_of(&view) {
@@ -444,6 +447,7 @@ pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
 pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
+    let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
     let moderator = match ctx {
         Context::Application(a) => is_moderator(a.interaction.member.as_deref()),
@@ -460,7 +464,7 @@ pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
                     Text::new("bot.cancelled")
                         .arg("game", view.kind.display_name())
                         .arg("id", view.game.0)
-                        .render(lang),
+                        .render(plang),
                 ),
             )
             .await?;

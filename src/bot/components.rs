@@ -11,7 +11,7 @@ use serenity::{
 use super::ids::{CustomId, LobbyAction};
 use super::layout::content;
 use super::send;
-use super::{id_i64, is_moderator, now, user_message, Data, Error};
+use super::{id_i64, is_moderator, now, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
 use crate::i18n::Lang;
 use crate::service::{LobbyView, Player, Service, ServiceError};
@@ -45,6 +45,8 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         Err(e) => tracing::warn!(error = %e, "could not check the interaction id"),
     }
     let lang = Lang::from_locale(&click.locale);
+    // Boards and the lobby are public: the guild's language; refusals are the clicker's.
+    let plang = public_lang(click.guild_locale.as_deref(), lang);
     let http = ctx.http.as_ref();
     // Acknowledge first whatever renders a board, well within Discord's 3 s.
     let ack = match id {
@@ -84,7 +86,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             game,
             version,
             index,
-        } => choose(http, click, data, game, version, index, lang).await,
+        } => choose(http, click, data, game, version, index, plang).await,
         CustomId::Menu { game, version } => {
             let index = match &click.data.kind {
                 ComponentInteractionDataKind::StringSelect { values } => {
@@ -93,13 +95,15 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
                 _ => None,
             };
             match index {
-                Some(index) => choose(http, click, data, game, version, index, lang).await,
+                Some(index) => choose(http, click, data, game, version, index, plang).await,
                 None => Err(Error::Service(
                     crate::service::LobbyError::NoSuchChoice.into(),
                 )),
             }
         }
-        CustomId::Lobby { game, action } => lobby(http, click, data, game, action, ack, lang).await,
+        CustomId::Lobby { game, action } => {
+            lobby(http, click, data, game, action, ack, plang).await
+        }
         CustomId::Hand { game } => hand(http, click, data, game, lang).await,
     };
     if let Err(e) = result {

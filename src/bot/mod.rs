@@ -17,6 +17,9 @@ pub mod layout;
 mod send;
 pub mod setup_help;
 
+/// The DM path, for the end-to-end tests: Cortexcape has no hidden hands to trigger it.
+pub use send::send_private;
+
 use std::future::Future;
 use std::sync::Arc;
 
@@ -278,6 +281,21 @@ fn lang_of(ctx: Context<'_>) -> Lang {
     Lang::from_locale(ctx.locale().unwrap_or("en"))
 }
 
+/// The language of public messages (lobby, boards, notices in the game's place): the guild's,
+/// so a shared message does not switch language with whoever clicked last. Ephemeral answers
+/// keep the user's own language.
+fn public_lang(guild_locale: Option<&str>, user: Lang) -> Lang {
+    guild_locale.map_or(user, Lang::from_locale)
+}
+
+fn public_lang_of(ctx: Context<'_>) -> Lang {
+    let guild = match ctx {
+        Context::Application(a) => a.interaction.guild_locale.as_deref(),
+        Context::Prefix(_) => None,
+    };
+    public_lang(guild, lang_of(ctx))
+}
+
 /// Discord ids are u64; the store keeps i64 (same bits).
 fn id_i64(id: u64) -> i64 {
     i64::from_ne_bytes(id.to_ne_bytes())
@@ -332,6 +350,13 @@ mod tests {
             user_message(&e, Lang::En, &[]),
             "It is not your turn: Bob must decide now."
         );
+    }
+
+    #[test]
+    fn public_messages_follow_the_guild_locale() {
+        assert_eq!(public_lang(Some("fr"), Lang::En), Lang::Fr);
+        assert_eq!(public_lang(Some("en-US"), Lang::Fr), Lang::En);
+        assert_eq!(public_lang(None, Lang::Fr), Lang::Fr);
     }
 
     #[test]

@@ -308,6 +308,9 @@ pub fn payload(st: &State, push: &Push, id: u64, token: &str, base: &str) -> Res
             v["guild_id"] = json!(g.to_string());
             v["guild_locale"] = json!(st.guild_locale);
             v["member"] = payloads::interaction_member(user, g);
+            if let Some(p) = st.member_permissions.get(&user.id) {
+                v["member"]["permissions"] = json!(p);
+            }
             v["authorizing_integration_owners"] = json!({"0": g.to_string()});
             v["context"] = json!(0);
         }

@@ -172,6 +172,14 @@ impl FakeDiscord {
         }
     }
 
+    /// The member's permissions in interactions (a decimal bit set, e.g. without Manage Threads).
+    pub fn set_member_permissions(&self, user: u64, permissions: u64) {
+        self.inner
+            .lock()
+            .member_permissions
+            .insert(user, permissions.to_string());
+    }
+
     pub fn set_guild_locale(&self, locale: &str) {
         self.inner.lock().guild_locale = locale.into();
     }

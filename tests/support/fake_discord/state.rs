@@ -229,6 +229,8 @@ pub struct State {
     pub owner_id: u64,
     pub guild_id: u64,
     pub guild_locale: String,
+    /// Members whose channel permissions differ from every text permission.
+    pub member_permissions: BTreeMap<u64, String>,
     pub users: BTreeMap<u64, UserRec>,
     pub channels: BTreeMap<u64, ChannelRec>,
     pub messages: Vec<Message>,
@@ -283,6 +285,7 @@ impl State {
             owner_id: OWNER_ID,
             guild_id: GUILD_ID,
             guild_locale: "en-US".into(),
+            member_permissions: BTreeMap::new(),
             users,
             channels,
             messages: Vec::new(),
@@ -291,7 +294,7 @@ impl State {
             requests: Vec::new(),
             violations: Vec::new(),
             sessions: Vec::new(),
-            next_id: 1_200_000_000_000_000_000,
+            next_id: first_id(),
             ack_deadline: Duration::from_secs(3),
             token: token.into(),
         }
@@ -317,4 +320,17 @@ impl State {
     pub fn message_mut(&mut self, id: u64) -> Option<&mut Message> {
         self.messages.iter_mut().find(|m| m.id == id && !m.deleted)
     }
+}
+
+/// Where a fake's ids start: different for every fake of a process and across runs, as real
+/// snowflakes are, so fakes sharing one database (PostgreSQL) never reuse an interaction id.
+fn first_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static FAKES: AtomicU64 = AtomicU64::new(0);
+    let millis = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let slot = (millis + FAKES.fetch_add(1, Ordering::Relaxed)) % 1_000_000_000_000;
+    // 100 000 ids per fake, below 2^63.
+    1_200_000_000_000_000_000 + slot * 100_000
 }

@@ -1,0 +1,1087 @@
+//! End to end: the real bot (in-process) against the fake Discord on loopback, on a real store.
+//! Every scenario ends with `finish`: every interaction answered once, in time, and no
+//! OpenAPI or limit violation.
+
+#[path = "support/fake_discord/mod.rs"]
+mod fake_discord;
+
+use croupier::bot::{run_with_service, BotConfig};
+use croupier::config::Token;
+use croupier::engine::GameId;
+use croupier::i18n::Lang;
+use croupier::service::Service;
+use croupier::store::{GameStatus, Store};
+use fake_discord::*;
+use serde_json::Value;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// The bot running in a task, stopped on drop or with `stop`.
+struct Bot {
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<anyhow::Result<()>>>,
+}
+
+impl Bot {
+    async fn start(fake: &FakeDiscord, service: Service) -> Bot {
+        let config = BotConfig {
+            token: Token::new(TOKEN),
+            database_url: String::new(),
+            dev_guild: Some(GUILD_ID),
+            api_base: Some(fake.api_base()),
+        };
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(run_with_service(config, service, async {
+            rx.await.ok();
+        }));
+        let before = fake.identifies().len();
+        // Ready once a new session is identified and the commands are registered.
+        fake.wait_until("the bot's session and commands", |st| {
+            (st.sessions.len() > before
+                && st.sessions.iter().any(|s| s.tx.is_some())
+                && st.commands.iter().any(|c| c.guild_id == Some(GUILD_ID)))
+            .then_some(())
+        })
+        .await;
+        Bot {
+            stop: Some(tx),
+            task: Some(task),
+        }
+    }
+
+    async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let ended = task.await.expect("bot task");
+            assert!(ended.is_ok(), "bot ended with {ended:?}");
+        }
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        if let Some(t) = &self.task {
+            t.abort();
+        }
+    }
+}
+
+/// A real SQLite store in a temporary directory (kept alive by the returned guard).
+async fn sqlite() -> (Store, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}/e2e.db", dir.path().display());
+    (Store::connect(&url).await.expect("sqlite store"), dir)
+}
+
+/// SQLite, and PostgreSQL too when TEST_DATABASE_URL is set (for the cheap scenarios).
+async fn stores() -> Vec<(Store, Option<tempfile::TempDir>)> {
+    let (store, dir) = sqlite().await;
+    let mut out = vec![(store, Some(dir))];
+    if let Ok(url) = std::env::var("TEST_DATABASE_URL") {
+        if !url.is_empty() {
+            out.push((Store::connect(&url).await.expect("postgres store"), None));
+        }
+    }
+    out
+}
+
+struct World {
+    fake: FakeDiscord,
+    service: Service,
+    bot: Bot,
+    _dir: Option<tempfile::TempDir>,
+}
+
+async fn world_on(store: Store, dir: Option<tempfile::TempDir>) -> World {
+    let fake = FakeDiscord::start().await;
+    let service = Service::new(store);
+    let bot = Bot::start(&fake, service.clone()).await;
+    World {
+        fake,
+        service,
+        bot,
+        _dir: dir,
+    }
+}
+
+async fn world() -> World {
+    let (store, dir) = sqlite().await;
+    world_on(store, Some(dir)).await
+}
+
+/// Every interaction answered exactly once (a second is a violation), within the deadline
+/// (a late one is a violation), and nothing else wrong.
+async fn finish(fake: &FakeDiscord) {
+    fake.wait_until("every interaction answered", |st| {
+        st.interactions
+            .values()
+            .all(|i| i.callback.is_some())
+            .then_some(())
+    })
+    .await;
+    fake.assert_clean();
+}
+
+/// Every custom id in a message's component rows.
+fn custom_ids(components: &[Value]) -> Vec<String> {
+    let mut out = Vec::new();
+    for row in components {
+        for c in row["components"].as_array().into_iter().flatten() {
+            if let Some(id) = c["custom_id"].as_str() {
+                out.push(id.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The label of each button and the (value, label) of each select option.
+fn component(components: &[Value], custom_id: &str) -> Option<Value> {
+    components
+        .iter()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .find(|c| c["custom_id"] == custom_id)
+}
+
+/// The lobby: `/play` by Alice; returns the game, the lobby message and the thread.
+async fn open_lobby(fake: &FakeDiscord, options: &str, locale: &str) -> (GameId, Message, u64) {
+    let mut opts = vec![opt::string("game", "cortexcape")];
+    if !options.is_empty() {
+        opts.push(opt::string("options", options));
+    }
+    let threads_before = fake.threads().len();
+    let cmd = fake.push(Push::command("play", opts).locale(locale)).await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(cb.kind, 4, "{cb:?}");
+    assert!(!cb.ephemeral());
+    let thread = fake
+        .wait_until("the game's thread", |st| {
+            let threads: Vec<_> = st
+                .channels
+                .values()
+                .filter(|c| c.kind == ChannelKind::PublicThread)
+                .collect();
+            (threads.len() > threads_before).then(|| threads[threads.len() - 1].id)
+        })
+        .await;
+    let lobby = fake.original_response(cmd.id).expect("lobby message");
+    let ids = custom_ids(&lobby.components);
+    let game = ids
+        .first()
+        .and_then(|id| id.strip_prefix("l:"))
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|g| g.parse().ok())
+        .map(GameId)
+        .unwrap_or_else(|| panic!("no lobby buttons: {ids:?}"));
+    assert_eq!(
+        ids,
+        ["join", "leave", "start", "cancel"].map(|a| format!("l:{}:{a}", game.0))
+    );
+    // The thread hangs off the lobby message; the store knows it.
+    let view = fake_thread_owner(fake, thread);
+    assert_eq!(view, Some(lobby.id));
+    (game, lobby, thread)
+}
+
+fn fake_thread_owner(fake: &FakeDiscord, thread: u64) -> Option<u64> {
+    fake.threads()
+        .into_iter()
+        .find(|t| t.id == thread)
+        .and_then(|t| t.from_message)
+}
+
+/// Clicks a button and waits for its acknowledgement.
+async fn click(
+    fake: &FakeDiscord,
+    message: u64,
+    custom_id: &str,
+    user: u64,
+    channel: u64,
+) -> Callback {
+    let p = fake
+        .push(
+            Push::button(message, custom_id)
+                .by(user)
+                .in_channel(channel),
+        )
+        .await;
+    fake.wait_for_callback(p.id).await
+}
+
+/// Bob joins Alice's lobby and Alice starts it: the first board is posted in the thread.
+async fn join_and_start(fake: &FakeDiscord, game: GameId, lobby: &Message, joiners: &[u64]) {
+    for user in joiners {
+        let cb = click(
+            fake,
+            lobby.id,
+            &format!("l:{}:join", game.0),
+            *user,
+            CHANNEL_ID,
+        )
+        .await;
+        assert_eq!(cb.kind, 7, "join updates the lobby: {cb:?}");
+    }
+    let cb = click(
+        fake,
+        lobby.id,
+        &format!("l:{}:start", game.0),
+        ALICE,
+        CHANNEL_ID,
+    )
+    .await;
+    assert_eq!(cb.kind, 6, "start is a deferred update: {cb:?}");
+}
+
+/// The latest message in `channel` with board components, once there is a new one (id > after).
+async fn next_board(fake: &FakeDiscord, channel: u64, after: u64) -> Message {
+    fake.wait_until("a new board", |st| {
+        st.messages
+            .iter()
+            .rev()
+            .find(|m| m.channel_id == channel && !m.deleted && m.id > after && is_board(m))
+            .cloned()
+    })
+    .await
+}
+
+fn is_board(m: &Message) -> bool {
+    m.attachments.iter().any(|a| a.filename == "board.png")
+}
+
+/// The user mentioned last in a board's text (who decides now).
+fn mentioned(m: &Message) -> Option<u64> {
+    let at = m.content.rfind("<@")?;
+    let rest = &m.content[at + 2..];
+    let end = rest.find('>')?;
+    rest[..end].parse().ok()
+}
+
+fn assert_png(m: &Message) {
+    let a = m
+        .attachments
+        .iter()
+        .find(|a| a.filename == "board.png")
+        .unwrap_or_else(|| panic!("no board.png on {m:?}"));
+    assert_eq!(a.content_type.as_deref(), Some("image/png"));
+    let (w, h) = a.dimensions.expect("the fake decoded the PNG");
+    assert!(w > 100 && h > 100, "{w}x{h}");
+    let img = image::load_from_memory(&a.bytes).expect("valid PNG");
+    assert_eq!((img.width(), img.height()), (w, h));
+}
+
+async fn status(service: &Service, game: GameId) -> GameStatus {
+    service.lobby(game).await.expect("game").status
+}
+
+/// Waits until the clicked board has been dealt with: edited in place with new components
+/// (same player again) or stripped of its components and followed by a new board.
+async fn after_click(fake: &FakeDiscord, channel: u64, board: &Message) -> Message {
+    let old = custom_ids(&board.components);
+    fake.wait_until("the board after a click", |st| {
+        let m = st.message(board.id)?;
+        let now = custom_ids(&m.components);
+        if !now.is_empty() && now != old {
+            return Some(m.clone());
+        }
+        if now.is_empty() {
+            return st
+                .messages
+                .iter()
+                .rev()
+                .find(|n| n.channel_id == channel && n.id > board.id && is_board(n))
+                .cloned();
+        }
+        None
+    })
+    .await
+}
+
+/// Plays the decision on `board` with its first button or first menu option, by whoever is
+/// mentioned; returns the board to decide on next.
+async fn decide_first(fake: &FakeDiscord, channel: u64, board: &Message) -> Message {
+    let user = mentioned(board).unwrap_or_else(|| panic!("nobody to play on {board:?}"));
+    let ids = custom_ids(&board.components);
+    let id = ids
+        .iter()
+        .find(|i| i.starts_with("g:") || i.starts_with("s:"))
+        .unwrap_or_else(|| panic!("no decision on {board:?}"))
+        .clone();
+    let p = if id.starts_with("s:") {
+        let menu = component(&board.components, &id).expect("menu");
+        let value = menu["options"][0]["value"]
+            .as_str()
+            .expect("option value")
+            .to_string();
+        fake.push(
+            Push::select(board.id, &id, &[value.as_str()])
+                .by(user)
+                .in_channel(channel),
+        )
+        .await
+    } else {
+        fake.push(Push::button(board.id, &id).by(user).in_channel(channel))
+            .await
+    };
+    let cb = fake.wait_for_callback(p.id).await;
+    assert_eq!(cb.kind, 6, "{cb:?}");
+    let next = after_click(fake, channel, board).await;
+    assert!(
+        fake.followups(p.id).is_empty(),
+        "a legal click got an answer: {:?}",
+        fake.followups(p.id)
+    );
+    next
+}
+
+// ----- 1. a whole 2-player game through interactions -----
+
+#[tokio::test]
+async fn two_player_short_game_through_buttons_menus_and_move() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, lobby, thread) = open_lobby(fake, "short=true", "en-US").await;
+    join_and_start(fake, game, &lobby, &[BOB]).await;
+    let mut board = next_board(fake, thread, 0).await;
+    assert_eq!(status(&w.service, game).await, GameStatus::Active);
+    // The lobby loses its buttons once started.
+    let lobby_now = fake.message(lobby.id).expect("lobby");
+    assert!(lobby_now.components.is_empty(), "{lobby_now:?}");
+    assert_png(&board);
+    let mut clicks = 0;
+    let mut typed = 0;
+    while status(&w.service, game).await == GameStatus::Active {
+        assert!(clicks + typed < 400, "the game does not end");
+        // Every third decision goes through /move with autocomplete.
+        if (clicks + typed) % 3 == 2 {
+            board = decide_with_move(fake, &w.service, game, thread, &board).await;
+            typed += 1;
+        } else {
+            board = decide_first(fake, thread, &board).await;
+            clicks += 1;
+        }
+        assert_png(&board);
+    }
+    assert!(clicks > 0 && typed > 0, "{clicks} clicks, {typed} moves");
+    assert_eq!(status(&w.service, game).await, GameStatus::Finished);
+    let last = fake
+        .messages(thread)
+        .into_iter()
+        .rev()
+        .find(is_board)
+        .expect("final board");
+    assert!(last.components.is_empty(), "{last:?}");
+    assert_png(&last);
+    assert_names_winner(&w.service, game, &last).await;
+    eprintln!("{clicks} clicks, {typed} moves");
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// The final board says who won, by name.
+async fn assert_names_winner(service: &Service, game: GameId, last: &Message) {
+    let outcome = service
+        .show(game, Lang::En)
+        .await
+        .expect("final board")
+        .board
+        .outcome
+        .expect("an outcome");
+    let seats = service.lobby(game).await.expect("game").seats;
+    let winners: Vec<String> = outcome
+        .winners
+        .iter()
+        .map(|s| seats[usize::from(s.0)].name.clone())
+        .collect();
+    // The seed is fresh in each game: a tie for everyone can happen.
+    if winners.is_empty() {
+        assert!(outcome.draw, "{outcome:?}");
+        assert!(
+            last.content.contains("Game over: everyone tied. Scores: "),
+            "{}",
+            last.content
+        );
+        return;
+    }
+    let start = "Game over. Lowest score: ";
+    let at = last
+        .content
+        .find(start)
+        .unwrap_or_else(|| panic!("no result in {}", last.content));
+    let rest = &last.content[at + start.len()..];
+    let named = &rest[..rest.find(". Scores: ").expect("scores")];
+    for w in &winners {
+        assert!(named.contains(w.as_str()), "{w} not in {named}");
+    }
+    let losers = seats.iter().filter(|s| !winners.contains(&s.name));
+    for l in losers {
+        assert!(!named.contains(l.name.as_str()), "{} in {named}", l.name);
+    }
+}
+
+/// Decides through `/move`: autocomplete lists the legal options, filtered by what is typed,
+/// and the chosen one is played.
+async fn decide_with_move(
+    fake: &FakeDiscord,
+    service: &Service,
+    game: GameId,
+    thread: u64,
+    board: &Message,
+) -> Message {
+    let user = mentioned(board).expect("someone to play");
+    // The legal options, from the game itself.
+    let legal = service
+        .load(game)
+        .await
+        .expect("game")
+        .game
+        .prompt()
+        .expect("a prompt")
+        .options;
+    let shown = |typed: &str| -> Vec<String> {
+        let words: Vec<String> = typed.split_whitespace().map(str::to_lowercase).collect();
+        let mut v: Vec<String> = legal
+            .iter()
+            .filter(|o| words.iter().all(|w| o.to_lowercase().contains(w.as_str())))
+            .filter(|o| o.len() <= 100)
+            .cloned()
+            .collect();
+        v.truncate(25);
+        v
+    };
+    let all = autocomplete_move(fake, user, thread, "").await;
+    assert_eq!(all, shown(""));
+    assert!(!all.is_empty());
+    // Typing the last word of an option narrows the list to the options containing it.
+    let first = all[0].clone();
+    let typed = first
+        .split_whitespace()
+        .last()
+        .expect("a word")
+        .to_uppercase();
+    let filtered = autocomplete_move(fake, user, thread, &typed).await;
+    assert_eq!(filtered, shown(&typed));
+    assert!(filtered.contains(&first), "{filtered:?} lacks {first}");
+    // The other player is offered nothing: it is not their decision.
+    let other_user = if user == ALICE { BOB } else { ALICE };
+    assert!(autocomplete_move(fake, other_user, thread, "")
+        .await
+        .is_empty());
+    let cmd = fake
+        .push(
+            Push::command("move", vec![opt::string("option", &first)])
+                .by(user)
+                .in_channel(thread),
+        )
+        .await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(cb.kind, 5, "{cb:?}");
+    assert!(cb.ephemeral());
+    let done = fake
+        .wait_until("the /move answer", |st| {
+            let i = st.interactions.get(&cmd.id)?;
+            let m = st.message(i.original?)?;
+            (m.edits > 0 || !m.content.is_empty()).then(|| m.content.clone())
+        })
+        .await;
+    assert_eq!(done, "✅ Played.");
+    fake.wait_until("the board after /move", |st| {
+        st.messages
+            .iter()
+            .rev()
+            .find(|n| n.channel_id == thread && n.id > board.id && is_board(n))
+            .cloned()
+    })
+    .await
+}
+
+fn croupier_user(id: u64) -> i64 {
+    i64::from_ne_bytes(id.to_ne_bytes())
+}
+
+/// What autocomplete offers for `/move option:<partial>`.
+async fn autocomplete_move(
+    fake: &FakeDiscord,
+    user: u64,
+    channel: u64,
+    partial: &str,
+) -> Vec<String> {
+    let p = fake
+        .push(
+            Push::autocomplete("move", vec![opt::focused("option", partial)])
+                .by(user)
+                .in_channel(channel),
+        )
+        .await;
+    let cb = fake.wait_for_callback(p.id).await;
+    assert_eq!(cb.kind, 8, "{cb:?}");
+    cb.data["choices"]
+        .as_array()
+        .expect("choices")
+        .iter()
+        .map(|c| c["value"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// A started 2-player game (Alice hosts, Bob joins) and its first board.
+async fn started(fake: &FakeDiscord, options: &str) -> (GameId, u64, Message) {
+    let (game, lobby, thread) = open_lobby(fake, options, "en-US").await;
+    join_and_start(fake, game, &lobby, &[BOB]).await;
+    let board = next_board(fake, thread, 0).await;
+    (game, thread, board)
+}
+
+/// What everyone sees in a channel (ephemeral answers left out).
+fn public(fake: &FakeDiscord, channel: u64) -> Vec<Message> {
+    fake.messages(channel)
+        .into_iter()
+        .filter(|m| !m.ephemeral())
+        .collect()
+}
+
+fn first_decision(board: &Message) -> String {
+    custom_ids(&board.components)
+        .into_iter()
+        .find(|i| i.starts_with("g:"))
+        .unwrap_or_else(|| panic!("no button on {board:?}"))
+}
+
+fn other(user: u64) -> u64 {
+    if user == ALICE {
+        BOB
+    } else {
+        ALICE
+    }
+}
+
+/// The only follow-up of a click, which must be ephemeral.
+async fn ephemeral_followup(fake: &FakeDiscord, interaction: u64) -> Message {
+    let m = fake
+        .wait_until("the ephemeral answer", |st| {
+            let i = st.interactions.get(&interaction)?;
+            (i.followups.len() == 1)
+                .then(|| st.message(i.followups[0]).cloned())
+                .flatten()
+        })
+        .await;
+    assert!(m.ephemeral(), "{m:?}");
+    m
+}
+
+// ----- 3. stale and foreign clicks -----
+
+#[tokio::test]
+async fn stale_and_foreign_clicks_are_refused_privately() {
+    for (store, dir) in stores().await {
+        stale_and_foreign(store, dir).await;
+    }
+}
+
+async fn stale_and_foreign(store: Store, dir: Option<tempfile::TempDir>) {
+    let w = world_on(store, dir).await;
+    let fake = &w.fake;
+    let (game, thread, board) = started(fake, "short=true").await;
+    let player = mentioned(&board).expect("who decides");
+    let id = first_decision(&board);
+
+    // Foreign: the other player clicks; only they are told, and nothing changes.
+    let version = w.service.lobby(game).await.expect("game").version;
+    let p = fake
+        .push(
+            Push::button(board.id, &id)
+                .by(other(player))
+                .in_channel(thread),
+        )
+        .await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    let answer = ephemeral_followup(fake, p.id).await;
+    let seats = w.service.lobby(game).await.expect("game").seats;
+    let name = seats
+        .iter()
+        .find(|s| s.user == Some(croupier_user(player)))
+        .map(|s| s.name.clone())
+        .expect("the player's seat");
+    assert_eq!(
+        answer.content,
+        format!("It is not your turn: {name} must decide now.")
+    );
+    assert_eq!(w.service.lobby(game).await.expect("game").version, version);
+    assert_eq!(
+        fake.message(board.id).expect("board").components,
+        board.components
+    );
+
+    // The player moves with /move: the board with the buttons is now an older one.
+    let options = w
+        .service
+        .choices(game, croupier_user(player), "")
+        .await
+        .expect("choices");
+    let cmd = fake
+        .push(
+            Push::command("move", vec![opt::string("option", &options[0])])
+                .by(player)
+                .in_channel(thread),
+        )
+        .await;
+    fake.wait_for_callback(cmd.id).await;
+    let newer = next_board(fake, thread, board.id).await;
+    let version = w.service.lobby(game).await.expect("game").version;
+    let boards = public(fake, thread).len();
+
+    // Stale: a button of the older board; the clicker sees the current board, privately.
+    let p = fake
+        .push(Push::button(board.id, &id).by(player).in_channel(thread))
+        .await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    let answer = ephemeral_followup(fake, p.id).await;
+    assert_eq!(
+        answer.content,
+        "The board changed since you looked at it. Here is the current one."
+    );
+    assert_png(&answer);
+    assert_eq!(w.service.lobby(game).await.expect("game").version, version);
+    assert_eq!(public(fake, thread).len(), boards);
+    assert_eq!(
+        fake.message(newer.id).expect("board").components,
+        newer.components
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+// ----- 5. a restart in the middle of a game -----
+
+#[tokio::test]
+async fn buttons_posted_before_a_restart_still_work() {
+    for (store, dir) in stores().await {
+        restart_mid_game(store, dir).await;
+    }
+}
+
+async fn restart_mid_game(store: Store, dir: Option<tempfile::TempDir>) {
+    let w = world_on(store.clone(), dir).await;
+    let fake = &w.fake;
+    let (game, thread, board) = started(fake, "short=true").await;
+    let board = decide_first(fake, thread, &board).await;
+    w.bot.stop().await;
+
+    let bot = Bot::start(fake, Service::new(store)).await;
+    let version = w.service.lobby(game).await.expect("game").version;
+    let next = decide_first(fake, thread, &board).await;
+    assert!(w.service.lobby(game).await.expect("game").version > version);
+    assert_png(&next);
+    finish(fake).await;
+    bot.stop().await;
+}
+
+// ----- 6. two games in one channel -----
+
+#[tokio::test]
+async fn two_games_in_one_channel_keep_apart() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (g1, t1, b1) = started(fake, "short=true").await;
+    let (g2, t2, b2) = started(fake, "short=true").await;
+    assert_ne!(g1, g2);
+    assert_ne!(t1, t2);
+    assert_eq!(fake.threads().len(), 2);
+    let v2 = w.service.lobby(g2).await.expect("game").version;
+    let in_t2: Vec<(u64, u32)> = fake.messages(t2).iter().map(|m| (m.id, m.edits)).collect();
+
+    let next1 = decide_first(fake, t1, &b1).await;
+    assert_eq!(next1.channel_id, t1);
+    assert!(w.service.lobby(g1).await.expect("game").version > b1_version(&b1));
+    // Game 2 did not move, nothing was posted in its thread.
+    assert_eq!(w.service.lobby(g2).await.expect("game").version, v2);
+    let now_t2: Vec<(u64, u32)> = fake.messages(t2).iter().map(|m| (m.id, m.edits)).collect();
+    assert_eq!(now_t2, in_t2);
+
+    // A /move typed in game 2's thread plays game 2 only.
+    let v1 = w.service.lobby(g1).await.expect("game").version;
+    let player = mentioned(&b2).expect("who decides");
+    let options = w
+        .service
+        .choices(g2, croupier_user(player), "")
+        .await
+        .expect("choices");
+    let cmd = fake
+        .push(
+            Push::command("move", vec![opt::string("option", &options[0])])
+                .by(player)
+                .in_channel(t2),
+        )
+        .await;
+    fake.wait_for_callback(cmd.id).await;
+    let next2 = next_board(fake, t2, b2.id).await;
+    assert_eq!(next2.channel_id, t2);
+    assert!(w.service.lobby(g2).await.expect("game").version > v2);
+    assert_eq!(w.service.lobby(g1).await.expect("game").version, v1);
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// The version a board's buttons were made for (`g:<game>:<version>:<index>`).
+fn b1_version(board: &Message) -> croupier::engine::Version {
+    let id = first_decision(board);
+    let v = id
+        .split(':')
+        .nth(2)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no version in {id}"));
+    croupier::engine::Version(v)
+}
+
+// ----- 8. /cancel -----
+
+/// View, send and read: no Manage Threads, Manage Channels or Administrator.
+const PLAIN_MEMBER: u64 = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 38);
+
+#[tokio::test]
+async fn cancel_by_a_non_host_is_refused_and_by_the_host_works() {
+    for (store, dir) in stores().await {
+        cancel_scenario(store, dir).await;
+    }
+}
+
+async fn cancel_scenario(store: Store, dir: Option<tempfile::TempDir>) {
+    let w = world_on(store, dir).await;
+    let fake = &w.fake;
+    fake.set_member_permissions(BOB, PLAIN_MEMBER);
+    let (game, lobby, thread) = open_lobby(fake, "short=true", "en-US").await;
+    join_and_start(fake, game, &lobby, &[BOB]).await;
+    next_board(fake, thread, 0).await;
+    let posted = public(fake, thread).len();
+
+    let refused = cancel(fake, BOB, thread).await;
+    assert_eq!(
+        refused,
+        "Only the host or a member who can manage threads or channels can do that."
+    );
+    assert_eq!(status(&w.service, game).await, GameStatus::Active);
+    assert_eq!(public(fake, thread).len(), posted);
+
+    let done = cancel(fake, ALICE, thread).await;
+    assert_eq!(done, "The game is cancelled.");
+    assert_eq!(status(&w.service, game).await, GameStatus::Cancelled);
+    let notice = public(fake, thread).pop().expect("notice");
+    assert_eq!(
+        notice.content,
+        format!("🛑 Cortexcape game {} was cancelled.", game.0)
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// `/cancel` in the game's thread; returns the ephemeral answer.
+async fn cancel(fake: &FakeDiscord, user: u64, thread: u64) -> String {
+    let cmd = fake
+        .push(Push::command("cancel", vec![]).by(user).in_channel(thread))
+        .await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(cb.kind, 5);
+    assert!(cb.ephemeral());
+    fake.wait_until("the /cancel answer", |st| {
+        let i = st.interactions.get(&cmd.id)?;
+        let m = st.message(i.original?)?;
+        (!m.content.is_empty()).then(|| m.content.clone())
+    })
+    .await
+}
+
+// ----- 7. /rules in English and French; public messages in the guild's language -----
+
+#[tokio::test]
+async fn rules_in_english_and_french() {
+    use croupier::bot::layout::{content, label};
+    use croupier::engine::GameKind;
+    let w = world().await;
+    let fake = &w.fake;
+    let mut seen = Vec::new();
+    for (locale, lang) in [("en-US", Lang::En), ("fr", Lang::Fr)] {
+        let topics = croupier::rules::topics(GameKind::Cortexcape, lang);
+        assert!(topics.len() > 1);
+        // Typing a word of a title narrows the topics, in the user's language.
+        let word = topics[1]
+            .title
+            .split_whitespace()
+            .max_by_key(|w| w.chars().count())
+            .expect("a word")
+            .to_string();
+        let expected: Vec<(String, String)> =
+            croupier::rules::search(GameKind::Cortexcape, lang, &word)
+                .into_iter()
+                .take(25)
+                .map(|t| (label(&t.title), t.id.to_string()))
+                .collect();
+        assert!(
+            expected.iter().any(|(_, id)| id == topics[1].id),
+            "{expected:?}"
+        );
+        let p = fake
+            .push(
+                Push::autocomplete(
+                    "rules",
+                    vec![
+                        opt::focused("topic", &word),
+                        opt::string("game", "cortexcape"),
+                    ],
+                )
+                .locale(locale),
+            )
+            .await;
+        let cb = fake.wait_for_callback(p.id).await;
+        assert_eq!(cb.kind, 8);
+        let got: Vec<(String, String)> = cb.data["choices"]
+            .as_array()
+            .expect("choices")
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap_or_default().to_string(),
+                    c["value"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(got, expected);
+
+        // The page itself, ephemeral, in the user's language.
+        let id = topics[1].id;
+        let cmd = fake
+            .push(
+                Push::command(
+                    "rules",
+                    vec![opt::string("topic", id), opt::string("game", "cortexcape")],
+                )
+                .locale(locale),
+            )
+            .await;
+        let cb = fake.wait_for_callback(cmd.id).await;
+        assert_eq!(cb.kind, 5);
+        assert!(cb.ephemeral());
+        let page = fake
+            .wait_until("the rules page", |st| {
+                let m = st.message(st.interactions.get(&cmd.id)?.original?)?;
+                (!m.content.is_empty()).then(|| m.content.clone())
+            })
+            .await;
+        let want = croupier::rules::page(GameKind::Cortexcape, id, lang).expect("page");
+        assert_eq!(page, content(want));
+        seen.push(page);
+    }
+    assert_ne!(seen[0], seen[1], "the French page is not the English one");
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+#[tokio::test]
+async fn a_french_lobby_stays_french_when_an_english_user_joins() {
+    let w = world().await;
+    let fake = &w.fake;
+    fake.set_guild_locale("fr");
+    fake.set_member_permissions(BOB, PLAIN_MEMBER);
+    let (game, lobby, _thread) = open_lobby(fake, "short=true", "fr").await;
+    let view = w.service.lobby(game).await.expect("lobby");
+    assert_eq!(lobby.content, content_of(&view.text(Lang::Fr)));
+    // Bob's client is in English: the shared lobby stays in the guild's French.
+    let p = fake
+        .push(
+            Push::button(lobby.id, &format!("l:{}:join", game.0))
+                .by(BOB)
+                .locale("en-US"),
+        )
+        .await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 7);
+    let view = w.service.lobby(game).await.expect("lobby");
+    assert_eq!(view.seats.len(), 2);
+    let now = fake.message(lobby.id).expect("lobby");
+    assert_eq!(now.content, content_of(&view.text(Lang::Fr)));
+    assert_ne!(now.content, content_of(&view.text(Lang::En)));
+    // A refusal is only for Bob: in his English.
+    let p = fake
+        .push(
+            Push::button(lobby.id, &format!("l:{}:start", game.0))
+                .by(BOB)
+                .locale("en-US"),
+        )
+        .await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    let answer = ephemeral_followup(fake, p.id).await;
+    assert_eq!(
+        answer.content,
+        "Only the host or a member who can manage threads or channels can do that."
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+fn content_of(s: &str) -> String {
+    croupier::bot::layout::content(s)
+}
+
+// ----- 4. closed DMs -----
+
+#[tokio::test]
+async fn closed_dms_are_remembered_and_noticed_once_without_the_hand() {
+    use croupier::bot::{send_private, Data};
+    use croupier::engine::Seat;
+    use croupier::service::PrivatePost;
+    use croupier::store::DmStatus;
+    let w = world().await;
+    let fake = &w.fake;
+    fake.close_dms(BOB);
+    fake.set_member_permissions(BOB, PLAIN_MEMBER);
+    let (game, thread, _board) = started(fake, "short=true").await;
+    let before = public(fake, thread).len();
+    let png = fake
+        .messages(thread)
+        .into_iter()
+        .find(is_board)
+        .expect("board")
+        .attachments[0]
+        .bytes
+        .clone();
+    let secret = "Your hand: the blue key and the red key.";
+    let posts: Vec<PrivatePost> = [(0u8, ALICE), (1, BOB)]
+        .into_iter()
+        .map(|(seat, user)| PrivatePost {
+            seat: Seat(seat),
+            user: Some(croupier_user(user)),
+            text: secret.into(),
+            png: png.clone(),
+        })
+        .collect();
+    let data = Data {
+        service: w.service.clone(),
+    };
+    let http = fake.http();
+    let view = w.service.lobby(game).await.expect("game");
+    send_private(&http, &data, &view, &posts, None, Lang::En).await;
+
+    // Alice got her DM; Bob's refusal is stored and told once in the thread.
+    let dms = fake.dms(ALICE);
+    assert_eq!(dms.len(), 1);
+    assert!(dms[0].content.ends_with(secret), "{}", dms[0].content);
+    assert_eq!(dms[0].attachments[0].filename, "hand.png");
+    assert!(fake.dms(BOB).is_empty());
+    let seats = w.service.lobby(game).await.expect("game").seats;
+    let status_of = |u: u64| {
+        seats
+            .iter()
+            .find(|s| s.user == Some(croupier_user(u)))
+            .map(|s| s.dm_status)
+    };
+    assert_eq!(status_of(ALICE), Some(DmStatus::Open));
+    assert_eq!(status_of(BOB), Some(DmStatus::Closed));
+    let notices: Vec<Message> = public(fake, thread).split_off(before);
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(
+        notices[0].content,
+        format!(
+            "<@{BOB}>, I cannot send you direct messages. Nothing is lost: use /hand or the \
+             \"Show my hand\" button to see your hand privately. To get it by DM, allow direct \
+             messages from server members (Privacy settings)."
+        )
+    );
+    assert!(notices[0].attachments.is_empty());
+
+    // Known closed: the next hand is not retried and nothing more is said.
+    let dm_requests = |fake: &FakeDiscord| {
+        fake.requests()
+            .iter()
+            .filter(|r| r.route.as_deref() == Some("/users/@me/channels"))
+            .count()
+    };
+    let asked = dm_requests(fake);
+    let view = w.service.lobby(game).await.expect("game");
+    send_private(&http, &data, &view, &posts[1..], None, Lang::En).await;
+    assert_eq!(dm_requests(fake), asked);
+    assert_eq!(public(fake, thread).len(), before + 1);
+
+    // /hand answers Bob privately.
+    let cmd = fake
+        .push(Push::command("hand", vec![]).by(BOB).in_channel(thread))
+        .await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(cb.kind, 5);
+    assert!(cb.ephemeral());
+    let answer = fake
+        .wait_until("the /hand answer", |st| {
+            let m = st.message(st.interactions.get(&cmd.id)?.original?)?;
+            (!m.content.is_empty()).then(|| m.content.clone())
+        })
+        .await;
+    assert_eq!(
+        answer,
+        "You have nothing hidden in this game: everything is on the board."
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+// ----- 2. a whole 3-player standard game with typed lines -----
+
+/// One whole turn of the player to decide, as a typed `/move` line: on a copy of the game,
+/// `random` where offered (the layout), else the first option, until someone else decides.
+async fn plan_turn(service: &Service, game: GameId) -> Option<(u8, String)> {
+    let mut copy = service.load(game).await.expect("game").game;
+    let seat = copy.prompt()?.seat;
+    let mut line = Vec::new();
+    while let Some(p) = copy.prompt() {
+        if p.seat != seat || line.len() > 200 {
+            break;
+        }
+        let pick = p
+            .options
+            .iter()
+            .find(|o| o.as_str() == "random")
+            .or(p.options.first())
+            .expect("an option")
+            .clone();
+        copy.apply_notation(seat, &pick)
+            .expect("a listed option applies");
+        line.push(pick);
+    }
+    Some((seat.0, line.join("; ")))
+}
+
+#[tokio::test]
+async fn three_player_standard_game_with_typed_lines() {
+    const CAROL: u64 = 1_100_000_000_000_000_103;
+    let w = world().await;
+    let fake = &w.fake;
+    fake.add_user(CAROL, "carol");
+    let (game, lobby, thread) = open_lobby(fake, "", "en-US").await;
+    join_and_start(fake, game, &lobby, &[BOB, CAROL]).await;
+    let mut board = next_board(fake, thread, 0).await;
+    let seats = w.service.lobby(game).await.expect("game").seats;
+    assert_eq!(seats.len(), 3);
+    let mut turns = 0;
+    while let Some((seat, line)) = plan_turn(&w.service, game).await {
+        assert!(turns < 100, "the game does not end");
+        let user = seats[usize::from(seat)]
+            .user
+            .map(|u| u as u64)
+            .expect("a user");
+        assert_eq!(mentioned(&board), Some(user), "the board names who decides");
+        let cmd = fake
+            .push(
+                Push::command("move", vec![opt::string("option", &line)])
+                    .by(user)
+                    .in_channel(thread),
+            )
+            .await;
+        assert_eq!(fake.wait_for_callback(cmd.id).await.kind, 5);
+        board = next_board(fake, thread, board.id).await;
+        turns += 1;
+    }
+    // Twelve rounds of owner layout, setter, owner path.
+    assert_eq!(turns, 36);
+    assert_eq!(status(&w.service, game).await, GameStatus::Finished);
+    assert!(board.components.is_empty());
+    assert_png(&board);
+    assert_names_winner(&w.service, game, &board).await;
+    finish(fake).await;
+    w.bot.stop().await;
+}
