@@ -7,163 +7,17 @@
 //! fail.
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use croupier::engine::{GameId, Seat, Version};
 use croupier::store::{
-    redact_url, Backend, DmStatus, GameStatus, NewGame, NewJob, NewMove, NewSeat, Store,
-    StoreError, UserSettings,
+    Backend, DmStatus, GameStatus, NewGame, NewJob, NewMove, NewSeat, Store, StoreError,
+    UserSettings,
 };
 
-/// A fresh database for one test.
-struct Db {
-    url: String,
-    backend: Backend,
-    /// Whether a second connection sees the same data (not so for `sqlite::memory:`).
-    shared: bool,
-    _dir: Option<tempfile::TempDir>,
-    /// PostgreSQL: the server URL and the scratch schema to drop.
-    pg: Option<(String, String)>,
-}
-
-impl Db {
-    fn sqlite_file() -> Db {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("store.db").display());
-        Db {
-            url,
-            backend: Backend::Sqlite,
-            shared: true,
-            _dir: Some(dir),
-            pg: None,
-        }
-    }
-
-    fn sqlite_memory() -> Db {
-        Db {
-            url: "sqlite::memory:".into(),
-            backend: Backend::Sqlite,
-            shared: false,
-            _dir: None,
-            pg: None,
-        }
-    }
-
-    /// `None`: no PostgreSQL configured, and none required.
-    async fn postgres(test: &str) -> Option<Db> {
-        let Ok(base) = std::env::var("TEST_DATABASE_URL") else {
-            assert!(
-                std::env::var("CROUPIER_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-                "CROUPIER_REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set: \
-                 the PostgreSQL half of the store tests cannot run"
-            );
-            return None;
-        };
-        static NEXT: AtomicU32 = AtomicU32::new(0);
-        let schema = format!(
-            "croupier_t{}_{}_{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed),
-            test
-        );
-        raw(&base, &format!("CREATE SCHEMA {schema}")).await;
-        let sep = if base.contains('?') { '&' } else { '?' };
-        let url = format!("{base}{sep}options[search_path]={schema}");
-        println!(
-            "store test {test}: running on PostgreSQL at {} (schema {schema})",
-            redact_url(&base)
-        );
-        Some(Db {
-            url,
-            backend: Backend::Postgres,
-            shared: true,
-            _dir: None,
-            pg: Some((base, schema)),
-        })
-    }
-
-    async fn connect(&self) -> Store {
-        let store = Store::connect(&self.url).await.unwrap();
-        assert_eq!(store.backend(), self.backend);
-        store
-    }
-
-    /// Runs SQL behind the store's back (to corrupt rows, or look at what it wrote).
-    async fn raw(&self, sql: &str) {
-        assert!(self.shared, "raw SQL needs a shared database");
-        raw(&self.url, sql).await;
-    }
-
-    async fn raw_i64(&self, sql: &str) -> i64 {
-        assert!(self.shared, "raw SQL needs a shared database");
-        sqlx::any::install_default_drivers();
-        let pool = sqlx::AnyPool::connect(&self.url).await.unwrap();
-        let row = sqlx::query(sql).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        sqlx::Row::try_get(&row, 0).unwrap()
-    }
-
-    async fn finish(self) {
-        if let Some((base, schema)) = &self.pg {
-            raw(base, &format!("DROP SCHEMA {schema} CASCADE")).await;
-        }
-    }
-}
-
-async fn raw(url: &str, sql: &str) {
-    sqlx::any::install_default_drivers();
-    let pool = sqlx::AnyPool::connect(url).await.unwrap();
-    sqlx::raw_sql(sql).execute(&pool).await.unwrap();
-    pool.close().await;
-}
-
-/// Generates one `#[tokio::test]` per backend for an `async fn(&Db)`: `file` and `postgres`
-/// always, `memory` too when listed.
-macro_rules! on_backends {
-    ($check:ident) => {
-        mod $check {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite_file() {
-                let db = super::Db::sqlite_file();
-                super::$check(&db).await;
-                db.finish().await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                if let Some(db) = super::Db::postgres(stringify!($check)).await {
-                    super::$check(&db).await;
-                    db.finish().await;
-                }
-            }
-        }
-    };
-    ($check:ident, memory) => {
-        mod $check {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite_file() {
-                let db = super::Db::sqlite_file();
-                super::$check(&db).await;
-                db.finish().await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite_memory() {
-                let db = super::Db::sqlite_memory();
-                super::$check(&db).await;
-                db.finish().await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                if let Some(db) = super::Db::postgres(stringify!($check)).await {
-                    super::$check(&db).await;
-                    db.finish().await;
-                }
-            }
-        }
-    };
-}
+#[macro_use]
+#[path = "support/store_db.rs"]
+mod store_db;
+use store_db::Db;
 
 on_backends!(migrations_run_twice_idempotently);
 on_backends!(games_round_trip, memory);
