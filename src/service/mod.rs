@@ -50,7 +50,7 @@ pub struct StartGame {
     pub kind: GameKind,
     pub options: GameOptions,
     pub players: Vec<Player>,
-    /// `None`: drawn from the system's entropy by the caller-supplied fallback.
+    /// Seeds the game's RNG; front ends draw it (the table from the clock, or `--seed`).
     pub seed: u64,
     pub place: Place,
     pub host: Option<i64>,
