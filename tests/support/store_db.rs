@@ -114,38 +114,26 @@ pub async fn raw(url: &str, sql: &str) {
 /// always, `memory` too when listed.
 macro_rules! on_backends {
     ($check:ident) => {
-        mod $check {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite_file() {
-                let db = super::Db::sqlite_file();
-                super::$check(&db).await;
-                db.finish().await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                if let Some(db) = super::Db::postgres(stringify!($check)).await {
-                    super::$check(&db).await;
-                    db.finish().await;
-                }
-            }
-        }
+        on_backends!(@tests $check {});
     };
     ($check:ident, memory) => {
-        mod $check {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite_file() {
-                let db = super::Db::sqlite_file();
-                super::$check(&db).await;
-                db.finish().await;
-            }
-
+        on_backends!(@tests $check {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite_memory() {
                 let db = super::Db::sqlite_memory();
                 super::$check(&db).await;
                 db.finish().await;
             }
+        });
+    };
+    (@tests $check:ident { $($extra:tt)* }) => {
+        mod $check {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite_file() {
+                let db = super::Db::sqlite_file();
+                super::$check(&db).await;
+                db.finish().await;
+            }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
@@ -154,6 +142,8 @@ macro_rules! on_backends {
                     db.finish().await;
                 }
             }
+
+            $($extra)*
         }
     };
 }
