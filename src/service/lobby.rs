@@ -5,7 +5,7 @@
 //! `start_lobby` sets the game up with the stored seed and makes it `active`.
 
 use super::output::{self, Outputs, PrivatePost};
-use super::{Actor, Loaded, Place, PlayLine, Player, Service, ServiceError};
+use super::{Actor, Loaded, Place, Player, Service, ServiceError};
 use crate::engine::{GameId, GameKind, GameOptions, PlayError, Seat, Version};
 use crate::i18n::{Lang, Text};
 use crate::store::{
@@ -465,17 +465,8 @@ impl Service {
         lang: Lang,
         now: i64,
     ) -> Result<Outputs, ServiceError> {
-        let loaded = self.load(game).await?;
-        if loaded.record.status != GameStatus::Active {
-            return Err(ServiceError::NotActive(game));
-        }
-        if loaded.record.version != seen {
-            return Err(PlayError::Stale {
-                expected: seen,
-                found: loaded.record.version,
-            }
-            .into());
-        }
+        // One load serves the checks and the move.
+        let loaded = self.load_active(game, Some(seen)).await?;
         let seat = self.seat_of(&loaded, Actor::User(user))?;
         let prompt = loaded.game.prompt().ok_or(PlayError::GameOver)?;
         if prompt.seat != seat {
@@ -489,17 +480,7 @@ impl Service {
             .get(index)
             .cloned()
             .ok_or(LobbyError::NoSuchChoice)?;
-        self.play(
-            PlayLine {
-                game,
-                actor: Actor::User(user),
-                line,
-                seen: Some(seen),
-            },
-            lang,
-            now,
-        )
-        .await
+        self.commit_line(loaded, seat, &line, lang, now).await
     }
 
     /// The user's games, most recent first, with whether it is their turn.

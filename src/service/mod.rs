@@ -229,21 +229,42 @@ impl Service {
 
     /// Plays a line for an actor. On success the moves are stored before any output is made.
     pub async fn play(&self, cmd: PlayLine, lang: Lang, now: i64) -> Result<Outputs, ServiceError> {
-        let mut loaded = self.load(cmd.game).await?;
-        if loaded.record.status != GameStatus::Active {
-            return Err(ServiceError::NotActive(cmd.game));
-        }
-        if let Some(seen) = cmd.seen {
-            if seen != loaded.record.version {
-                return Err(PlayError::Stale {
-                    expected: seen,
-                    found: loaded.record.version,
-                }
-                .into());
-            }
-        }
+        let loaded = self.load_active(cmd.game, cmd.seen).await?;
         let seat = self.seat_of(&loaded, cmd.actor)?;
-        let applied = loaded.game.play_line(seat, &cmd.line)?;
+        self.commit_line(loaded, seat, &cmd.line, lang, now).await
+    }
+
+    /// Loads a running game, refusing it if the actor saw another version (a click on an old
+    /// board).
+    pub(crate) async fn load_active(
+        &self,
+        game: GameId,
+        seen: Option<Version>,
+    ) -> Result<Loaded, ServiceError> {
+        let loaded = self.load(game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(ServiceError::NotActive(game));
+        }
+        match seen {
+            Some(seen) if seen != loaded.record.version => Err(PlayError::Stale {
+                expected: seen,
+                found: loaded.record.version,
+            }
+            .into()),
+            _ => Ok(loaded),
+        }
+    }
+
+    /// Plays `line` for `seat` on a loaded game and stores the result in one transaction.
+    pub(crate) async fn commit_line(
+        &self,
+        mut loaded: Loaded,
+        seat: Seat,
+        line: &str,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Outputs, ServiceError> {
+        let applied = loaded.game.play_line(seat, line)?;
         let status = if loaded.game.outcome().is_some() {
             GameStatus::Finished
         } else {
@@ -260,7 +281,7 @@ impl Service {
         let version = self
             .store
             .record_moves(
-                cmd.game,
+                loaded.record.id,
                 loaded.record.version,
                 &moves,
                 &loaded.game.to_json(),
@@ -282,10 +303,7 @@ impl Service {
         lang: Lang,
         now: i64,
     ) -> Result<Outputs, ServiceError> {
-        let loaded = self.load(game).await?;
-        if loaded.record.status != GameStatus::Active {
-            return Err(ServiceError::NotActive(game));
-        }
+        let loaded = self.load_active(game, None).await?;
         let seat = self.seat_of(&loaded, actor)?;
         let moves = self.store.moves(game).await?;
         let count = undoable(
@@ -330,7 +348,7 @@ impl Service {
         Ok(output::after_change(&loaded, &[], lang))
     }
 
-    fn seat_of(&self, loaded: &Loaded, actor: Actor) -> Result<Seat, ServiceError> {
+    pub(crate) fn seat_of(&self, loaded: &Loaded, actor: Actor) -> Result<Seat, ServiceError> {
         match actor {
             Actor::Seat(seat) if seat.index() < loaded.game.seat_count() => Ok(seat),
             Actor::Seat(_) => Err(ServiceError::NotSeated),
