@@ -5,6 +5,7 @@
 //! `service` joins them behind plain commands and outputs; `table` is the terminal front end.
 
 pub mod bot;
+pub mod clock;
 pub mod config;
 pub mod engine;
 pub mod games;

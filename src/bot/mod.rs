@@ -257,24 +257,7 @@ fn error_id() -> String {
     format!("{:08x}", h.finish() & 0xffff_ffff)
 }
 
-/// A fresh game seed (not the game's randomness itself: that is the seeded ChaCha in its state).
-fn fresh_seed(salt: u64) -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(salt);
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    h.finish()
-}
-
-fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-}
+pub(crate) use crate::clock::{fresh_seed, unix_now as now};
 
 /// The user's language from their Discord locale.
 fn lang_of(ctx: Context<'_>) -> Lang {

@@ -83,7 +83,7 @@ pub(super) async fn run(pool: &AnyPool, backend: Backend) -> Result<usize, Store
         )
         .bind(m.version)
         .bind(m.name)
-        .bind(unix_now())
+        .bind(crate::clock::unix_now())
         .execute(&mut *tx)
         .await
         .map_err(fail)?;
@@ -153,12 +153,6 @@ async fn lock_pg(tx: &mut sqlx::AnyConnection) -> Result<(), StoreError> {
         .execute(&mut *tx)
         .await?;
     Ok(())
-}
-
-fn unix_now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 #[cfg(test)]

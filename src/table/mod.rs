@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::clock::{fresh_seed, unix_now as now};
 use crate::engine::{GameId, GameKind, GameOptions, Outcome, Seat};
 use crate::i18n::{Lang, Text};
 use crate::service::{
@@ -92,23 +93,6 @@ fn options_from(args: &TableArgs, kind: GameKind) -> Result<GameOptions, String>
         }
     }
     Ok(options)
-}
-
-/// A seed from the clock when none is given (the only place the table needs entropy).
-fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    // Fold the 128-bit nanosecond count and the process id into 64 bits.
-    let folded = u64::try_from(nanos & u128::from(u64::MAX)).unwrap_or(0)
-        ^ u64::try_from(nanos >> 64).unwrap_or(0);
-    folded ^ u64::from(std::process::id()).rotate_left(32)
-}
-
-pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 struct Table<'a, W: Write> {
@@ -241,7 +225,9 @@ pub async fn run(
                 kind,
                 options,
                 players: names,
-                seed: args.seed.unwrap_or_else(fresh_seed),
+                seed: args
+                    .seed
+                    .unwrap_or_else(|| fresh_seed(u64::from(std::process::id()))),
                 place: Place::default(),
                 host: None,
                 clock_secs: None,
