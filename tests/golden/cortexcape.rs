@@ -1,13 +1,5 @@
-//! Golden images for the board renderers, after imageproc's `tests/regression.rs`: each render
-//! is compared with a stored PNG within a small per-channel tolerance.
-//!
-//! - Regenerate every image with `CROUPIER_BLESS=1 cargo test --test golden`.
-//! - A failing comparison writes `<name>.actual.png` next to the stored one, for a look.
-//!
-//! The Cortexcape views are built by hand (positions from spec section 12), so these tests do
-//! not depend on the rules engine.
-
-use std::path::PathBuf;
+//! Cortexcape boards built by hand (positions from spec section 12), so these tests do not
+//! depend on the rules engine.
 
 use croupier::engine::{RenderCtx, Seat};
 use croupier::games::cortexcape::render::render_public;
@@ -17,55 +9,8 @@ use croupier::i18n::Lang;
 use croupier::service::encode_png;
 use image::RgbaImage;
 
-/// Largest per-channel difference still counted as equal (rounding, not drawing changes).
-const TOLERANCE: u8 = 3;
-
-fn golden_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cortexcape")
-}
-
 fn check(name: &str, img: &RgbaImage) {
-    let dir = golden_dir();
-    let path = dir.join(format!("{name}.png"));
-    let png = encode_png(img);
-    assert!(png.len() < 300_000, "{name}: PNG is {} bytes", png.len());
-    if std::env::var_os("CROUPIER_BLESS").is_some() {
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(&path, &png).unwrap();
-        return;
-    }
-    let expected = image::open(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (bless with CROUPIER_BLESS=1)", path.display()))
-        .to_rgba8();
-    let actual_path = dir.join(format!("{name}.actual.png"));
-    if expected.dimensions() != img.dimensions() {
-        std::fs::write(&actual_path, &png).unwrap();
-        panic!(
-            "{name}: size {:?}, expected {:?}",
-            img.dimensions(),
-            expected.dimensions()
-        );
-    }
-    let mut worst = 0u8;
-    let mut count = 0usize;
-    let mut first = None;
-    for (x, y, a) in img.enumerate_pixels() {
-        let e = expected.get_pixel(x, y);
-        let d = (0..4).map(|c| a[c].abs_diff(e[c])).max().unwrap_or(0);
-        if d > TOLERANCE {
-            count += 1;
-            first.get_or_insert((x, y, *a, *e));
-        }
-        worst = worst.max(d);
-    }
-    if count > 0 {
-        std::fs::write(&actual_path, &png).unwrap();
-        panic!(
-            "{name}: {count} pixels differ (worst by {worst}); first {first:?}; see {}",
-            actual_path.display()
-        );
-    }
-    let _ = std::fs::remove_file(&actual_path);
+    super::check("cortexcape", name, img);
 }
 
 // ---- hand-built views -------------------------------------------------------------------
