@@ -4,6 +4,7 @@
 //! (with `render`, `rules` and `i18n`) are pure; `store` is the only module that knows SQL;
 //! `service` joins them behind plain commands and outputs; `table` is the terminal front end.
 
+pub mod ai;
 pub mod bot;
 pub mod clock;
 pub mod config;

@@ -73,6 +73,13 @@ struct TableCli {
     /// Seat names, comma separated.
     #[arg(long, value_delimiter = ',')]
     names: Vec<String>,
+    /// How many seats bots take (the last ones). With as many bots as players, the bots play
+    /// the whole game alone.
+    #[arg(long, default_value_t = 0)]
+    bots: usize,
+    /// How hard the bots think: easy, normal or hard.
+    #[arg(long, default_value = "normal", value_parser = parse_level)]
+    level: croupier::ai::Level,
     /// Database URL (default: DATABASE_URL or sqlite://data/croupier.db).
     #[arg(long)]
     db: Option<String>,
@@ -82,6 +89,10 @@ fn parse_kv(s: &str) -> Result<(String, String), String> {
     s.split_once('=')
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .ok_or_else(|| format!("expected key=value, got `{s}`"))
+}
+
+fn parse_level(s: &str) -> Result<croupier::ai::Level, String> {
+    croupier::ai::Level::parse(s).ok_or_else(|| format!("expected easy, normal or hard, got `{s}`"))
 }
 
 #[tokio::main]
@@ -137,7 +148,16 @@ async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
         Some(Command::Table(t)) => table_cmd(*t, &config).await,
         Some(Command::Serve) => serve(&config).await,
         None if config.token.is_some() => serve(&config).await,
-        None => table_cmd(TableCli::default(), &config).await,
+        // A newcomer without a token plays the local table against one bot.
+        None => {
+            // (`Default` leaves `out` empty; clap's default applies only to parsed flags.)
+            let first_look = TableCli {
+                bots: 1,
+                out: PathBuf::from("out"),
+                ..TableCli::default()
+            };
+            table_cmd(first_look, &config).await
+        }
     }
 }
 
@@ -186,6 +206,8 @@ async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
         lang: Lang::from_locale(&t.lang),
         names: t.names,
         interactive: t.script.is_none() && stdin_tty && !t.json,
+        bots: t.bots,
+        bot_level: t.level,
     };
     let stdout = std::io::stdout();
     let id = match &t.script {

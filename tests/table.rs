@@ -159,3 +159,72 @@ fn resuming_a_missing_game_says_so() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no game 99"), "{err}");
 }
+
+/// `--bots`: the bot seats decide by themselves; with every seat a bot, the game plays out
+/// with no input at all, and every bot option was one the prompt listed.
+#[test]
+fn bots_play_their_seats() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Table::start(
+        dir.path(),
+        &[
+            "--players",
+            "2",
+            "--bots",
+            "2",
+            "--variant",
+            "short",
+            "--seed",
+            "5",
+        ],
+    );
+    let mut last = t.next();
+    let mut steps = 1;
+    while last["outcome"].is_null() {
+        let next = t.next();
+        assert_step_shape(&next);
+        assert!(next["error"].is_null(), "a bot option was refused: {next}");
+        last = next;
+        steps += 1;
+    }
+    assert!(steps > 20, "a whole short game, {steps} steps");
+    assert_eq!(last["outcome"]["scores"].as_array().unwrap().len(), 2);
+    t.finish();
+
+    // One bot: after the person's option, the bot answers when its seat is asked.
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Table::start(
+        dir.path(),
+        &["--bots", "1", "--seed", "5", "--opt", "first=seat1"],
+    );
+    let first = t.next();
+    assert_eq!(first["seat"], 0, "the person (seat 1) configures first");
+    let mut v = t.send("layout random; done");
+    // The bot (seat 2) sets the challenge by itself; the person is asked to walk.
+    while v["seat"] == 1 {
+        v = t.next();
+    }
+    assert_eq!(v["seat"], 0);
+    assert_eq!(v["prompt"], "step");
+    t.finish();
+
+    let out = Command::new(env!("CARGO_BIN_EXE_croupier"))
+        .args([
+            "table",
+            "--players",
+            "2",
+            "--bots",
+            "3",
+            "--db",
+            "sqlite::memory:",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("3 bots do not fit in a 2-player game"),
+        "{err}"
+    );
+}

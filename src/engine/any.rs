@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::game::{Game, Outcome, ParseError, Reject, RenderCtx, RuleErrorText};
 use super::{GameKind, Seat, Version};
+use crate::ai::{Level, Method};
 use crate::i18n::Text;
 
 /// The pending decision with options as canonical notation.
@@ -128,6 +129,17 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn private_summary(&self, seat: Seat, ctx: &RenderCtx) -> Option<String>;
     fn notation_forms(&self) -> Vec<&'static str>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// A bot's option for the pending prompt, chosen from the deciding seat's views only.
+    fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove>;
+}
+
+/// A bot's decision for the pending prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotMove {
+    pub seat: Seat,
+    /// Canonical notation of the chosen option.
+    pub notation: String,
+    pub method: Method,
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -299,6 +311,27 @@ impl<G: Game> AnyGame for G {
 
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove> {
+        let prompt = Game::prompt(self)?;
+        // The bot gets the views of the deciding seat and its options, never the state.
+        let public = self.public_view();
+        let private = self.private_view(prompt.seat);
+        let choice = crate::ai::choose::<G>(
+            &public,
+            private.as_ref(),
+            prompt.seat,
+            &prompt.options,
+            level,
+            seed,
+        )?;
+        let action = prompt.options.get(choice.index)?;
+        Some(BotMove {
+            seat: prompt.seat,
+            notation: self.notation(action),
+            method: choice.method,
+        })
     }
 }
 

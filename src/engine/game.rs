@@ -227,6 +227,30 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     fn scores(&self) -> Vec<i64>;
 
     fn outcome(&self) -> Option<Outcome>;
+
+    /// Bot players (`src/ai`): a whole state consistent with what `seat` may see, its public
+    /// and private views, with everything hidden from it (others' hands, deck order, the RNG)
+    /// sampled from `rng`. `None`: this game has no bot player yet (bots then play at random).
+    fn imagine(
+        _public: &Self::PublicView,
+        _private: Option<&Self::PrivateView>,
+        _seat: Seat,
+        _rng: &mut GameRng,
+    ) -> Option<Self> {
+        None
+    }
+
+    /// Bot players: the game's own answer for the pending prompt, when it can compute a good
+    /// one (exact search). Called on imagined states only. `effort` 0 asks for a cheap answer
+    /// (used in every playout step); larger values allow more work (the level's budget).
+    fn expert_option(&self, _effort: u32, _rng: &mut GameRng) -> Option<Self::Action> {
+        None
+    }
+
+    /// Bot players: a value in [0, 1] per seat for a position a playout stopped at.
+    fn estimate(&self) -> Vec<f64> {
+        crate::ai::estimate_from_scores(&self.scores(), Self::LOWER_SCORE_WINS)
+    }
 }
 
 /// Setup refused: bad option, bad seat count, bad data file.

@@ -5,7 +5,7 @@ mod game;
 mod ids;
 mod registry;
 
-pub use any::{AnyGame, AppliedMove, LoadError, PlayError, PromptInfo};
+pub use any::{AnyGame, AppliedMove, BotMove, LoadError, PlayError, PromptInfo};
 pub use game::{
     resolve_options, rng_from_seed, Applied, Game, GameOptions, GameRng, OptionSpec, Outcome,
     ParseError, Prompt, Reject, RenderCtx, RuleErrorText, SetupError,

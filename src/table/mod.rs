@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::ai::Level;
 use crate::clock::{fresh_seed, unix_now as now};
 use crate::engine::{GameId, GameKind, GameOptions, Outcome, Seat};
 use crate::i18n::{Lang, Text};
@@ -33,6 +34,9 @@ pub struct TableArgs {
     pub names: Vec<String>,
     /// Print the prompt and options (interactive use).
     pub interactive: bool,
+    /// How many seats bots take (the last ones); every seat with `players == bots`.
+    pub bots: usize,
+    pub bot_level: Level,
 }
 
 /// One line of `--json` output. Front ends and scripts rely on these names for every game.
@@ -210,15 +214,40 @@ pub async fn run(
         None => {
             let kind = args.game.unwrap_or(GameKind::Cortexcape);
             let (min, _) = kind.seat_range();
-            let players = args.players.unwrap_or(min);
+            // With bots and no player count, one human seat plus the bots.
+            let players = args.players.unwrap_or(min.max(args.bots + 1));
+            if args.bots > players {
+                anyhow::bail!(
+                    "{}",
+                    Text::new("core.table.too_many_bots")
+                        .arg("bots", args.bots)
+                        .arg("players", players)
+                        .render(lang)
+                );
+            }
             let options = options_from(args, kind).map_err(anyhow::Error::msg)?;
             let names: Vec<Player> = (0..players)
-                .map(|i| Player {
-                    user: None,
-                    name: args.names.get(i).cloned().unwrap_or_else(|| {
-                        Text::new("core.table.player").arg("n", i + 1).render(lang)
-                    }),
-                    is_bot: false,
+                .map(|i| {
+                    let is_bot = i >= players - args.bots;
+                    let name = args.names.get(i).cloned().unwrap_or_else(|| {
+                        let key = if is_bot {
+                            "core.table.bot"
+                        } else {
+                            "core.table.player"
+                        };
+                        Text::new(key)
+                            .arg("n", i + 1)
+                            .arg(
+                                "level",
+                                Text::new(format!("core.level.{}", args.bot_level.id())),
+                            )
+                            .render(lang)
+                    });
+                    Player {
+                        user: None,
+                        name,
+                        is_bot,
+                    }
                 })
                 .collect();
             let start = StartGame {
@@ -259,6 +288,7 @@ pub async fn run(
     }
     table.report(&first, None)?;
     let mut last = first;
+    play_bots(&mut table, &mut last).await?;
     for line in input.lines() {
         let line = line?;
         let typed = line.trim();
@@ -322,6 +352,7 @@ pub async fn run(
             Ok(outputs) => {
                 table.report(&outputs, None)?;
                 last = outputs;
+                play_bots(&mut table, &mut last).await?;
             }
             Err(e) if e.is_user_error() => {
                 let msg = e.text().render_with(lang, &names_of(&table).await);
@@ -334,6 +365,43 @@ pub async fn run(
         }
     }
     Ok(game)
+}
+
+/// Lets bot seats decide, one option at a time, until a person must (or the game is over).
+async fn play_bots<W: Write>(table: &mut Table<'_, W>, last: &mut Outputs) -> anyhow::Result<()> {
+    let lang = table.args.lang;
+    while let Some(prompt) = &last.board.prompt {
+        let loaded = table.service.load(table.game).await?;
+        if !loaded
+            .record
+            .seats
+            .get(prompt.seat.index())
+            .is_some_and(|s| s.is_bot)
+        {
+            break;
+        }
+        // Seeded by game and version: a replayed game gets the same bot decisions.
+        let seed = (loaded.record.seed as u64) ^ (u64::from(loaded.record.version.0) << 32);
+        let Some(choice) = loaded.game.bot_option(table.args.bot_level, seed) else {
+            break;
+        };
+        let outputs = table
+            .service
+            .play(
+                PlayLine {
+                    game: table.game,
+                    actor: Actor::Seat(choice.seat),
+                    line: choice.notation,
+                    seen: None,
+                },
+                lang,
+                now(),
+            )
+            .await?;
+        table.report(&outputs, None)?;
+        *last = outputs;
+    }
+    Ok(())
 }
 
 /// The table plays every seat: `undo` takes back the last mover's option.

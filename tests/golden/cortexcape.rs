@@ -3,7 +3,7 @@
 
 use croupier::engine::{RenderCtx, Seat};
 use croupier::games::cortexcape::render::render_public;
-use croupier::games::cortexcape::state::{Piece, Place, Start};
+use croupier::games::cortexcape::state::{Piece, Place, Stage, Start};
 use croupier::games::cortexcape::view::{ExitView, Phase, PublicView, RoundRecap, SeatView};
 use croupier::i18n::Lang;
 use croupier::service::encode_png;
@@ -113,11 +113,13 @@ fn view(lab: &'static str, players: usize, short: bool, pieces: &str) -> PublicV
         short,
         hindsight: true,
         phase: Phase::Challenge,
+        step: Stage::ChooseExit,
         to_act: Some(Seat(1)),
         owner: Seat(0),
         setter: Seat(1),
         pool: Vec::new(),
         towers_to_move: Vec::new(),
+        blocked_last_round: Vec::new(),
         refill: Vec::new(),
         target: None,
         start: None,

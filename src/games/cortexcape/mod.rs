@@ -13,6 +13,7 @@
 //! owner `layout t:4,9,16 r:13,17 y:2,8,15 g:1,7,12,19; done`, setter
 //! `exit x4; start 12-13; done`, owner `path 13 18 19 20 15 10 5; done` (cost 6).
 
+mod ai;
 pub mod lab;
 pub mod moves;
 pub mod notation;
@@ -28,8 +29,8 @@ use image::RgbaImage;
 use rand::Rng;
 
 use crate::engine::{
-    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, OptionSpec, Outcome,
-    Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, OptionSpec,
+    Outcome, Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
 };
 use crate::i18n::Text;
 use lab::{data, LabId};
@@ -378,5 +379,18 @@ impl Game for Cortexcape {
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
+    }
+
+    fn imagine(
+        public: &view::PublicView,
+        _private: Option<&()>,
+        seat: Seat,
+        rng: &mut GameRng,
+    ) -> Option<Self> {
+        ai::imagine(public, seat, rng)
+    }
+
+    fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {
+        self.expert(effort, rng)
     }
 }

@@ -714,6 +714,15 @@ impl Cortexcape {
         });
     }
 
+    /// Doors of this Configure step still waiting for a piece, ascending.
+    pub(crate) fn empty_targets(&self) -> Vec<u8> {
+        self.targets
+            .iter()
+            .copied()
+            .filter(|&d| self.piece(d).is_none())
+            .collect()
+    }
+
     /// When the pool holds one kind only, every empty target door gets it (forced).
     pub(crate) fn auto_fill(&mut self, ev: &mut Vec<Event>) {
         let kinds: Vec<Piece> = Piece::ALL
@@ -721,12 +730,7 @@ impl Cortexcape {
             .filter(|k| self.pool[k.index()] > 0)
             .collect();
         if let [kind] = kinds[..] {
-            let empty: Vec<u8> = self
-                .targets
-                .iter()
-                .copied()
-                .filter(|&d| self.piece(d).is_none())
-                .collect();
+            let empty: Vec<u8> = self.empty_targets();
             for d in empty {
                 self.place(d, kind, true, ev);
             }
@@ -746,12 +750,7 @@ impl Cortexcape {
             let j = self.rng.gen_range(0..=u32::try_from(i).unwrap_or(0));
             bag.swap(i, usize::try_from(j).unwrap_or(0));
         }
-        let empty: Vec<u8> = self
-            .targets
-            .iter()
-            .copied()
-            .filter(|&d| self.piece(d).is_none())
-            .collect();
+        let empty: Vec<u8> = self.empty_targets();
         for (d, k) in empty.into_iter().zip(bag) {
             self.place(d, k, false, ev);
         }

@@ -1380,3 +1380,150 @@ fn replay_fixtures_play_back() {
         run_replay(name, text);
     }
 }
+
+// ---------------------------------------------------------------- the bot (src/ai)
+
+mod bot {
+    use super::*;
+    use crate::ai::{Level, Method};
+    use crate::engine::rng_from_seed;
+    use rand::Rng;
+
+    /// Plays a game where every seat takes a seeded random option, calling `each` before
+    /// every decision.
+    fn random_game(
+        lab: &str,
+        seats: usize,
+        short: bool,
+        seed: u64,
+        mut each: impl FnMut(&Cortexcape),
+    ) {
+        let mut g = new_game(lab, seats, 1, short);
+        let mut rng = rng_from_seed(seed);
+        while let Some(p) = Game::prompt(&g) {
+            each(&g);
+            // `reset` only when nothing else is listed (a short-game layout left no challenge).
+            let mut choices: Vec<&Action> =
+                p.options.iter().filter(|a| **a != Action::Reset).collect();
+            if choices.is_empty() {
+                choices = p.options.iter().collect();
+            }
+            let a = *choices[rng.gen_range(0..choices.len())];
+            g.apply(p.seat, &a).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_game_rebuilt_from_its_public_view_asks_the_same_thing() {
+        let mut rng = rng_from_seed(3);
+        for (lab, seats, short) in [("blue", 2, false), ("red", 3, true), ("black", 4, true)] {
+            random_game(lab, seats, short, 11, |g| {
+                let view = g.public_view();
+                let rebuilt = Cortexcape::from_view(&view, &mut rng).expect("a running game");
+                assert_eq!(Game::prompt(&rebuilt), Game::prompt(g), "{lab}");
+                assert_eq!(rebuilt.public_view(), view, "{lab}");
+            });
+        }
+    }
+
+    /// The escape expert walks, step by step, a path as cheap as the engine's cheapest.
+    #[test]
+    fn the_walk_is_a_cheapest_path() {
+        let mut walks = 0;
+        random_game("green", 2, false, 5, |g| {
+            if g.stage == Stage::Escape && g.path.is_empty() {
+                let (start, x) = (g.start.unwrap(), g.target.unwrap());
+                let (cheapest, _) = g.cheapest_for(start, x).unwrap();
+                let mut w = g.clone();
+                let mut rng = rng_from_seed(1);
+                while w.stage == Stage::Escape {
+                    let a = w.expert(0, &mut rng).expect("an answer at every step");
+                    w.apply(w.owner(), &a).unwrap();
+                }
+                assert_eq!(w.history.last().unwrap().cost, cheapest);
+                walks += 1;
+            }
+        });
+        assert!(walks >= 12, "every round was walked");
+    }
+
+    /// The setter's expert builds the strongest challenge there is.
+    #[test]
+    fn the_challenge_is_the_strongest() {
+        let mut challenges = 0;
+        random_game("red", 3, false, 8, |g| {
+            if g.stage == Stage::ChooseExit {
+                let (best, _, _) = g.setter_best().unwrap();
+                let mut w = g.clone();
+                let mut rng = rng_from_seed(2);
+                while w.stage != Stage::Escape {
+                    let a = w.expert(0, &mut rng).unwrap();
+                    w.apply(w.setter(), &a).unwrap();
+                }
+                let (cost, _) = w.cheapest_for(w.start.unwrap(), w.target.unwrap()).unwrap();
+                assert_eq!(cost, best);
+                challenges += 1;
+            }
+        });
+        assert!(challenges >= 12);
+    }
+
+    /// The layout search beats typical random layouts: the setter's best challenge on the
+    /// searched layout costs no more than on most random ones.
+    #[test]
+    fn the_layout_search_makes_the_lab_cheaper() {
+        let base = new_game("blue", 2, 1, false);
+        let owner = base.owner();
+        let finish = |effort: u32, seed: u64| {
+            let mut g = base.clone();
+            let mut rng = rng_from_seed(seed);
+            while g.stage == Stage::Configure {
+                let a = match g.expert(effort, &mut rng) {
+                    Some(a) => a,
+                    None => Action::Random,
+                };
+                g.apply(owner, &a).unwrap();
+            }
+            g.setter_best().unwrap().0
+        };
+        let searched = finish(Level::Normal.budget().effort, 1);
+        let random: Vec<i64> = (0..40).map(|s| finish(0, s)).collect();
+        let worse = random.iter().filter(|&&c| c >= searched).count();
+        assert!(
+            worse >= 36,
+            "searched layout costs {searched}; random ones {random:?}"
+        );
+    }
+
+    /// The bot decides from the public view only: the RNG is the one thing hidden in a
+    /// Cortexcape game, and changing it changes nothing the bot chooses.
+    #[test]
+    fn the_bot_ignores_what_it_cannot_see() {
+        let mut checked = 0;
+        random_game("blue", 2, true, 21, |g| {
+            let mut other = g.clone();
+            other.rng = rng_from_seed(999);
+            assert_ne!(other.to_json(), g.to_json());
+            let a = g.bot_option(Level::Easy, 4);
+            let b = other.bot_option(Level::Easy, 4);
+            assert_eq!(a, b);
+            checked += 1;
+        });
+        assert!(checked > 50);
+    }
+
+    #[test]
+    fn bot_options_are_listed_and_mostly_expert() {
+        let mut g = new_game("black", 2, 1, true);
+        let mut n = 0;
+        while let Some(p) = AnyGame::prompt(&g) {
+            let m = g.bot_option(Level::Normal, n).expect("an option");
+            assert!(p.options.contains(&m.notation), "{} not listed", m.notation);
+            assert_eq!(m.seat, p.seat);
+            assert_ne!(m.method, Method::Random, "normal bots do not guess");
+            g.apply_notation(m.seat, &m.notation).unwrap();
+            n += 1;
+        }
+        assert!(Game::outcome(&g).is_some());
+    }
+}

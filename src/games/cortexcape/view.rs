@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::state::{Piece, Place, Start};
+use super::state::{Piece, Place, Stage, Start};
 use crate::engine::Seat;
 
 /// Where the game stands, for the side panel and the prompt line.
@@ -63,6 +63,9 @@ pub struct PublicView {
     pub short: bool,
     pub hindsight: bool,
     pub phase: Phase,
+    /// The exact step within the phase (which challenge choice is pending): lets a bot rebuild
+    /// the game from this view.
+    pub step: Stage,
     /// The seat that must decide now; `None` when the game is over.
     pub to_act: Option<Seat>,
     pub owner: Seat,
@@ -71,6 +74,8 @@ pub struct PublicView {
     pub pool: Vec<(Piece, u8)>,
     /// Doors blocked last round that must be freed this Configure step (empty when done).
     pub towers_to_move: Vec<u8>,
+    /// Doors a tower stood on at the end of last round (towers may not go back there).
+    pub blocked_last_round: Vec<u8>,
     /// Doors emptied last round still waiting for a piece.
     pub refill: Vec<u8>,
     pub target: Option<u8>,
@@ -83,7 +88,7 @@ pub struct PublicView {
     pub free_exits: usize,
 }
 
-use super::state::{layout_string, Cortexcape, Stage};
+use super::state::{layout_string, Cortexcape};
 use crate::engine::RenderCtx;
 use crate::i18n::Text;
 
@@ -140,6 +145,7 @@ impl Cortexcape {
                 Stage::Over => Phase::Over,
                 _ => Phase::Challenge,
             },
+            step: self.stage,
             to_act: self.ask().map(|a| self.ask_seat(a)),
             owner: self.owner(),
             setter: self.setter(),
@@ -156,12 +162,9 @@ impl Cortexcape {
             } else {
                 Vec::new()
             },
+            blocked_last_round: self.prev_towers.clone(),
             refill: if configuring {
-                self.targets
-                    .iter()
-                    .copied()
-                    .filter(|&d| self.piece(d).is_none())
-                    .collect()
+                self.empty_targets()
             } else {
                 Vec::new()
             },
