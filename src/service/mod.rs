@@ -264,6 +264,7 @@ impl Service {
         lang: Lang,
         now: i64,
     ) -> Result<Outputs, ServiceError> {
+        let hands_before = output::private_views(loaded.game.as_ref());
         let applied = loaded.game.play_line(seat, line)?;
         let status = if loaded.game.outcome().is_some() {
             GameStatus::Finished
@@ -291,7 +292,8 @@ impl Service {
             .await?;
         loaded.record.version = version;
         loaded.record.status = status;
-        Ok(output::after_change(&loaded, &applied, lang))
+        Ok(output::after_change(&loaded, &applied, lang)
+            .only_changed_private(&hands_before, loaded.game.as_ref()))
     }
 
     /// Takes back the actor's own options since the last barrier (one, or all of them).
@@ -333,7 +335,10 @@ impl Service {
             game: rebuilt,
         };
         after.record.version = version;
-        let mut out = output::after_change(&after, &[], lang);
+        let mut out = output::after_change(&after, &[], lang).only_changed_private(
+            &output::private_views(loaded.game.as_ref()),
+            after.game.as_ref(),
+        );
         out.board.events = vec![Text::new("core.event.undone")
             .arg("seat", seat)
             .arg("count", count)

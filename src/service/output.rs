@@ -4,7 +4,7 @@ use image::RgbaImage;
 use serde::Serialize;
 
 use super::{render_ctx, Loaded};
-use crate::engine::{AppliedMove, GameId, Outcome, PromptInfo, Seat, Version};
+use crate::engine::{AnyGame, AppliedMove, GameId, Outcome, PromptInfo, Seat, Version};
 use crate::i18n::{Lang, Text};
 
 /// The public message for the game's channel or thread.
@@ -117,6 +117,28 @@ pub fn outcome_text(outcome: &Outcome) -> Text {
         Text::new("core.outcome.win")
             .arg("winners", winners)
             .arg("standings", standings)
+    }
+}
+
+/// Every seat's private view, to compare before and after a change.
+pub(super) fn private_views(game: &dyn AnyGame) -> Vec<Option<serde_json::Value>> {
+    (0..game.seat_count())
+        .map(|i| game.private_view_json(Seat(u8::try_from(i).unwrap_or(u8::MAX))))
+        .collect()
+}
+
+impl Outputs {
+    /// Keeps only the private posts of seats whose private view changed since `before`, so a
+    /// player is not sent the same hand again after every option someone else takes.
+    pub(super) fn only_changed_private(
+        mut self,
+        before: &[Option<serde_json::Value>],
+        after: &dyn AnyGame,
+    ) -> Outputs {
+        let now = private_views(after);
+        self.private
+            .retain(|p| before.get(p.seat.index()) != now.get(p.seat.index()));
+        self
     }
 }
 
