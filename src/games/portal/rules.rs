@@ -865,7 +865,31 @@ impl Portal {
             Step::Deliver { .. } | Step::CarolineTo { .. } => {
                 floors.into_iter().map(Action::ToFloor).collect()
             }
-            _ => Vec::new(),
+            _ => {
+                let verbs = step.verbs();
+                let mut v: Vec<Action> = self
+                    .all_chambers()
+                    .into_iter()
+                    .flat_map(|c| {
+                        [
+                            Action::To(c),
+                            Action::From(c),
+                            Action::Kill(c),
+                            Action::Portal(c),
+                            Action::Move(c),
+                            Action::Burn(c),
+                            Action::Flip(c),
+                            Action::Cube(c),
+                            Action::Turret(c),
+                        ]
+                    })
+                    .filter(|a| verbs.contains(&a.verb()))
+                    .collect();
+                if verbs.contains(&"colour") {
+                    v.extend(self.seat_ids().map(Action::Colour));
+                }
+                v
+            }
         };
         cands
             .into_iter()

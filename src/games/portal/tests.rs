@@ -406,3 +406,463 @@ fn random_playouts_every_variant_and_player_count() {
     assert!(games >= 960);
     assert!(reasons.len() >= 2, "{reasons:?}");
 }
+
+// ---------------------------------------------------------------- scenarios (spec 12)
+
+fn s1() -> Portal {
+    Pos::new()
+        .face("m1", 1, Face::A)
+        .discard(&[Card::Space])
+        .deck(&[Card::Fact])
+        .hand(B, &[Card::Bird])
+        .s(B, "t10", 1)
+        .s(B, "b10", 1)
+        .s(B, "m3", 2)
+        .s(R, "t10", 1)
+        .s(R, "m9", 2)
+        .s(R, "m1", 1)
+        .build()
+}
+
+#[test]
+fn s1_the_rulebook_turn_step_by_step() {
+    let mut g = s1();
+    assert_eq!(options(&g), strs(&["play bird", "gun bird", "done"]));
+    play(&mut g, B, "done");
+    play(&mut g, B, "move m3");
+    assert_eq!(options(&g), strs(&["count 1", "count 2"]));
+    play(&mut g, B, "count 2");
+    assert_eq!(options(&g), strs(&["to t4", "to t2", "to m5", "to m1", "to b4", "to b2"]));
+    play(&mut g, B, "to m1");
+    assert_eq!(options(&g), strs(&["activate top", "activate mid", "activate bot"]));
+    let ev = play(&mut g, B, "activate mid");
+    assert!(ev.contains(&Ev::MajorityResolved {
+        chamber: ch("m1"),
+        counts: vec![2, 1],
+        recipient: Some(B),
+        reason: Majority::Majority
+    }));
+    assert_eq!(g.prompt().unwrap().seat, Seat(B));
+    play(&mut g, B, "subject top");
+    play(&mut g, B, "subject mid");
+    let ev = play(&mut g, B, "cake top");
+    assert!(ev.contains(&Ev::SubjectsDestroyed { chamber: ch("m1"), owner: B, count: 2, cause: Death::Recycle }));
+    assert!(ev.contains(&Ev::SubjectsDestroyed { chamber: ch("m1"), owner: R, count: 1, cause: Death::Recycle }));
+    assert!(ev.contains(&Ev::PanelFlipped { chamber: ch("m1"), face: vec![Icon::Subject, Icon::Card] }));
+    assert_eq!(kind(&g), "recycle_floor");
+    let ev = play(&mut g, B, "recycle bot");
+    assert!(ev.contains(&Ev::ChamberRecycled { from: ch("m1"), to: ch("b12"), floor: Floor::Bot }));
+    check_s1_end(&g);
+}
+
+fn check_s1_end(g: &Portal) {
+    assert_eq!((subj(g, B, "t10"), subj(g, B, "m9"), subj(g, B, "b10")), (2, 1, 1));
+    assert_eq!((g.subjects_in_lab(B), g.seat(B).subject_supply), (4, 4));
+    assert_eq!((cake(g, B, "t10"), g.cake_in_lab(B), g.seat(B).cake_supply), (1, 1, 7));
+    assert_eq!((subj(g, R, "t10"), subj(g, R, "m9"), g.subjects_in_lab(R), g.seat(R).subject_supply), (1, 2, 3, 5));
+    assert_eq!(ids(g, Floor::Mid), strs(&["m9", "m7", "m5", "m3"]));
+    assert_eq!(ids(g, Floor::Bot), strs(&["b12", "b10", "b8", "b6", "b4", "b2"]));
+    assert_eq!(g.physical_neighbours(ch("b12")), vec![ch("b10")]);
+    assert_eq!(hand(g, B), vec![(Card::Bird, false)]);
+    assert_eq!(g.prompt().unwrap().seat, Seat(R));
+    assert_eq!(options(g), strs(&["move t10", "move m9"]));
+}
+
+#[test]
+fn s1_as_one_chain_and_the_text_version_with_bird() {
+    let mut g = s1();
+    play(&mut g, B, "done; move m3 2 m1; activate mid; subject top; subject mid; cake top; recycle bot");
+    check_s1_end(&g);
+
+    let mut g = s1();
+    play(&mut g, B, "play bird");
+    assert_eq!(options(&g), strs(&["kill t10", "kill m9", "kill m3", "kill m1", "kill b10"]));
+    let ev = play(&mut g, B, "kill m9");
+    assert!(ev.contains(&Ev::SubjectsDestroyed { chamber: ch("m9"), owner: R, count: 1, cause: Death::Card(Card::Bird) }));
+    assert!(ev.contains(&Ev::CharacterChanged { card: Some(Card::Bird) }));
+    assert_eq!(kind(&g), "move_source");
+    let ev = play(&mut g, B, "move m3 2 m1; activate mid; subject top; subject mid; cake top");
+    assert!(!ev.iter().any(|e| matches!(e, Ev::PanelFlipped { .. })));
+    play(&mut g, B, "recycle bot");
+    assert_eq!((subj(&g, B, "t10"), subj(&g, B, "m9"), subj(&g, B, "b10"), g.subjects_in_lab(B)), (2, 1, 1, 4));
+    assert_eq!(cake(&g, B, "t10"), 1);
+    assert_eq!((subj(&g, R, "t10"), subj(&g, R, "m9"), g.subjects_in_lab(R), g.seat(R).subject_supply), (1, 1, 2, 6));
+    let b12 = g.chamber(ch("b12")).unwrap();
+    assert_eq!((b12.panel, b12.face), (0, Face::A));
+    assert_eq!(g.discard, vec![Card::Space, Card::Bird]);
+    assert!(hand(&g, B).is_empty());
+    assert_eq!(options(&g), strs(&["move t10", "move m9"]));
+}
+
+#[test]
+fn s2_setup() {
+    let g = Portal::setup(&GameOptions::new(), 3, 7).unwrap();
+    assert_eq!(ids(&g, Floor::Top), strs(&["t10", "t8", "t6", "t4", "t2"]));
+    assert_eq!(ids(&g, Floor::Mid), strs(&["m9", "m7", "m5", "m3", "m1"]));
+    assert_eq!(ids(&g, Floor::Bot), strs(&["b10", "b8", "b6", "b4", "b2"]));
+    assert_eq!(g.set_aside.len(), 3);
+    check_invariants(&g);
+    for s in 0..3 {
+        assert_eq!((subj(&g, s, "t10"), subj(&g, s, "m9"), subj(&g, s, "b10")), (1, 2, 1));
+        let st = g.seat(s);
+        assert_eq!((st.subject_supply, st.cake_supply, st.incinerated, st.hand.len()), (4, 8, 0, 0));
+    }
+    assert_eq!(g.portals, [ch("t2"), ch("b2")]);
+    assert_eq!((g.turret, g.cube, g.discard.len(), g.character(), g.deck.len()), (None, None, 0, None, 20));
+    let p = g.prompt().unwrap();
+    assert_eq!(p.seat, Seat(g.first));
+    assert_eq!(options(&g), strs(&["move t10", "move m9", "move b10"]));
+    let again = Portal::setup(&GameOptions::new(), 3, 7).unwrap();
+    assert_eq!(serde_json::to_string(&g).unwrap(), serde_json::to_string(&again).unwrap());
+    let public = serde_json::to_string(&g.public_view()).unwrap();
+    assert!(!public.contains("P0") && !public.contains("P1") && !public.contains("panel"));
+    assert!(!public.contains("back\":["), "no back face without show_backs");
+    let top = g.deck.last().unwrap().slug();
+    for c in Card::ALL.iter().filter(|c| c.slug() != top) {
+        assert!(!public.contains(&format!("\"{}\"", c.slug())), "{} leaked", c.slug());
+    }
+}
+
+#[test]
+fn s3_fact_core_fresh_cards_and_the_both_bonus() {
+    let mut g = Pos::new()
+        .initial(&[B, R])
+        .hand(B, &[Card::Fact])
+        .deck(&[Card::Bird, Card::Greg, Card::Oracle, Card::Chell])
+        .build();
+    let mut any = g.clone();
+    let applied = g.apply(Seat(B), &Action::Play(Card::Fact)).unwrap();
+    assert!(applied.barrier);
+    let ev: Vec<Ev> = applied.events.into_iter().map(|e| e.ev).collect();
+    assert!(ev.contains(&Ev::CardTaken { seat: B, card: Card::Bird }));
+    assert!(ev.contains(&Ev::CardTaken { seat: B, card: Card::Greg }));
+    assert!(ev.contains(&Ev::DeckTopRevealed { card: Some(Card::Oracle) }));
+    assert!(ev.contains(&Ev::CharacterChanged { card: Some(Card::Fact) }));
+    assert_eq!(kind(&g), "move_source");
+    play(&mut g, B, "move m9; count 1");
+    assert_eq!(options(&g), strs(&["to t10", "to t8", "to m7", "to b10", "to b8"]));
+    play(&mut g, B, "to m7");
+    assert_eq!(options(&g), strs(&["bonus top", "bonus mid", "bonus bot"]));
+    let ev = play(&mut g, B, "bonus mid");
+    assert!(ev.contains(&Ev::CardTaken { seat: B, card: Card::Oracle }));
+    assert_eq!(hand(&g, B), vec![(Card::Bird, true), (Card::Greg, true), (Card::Oracle, true)]);
+    assert_eq!((subj(&g, B, "t10"), subj(&g, B, "m9"), subj(&g, B, "m7"), subj(&g, B, "b10")), (1, 2, 1, 1));
+    assert_eq!((g.subjects_in_lab(B), g.seat(B).subject_supply), (5, 3));
+    assert_eq!(g.discard, vec![Card::Fact]);
+    assert_eq!(g.deck.last(), Some(&Card::Chell));
+    assert_eq!(refused(&mut g, B, "play bird"), RuleError::NotThisPrompt);
+    // The whole turn through the engine face: the bonus take is a barrier.
+    let line = "play fact; move m9 1 m7; bonus mid";
+    let moves = crate::engine::AnyGame::play_line(&mut any, Seat(B), line).unwrap();
+    assert!(moves.last().unwrap().barrier);
+    // Next turn of blue: fresh marks are gone.
+    play(&mut g, B, "activate top; recycle top");
+    let r_turn = "move t10 1 t8; bonus top; activate top";
+    play(&mut g, R, r_turn);
+    if kind(&g) == "recycle_floor" {
+        play(&mut g, R, "recycle top");
+    }
+    assert_eq!(g.prompt().unwrap().seat, Seat(B));
+    assert_eq!(
+        options(&g),
+        strs(&["play bird", "play greg", "play oracle", "gun bird", "gun greg", "gun oracle", "done"])
+    );
+}
+
+#[test]
+fn s4_no_rewards_on_a_tie_or_with_the_cube() {
+    let mut g = Pos::new()
+        .face("m1", 1, Face::A)
+        .s(B, "t10", 1).s(B, "m9", 1).s(B, "b10", 1).s(B, "m1", 1)
+        .s(R, "t10", 1).s(R, "m9", 1).s(R, "b10", 1).s(R, "m1", 1)
+        .build();
+    play(&mut g, B, "move t10 1 t8");
+    assert_eq!(options(&g), strs(&["bonus top", "bonus mid", "bonus bot", "bonus card"]));
+    play(&mut g, B, "bonus bot");
+    let ev = play(&mut g, B, "activate mid");
+    assert!(ev.contains(&Ev::MajorityResolved { chamber: ch("m1"), counts: vec![1, 1], recipient: None, reason: Majority::Tie }));
+    assert_eq!(kind(&g), "recycle_floor");
+    play(&mut g, B, "recycle mid");
+    assert_eq!(ids(&g, Floor::Mid), strs(&["m11", "m9", "m7", "m5", "m3"]));
+    assert_eq!((subj(&g, B, "t8"), subj(&g, B, "m9"), subj(&g, B, "b10"), g.subjects_in_lab(B)), (1, 1, 2, 4));
+    assert_eq!((subj(&g, R, "t10"), subj(&g, R, "m9"), subj(&g, R, "b10"), g.seat(R).subject_supply), (1, 1, 1, 5));
+    assert_eq!(g.floors.iter().flatten().map(Chamber::cakes).sum::<u8>(), 0);
+
+    let mut g = Pos::new()
+        .face("m1", 1, Face::A)
+        .s(B, "t10", 1).s(B, "m9", 1).s(B, "b10", 1).s(B, "m1", 2)
+        .s(R, "t10", 1).s(R, "m9", 2).s(R, "b10", 1)
+        .build();
+    g.cube = Some(ch("m1"));
+    let ev = play(&mut g, B, "move t10 1 t8; bonus bot; activate mid");
+    assert!(ev.contains(&Ev::MajorityResolved { chamber: ch("m1"), counts: vec![2, 0], recipient: None, reason: Majority::CubeBlocked }));
+    play(&mut g, B, "recycle top");
+    assert_eq!(g.cube, Some(ch("t12")));
+    assert_eq!(g.chamber(ch("t12")).unwrap().face, Face::B);
+    assert_eq!((subj(&g, B, "t8"), subj(&g, B, "m9"), subj(&g, B, "b10"), g.subjects_in_lab(B)), (1, 1, 2, 4));
+    assert_eq!(g.subjects_in_lab(R), 4);
+}
+
+fn split_pos(split: &'static str, floors: [Vec<u16>; 3]) -> Portal {
+    let mut p = Pos::new().opt("split_rule", split).s(B, "m5", 1).s(R, "m5", 1);
+    p.floors = Some(floors);
+    p.activate = true;
+    p.build()
+}
+
+#[test]
+fn s5_the_split_rule_both_readings() {
+    let floors = || [vec![16, 14, 12, 10], vec![9, 7, 5, 3, 1], vec![12, 10, 8, 6, 4, 2]];
+    let mut g = split_pos("removal", floors());
+    assert_eq!(options(&g), strs(&["activate mid", "activate bot"]));
+    assert_eq!(refused(&mut g, B, "activate top"), RuleError::WouldSplitLab);
+    let v = g.public_view();
+    assert!(v.chambers.iter().any(|c| c.id == "t10" && c.locked));
+
+    let mut g = split_pos("final", floors());
+    assert_eq!(options(&g), strs(&["activate top", "activate mid", "activate bot"]));
+    let ev = play(&mut g, B, "activate top");
+    assert!(ev.contains(&Ev::ChamberRecycled { from: ch("t10"), to: ch("m11"), floor: Floor::Mid }));
+    assert!(Portal::connected(&g.all_chambers()));
+    let n = g.physical_neighbours(ch("m11"));
+    assert!(n.contains(&ch("t12")) && n.contains(&ch("m9")));
+}
+
+#[test]
+fn s6_a_short_floor_takes_its_panel_back() {
+    let floors = || [vec![10, 8, 6], vec![9, 7, 5, 3, 1], vec![14, 12, 10, 8, 6, 4, 2]];
+    let mut g = split_pos("removal", floors());
+    let mut chain = g.clone();
+    let ev = play(&mut g, B, "activate top");
+    assert!(ev.contains(&Ev::ChamberRecycled { from: ch("t6"), to: ch("t12"), floor: Floor::Top }));
+    assert_eq!(ids(&g, Floor::Top), strs(&["t12", "t10", "t8"]));
+    assert_eq!(refused(&mut chain, B, "activate top; recycle bot"), RuleError::FloorMustBeRefilled);
+    // Rule 3: the same forced option typed again is a no-op.
+    let mut again = split_pos("removal", floors());
+    play(&mut again, B, "activate top; recycle top");
+    assert_eq!(ids(&again, Floor::Top), strs(&["t12", "t10", "t8"]));
+}
+
+#[test]
+fn s7_portal_gun_moving_through_portals_and_bird() {
+    let mut g = Pos::new().initial(&[B, R]).hand(B, &[Card::Bird]).deck(&[Card::Chell]).build();
+    play(&mut g, B, "gun bird");
+    assert_eq!(options(&g).len(), 12);
+    assert_eq!(refused(&mut g, B, "portal m1"), RuleError::PortalOnOldEdge);
+    play(&mut g, B, "portal t10");
+    assert_eq!(options(&g).len(), 11);
+    assert_eq!(refused(&mut g, B, "portal t10"), RuleError::SamePortalChamber);
+    let ev = play(&mut g, B, "portal b6");
+    assert!(ev.contains(&Ev::PortalsPlaced { a: ch("t10"), b: ch("b6") }));
+    assert_eq!(g.character(), Some(Card::Bird));
+    assert_eq!(kind(&g), "move_source");
+    play(&mut g, B, "move t10");
+    assert_eq!(options(&g), strs(&["to t8", "to m9", "to b6"]));
+    play(&mut g, B, "to b6");
+    let ev = play(&mut g, B, "bonus card");
+    assert!(ev.contains(&Ev::CardTaken { seat: B, card: Card::Chell }));
+    let t2 = g.chamber(ch("t2")).unwrap().clone();
+    let ev = play(&mut g, B, "activate top");
+    assert!(!ev.iter().any(|e| matches!(e, Ev::PanelFlipped { .. })));
+    play(&mut g, B, "recycle top");
+    assert_eq!(g.portals, [ch("t10"), ch("b6")]);
+    assert_eq!((subj(&g, B, "m9"), subj(&g, B, "b10"), subj(&g, B, "b6")), (2, 1, 1));
+    assert_eq!(hand(&g, B), vec![(Card::Chell, true)]);
+    assert_eq!(ids(&g, Floor::Top), strs(&["t12", "t10", "t8", "t6", "t4"]));
+    let t12 = g.chamber(ch("t12")).unwrap();
+    assert_eq!((t12.panel, t12.face), (t2.panel, t2.face));
+}
+
+#[test]
+fn s8_the_turret_delivered_kills_and_keeps_cake() {
+    let mut g = Pos::new()
+        .face("m1", 3, Face::B)
+        .s(B, "t10", 1).s(B, "b10", 1).s(B, "m3", 2).c(B, "t10", 1)
+        .s(R, "t10", 1).s(R, "m9", 2).s(R, "b10", 1)
+        .build();
+    play(&mut g, B, "move m3 2 m1; activate mid");
+    assert_eq!(
+        options(&g),
+        strs(&["subject top", "subject mid", "subject bot", "turret top", "turret mid", "turret bot"])
+    );
+    play(&mut g, B, "subject top");
+    let ev = play(&mut g, B, "turret mid");
+    assert!(ev.contains(&Ev::TurretPlaced { to: ch("m9") }));
+    assert!(ev.contains(&Ev::SubjectsDestroyed { chamber: ch("m9"), owner: R, count: 2, cause: Death::Turret }));
+    assert!(ev.contains(&Ev::PanelFlipped { chamber: ch("m1"), face: vec![Icon::Subject, Icon::Subject, Icon::Cake] }));
+    play(&mut g, B, "recycle mid");
+    assert_eq!((subj(&g, B, "t10"), subj(&g, B, "b10"), g.seat(B).subject_supply), (2, 1, 5));
+    assert_eq!((subj(&g, R, "t10"), subj(&g, R, "b10"), g.seat(R).subject_supply), (1, 1, 6));
+    assert_eq!(g.turret, Some(ch("m9")));
+    play(&mut g, R, "move t10");
+    assert_eq!(options(&g), strs(&["to t8", "to m11", "to m9"]));
+    play(&mut g, R, "to m9");
+    assert_eq!(options(&g), strs(&["carry blue", "carry done"]));
+    let ev = play(&mut g, R, "carry blue");
+    assert!(ev.contains(&Ev::SubjectsMoved { owner: R, from: ch("t10"), to: ch("m9"), count: 1, carried: vec![B] }));
+    assert!(ev.contains(&Ev::SubjectsDestroyed { chamber: ch("m9"), owner: R, count: 1, cause: Death::Turret }));
+    play(&mut g, R, "bonus top");
+    assert_eq!((subj(&g, R, "t10"), subj(&g, R, "b10")), (1, 1));
+    assert_eq!(cake(&g, B, "m9"), 1);
+    assert_eq!(g.scores()[0], 1);
+}
+
+#[test]
+fn s9_last_subject_lost_ends_the_game_with_the_subject_tiebreak() {
+    let mut g = Pos::new()
+        .face("m1", 7, Face::B)
+        .s(B, "t10", 1).s(B, "m3", 2).c(B, "t10", 2)
+        .s(R, "m1", 1).c(R, "b10", 2)
+        .build();
+    let ev = play(&mut g, B, "move m3 2 m1; activate mid; subject top; subject top; subject bot");
+    assert!(ev.iter().any(|e| matches!(e, Ev::GameEnded { reason: EndReason::NoSubjects(1), .. })));
+    assert!(!ev.iter().any(|e| matches!(e, Ev::PanelFlipped { .. })));
+    assert_eq!(g.scores(), vec![2, 2]);
+    assert_eq!((subj(&g, B, "t10"), subj(&g, B, "b10"), g.subjects_in_lab(B)), (3, 1, 4));
+    assert_eq!(g.outcome().unwrap().winners, vec![Seat(B)]);
+    assert!(g.prompt().is_none());
+}
+
+#[test]
+fn s10_eight_incinerated_slices_end_the_game() {
+    let mut p = Pos::new().initial(&[B, R]).c(B, "t10", 2).c(R, "m1", 1);
+    p.inc = vec![(R, 7)];
+    let mut g = p.build();
+    let ev = play(&mut g, B, "move m9 1 m7; bonus mid; activate mid");
+    assert!(ev.contains(&Ev::MajorityResolved { chamber: ch("m1"), counts: vec![0, 0], recipient: None, reason: Majority::Empty }));
+    assert!(ev.contains(&Ev::CakeIncinerated { colour: R, chamber: ch("m1"), count: 1, cause: None }));
+    assert!(ev.iter().any(|e| matches!(e, Ev::GameEnded { reason: EndReason::Incinerated(1), .. })));
+    assert_eq!(g.scores(), vec![2, 0]);
+    assert_eq!(g.outcome().unwrap().winners, vec![Seat(B)]);
+}
+
+#[test]
+fn s11_reshuffling_the_deck() {
+    let mut p = Pos::new().initial(&[B, R]).hand(R, &[Card::Chell, Card::Doug, Card::Atlas]);
+    p.deck_exact = Some(vec![Card::Oracle]);
+    let others: Vec<Card> = Card::ALL
+        .into_iter()
+        .filter(|c| ![Card::Chell, Card::Doug, Card::Atlas, Card::Oracle, Card::Space].contains(c))
+        .chain([Card::Space])
+        .collect();
+    let mut g = p.discard(&others).build();
+    play(&mut g, B, "move m9 1 m7");
+    assert_eq!(options(&g), strs(&["bonus top", "bonus mid", "bonus bot", "bonus card"]));
+    let applied = g.apply(Seat(B), &Action::BonusCard).unwrap();
+    assert!(applied.barrier);
+    let ev: Vec<Ev> = applied.events.into_iter().map(|e| e.ev).collect();
+    assert_eq!(ev[0], Ev::CardTaken { seat: B, card: Card::Oracle });
+    assert_eq!(ev[1], Ev::DeckReshuffled { count: 15 });
+    assert!(matches!(ev[2], Ev::DeckTopRevealed { card: Some(_) }));
+    assert_eq!(g.discard, vec![Card::Space]);
+    assert_eq!(g.deck.len(), 15);
+    assert_eq!(hand(&g, B), vec![(Card::Oracle, true)]);
+}
+
+#[test]
+fn s12_wheatley_subjects_ride_along() {
+    let mut g = Pos::new()
+        .face("m1", 1, Face::A)
+        .discard(&[Card::Wheatley])
+        .s(B, "t10", 1).s(B, "b10", 1).s(B, "m1", 2)
+        .s(R, "t10", 1).s(R, "m9", 2).s(R, "m1", 1).c(R, "m1", 1)
+        .build();
+    let ev = play(&mut g, B, "move t10 1 t8; bonus bot; activate mid; subject top; subject mid; cake top");
+    assert!(!ev.iter().any(|e| matches!(e, Ev::SubjectsDestroyed { .. })));
+    assert!(ev.contains(&Ev::CakeIncinerated { colour: R, chamber: ch("m1"), count: 1, cause: None }));
+    play(&mut g, B, "recycle top");
+    assert_eq!((subj(&g, B, "t12"), subj(&g, R, "t12")), (2, 1));
+    assert_eq!((subj(&g, B, "t8"), subj(&g, B, "b10"), subj(&g, B, "t10"), subj(&g, B, "m9")), (1, 2, 1, 1));
+    assert_eq!((g.subjects_in_lab(B), g.subjects_in_lab(R), g.seat(R).incinerated), (7, 4, 1));
+    assert_eq!(cake(&g, B, "t10"), 1);
+}
+
+#[test]
+fn s13_greg_brings_back_opera_and_the_finale_ends_the_game() {
+    let mut g = Pos::new()
+        .hand(B, &[Card::Greg])
+        .discard(&[Card::Opera, Card::Chell])
+        .s(B, "t10", 1).s(B, "m9", 2).s(B, "b10", 1).c(B, "t10", 3).c(B, "m9", 2)
+        .initial(&[R]).c(R, "b10", 2)
+        .build();
+    play(&mut g, B, "play greg");
+    assert_eq!(options(&g), strs(&["pick chell", "pick opera"]));
+    let ev = play(&mut g, B, "pick opera");
+    assert_eq!(g.discard, vec![Card::Chell, Card::Greg, Card::Opera]);
+    assert_eq!(ev.iter().filter(|e| matches!(e, Ev::CharacterChanged { .. })).count(), 1);
+    assert!(ev.contains(&Ev::CharacterChanged { card: Some(Card::Opera) }));
+    assert_eq!(options(&g), strs(&["opera", "done"]));
+    play(&mut g, B, "opera");
+    assert_eq!(options(&g), strs(&["burn t10", "burn m9"]));
+    play(&mut g, B, "burn t10; burn t10");
+    assert_eq!(options(&g), strs(&["kill t10", "kill m9", "kill b10"]));
+    let ev = play(&mut g, B, "kill b10");
+    assert!(ev.iter().any(|e| matches!(e, Ev::GameEnded { reason: EndReason::Finale(0), .. })));
+    assert_eq!((g.cake_in_lab(B), g.seat(B).incinerated, g.subjects_in_lab(B)), (3, 2, 3));
+    assert_eq!(g.outcome().unwrap().winners, vec![Seat(B)]);
+}
+
+#[test]
+fn s14_the_announcer_two_cycles_in_one_turn() {
+    let mut g = Pos::new().initial(&[B, R]).hand(B, &[Card::Announcer]).build();
+    let ev = play(&mut g, B, "play announcer");
+    assert!(ev.contains(&Ev::ExtraActivationGranted));
+    assert_eq!(g.character(), Some(Card::Announcer));
+    assert_eq!(options(&g), strs(&["move t10", "move m9", "move b10", "pass"]));
+    play(&mut g, B, "pass; activate top; recycle top");
+    assert_eq!(options(&g), strs(&["activate top", "activate mid", "activate bot"]));
+    assert_eq!(g.old_edge(Floor::Top), Some(ch("t4")));
+    play(&mut g, B, "activate bot; recycle bot");
+    assert_eq!(ids(&g, Floor::Top), strs(&["t12", "t10", "t8", "t6", "t4"]));
+    assert_eq!(ids(&g, Floor::Bot), strs(&["b12", "b10", "b8", "b6", "b4"]));
+    assert_eq!(ids(&g, Floor::Mid), strs(&["m9", "m7", "m5", "m3", "m1"]));
+    assert_eq!(g.portals, [ch("t12"), ch("b12")]);
+    assert_eq!(g.prompt().unwrap().seat, Seat(R));
+}
+
+#[test]
+fn s15_hand_over_the_limit_and_anger_core_closes_portals() {
+    let mut g = Pos::new()
+        .discard(&[Card::Curiosity, Card::Chell])
+        .hand(B, &[Card::Doug, Card::Anger, Card::Bird, Card::Fact, Card::Space])
+        .s(B, "t10", 1).s(B, "m9", 2).s(B, "t2", 1)
+        .initial(&[R])
+        .build();
+    assert_eq!(kind(&g), "hand_limit");
+    assert_eq!(options(&g), strs(&["discard doug", "discard anger", "discard bird", "discard fact", "discard space"]));
+    assert_eq!(refused(&mut g, B, "done"), RuleError::MustDiscard);
+    play(&mut g, B, "discard doug; discard anger");
+    assert_eq!(g.character(), Some(Card::Anger));
+    assert_eq!(
+        options(&g),
+        strs(&["play bird", "play fact", "play space", "gun bird", "gun fact", "gun space", "done"])
+    );
+    play(&mut g, B, "done; move t2");
+    assert_eq!(options(&g), strs(&["to t4", "to m3", "to m1"]));
+    assert_eq!(g.discard, vec![Card::Curiosity, Card::Chell, Card::Doug, Card::Anger]);
+    assert_eq!(hand(&g, B), vec![(Card::Bird, false), (Card::Fact, false), (Card::Space, false)]);
+}
+
+#[test]
+fn quick_rule_error_checks() {
+    let std = || Pos::new().initial(&[B, R]).build();
+    let mut g = std();
+    assert_eq!(refused(&mut g, B, "move m5"), RuleError::NoOwnSubjects);
+    assert_eq!(refused(&mut g, B, "move m9; count 3"), RuleError::CountOutOfRange);
+    assert_eq!(refused(&mut g, B, "move m9; count 1; to t6"), RuleError::NotAdjacent);
+    assert_eq!(refused(&mut g, B, "play bird"), RuleError::CardNotInHand);
+    play(&mut g, B, "move m9 1 m7; bonus top");
+    assert_eq!(refused(&mut g, B, "activate m3"), RuleError::NotOldEdge);
+    assert_eq!(refused(&mut g, B, "move t10"), RuleError::NotThisPrompt);
+    // Fact Core draws bird: fresh.
+    let mut g = Pos::new().initial(&[B, R]).hand(B, &[Card::Fact, Card::Chell]).deck(&[Card::Bird]).build();
+    play(&mut g, B, "play fact");
+    assert_eq!(refused(&mut g, B, "gun bird"), RuleError::CardIsFresh);
+    // Carry cap 1: the second pick is refused.
+    let mut g = Pos::new().s(B, "t10", 1).s(B, "m9", 2).c(B, "t10", 1).c(R, "t10", 1).initial(&[R]).build();
+    assert_eq!(refused(&mut g, B, "move t10; to t8; carry blue; carry red"), RuleError::CarryLimit);
+    // Frankenturret: the Cube's chamber cannot be entered.
+    let mut g = Pos::new().initial(&[B, R]).discard(&[Card::Franken]).build();
+    g.cube = Some(ch("t8"));
+    assert_eq!(refused(&mut g, B, "move t10; to t8"), RuleError::CannotEnter);
+}
