@@ -861,6 +861,7 @@ impl Portal {
                 .into_iter()
                 .flat_map(|c| [Action::Play(c), Action::Gun(c), Action::Trade(c)])
                 .chain([Action::Opera])
+                .chain(self.all_chambers().into_iter().map(Action::Burn))
                 .collect(),
             Step::Deliver { .. } | Step::CarolineTo { .. } => {
                 floors.into_iter().map(Action::ToFloor).collect()
