@@ -249,7 +249,7 @@ fn the_copy_detector_catches_a_copied_sentence() {
 }
 
 /// File-name prefixes in `shared/rulebooks` of the games that have pages (004: Cortexcape).
-const RULEBOOKS: &[&str] = &["004_"];
+const RULEBOOKS: &[&str] = &["004_", "000_"];
 
 /// Product rule of the house: the pages are our own words, never the rulebook's.
 #[test]
@@ -381,5 +381,25 @@ fn empty_search_lists_every_topic_of_every_game() {
     for &game in GameKind::ALL {
         let listed = rules::topics(game, Lang::En).len();
         assert_eq!(rules::search(game, Lang::En, "").len(), listed);
+    }
+}
+
+/// Every command word of Portal's notation appears, in code, on its notation page.
+#[test]
+fn portal_notation_page_shows_every_command() {
+    use croupier::engine::Game;
+    for lang in Lang::ALL {
+        let text = page(GameKind::Portal, "notation", lang).unwrap_or("");
+        for form in croupier::games::portal::Portal::notation_forms() {
+            let word = form.split_whitespace().next().unwrap_or("");
+            if word.starts_with('<') {
+                continue;
+            }
+            assert!(
+                text.contains(&format!("`{word}")),
+                "portal notation/{}: missing {word}",
+                lang.code()
+            );
+        }
     }
 }

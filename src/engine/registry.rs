@@ -60,6 +60,7 @@ macro_rules! games {
 
 games! {
     Cortexcape => crate::games::cortexcape::Cortexcape, "cortexcape", "Cortexcape";
+    Portal => crate::games::portal::Portal, "portal", "Portal";
 }
 
 impl GameKind {

@@ -213,6 +213,8 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "cortexcape",
         include_str!("../../assets/i18n/fr/cortexcape.toml"),
     ),
+    (Lang::En, "portal", include_str!("../../assets/i18n/en/portal.toml")),
+    (Lang::Fr, "portal", include_str!("../../assets/i18n/fr/portal.toml")),
     (
         Lang::En,
         "render",

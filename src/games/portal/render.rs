@@ -1,0 +1,494 @@
+//! Public and private images (spec section 11), drawn only from the views. Every chamber
+//! prints its name; pieces carry colour letters (B R Y G) and reward icons their codes
+//! (S C A Q T), so colour is never the only clue.
+
+use image::{Rgba, RgbaImage};
+
+use super::moves::Icon;
+use super::state::{Card, Floor};
+use super::view::{ChamberView, HandView, PrivateView, PublicView};
+use crate::engine::{RenderCtx, Seat};
+use crate::i18n::Text;
+use crate::render::palette::{self, ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER, WHITE};
+use crate::render::panel::{fit, legend, token, LegendEntry};
+use crate::render::shapes::{
+    arrow_head, dashed_polyline, fill_convex, fill_disc, fill_rect, ring, rounded_rect,
+    stroke_convex, thick_line, Pt,
+};
+use crate::render::text::{draw_text, draw_text_centred, wrap, Align, Style, Weight};
+
+pub const WIDTH: u32 = 1600;
+pub const HEIGHT: u32 = 890;
+const LAB_W: f32 = 1150.0;
+const LAB_LEFT: f32 = 70.0;
+const LAB_TOP: f32 = 120.0;
+const LAB_BOTTOM: f32 = 690.0;
+const SIDE_X: f32 = 1165.0;
+
+const BG: Rgba<u8> = rgb(0xE9ECEF);
+const HEX_FILL: Rgba<u8> = rgb(0xFFFFFF);
+const HEX_EDGE: Rgba<u8> = rgb(0x8A9099);
+const NEW_EDGE: Rgba<u8> = rgb(0x1B9E4B);
+const OLD_EDGE: Rgba<u8> = rgb(0xC0392B);
+const PORTAL_A: Rgba<u8> = rgb(0x00A6D6);
+const PORTAL_B: Rgba<u8> = rgb(0xF58A07);
+
+fn seat_colour(name: &str) -> Rgba<u8> {
+    palette::named(name).unwrap_or(INK_DIM)
+}
+
+fn letter(name: &str) -> char {
+    name.chars().next().unwrap_or('?').to_ascii_uppercase()
+}
+
+fn icon_colour(i: Icon) -> Rgba<u8> {
+    match i {
+        Icon::Subject => rgb(0x4A6FA5),
+        Icon::Cake => rgb(0xD6457A),
+        Icon::Card => rgb(0x7B4FA0),
+        Icon::Cube => rgb(0xB0B7C3),
+        Icon::Turret => rgb(0x2B2B2B),
+    }
+}
+
+/// A reward icon: a rounded square with its code letter.
+fn icon(img: &mut RgbaImage, c: Pt, size: f32, i: Icon) {
+    let h = size / 2.0;
+    let bg = icon_colour(i);
+    rounded_rect(img, Pt::new(c.x - h, c.y - h), Pt::new(c.x + h, c.y + h), size * 0.25, bg, None);
+    let style = Style::new(Weight::Bold, size * 0.72, ink_on(bg));
+    draw_text_centred(img, &style, c, &i.code().to_string());
+}
+
+/// A cake wedge with its colour letter.
+fn wedge(img: &mut RgbaImage, c: Pt, size: f32, colour: Rgba<u8>, l: char) {
+    let pts = [
+        Pt::new(c.x - size * 0.6, c.y + size * 0.45),
+        Pt::new(c.x + size * 0.6, c.y + size * 0.45),
+        Pt::new(c.x, c.y - size * 0.6),
+    ];
+    fill_convex(img, &pts, ink_on(colour));
+    let inner = [
+        Pt::new(c.x - size * 0.45, c.y + size * 0.35),
+        Pt::new(c.x + size * 0.45, c.y + size * 0.35),
+        Pt::new(c.x, c.y - size * 0.42),
+    ];
+    fill_convex(img, &inner, colour);
+    let style = Style::new(Weight::Bold, size * 0.5, ink_on(colour));
+    draw_text_centred(img, &style, Pt::new(c.x, c.y + size * 0.08), &l.to_string());
+}
+
+fn portal_mark(img: &mut RgbaImage, c: Pt, r: f32) {
+    ring(img, c, r, r * 0.3, PORTAL_A);
+    ring(img, c, r * 0.55, r * 0.22, PORTAL_B);
+}
+
+fn turret_mark(img: &mut RgbaImage, c: Pt, r: f32) {
+    fill_disc(img, c, r, WHITE);
+    fill_disc(img, c, r * 0.85, rgb(0x2B2B2B));
+    fill_disc(img, c, r * 0.35, rgb(0xFF3B30));
+    draw_text_centred(img, &Style::new(Weight::Bold, r * 0.9, WHITE), Pt::new(c.x, c.y + r * 1.6), "T");
+}
+
+fn cube_mark(img: &mut RgbaImage, c: Pt, r: f32) {
+    rounded_rect(img, Pt::new(c.x - r, c.y - r), Pt::new(c.x + r, c.y + r), r * 0.3, rgb(0x9AA3AF), Some((INK, 2.0)));
+    fill_disc(img, c, r * 0.45, rgb(0xF06292));
+    draw_text_centred(img, &Style::new(Weight::Bold, r * 0.7, WHITE), c, "Q");
+}
+
+fn glados_mark(img: &mut RgbaImage, c: Pt, r: f32) {
+    fill_disc(img, c, r, INK);
+    fill_disc(img, c, r * 0.7, rgb(0xFFD23F));
+    fill_disc(img, c, r * 0.3, INK);
+}
+
+fn lock_mark(img: &mut RgbaImage, c: Pt, s: f32) {
+    ring(img, Pt::new(c.x, c.y - s * 0.35), s * 0.35, s * 0.12, INK);
+    rounded_rect(img, Pt::new(c.x - s * 0.5, c.y - s * 0.2), Pt::new(c.x + s * 0.5, c.y + s * 0.5), s * 0.1, INK, None);
+}
+
+fn hex_points(c: Pt, r: f32) -> Vec<Pt> {
+    (0..6)
+        .map(|k| {
+            let a = (-90.0 + 60.0 * k as f32).to_radians();
+            Pt::new(c.x + r * a.cos(), c.y + r * a.sin())
+        })
+        .collect()
+}
+
+/// Hex geometry of spec 4.8, fitted to the Lab area.
+struct Geo {
+    w: f32,
+    h: f32,
+    max_c: f32,
+    top: f32,
+}
+
+impl Geo {
+    fn new(view: &PublicView) -> Geo {
+        let cs = view.chambers.iter().map(|c| f32::from(c.c));
+        let max_c = cs.clone().fold(0.0, f32::max);
+        let min_c = cs.fold(f32::MAX, f32::min).min(max_c);
+        let usable = LAB_W - LAB_LEFT - 20.0;
+        let by_width = usable / ((max_c - min_c) / 2.0 + 1.0);
+        let by_height = (LAB_BOTTOM - LAB_TOP) / 2.5 * 3f32.sqrt() / 2.0;
+        let w = by_width.min(by_height).min(200.0);
+        let h = 2.0 * w / 3f32.sqrt();
+        let top = LAB_TOP + ((LAB_BOTTOM - LAB_TOP) - 2.5 * h) / 2.0;
+        Geo { w, h, max_c, top }
+    }
+
+    fn centre(&self, floor: Floor, c: u16) -> Pt {
+        Pt::new(
+            LAB_LEFT + (self.max_c - f32::from(c)) * self.w / 2.0 + self.w / 2.0,
+            self.top + self.h / 2.0 + floor.index() as f32 * 0.75 * self.h,
+        )
+    }
+}
+
+fn t(ctx: &RenderCtx, text: Text) -> String {
+    text.render_with(ctx.lang, &ctx.names)
+}
+
+fn team(view: &PublicView, s: u8) -> Text {
+    Text::new("portal.team").arg("seat", Seat(s)).arg(
+        "colour",
+        Text::new(format!(
+            "portal.colour.{}",
+            view.seats.get(usize::from(s)).map_or("blue", |x| x.colour)
+        )),
+    )
+}
+
+fn card_key(c: Card, part: &str) -> Text {
+    Text::new(format!("portal.card.{}.{part}", c.slug()))
+}
+
+/// One chamber: hex, edges, name, face icons, pieces and tokens.
+fn draw_chamber(img: &mut RgbaImage, view: &PublicView, x: &ChamberView, c: Pt, geo: &Geo, ctx: &RenderCtx) {
+    let r = geo.h / 2.0 - 2.0;
+    let k = (geo.w / 160.0).clamp(0.45, 1.25);
+    let pts = hex_points(c, r);
+    let fill = if x.locked { mix(HEX_FILL, rgb(0xB0B0B0), 0.35) } else { HEX_FILL };
+    fill_convex(img, &pts, fill);
+    if x.locked {
+        // Hatching: diagonal strokes clipped by eye to the inner hex.
+        for i in -4..=4 {
+            let off = i as f32 * r * 0.22;
+            let a = Pt::new(c.x + off - r * 0.35, c.y + r * 0.45);
+            let b = Pt::new(c.x + off + r * 0.35, c.y - r * 0.45);
+            thick_line(img, a, b, 1.5, mix(INK_DIM, WHITE, 0.45));
+        }
+    }
+    let (edge, width) = if x.old_edge {
+        (OLD_EDGE, 5.0 * k.max(0.7))
+    } else if x.new_edge {
+        (NEW_EDGE, 5.0 * k.max(0.7))
+    } else {
+        (HEX_EDGE, 2.0)
+    };
+    stroke_convex(img, &pts, width, edge);
+    if x.touched {
+        let mut ring_pts = hex_points(c, r - 8.0 * k);
+        ring_pts.push(ring_pts[0]);
+        dashed_polyline(img, &ring_pts, 3.0, 9.0, 6.0, ALERT);
+    }
+    // Name.
+    let name_style = Style::new(Weight::Bold, 24.0 * k, INK);
+    draw_text(img, &name_style, c.x, c.y - r * 0.78, Align::Centre, &x.id);
+    // Edge tags.
+    let tag_style = Style::new(Weight::Bold, 13.0 * k.max(0.8), WHITE);
+    if x.new_edge {
+        let label = t(ctx, Text::new("portal.render.new_tag"));
+        let p = Pt::new(c.x - geo.w * 0.5 + 2.0, c.y - r * 0.5);
+        rounded_rect(img, Pt::new(p.x - 4.0, p.y - 2.0), Pt::new(p.x + 34.0 * k.max(0.8) + 4.0, p.y + 17.0 * k.max(0.8)), 4.0, NEW_EDGE, None);
+        draw_text(img, &tag_style, p.x, p.y, Align::Left, &label);
+    }
+    if x.old_edge {
+        let label = t(ctx, Text::new("portal.render.old_tag"));
+        let p = Pt::new(c.x + geo.w * 0.5 - 2.0, c.y - r * 0.5);
+        rounded_rect(img, Pt::new(p.x - 34.0 * k.max(0.8) - 4.0, p.y - 2.0), Pt::new(p.x + 4.0, p.y + 17.0 * k.max(0.8)), 4.0, OLD_EDGE, None);
+        draw_text(img, &tag_style, p.x, p.y, Align::Right, &label);
+    }
+    if x.locked {
+        lock_mark(img, Pt::new(c.x + r * 0.45, c.y - r * 0.45), 18.0 * k);
+    }
+    // Face icons.
+    let isz = 24.0 * k;
+    let n = x.icons.len() as f32;
+    let y_icons = c.y - r * 0.38;
+    for (i, ic) in x.icons.iter().enumerate() {
+        let cx = c.x + (i as f32 - (n - 1.0) / 2.0) * (isz + 4.0);
+        icon(img, Pt::new(cx, y_icons), isz, *ic);
+    }
+    if let Some(back) = &x.back {
+        let small = Style::new(Weight::Regular, 12.0 * k.max(0.8), INK_DIM);
+        let codes: String = back.iter().map(|i| i.code()).collect::<Vec<_>>().iter().map(|ch| ch.to_string()).collect::<Vec<_>>().join(" ");
+        draw_text(img, &small, c.x, y_icons + isz * 0.55, Align::Centre, &format!("↺ {codes}"));
+    }
+    // Pieces: pawns on one row, wedges on the next, each with its count.
+    let count_style = Style::new(Weight::Bold, 17.0 * k, INK);
+    let pawns: Vec<(usize, u8)> = x.subjects.iter().copied().enumerate().filter(|(_, n)| *n > 0).collect();
+    let cakes: Vec<(usize, u8)> = x.cake.iter().copied().enumerate().filter(|(_, n)| *n > 0).collect();
+    let cell = 46.0 * k;
+    for (row, items, is_cake) in [(0.0, &pawns, false), (1.0, &cakes, true)] {
+        let y = c.y + r * 0.12 + row * 30.0 * k;
+        let m = items.len() as f32;
+        for (j, &(s, cnt)) in items.iter().enumerate() {
+            let cx = c.x + (j as f32 - (m - 1.0) / 2.0) * cell - 8.0 * k;
+            let name = view.seats.get(s).map_or("blue", |v| v.colour);
+            let col = seat_colour(name);
+            if is_cake {
+                wedge(img, Pt::new(cx, y), 24.0 * k, col, letter(name));
+            } else {
+                token(img, Pt::new(cx, y), 11.0 * k, col, letter(name));
+            }
+            draw_text(img, &count_style, cx + 13.0 * k, y - 9.0 * k, Align::Left, &format!("{cnt}"));
+        }
+    }
+    // Tokens along the bottom.
+    let mut marks: Vec<fn(&mut RgbaImage, Pt, f32)> = Vec::new();
+    if x.portal {
+        marks.push(portal_mark);
+    }
+    if x.turret {
+        marks.push(turret_mark);
+    }
+    if x.cube {
+        marks.push(cube_mark);
+    }
+    if x.glados {
+        marks.push(glados_mark);
+    }
+    let m = marks.len() as f32;
+    for (j, f) in marks.iter().enumerate() {
+        let cx = c.x + (j as f32 - (m - 1.0) / 2.0) * 30.0 * k;
+        f(img, Pt::new(cx, c.y + r * 0.68), 11.0 * k);
+    }
+}
+
+fn side_line(img: &mut RgbaImage, y: &mut f32, style: &Style, text: &str, width: f32) {
+    for line in wrap(style.weight, style.size, text, width) {
+        draw_text(img, style, SIDE_X, *y, Align::Left, &line);
+        *y += style.size * 1.25;
+    }
+}
+
+/// The public board image.
+pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
+    let mut img = RgbaImage::from_pixel(WIDTH, HEIGHT, BG);
+    let geo = Geo::new(view);
+    // Header over the Lab.
+    let h1 = Style::new(Weight::Bold, 30.0, INK);
+    let title = t(ctx, Text::new("portal.render.title").arg("round", u32::from(view.round)));
+    draw_text(&mut img, &h1, 20.0, 16.0, Align::Left, &title);
+    let sub = Style::new(Weight::Bold, 20.0, INK_DIM);
+    draw_text(&mut img, &sub, LAB_LEFT, 70.0, Align::Left, &t(ctx, Text::new("portal.render.conveyor")));
+    draw_text(&mut img, &sub, LAB_W - 20.0, 70.0, Align::Right, &t(ctx, Text::new("portal.render.old_edge")));
+    // Floor labels.
+    let fl = Style::new(Weight::Bold, 20.0, INK);
+    for f in Floor::ALL {
+        let y = geo.top + geo.h / 2.0 + f.index() as f32 * 0.75 * geo.h - 12.0;
+        draw_text(&mut img, &fl, 12.0, y, Align::Left, &t(ctx, Text::new(format!("portal.floor.{}", f.name()))));
+    }
+    for x in &view.chambers {
+        let c = geo.centre(x.floor, x.c);
+        draw_chamber(&mut img, view, x, c, &geo, ctx);
+    }
+    if let Some((a, b)) = &view.last_move {
+        let find = |id: &str| view.chambers.iter().find(|c| c.id == *id).map(|c| geo.centre(c.floor, c.c));
+        if let (Some(pa), Some(pb)) = (find(a), find(b)) {
+            let dir = (pb - pa).unit();
+            let from = pa + dir.scale(geo.w * 0.25);
+            let to = pb - dir.scale(geo.w * 0.25);
+            thick_line(&mut img, from, to, 5.0, ALERT);
+            arrow_head(&mut img, to, dir, 18.0, ALERT);
+        }
+    }
+    if let Some(l) = &view.lifted {
+        let c = Pt::new(LAB_W - 110.0, 60.0);
+        let label = t(ctx, Text::new("portal.render.lifted").arg("id", l.id.clone()));
+        draw_text(&mut img, &Style::new(Weight::Bold, 18.0, OLD_EDGE), c.x - 120.0, 8.0, Align::Left, &label);
+        for (i, ic) in l.icons.iter().enumerate() {
+            icon(&mut img, Pt::new(c.x - 100.0 + i as f32 * 30.0, c.y + 2.0), 26.0, *ic);
+        }
+    }
+    draw_legend(&mut img, ctx);
+    draw_side(&mut img, view, ctx);
+    if let Some(end) = &view.end {
+        let w: Vec<Text> = end.winners.iter().map(|&s| team(view, s)).collect();
+        let line1 = t(ctx, Text::new("portal.render.winners").arg("winners", w));
+        let tb = match end.tiebreak {
+            0 => "portal.render.tiebreak_cake",
+            1 => "portal.render.tiebreak_subjects",
+            _ => "portal.render.tiebreak_shared",
+        };
+        let line2 = format!("{} · {}", t(ctx, end.reason.clone()), t(ctx, Text::new(tb)));
+        rounded_rect(&mut img, Pt::new(60.0, 590.0), Pt::new(1110.0, 690.0), 14.0, INK, Some((ALERT, 4.0)));
+        draw_text(&mut img, &Style::new(Weight::Bold, 32.0, WHITE), 585.0, 600.0, Align::Centre, &fit(Weight::Bold, 32.0, &line1, 1000.0));
+        draw_text(&mut img, &Style::new(Weight::Regular, 20.0, WHITE), 585.0, 646.0, Align::Centre, &fit(Weight::Regular, 20.0, &line2, 1000.0));
+    }
+    img
+}
+
+fn draw_legend(img: &mut RgbaImage, ctx: &RenderCtx) {
+    let l = |k: &str| t(ctx, Text::new(format!("portal.render.legend_{k}")));
+    let mut entries: Vec<LegendEntry<'_>> = Vec::new();
+    for (k, i) in [("subject", Icon::Subject), ("cake", Icon::Cake), ("card", Icon::Card), ("cube", Icon::Cube), ("turret", Icon::Turret)] {
+        entries.push(LegendEntry::new(l(k), move |img, c| icon(img, c, 24.0, i)));
+    }
+    entries.push(LegendEntry::new(l("pawn"), |img, c| token(img, c, 11.0, seat_colour("blue"), 'B')));
+    entries.push(LegendEntry::new(l("wedge"), |img, c| wedge(img, c, 24.0, seat_colour("red"), 'R')));
+    entries.push(LegendEntry::new(l("portal"), |img, c| portal_mark(img, c, 11.0)));
+    entries.push(LegendEntry::new(l("turret_piece"), |img, c| turret_mark(img, Pt::new(c.x, c.y - 5.0), 10.0)));
+    entries.push(LegendEntry::new(l("cube_piece"), |img, c| cube_mark(img, c, 11.0)));
+    entries.push(LegendEntry::new(l("glados"), |img, c| glados_mark(img, c, 11.0)));
+    entries.push(LegendEntry::new(l("new"), |img, c| {
+        rounded_rect(img, Pt::new(c.x - 14.0, c.y - 10.0), Pt::new(c.x + 14.0, c.y + 10.0), 4.0, WHITE, Some((NEW_EDGE, 4.0)));
+    }));
+    entries.push(LegendEntry::new(l("old"), |img, c| {
+        rounded_rect(img, Pt::new(c.x - 14.0, c.y - 10.0), Pt::new(c.x + 14.0, c.y + 10.0), 4.0, WHITE, Some((OLD_EDGE, 4.0)));
+    }));
+    entries.push(LegendEntry::new(l("locked"), |img, c| lock_mark(img, c, 18.0)));
+    legend(img, 20.0, 730.0, 1120.0, &l("title"), 5, &entries);
+}
+
+fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
+    fill_rect(img, 1150, 0, 450, i64::from(HEIGHT), PAPER);
+    let width = 420.0;
+    let mut y = 16.0;
+    let bold = Style::new(Weight::Bold, 22.0, INK);
+    let reg = Style::new(Weight::Regular, 17.0, INK);
+    let dim = Style::new(Weight::Regular, 16.0, INK_DIM);
+    if view.end.is_none() {
+        side_line(img, &mut y, &bold, &t(ctx, Text::new("portal.render.turn").arg("team", team(view, view.active))), width);
+        if let Some(s) = view.to_act {
+            let mut line = t(ctx, Text::new("portal.render.waiting").arg("team", team(view, s)));
+            if let Some(p) = &view.prompt_text {
+                line = format!("{line}: {}", t(ctx, p.clone()));
+            }
+            side_line(img, &mut y, &reg, &line, width);
+        }
+    }
+    y += 6.0;
+    for (i, s) in view.seats.iter().enumerate() {
+        let seat = u8::try_from(i).unwrap_or(0);
+        let top = y;
+        let active = seat == view.active && view.end.is_none();
+        rounded_rect(img, Pt::new(SIDE_X - 8.0, top), Pt::new(SIDE_X + width, top + 96.0), 10.0, WHITE, Some((if active { ALERT } else { mix(INK_DIM, WHITE, 0.6) }, if active { 4.0 } else { 2.0 })));
+        let col = seat_colour(s.colour);
+        token(img, Pt::new(SIDE_X + 18.0, top + 24.0), 14.0, col, letter(s.colour));
+        let name = fit(Weight::Bold, 19.0, &t(ctx, team(view, seat)), 250.0);
+        draw_text(img, &Style::new(Weight::Bold, 19.0, INK), SIDE_X + 40.0, top + 10.0, Align::Left, &name);
+        // The score: cake in the Lab.
+        wedge(img, Pt::new(SIDE_X + width - 70.0, top + 26.0), 26.0, col, letter(s.colour));
+        draw_text(img, &Style::new(Weight::Bold, 30.0, INK), SIDE_X + width - 50.0, top + 8.0, Align::Left, &s.cake.to_string());
+        let lab = t(ctx, Text::new("portal.render.lab").arg("lab", s.lab).arg("supply", u32::from(s.supply)));
+        let cs = t(ctx, Text::new("portal.render.cake_supply").arg("n", u32::from(s.cake_supply)));
+        draw_text(img, &dim, SIDE_X + 4.0, top + 42.0, Align::Left, &format!("{lab} · {cs}"));
+        // Incinerator bar.
+        let inc = t(ctx, Text::new("portal.render.incinerated").arg("n", u32::from(s.incinerated)));
+        draw_text(img, &dim, SIDE_X + 4.0, top + 68.0, Align::Left, &inc);
+        let bx = SIDE_X + 120.0;
+        rounded_rect(img, Pt::new(bx, top + 70.0), Pt::new(bx + 96.0, top + 86.0), 4.0, mix(INK_DIM, WHITE, 0.8), None);
+        let fillw = 96.0 * f32::from(s.incinerated.min(8)) / 8.0;
+        if fillw > 0.0 {
+            rounded_rect(img, Pt::new(bx, top + 70.0), Pt::new(bx + fillw, top + 86.0), 4.0, OLD_EDGE, None);
+        }
+        let hand = match &s.hand {
+            HandView::Open(cards) => {
+                let names: Vec<String> = cards
+                    .iter()
+                    .map(|(c, f)| format!("{}{}", t(ctx, card_key(*c, "name")), if *f { "★" } else { "" }))
+                    .collect();
+                t(ctx, Text::new("portal.render.hand").arg("hand", if names.is_empty() { "–".to_string() } else { names.join(", ") }))
+            }
+            HandView::Hidden { size, fresh } => t(ctx, Text::new("portal.render.hand_hidden").arg("size", u32::from(*size)).arg("fresh", u32::from(*fresh))),
+        };
+        let hand = if s.voted { format!("{hand} ✔") } else { hand };
+        draw_text(img, &Style::new(Weight::Regular, 15.0, INK), SIDE_X + 226.0, top + 68.0, Align::Left, &fit(Weight::Regular, 15.0, &hand, 190.0));
+        y = top + 104.0;
+    }
+    y += 4.0;
+    let deck = match view.deck_top {
+        Some(c) => t(ctx, Text::new("portal.render.deck").arg("n", u32::from(view.deck_size)).arg("card", card_key(c, "name"))),
+        None => t(ctx, Text::new("portal.render.deck_none")),
+    };
+    side_line(img, &mut y, &Style::new(Weight::Bold, 18.0, INK), &deck, width);
+    if let Some(c) = view.deck_top {
+        side_line(img, &mut y, &dim, &t(ctx, card_key(c, "aperture")), width);
+    }
+    y += 4.0;
+    let character = if !view.characters_on {
+        t(ctx, Text::new("portal.render.characters_off"))
+    } else {
+        match view.character {
+            Some(c) => t(ctx, Text::new("portal.render.character").arg("card", card_key(c, "name"))),
+            None => t(ctx, Text::new("portal.render.character_none")),
+        }
+    };
+    side_line(img, &mut y, &Style::new(Weight::Bold, 18.0, INK), &character, width);
+    if let (Some(c), true) = (view.character, view.characters_on) {
+        side_line(img, &mut y, &dim, &t(ctx, card_key(c, "character")), width);
+    }
+    y += 4.0;
+    let off = t(ctx, Text::new("portal.render.off_lab"));
+    let where_ = |o: &Option<String>| o.clone().unwrap_or_else(|| off.clone());
+    let line = format!(
+        "{} · {} · {}",
+        t(ctx, Text::new("portal.render.discard").arg("n", view.discard.len())),
+        t(ctx, Text::new("portal.render.turret_at").arg("at", where_(&view.turret))),
+        t(ctx, Text::new("portal.render.cube_at").arg("at", where_(&view.cube))),
+    );
+    side_line(img, &mut y, &reg, &line, width);
+    if !view.pending.is_empty() {
+        let codes: Vec<String> = view.pending.iter().map(|i| i.code().to_string()).collect();
+        side_line(img, &mut y, &Style::new(Weight::Bold, 18.0, ALERT), &t(ctx, Text::new("portal.render.pending").arg("icons", codes.join(" "))), width);
+    }
+}
+
+/// The private image: the seat's cards, both sides side by side.
+pub fn render_private(view: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
+    let rows = view.hand.len().max(1);
+    let height = 90 + 170 * u32::try_from(rows).unwrap_or(1) + 60;
+    let mut img = RgbaImage::from_pixel(900, height, PAPER);
+    let col = seat_colour(view.colour);
+    token(&mut img, Pt::new(30.0, 34.0), 16.0, col, letter(view.colour));
+    let who = Text::new("portal.team")
+        .arg("seat", Seat(view.seat))
+        .arg("colour", Text::new(format!("portal.colour.{}", view.colour)));
+    let title = t(ctx, Text::new("portal.render.private_title").arg("team", who));
+    draw_text(&mut img, &Style::new(Weight::Bold, 26.0, INK), 56.0, 18.0, Align::Left, &title);
+    if view.hand.is_empty() {
+        draw_text(&mut img, &Style::new(Weight::Regular, 20.0, INK_DIM), 30.0, 100.0, Align::Left, &t(ctx, Text::new("portal.render.no_cards")));
+    }
+    let body = Style::new(Weight::Regular, 17.0, INK);
+    for (i, h) in view.hand.iter().enumerate() {
+        let top = 80.0 + i as f32 * 170.0;
+        for (side, (label, part, bg)) in [("portal.render.aperture", "aperture", rgb(0xDCE9F7)), ("portal.render.character_side", "character", rgb(0xF7E6D6))].into_iter().enumerate() {
+            let x = 20.0 + side as f32 * 435.0;
+            rounded_rect(&mut img, Pt::new(x, top), Pt::new(x + 425.0, top + 158.0), 12.0, bg, Some((if h.fresh { ALERT } else { INK_DIM }, if h.fresh { 4.0 } else { 2.0 })));
+            let name = t(ctx, card_key(h.card, "name"));
+            let head = format!("{}{} · {}", if h.fresh { "★ " } else { "" }, name, t(ctx, Text::new(label)));
+            draw_text(&mut img, &Style::new(Weight::Bold, 20.0, INK), x + 14.0, top + 12.0, Align::Left, &fit(Weight::Bold, 20.0, &head, 400.0));
+            let mut y = top + 46.0;
+            for line in wrap(Weight::Regular, 17.0, &t(ctx, card_key(h.card, part)), 395.0).into_iter().take(5) {
+                draw_text(&mut img, &body, x + 14.0, y, Align::Left, &line);
+                y += 21.0;
+            }
+        }
+    }
+    let mut y = height as f32 - 48.0;
+    if let Some(v) = view.vote {
+        let vote = match v {
+            Some(s) => Text::new("portal.team").arg("seat", Seat(s)).arg("colour", Text::raw("")),
+            None => Text::new("portal.render.abstained"),
+        };
+        draw_text(&mut img, &body, 20.0, y, Align::Left, &t(ctx, Text::new("portal.render.your_vote").arg("vote", vote)));
+        y -= 24.0;
+    }
+    if view.hand.iter().any(|h| h.fresh) {
+        draw_text(&mut img, &Style::new(Weight::Regular, 15.0, INK_DIM), 20.0, y + 24.0, Align::Left, &format!("★ {}", t(ctx, Text::new("portal.render.fresh"))));
+    }
+    img
+}

@@ -1,0 +1,75 @@
+//! Portal boards at several moments of seeded games (setup, mid-game, a recycle pending, the
+//! end), public and private, in English and French.
+
+use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx, Seat};
+use croupier::i18n::Lang;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn check(name: &str, img: &image::RgbaImage) {
+    super::check("portal", name, img);
+}
+
+fn ctx(lang: Lang, seats: usize) -> RenderCtx {
+    let names = ["Ann", "Bob", "Cleo", "Dev"];
+    RenderCtx {
+        lang,
+        names: names.iter().take(seats).map(|s| (*s).to_string()).collect(),
+    }
+}
+
+fn game(opts: &[(&str, &str)], seats: usize, seed: u64) -> Box<dyn AnyGame> {
+    let o: GameOptions = opts
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+        .collect();
+    GameKind::Portal.setup(&o, seats, seed).unwrap()
+}
+
+/// Plays `steps` random listed options (or until `stop` says so).
+fn advance(g: &mut Box<dyn AnyGame>, seed: u64, steps: usize, stop: impl Fn(&dyn AnyGame) -> bool) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..steps {
+        if stop(g.as_ref()) {
+            return;
+        }
+        let Some(p) = g.prompt() else { return };
+        let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+        g.apply_notation(p.seat, &pick).unwrap();
+    }
+}
+
+#[test]
+fn portal_setup_three_players() {
+    let g = game(&[], 3, 7);
+    check("setup_3p", &g.render_public(&ctx(Lang::En, 3)));
+}
+
+#[test]
+fn portal_mid_game_four_players_open_hands() {
+    let mut g = game(&[("hands", "open"), ("show_backs", "true")], 4, 11);
+    advance(&mut g, 11, 400, |g| g.prompt().is_some_and(|p| p.kind == "reward"));
+    check("mid_4p_reward", &g.render_public(&ctx(Lang::En, 4)));
+    let seat = (0..4).map(|s| Seat(s)).find(|&s| {
+        g.private_view_json(s)
+            .is_some_and(|v| v["hand"].as_array().is_some_and(|h| !h.is_empty()))
+    });
+    let seat = seat.unwrap_or(Seat(0));
+    check("mid_4p_private", &g.render_private(seat, &ctx(Lang::En, 4)).unwrap());
+    check("mid_4p_private_fr", &g.render_private(seat, &ctx(Lang::Fr, 4)).unwrap());
+}
+
+#[test]
+fn portal_recycle_pending_two_players_french() {
+    let mut g = game(&[], 2, 5);
+    advance(&mut g, 5, 400, |g| g.prompt().is_some_and(|p| p.kind == "recycle_floor"));
+    check("recycle_2p_fr", &g.render_public(&ctx(Lang::Fr, 2)));
+}
+
+#[test]
+fn portal_end_of_game() {
+    let mut g = game(&[], 2, 3);
+    advance(&mut g, 3, 5000, |g| g.outcome().is_some());
+    assert!(g.outcome().is_some());
+    check("end_2p", &g.render_public(&ctx(Lang::En, 2)));
+}
