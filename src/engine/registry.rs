@@ -60,6 +60,7 @@ macro_rules! games {
 
 games! {
     Cortexcape => crate::games::cortexcape::Cortexcape, "cortexcape", "Cortexcape";
+    Vortex => crate::games::vortex::Vortex, "vortex", "Vortex";
 }
 
 impl GameKind {
