@@ -60,6 +60,7 @@ macro_rules! book {
 const BOOKS: &[Book] = &[
     book!(Cortexcape, "cortexcape": "overview", "setup", "round", "configure", "challenge",
         "escape", "scoring", "short-game", "labs", "hindsight", "notation", "faq"),
+    book!(Vortex, "vortex": "overview", "setup", "turn", "minority", "advanced", "winning", "catmouse", "solitaire", "variants", "notation", "faq"),
 ];
 
 fn pages(game: GameKind) -> &'static [Page] {

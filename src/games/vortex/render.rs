@@ -12,7 +12,7 @@ use super::view::{side_label, turn_line, PublicView};
 use crate::engine::RenderCtx;
 use crate::i18n::Text;
 use crate::render::palette::{ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER, WHITE};
-use crate::render::panel::fit;
+use crate::render::panel::{fit, Icon};
 use crate::render::shapes::{
     arrow_head, dashed_polyline, fill_convex, fill_disc, polyline, ring, rounded_rect,
     stroke_convex, thick_line, Pt,
@@ -26,7 +26,7 @@ const CX: f32 = 450.0;
 const CY: f32 = 450.0;
 const SQRT3: f32 = 1.732_050_8;
 const BOARD: Rgba<u8> = rgb(0xE4DED0);
-const LINE: Rgba<u8> = rgb(0xA8A294);
+const BOARD_DOWN: Rgba<u8> = rgb(0xD2CAB8);
 const EMPTY_NUM: Rgba<u8> = rgb(0x8A8578);
 const PANTRY: Rgba<u8> = rgb(0xFFE08A);
 const PANEL_X: f32 = 905.0;
@@ -91,6 +91,38 @@ fn triangle(s: u8, k: f32) -> [Pt; 3] {
             Pt::new(c.x - a, c.y - b),
             Pt::new(c.x + a, c.y - b),
         ]
+    }
+}
+
+/// Fills a triangle without anti-aliasing (pixel centres inside): the board's checkerboard
+/// is large and diagonal, and soft edges there would double the PNG size.
+fn crisp_triangle(img: &mut RgbaImage, t: &[Pt; 3], colour: Rgba<u8>) {
+    let (x0, x1) = (
+        t.iter()
+            .map(|p| p.x)
+            .fold(f32::MAX, f32::min)
+            .floor()
+            .max(0.0),
+        t.iter().map(|p| p.x).fold(f32::MIN, f32::max).ceil(),
+    );
+    let (y0, y1) = (
+        t.iter()
+            .map(|p| p.y)
+            .fold(f32::MAX, f32::min)
+            .floor()
+            .max(0.0),
+        t.iter().map(|p| p.y).fold(f32::MIN, f32::max).ceil(),
+    );
+    let edge = |a: Pt, b: Pt, p: Pt| (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+    let area = edge(t[0], t[1], t[2]);
+    for y in (y0 as u32)..(y1 as u32).min(img.height()) {
+        for x in (x0 as u32)..(x1 as u32).min(img.width()) {
+            let p = Pt::new(x as f32 + 0.5, y as f32 + 0.5);
+            let inside = (0..3).all(|k| edge(t[k], t[(k + 1) % 3], p) * area >= 0.0);
+            if inside {
+                img.put_pixel(x, y, colour);
+            }
+        }
     }
 }
 
@@ -235,7 +267,7 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
     fill_convex(img, &hex, BOARD);
     // Tints: the pantry (Cat & Mouse) and the Solitaire target rings.
     for s in &v.pantry {
-        fill_convex(img, &triangle(*s, 1.0), PANTRY);
+        crisp_triangle(img, &triangle(*s, 1.0), PANTRY);
     }
     if v.mode == Mode::Solitaire {
         for side in &v.sides {
@@ -248,21 +280,29 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
             }
         }
     }
-    for s in 1..=54u8 {
-        stroke_convex(img, &triangle(s, 1.0), 1.5, LINE);
+    // Empty spaces as a two-tone checkerboard (down triangles darker) instead of grid lines.
+    for s in (1..=54u8).filter(|s| !g.space(*s).up) {
+        if v.pantry.contains(&s) {
+            continue;
+        }
+        let shade = if v.mode == Mode::Solitaire {
+            v.sides
+                .iter()
+                .find(|side| g.ring(side.goal).contains(&s))
+                .map_or(BOARD_DOWN, |side| mix(fill_of(side.colour), WHITE, 0.62))
+        } else {
+            BOARD_DOWN
+        };
+        crisp_triangle(img, &triangle(s, 1.0), shade);
     }
     let mut closed = hex.clone();
     closed.push(hex[0]);
     polyline(img, &closed, 3.0, INK_DIM);
-    // Start (thin dotted) and goal (dashed) zones of the race modes.
+    // Goal zones of the race modes, dashed (start zones are where the routers stand at
+    // setup, so they are not outlined: fewer lines keep the board readable).
     if v.mode.is_race() {
         for side in &v.sides {
-            let col = fill_of(side.colour);
-            dashed_polyline(img, &ring_hexagon(side.start, 0.93), 2.0, 3.0, 7.0, col);
-        }
-        for side in &v.sides {
             let pts = ring_hexagon(side.goal, 1.0);
-            dashed_polyline(img, &pts, 7.0, 18.0, 10.0, WHITE);
             dashed_polyline(img, &pts, 4.0, 18.0, 10.0, fill_of(side.colour));
             // A flag on the outer side of the goal ring: the symbol, so colour is not needed.
             let c = tower_pt(side.goal);
@@ -391,13 +431,11 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
 }
 
 fn draw_router(img: &mut RgbaImage, v: &PublicView, s: u8, r: Router, c: Pt, toward_base: f32) {
-    let tri = triangle(s, 0.78);
-    let moved = v.last_moved.contains(&s);
-    if moved {
-        stroke_convex(img, &tri, 10.0, ALERT);
+    if v.last_moved.contains(&s) {
+        crisp_triangle(img, &triangle(s, 0.9), ALERT);
     }
-    stroke_convex(img, &tri, 3.0, dark(r.colour));
-    fill_convex(img, &tri, fill_of(r.colour));
+    crisp_triangle(img, &triangle(s, 0.8), dark(r.colour));
+    crisp_triangle(img, &triangle(s, 0.74), fill_of(r.colour));
     let ink = text_of(r.colour);
     let catmouse = v.mode == Mode::Catmouse;
     if catmouse {
@@ -673,7 +711,7 @@ fn draw_panel(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
 /// The key to the marks, at the bottom of the panel.
 fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
     let dim = Style::new(Weight::Regular, 16.0, INK);
-    let mut rows: Vec<(Box<dyn Fn(&mut RgbaImage, Pt)>, String)> = Vec::new();
+    let mut rows: Vec<(Icon<'_>, String)> = Vec::new();
     match v.mode {
         Mode::Crossing | Mode::Advanced => {
             rows.push((
@@ -758,5 +796,12 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     let mut img = RgbaImage::from_pixel(WIDTH, HEIGHT, PAPER);
     draw_board(&mut img, view);
     draw_panel(&mut img, view, ctx);
+    // Snap every channel to 16 levels: anti-aliased edges keep their look, but the many
+    // near-identical shades they leave compress far better (PNG stays well under 300 KB).
+    for px in img.pixels_mut() {
+        for c in &mut px.0[..3] {
+            *c = (c.saturating_add(8)) & !15;
+        }
+    }
     img
 }

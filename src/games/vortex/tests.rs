@@ -74,7 +74,7 @@ fn pos(opts: &str, seats: usize, position: &str) -> Vortex {
                     .split_once(':')
                     .map(|(tw, d)| (t(tw), if d == "cw" { Dir::Cw } else { Dir::Ccw }));
             }
-            "mouse" | "cats" | _ => {
+            _ => {
                 let colour = match k {
                     "mouse" => Colour::Red,
                     "cats" => Colour::Black,
@@ -1142,7 +1142,7 @@ fn r03_actions_may_undo_each_other() {
 
 #[test]
 fn r04_rotation_carries_everything_but_claims() {
-    let mut g = pos("mode=advanced", 2, &format!("own=j:orange {}", &T1[..]));
+    let mut g = pos("mode=advanced", 2, &format!("own=j:orange {T1}"));
     play(&mut g, "rot i cw");
     assert_eq!(g.claims[usize::from(t("j"))], Some(Colour::Orange));
     assert!(

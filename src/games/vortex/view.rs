@@ -216,6 +216,7 @@ pub fn side_label(view: &PublicView, i: usize) -> Text {
     match view.mode {
         Mode::Catmouse if i == 0 => Text::new("vortex.role.mouse"),
         Mode::Catmouse => Text::new("vortex.role.cats"),
+        Mode::Solitaire => Text::new("vortex.role.solo"),
         _ => colour_text(view.sides[i].colour),
     }
 }
