@@ -129,6 +129,14 @@ fn cat_and_mouse() {
     check("catmouse_setup", &render(&g, Lang::En));
     walk(&mut g, 25, 12);
     check("catmouse_mid", &render(&g, Lang::En));
+    // Spec T13: after the mouse's turn the cats may not play `rot e cw` (drawn crossed out).
+    let mut g = game("mode=catmouse cats=5", 2, 7);
+    set_pieces(&mut g, "red=18 black=8,9,10,11,52");
+    if let Some(cm) = g.catmouse.as_mut() {
+        cm.visited = vec![18];
+    }
+    play(&mut g, &["rot i cw; rot e ccw"]);
+    check("catmouse_cats_turn_fr", &render(&g, Lang::Fr));
 }
 
 #[test]

@@ -210,7 +210,8 @@ impl Vortex {
         };
         let (min, max) = match mode {
             Mode::Crossing | Mode::Advanced => (2, 6),
-            Mode::Catmouse => (2, 2),
+            // HOUSE: one person may also play both sides (hot seat).
+            Mode::Catmouse => (1, 2),
             Mode::Solitaire => (1, 1),
         };
         if seats < min || seats > max {
@@ -323,7 +324,10 @@ impl Vortex {
                     .catmouse_layout(&layout)
                     .ok_or_else(|| bad("layout", &layout, &["auto", "catmouse-top"]))?;
                 sides.push(empty_side(order[0], Colour::Red));
-                sides.push(empty_side(order[1], Colour::Black));
+                sides.push(empty_side(
+                    *order.get(1).unwrap_or(&order[0]),
+                    Colour::Black,
+                ));
                 board[usize::from(lay.mouse - 1)] = Some(Router {
                     colour: Colour::Red,
                     ctrl: false,

@@ -216,21 +216,25 @@ fn swatch(img: &mut RgbaImage, c: Colour, at: Pt, size: f32, catmouse: bool) {
     }
 }
 
-/// A curved arrow around a tower disc: clockwise or not, in `colour`, with a count.
-fn turn_arrow(img: &mut RgbaImage, t: u8, dir: Dir, count: usize, colour: Rgba<u8>, halo: bool) {
+/// A curved arrow around a tower disc: clockwise or not, in `colour`, with a count. `below`
+/// puts it under the disc (the banned cat move) instead of over it (rotations played).
+fn turn_arrow(img: &mut RgbaImage, t: u8, dir: Dir, count: usize, colour: Rgba<u8>, below: bool) {
     let c = tower_pt(t);
     let r = 38.0;
-    // An arc over the top-right of the disc, from -120° to -20° (screen angles, y down).
-    let (a0, a1) = (-125.0f32.to_radians(), -25.0f32.to_radians());
+    // An arc over the top of the disc, from -125° to -25° (screen angles, y down), or the
+    // same arc mirrored below it (55° to 155°).
+    let (a0, a1) = if below {
+        (55.0f32.to_radians(), 155.0f32.to_radians())
+    } else {
+        (-125.0f32.to_radians(), -25.0f32.to_radians())
+    };
     let pts: Vec<Pt> = (0..=16)
         .map(|i| {
             let a = a0 + (a1 - a0) * i as f32 / 16.0;
             Pt::new(c.x + r * a.cos(), c.y + r * a.sin())
         })
         .collect();
-    if halo {
-        polyline(img, &pts, 9.0, WHITE);
-    }
+    polyline(img, &pts, 9.0, WHITE);
     polyline(img, &pts, 5.0, colour);
     let (tip, back) = match dir {
         Dir::Cw => (pts[16], pts[14]),
@@ -374,7 +378,7 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
                 })
                 .count();
             if cats >= 2 {
-                let at = Pt::new(tower_pt(t).x - 30.0, tower_pt(t).y + 26.0);
+                let at = Pt::new(tower_pt(t).x - 44.0, tower_pt(t).y);
                 fill_disc(img, at, 13.0, fill_of(Colour::Red));
                 draw_text_centred(
                     img,
@@ -385,14 +389,23 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
             }
         }
         if let Some((t, d)) = v.banned {
-            turn_arrow(img, t, d, 1, rgb(0x9A9A9A), true);
+            let red = fill_of(Colour::Red);
+            turn_arrow(img, t, d, 1, red, true);
+            // Crossed out: the cats may not play it.
             let c = tower_pt(t);
             thick_line(
                 img,
-                Pt::new(c.x + 8.0, c.y - 52.0),
-                Pt::new(c.x + 38.0, c.y - 18.0),
-                5.0,
-                fill_of(Colour::Red),
+                Pt::new(c.x - 22.0, c.y + 30.0),
+                Pt::new(c.x + 2.0, c.y + 54.0),
+                8.0,
+                WHITE,
+            );
+            thick_line(
+                img,
+                Pt::new(c.x - 22.0, c.y + 30.0),
+                Pt::new(c.x + 2.0, c.y + 54.0),
+                4.0,
+                INK,
             );
         }
     }
@@ -426,7 +439,7 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
         add(&v.this_turn.steps, ALERT);
     }
     for (t, d, n, colour) in marks {
-        turn_arrow(img, t, d, n, colour, true);
+        turn_arrow(img, t, d, n, colour, false);
     }
 }
 
@@ -758,6 +771,27 @@ fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
                     draw_text_centred(img, &Style::new(Weight::Bold, 13.0, WHITE), at, "2");
                 }),
                 tr(ctx, key("legend_closed")),
+            ));
+            rows.push((
+                Box::new(|img: &mut RgbaImage, at: Pt| {
+                    let red = fill_of(Colour::Red);
+                    thick_line(
+                        img,
+                        Pt::new(at.x - 14.0, at.y),
+                        Pt::new(at.x + 10.0, at.y),
+                        4.0,
+                        red,
+                    );
+                    arrow_head(img, Pt::new(at.x + 16.0, at.y), Pt::new(1.0, 0.0), 9.0, red);
+                    thick_line(
+                        img,
+                        Pt::new(at.x - 6.0, at.y - 9.0),
+                        Pt::new(at.x + 6.0, at.y + 9.0),
+                        3.0,
+                        INK,
+                    );
+                }),
+                tr(ctx, key("legend_banned")),
             ));
         }
         Mode::Solitaire => {

@@ -820,6 +820,15 @@ impl Vortex {
                 winners: vec![Seat(0)],
                 draw: false,
             }
+        } else if self.seats == 1 {
+            // Cat & Mouse played alone (both sides): the result is the mouse's.
+            let mouse = reason == WinReason::Pantry;
+            Outcome {
+                scores: vec![i64::from(mouse)],
+                ranks: vec![1],
+                winners: if mouse { vec![Seat(0)] } else { Vec::new() },
+                draw: false,
+            }
         } else {
             let scores = (0..self.seats)
                 .map(|s| i64::from(seats.contains(&Seat(s))))
@@ -832,12 +841,12 @@ impl Vortex {
 
     fn draw(&mut self, reason: DrawReason, ev: &mut Vec<Event>) {
         ev.push(Event::GameDrawn { reason });
-        self.outcome = Some(if self.mode == Mode::Solitaire {
+        self.outcome = Some(if self.seats == 1 {
             Outcome {
                 scores: vec![0],
                 ranks: vec![1],
                 winners: Vec::new(),
-                draw: false,
+                draw: self.mode != Mode::Solitaire,
             }
         } else {
             let mut o = Outcome::from_scores(vec![0; usize::from(self.seats)], false);

@@ -463,7 +463,7 @@ fn setup_seat_counts_and_modes() {
     for (mode, ok) in [
         ("crossing", [false, true, true, true, true, true]),
         ("advanced", [false, true, true, true, true, true]),
-        ("catmouse", [false, true, false, false, false, false]),
+        ("catmouse", [true, true, false, false, false, false]),
         ("solitaire", [true, false, false, false, false, false]),
         ("auto", [true, true, true, true, true, true]),
     ] {
@@ -1035,6 +1035,23 @@ fn t13_cat_and_mouse_turn_flow() {
     assert_eq!(opts(&g), want);
     refused(&mut g, "rot e cw", RuleError::UndoesMouseMove);
     refused(&mut g, "end", RuleError::MustActFirst);
+}
+
+#[test]
+fn cat_and_mouse_alone_plays_both_sides() {
+    let mut g = new_game("mode=catmouse", 1);
+    assert_eq!((g.sides[0].seat, g.sides[1].seat), (Seat(0), Seat(0)));
+    play(&mut g, "rot r cw");
+    play(&mut g, "end");
+    assert_eq!((kind(&g), seat_now(&g)), ("cats", Seat(0)));
+    let mut g = pos(
+        "mode=catmouse",
+        1,
+        "to=cats mouse=22 cats=17,35,52,54 last=h:cw",
+    );
+    play(&mut g, "rot m ccw");
+    let o = g.outcome.clone().unwrap();
+    assert_eq!((o.scores, o.winners, o.draw), (vec![0], vec![], false));
 }
 
 #[test]
