@@ -7,19 +7,36 @@ use croupier::engine::{AnyGame, GameKind, GameOptions, Seat};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Every combination of option values (options with few values), capped.
+/// Every combination of option values when there are few (at most 256 sets); otherwise the
+/// defaults plus each non-default value of each option on its own, so a game with many
+/// options (Vortex has 23) is still covered option by option without a combinatorial blow-up.
 fn option_sets(kind: GameKind) -> Vec<GameOptions> {
-    let mut sets = vec![GameOptions::new()];
-    for spec in kind.option_specs() {
-        let mut next = Vec::new();
-        for set in &sets {
-            for v in &spec.values {
-                let mut s = set.clone();
-                s.insert(spec.key.to_string(), (*v).to_string());
-                next.push(s);
+    let specs = kind.option_specs();
+    let product = specs
+        .iter()
+        .try_fold(1usize, |acc, s| acc.checked_mul(s.values.len()));
+    if product.is_some_and(|p| p <= 256) {
+        let mut sets = vec![GameOptions::new()];
+        for spec in &specs {
+            let mut next = Vec::new();
+            for set in &sets {
+                for v in &spec.values {
+                    let mut s = set.clone();
+                    s.insert(spec.key.to_string(), (*v).to_string());
+                    next.push(s);
+                }
             }
+            sets = next;
         }
-        sets = next;
+        return sets;
+    }
+    let mut sets = vec![GameOptions::new()];
+    for spec in &specs {
+        for v in spec.values.iter().filter(|v| **v != spec.default) {
+            let mut s = GameOptions::new();
+            s.insert(spec.key.to_string(), (*v).to_string());
+            sets.push(s);
+        }
     }
     sets
 }

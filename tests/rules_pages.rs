@@ -249,7 +249,7 @@ fn the_copy_detector_catches_a_copied_sentence() {
 }
 
 /// File-name prefixes in `shared/rulebooks` of the games that have pages (004: Cortexcape).
-const RULEBOOKS: &[&str] = &["004_", "000_"];
+const RULEBOOKS: &[&str] = &["004_", "000_", "001_"];
 
 /// Product rule of the house: the pages are our own words, never the rulebook's.
 #[test]
@@ -398,6 +398,35 @@ fn portal_notation_page_shows_every_command() {
             assert!(
                 text.contains(&format!("`{word}")),
                 "portal notation/{}: missing {word}",
+                lang.code()
+            );
+        }
+    }
+}
+
+#[test]
+fn vortex_notation_page_shows_every_command_and_alias() {
+    let forms = [
+        "`rot j cw`",
+        "`min k ccw`",
+        "`claim j 19`",
+        "`claim j`",
+        "`ctrl 24 9`",
+        "`recall j 13`",
+        "`place 3`",
+        "`end`",
+        "`rotate ",
+        "`minority ",
+        "`move ",
+        "`pass`",
+        "`done`",
+    ];
+    for lang in Lang::ALL {
+        let text = page(GameKind::Vortex, "notation", lang).unwrap_or("");
+        for form in forms {
+            assert!(
+                text.contains(form),
+                "vortex notation/{}: missing {form}",
                 lang.code()
             );
         }

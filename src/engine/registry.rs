@@ -61,6 +61,7 @@ macro_rules! games {
 games! {
     Cortexcape => crate::games::cortexcape::Cortexcape, "cortexcape", "Cortexcape";
     Portal => crate::games::portal::Portal, "portal", "Portal";
+    Vortex => crate::games::vortex::Vortex, "vortex", "Vortex";
 }
 
 impl GameKind {

@@ -2,3 +2,4 @@
 
 pub mod cortexcape;
 pub mod portal;
+pub mod vortex;

@@ -217,6 +217,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
     (Lang::Fr, "portal", include_str!("../../assets/i18n/fr/portal.toml")),
     (
         Lang::En,
+        "vortex",
+        include_str!("../../assets/i18n/en/vortex.toml"),
+    ),
+    (
+        Lang::Fr,
+        "vortex",
+        include_str!("../../assets/i18n/fr/vortex.toml"),
+    ),
+    (
+        Lang::En,
         "render",
         include_str!("../../assets/i18n/en/render.toml"),
     ),

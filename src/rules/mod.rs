@@ -61,6 +61,7 @@ const BOOKS: &[Book] = &[
     book!(Cortexcape, "cortexcape": "overview", "setup", "round", "configure", "challenge",
         "escape", "scoring", "short-game", "labs", "hindsight", "notation", "faq"),
     book!(Portal, "portal": "overview", "setup", "turn", "deploy", "move", "activate", "recycle", "tokens", "cards-movement", "cards-attack", "cards-control", "end", "variants", "notation", "faq"),
+    book!(Vortex, "vortex": "overview", "setup", "turn", "minority", "advanced", "winning", "catmouse", "solitaire", "variants", "notation", "faq"),
 ];
 
 fn pages(game: GameKind) -> &'static [Page] {

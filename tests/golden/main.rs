@@ -17,6 +17,7 @@ const TOLERANCE: u8 = 3;
 
 mod cortexcape;
 mod portal;
+mod vortex;
 
 fn golden_dir(game: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
