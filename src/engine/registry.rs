@@ -60,6 +60,7 @@ macro_rules! games {
 
 games! {
     Cortexcape => crate::games::cortexcape::Cortexcape, "cortexcape", "Cortexcape";
+    Gates => crate::games::gates::Gates, "gates", "Gates of Delirium";
 }
 
 impl GameKind {
