@@ -11,23 +11,25 @@ use super::view::{
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
 use crate::render::palette::{self, ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER, WHITE};
-use crate::render::panel::{fit, token, LegendEntry};
+use crate::render::panel::{fit, LegendEntry};
 use crate::render::shapes::{fill_disc, fill_rect, ring, rounded_rect, Pt};
 use crate::render::text::{draw_text, draw_text_centred, text_width, Align, Style, Weight};
 
-pub const WIDTH: u32 = 1600;
-pub const HEIGHT: u32 = 1200;
+pub const WIDTH: u32 = 1280;
+pub const HEIGHT: u32 = 920;
 pub const HAND_W: u32 = 1000;
 pub const HAND_H: u32 = 440;
 
 const BG: Rgba<u8> = rgb(0x23212B);
 const DARK: Rgba<u8> = rgb(0x15141A);
 const NEUTRAL: Rgba<u8> = rgb(0x9A9A9A);
-const HEADER_H: f32 = 96.0;
-const BOARD_Y: f32 = 106.0;
-const BOARD_H: f32 = 440.0;
-const PLAYERS_Y: f32 = 556.0;
-const LEGEND_Y: f32 = 1112.0;
+const HEADER_H: f32 = 80.0;
+const BOARD_Y: f32 = 88.0;
+const BOARD_H: f32 = 356.0;
+const PLAYERS_Y: f32 = 452.0;
+const LEGEND_Y: f32 = 852.0;
+const REGION_W: f32 = 156.0;
+const RIGHT_X: f32 = 10.0 + 5.0 * (REGION_W + 4.0) + 4.0;
 
 fn tr(ctx: &RenderCtx, key: &str) -> String {
     Text::new(format!("gates.render.{key}")).render(ctx.lang)
@@ -75,6 +77,32 @@ fn style(w: Weight, size: f32, c: Rgba<u8>) -> Style {
     Style::new(w, size, c)
 }
 
+/// Draws one line on whole pixels: the same glyph then rasterises the same way everywhere,
+/// which keeps the PNG small.
+fn dt(img: &mut RgbaImage, style: &Style, x: f32, y: f32, align: Align, text: &str) -> f32 {
+    let w = text_width(style.weight, style.size, text);
+    let left = match align {
+        Align::Left => x,
+        Align::Centre => x - w / 2.0,
+        Align::Right => x - w,
+    };
+    draw_text(img, style, left.round(), y.round(), Align::Left, text)
+}
+
+/// A seat token: a disc with a contrasting outline and the seat's letter (flat, no gloss,
+/// which keeps the PNG small).
+fn token(img: &mut RgbaImage, c: Pt, r: f32, colour: Rgba<u8>, letter: char) {
+    let ink = ink_on(colour);
+    fill_disc(img, c, r + 2.0, ink);
+    fill_disc(img, c, r, colour);
+    draw_text_centred(
+        img,
+        &style(Weight::Bold, r * 1.15, ink),
+        c,
+        &letter.to_string(),
+    );
+}
+
 /// A pawn: a seat token (disc + letter) or a grey neutral square.
 fn pawn(img: &mut RgbaImage, c: Pt, r: f32, o: Owner, letter: char) {
     if o == Owner::Neutral {
@@ -98,7 +126,7 @@ fn mode_badge(img: &mut RgbaImage, ctx: &RenderCtx, c: Pt, mode: Option<Mode>) {
         Some(Mode::Insane) => (tr(ctx, "insane"), rgb(0x4B1B3F), WHITE),
         None => (tr(ctx, "unset"), rgb(0x55535E), WHITE),
     };
-    let w = text_width(Weight::Bold, 34.0, &label).max(140.0) + 40.0;
+    let w = text_width(Weight::Bold, 28.0, &label).max(120.0) + 36.0;
     rounded_rect(
         img,
         Pt::new(c.x - w / 2.0, c.y - 30.0),
@@ -107,7 +135,7 @@ fn mode_badge(img: &mut RgbaImage, ctx: &RenderCtx, c: Pt, mode: Option<Mode>) {
         fill,
         Some((ALERT, 3.0)),
     );
-    draw_text_centred(img, &style(Weight::Bold, 34.0, ink), c, &label);
+    draw_text_centred(img, &style(Weight::Bold, 28.0, ink), c, &label);
 }
 
 fn kind_text(ctx: &RenderCtx, kind: &str) -> String {
@@ -120,28 +148,28 @@ fn played_str(ctx: &RenderCtx, p: &PlayedView) -> String {
 
 fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Seats) {
     fill_rect(img, 0, 0, i64::from(WIDTH), HEADER_H as i64, DARK);
-    let white = style(Weight::Bold, 26.0, WHITE);
-    let dim = style(Weight::Regular, 19.0, rgb(0xCFCBD8));
-    draw_text(
+    let white = style(Weight::Bold, 23.0, WHITE);
+    let dim = style(Weight::Regular, 16.0, rgb(0xCFCBD8));
+    dt(
         img,
         &white,
         20.0,
-        12.0,
+        8.0,
         Align::Left,
         &trn(ctx, "round", v.round),
     );
     let first = Text::new("gates.render.first")
         .arg("name", seats.names[v.first.index()].clone())
         .render(ctx.lang);
-    draw_text(
+    dt(
         img,
         &dim,
         20.0,
-        50.0,
+        46.0,
         Align::Left,
-        &fit(Weight::Regular, 19.0, &first, 300.0),
+        &fit(Weight::Regular, 16.0, &first, 240.0),
     );
-    mode_badge(img, ctx, Pt::new(470.0, HEADER_H / 2.0), v.mode);
+    mode_badge(img, ctx, Pt::new(350.0, HEADER_H / 2.0), v.mode);
     // Who decides, and the cards of this turn.
     let status = if let Some(e) = &v.ending {
         let names: Vec<String> = e
@@ -167,19 +195,19 @@ fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
     if let Some(s) = v.to_act {
         token(
             img,
-            Pt::new(660.0, 30.0),
+            Pt::new(520.0, 24.0),
             14.0,
             owner_colour(Owner::of(s)),
             seats.letters[s.index()],
         );
     }
-    draw_text(
+    dt(
         img,
         &white,
-        684.0,
-        14.0,
+        544.0,
+        8.0,
         Align::Left,
-        &fit(Weight::Bold, 26.0, &status, 520.0),
+        &fit(Weight::Bold, 23.0, &status, 470.0),
     );
     let mut cards: Vec<String> = v.played.iter().map(|p| played_str(ctx, p)).collect();
     if let Some(p) = &v.in_play {
@@ -189,21 +217,21 @@ fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
         let line = Text::new("gates.render.played")
             .arg("cards", cards.join(" · "))
             .render(ctx.lang);
-        draw_text(
+        dt(
             img,
             &dim,
-            650.0,
-            54.0,
+            510.0,
+            46.0,
             Align::Left,
-            &fit(Weight::Regular, 19.0, &line, 560.0),
+            &fit(Weight::Regular, 16.0, &line, 480.0),
         );
     }
     let right = WIDTH as f32 - 20.0;
-    draw_text(
+    dt(
         img,
         &dim,
         right,
-        8.0,
+        4.0,
         Align::Right,
         &trn(ctx, "deck", v.deck),
     );
@@ -217,19 +245,19 @@ fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
         ),
         None => trn(ctx, "discard", 0usize),
     };
-    draw_text(img, &dim, right, 36.0, Align::Right, &discard);
-    draw_text(
+    dt(img, &dim, right, 30.0, Align::Right, &discard);
+    dt(
         img,
         &dim,
         right,
-        64.0,
+        56.0,
         Align::Right,
         &trn(ctx, "supply", v.despair_supply),
     );
 }
 
 fn draw_regions(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Seats) {
-    let w = 196.0;
+    let w = REGION_W;
     for (i, r) in v.regions.iter().enumerate() {
         let x = 10.0 + i as f32 * (w + 4.0);
         let tint = mix(region_colour(r.tint), PAPER, 0.55);
@@ -253,17 +281,17 @@ fn draw_regions(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Se
             None,
         );
         let ink = ink_on(band);
-        draw_text(
+        dt(
             img,
-            &style(Weight::Bold, 22.0, ink),
+            &style(Weight::Bold, 19.0, ink),
             x + w / 2.0,
             BOARD_Y + 10.0,
             Align::Centre,
             r.region.name(),
         );
-        draw_text(
+        dt(
             img,
-            &style(Weight::Regular, 16.0, ink),
+            &style(Weight::Regular, 14.0, ink),
             x + w / 2.0,
             BOARD_Y + 38.0,
             Align::Centre,
@@ -275,27 +303,26 @@ fn draw_regions(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Se
         );
         // Rank values.
         let vy = BOARD_Y + 70.0;
-        for (k, val) in r.values.iter().enumerate() {
-            let cx = x + 40.0 + k as f32 * 58.0;
-            fill_disc(img, Pt::new(cx, vy + 18.0), 20.0, WHITE);
-            ring(img, Pt::new(cx, vy + 18.0), 20.0, 2.0, INK);
-            draw_text_centred(
-                img,
-                &style(Weight::Bold, 18.0, INK),
-                Pt::new(cx, vy + 18.0),
-                &val.to_string(),
-            );
-            draw_text(
-                img,
-                &style(Weight::Regular, 13.0, INK),
-                cx,
-                vy + 40.0,
-                Align::Centre,
-                ["1st", "2nd", "3rd"][k],
-            );
-        }
+        rounded_rect(
+            img,
+            Pt::new(x + 8.0, vy),
+            Pt::new(x + w - 8.0, vy + 34.0),
+            8.0,
+            WHITE,
+            None,
+        );
+
+        let values = format!("{} · {} · {}", r.values[0], r.values[1], r.values[2]);
+        dt(
+            img,
+            &style(Weight::Bold, 18.0, INK),
+            x + w / 2.0,
+            vy + 7.0,
+            Align::Centre,
+            &values,
+        );
         // Pawn stacks.
-        let mut py = BOARD_Y + 140.0;
+        let mut py = BOARD_Y + 116.0;
         for o in Owner::ALL {
             let in_game = match o.seat() {
                 Some(s) => s.0 < v.seats,
@@ -307,38 +334,27 @@ fn draw_regions(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Se
             let n = r.counts[o.index()];
             let c = Pt::new(x + 34.0, py + 24.0);
             if n == 0 {
-                ring(img, c, 16.0, 2.0, mix(INK_DIM, tint, 0.5));
-            } else {
-                pawn(img, c, 18.0, o, seats.letter(o));
+                // Nobody of this colour here: a blank row keeps the colours in place.
+                py += 50.0;
+                continue;
             }
-            let colour = if n == 0 { mix(INK_DIM, tint, 0.4) } else { INK };
-            draw_text(
+            pawn(img, c, 16.0, o, seats.letter(o));
+            let colour = INK;
+            dt(
                 img,
-                &style(Weight::Bold, 30.0, colour),
-                x + 62.0,
+                &style(Weight::Bold, 21.0, colour),
+                x + 58.0,
                 py + 8.0,
                 Align::Left,
                 &format!("× {n}"),
             );
-            // Small bar to compare majorities at a glance.
-            let bar = f32::from(n.min(10)) * 8.0;
-            if n > 0 {
-                fill_rect(
-                    img,
-                    (x + 130.0) as i64,
-                    (py + 18.0) as i64,
-                    bar as i64,
-                    12,
-                    owner_colour(o),
-                );
-            }
-            py += 58.0;
+            py += 50.0;
         }
     }
 }
 
 fn draw_right(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
-    let x = 1016.0;
+    let x = RIGHT_X;
     let w = WIDTH as f32 - x - 10.0;
     rounded_rect(
         img,
@@ -349,9 +365,9 @@ fn draw_right(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
         Some((DARK, 2.0)),
     );
     let head = style(Weight::Bold, 20.0, INK);
-    let body = style(Weight::Regular, 16.0, INK);
-    let mut y = BOARD_Y + 10.0;
-    draw_text(
+    let body = style(Weight::Regular, 15.0, INK);
+    let mut y = BOARD_Y + 8.0;
+    dt(
         img,
         &head,
         x + 14.0,
@@ -359,11 +375,11 @@ fn draw_right(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
         Align::Left,
         &tr(ctx, "monstrosities"),
     );
-    y += 30.0;
+    y += 26.0;
     for (i, (val, icon)) in v.discs.iter().enumerate() {
-        let c = Pt::new(x + 40.0 + i as f32 * 66.0, y + 26.0);
-        fill_disc(img, c, 26.0, rgb(0x5B2A4E));
-        ring(img, c, 26.0, 3.0, if i == 0 { ALERT } else { DARK });
+        let c = Pt::new(x + 36.0 + i as f32 * 56.0, y + 24.0);
+        fill_disc(img, c, 22.0, rgb(0x5B2A4E));
+        ring(img, c, 22.0, 3.0, if i == 0 { ALERT } else { DARK });
         draw_text_centred(img, &style(Weight::Bold, 22.0, WHITE), c, &val.to_string());
         if *icon {
             draw_text_centred(
@@ -375,13 +391,13 @@ fn draw_right(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
         }
     }
     if v.discs.is_empty() {
-        draw_text(img, &body, x + 14.0, y + 14.0, Align::Left, "—");
+        dt(img, &body, x + 14.0, y + 14.0, Align::Left, "—");
     }
-    y += 64.0;
-    draw_text(img, &head, x + 14.0, y, Align::Left, &tr(ctx, "scrolls"));
-    y += 28.0;
+    y += 52.0;
+    dt(img, &head, x + 14.0, y, Align::Left, &tr(ctx, "scrolls"));
+    y += 24.0;
     for (i, s) in v.scrolls.iter().enumerate() {
-        let top = y + i as f32 * 44.0;
+        let top = y + i as f32 * 38.0;
         let (fill, line1, line2) = match s {
             Some(sc) => (
                 rgb(0xF3E2B3),
@@ -393,34 +409,34 @@ fn draw_right(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
         rounded_rect(
             img,
             Pt::new(x + 14.0, top),
-            Pt::new(x + w - 14.0, top + 40.0),
+            Pt::new(x + w - 14.0, top + 34.0),
             6.0,
             fill,
             Some((DARK, 1.5)),
         );
         let ink = ink_on(fill);
-        draw_text(
+        dt(
             img,
             &style(Weight::Bold, 16.0, ink),
             x + 24.0,
-            top + 3.0,
+            top + 2.0,
             Align::Left,
             &format!("{}. {}", i + 1, line1),
         );
         if !line2.is_empty() {
-            draw_text(
+            dt(
                 img,
                 &style(Weight::Regular, 14.0, ink),
                 x + 24.0,
-                top + 21.0,
+                top + 18.0,
                 Align::Left,
                 &fit(Weight::Regular, 14.0, &line2, w - 60.0),
             );
         }
     }
-    y += v.scrolls.len() as f32 * 44.0 + 6.0;
-    draw_text(img, &head, x + 14.0, y, Align::Left, &tr(ctx, "pool"));
-    draw_text(
+    y += 3.0 * 38.0 + 2.0;
+    dt(img, &head, x + 14.0, y, Align::Left, &tr(ctx, "pool"));
+    dt(
         img,
         &body,
         x + w - 14.0,
@@ -428,7 +444,7 @@ fn draw_right(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
         Align::Right,
         &trn(ctx, "gate_deck", v.gate_deck),
     );
-    y += 28.0;
+    y += 24.0;
     let cw = (w - 28.0 - 3.0 * 8.0) / 4.0;
     for (i, slot) in v.pool.iter().enumerate() {
         let cx = x + 14.0 + i as f32 * (cw + 8.0);
@@ -441,49 +457,42 @@ fn draw_right(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
                 rounded_rect(
                     img,
                     Pt::new(cx, y),
-                    Pt::new(cx + cw, y + 92.0),
+                    Pt::new(cx + cw, y + 72.0),
                     8.0,
                     tint,
                     Some((DARK, 2.0)),
                 );
                 let ink = ink_on(tint);
-                draw_text(
+                dt(
                     img,
-                    &style(Weight::Bold, 26.0, ink),
+                    &style(Weight::Bold, 22.0, ink),
                     cx + cw / 2.0,
                     y + 6.0,
                     Align::Centre,
                     &(i + 1).to_string(),
                 );
-                draw_text(
+                dt(
                     img,
-                    &style(Weight::Bold, 16.0, ink),
+                    &style(Weight::Bold, 15.0, ink),
                     cx + cw / 2.0,
-                    y + 42.0,
+                    y + 36.0,
                     Align::Centre,
                     r.code(),
                 );
-                draw_text(
-                    img,
-                    &style(Weight::Regular, 13.0, ink),
-                    cx + cw / 2.0,
-                    y + 64.0,
-                    Align::Centre,
-                    &fit(Weight::Regular, 13.0, r.name(), cw - 6.0),
-                );
+                // The region's full name is on its board panel.
             }
             None => {
                 rounded_rect(
                     img,
                     Pt::new(cx, y),
-                    Pt::new(cx + cw, y + 92.0),
+                    Pt::new(cx + cw, y + 72.0),
                     8.0,
                     PAPER,
                     Some((INK_DIM, 2.0)),
                 );
-                draw_text(
+                dt(
                     img,
-                    &style(Weight::Bold, 26.0, INK_DIM),
+                    &style(Weight::Bold, 22.0, INK_DIM),
                     cx + cw / 2.0,
                     y + 6.0,
                     Align::Centre,
@@ -492,7 +501,7 @@ fn draw_right(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
             }
         }
     }
-    y += 100.0;
+    y += 78.0;
     let c = v.costs;
     let costs = Text::new("gates.render.costs")
         .arg("swap", c[0])
@@ -500,7 +509,7 @@ fn draw_right(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
         .arg("flip", c[2])
         .arg("score", c[3])
         .render(ctx.lang);
-    draw_text(
+    dt(
         img,
         &style(Weight::Regular, 14.0, INK),
         x + 14.0,
@@ -571,10 +580,10 @@ fn draw_player(
         colour,
         seats.letters[i],
     );
-    let name = fit(Weight::Bold, 24.0, &seats.names[i], w - 380.0);
-    draw_text(
+    let name = fit(Weight::Bold, 21.0, &seats.names[i], w - 380.0);
+    dt(
         img,
-        &style(Weight::Bold, 24.0, INK),
+        &style(Weight::Bold, 21.0, INK),
         x + 70.0,
         y + 14.0,
         Align::Left,
@@ -584,9 +593,9 @@ fn draw_player(
         Some(e) => e.scores[i].total,
         None => p.score,
     };
-    draw_text(
+    dt(
         img,
-        &style(Weight::Bold, 30.0, INK),
+        &style(Weight::Bold, 25.0, INK),
         x + w - 14.0,
         y + 10.0,
         Align::Right,
@@ -599,19 +608,19 @@ fn draw_player(
         trn(ctx, "hand", p.hand_size),
         trn(ctx, "turns", p.turns_started)
     );
-    draw_text(
+    dt(
         img,
-        &style(Weight::Regular, 17.0, INK),
+        &style(Weight::Regular, 15.0, INK),
         x + 30.0,
-        y + 50.0,
+        y + 46.0,
         Align::Left,
         &stats,
     );
     // Page strip 1-20.
-    let sy = y + 80.0;
-    draw_text(
+    let sy = y + 72.0;
+    dt(
         img,
-        &style(Weight::Bold, 16.0, INK),
+        &style(Weight::Bold, 14.0, INK),
         x + 30.0,
         sy + 4.0,
         Align::Left,
@@ -622,26 +631,26 @@ fn draw_player(
     for n in 1..=20u8 {
         let cx = bx + f32::from(n - 1) * bw;
         let held = p.pages.contains(&n);
-        let fill = if held { colour } else { WHITE };
-        rounded_rect(
-            img,
-            Pt::new(cx, sy),
-            Pt::new(cx + bw - 3.0, sy + 26.0),
-            4.0,
-            fill,
-            Some((INK_DIM, 1.0)),
-        );
+        if held {
+            fill_rect(img, cx as i64, sy as i64, (bw - 3.0) as i64, 26, colour);
+        }
         let ink = if held {
             ink_on(colour)
         } else {
             mix(INK_DIM, WHITE, 0.3)
         };
-        draw_text_centred(
-            img,
-            &style(if held { Weight::Bold } else { Weight::Regular }, 14.0, ink),
-            Pt::new(cx + (bw - 3.0) / 2.0, sy + 13.0),
-            &n.to_string(),
-        );
+        let centre = Pt::new(cx + (bw - 3.0) / 2.0, sy + 13.0);
+        if held || n == 1 || n == 20 {
+            draw_text_centred(
+                img,
+                &style(if held { Weight::Bold } else { Weight::Regular }, 14.0, ink),
+                centre,
+                &n.to_string(),
+            );
+        } else {
+            // Pages nobody holds: a dot, numbered every fifth page.
+            fill_rect(img, centre.x as i64 - 1, centre.y as i64 - 1, 3, 3, ink);
+        }
         let run = held && (p.pages.contains(&(n + 1)) || (n > 1 && p.pages.contains(&(n - 1))));
         if run {
             fill_rect(
@@ -667,28 +676,28 @@ fn draw_player(
         .arg("n", p.runes)
         .arg("pts", p.rune_points)
         .render(ctx.lang);
-    draw_text(
+    dt(
         img,
-        &style(Weight::Regular, 17.0, INK),
+        &style(Weight::Regular, 15.0, INK),
         x + 30.0,
-        sy + 40.0,
+        sy + 38.0,
         Align::Left,
         &format!("{bp}   ·   {runes}"),
     );
     // Gates.
-    let gy = sy + 70.0;
-    draw_text(
+    let gy = sy + 64.0;
+    dt(
         img,
-        &style(Weight::Bold, 16.0, INK),
+        &style(Weight::Bold, 14.0, INK),
         x + 30.0,
         gy + 4.0,
         Align::Left,
         &tr(ctx, "gates"),
     );
     if p.gates.is_empty() {
-        draw_text(
+        dt(
             img,
-            &style(Weight::Regular, 16.0, INK_DIM),
+            &style(Weight::Regular, 14.0, INK_DIM),
             x + 90.0,
             gy + 4.0,
             Align::Left,
@@ -704,11 +713,11 @@ fn draw_player(
             .get(g.region.index())
             .map_or(PAPER, |r| region_colour(r.tint));
         let (label, opened) = gate_label(g, ctx, size);
-        let lw = text_width(Weight::Bold, 15.0, &label) + 18.0;
+        let lw = text_width(Weight::Bold, 14.0, &label) + 18.0;
         if gx + lw > x + w - 10.0 {
             gx = x + 90.0;
             gyy += 30.0;
-            if gyy > y + h - 30.0 {
+            if gyy > y + h - if v.ending.is_some() { 56.0 } else { 30.0 } {
                 break;
             }
         }
@@ -717,16 +726,9 @@ fn draw_player(
             img,
             Pt::new(gx, gyy),
             Pt::new(gx + lw, gyy + 26.0),
-            6.0,
+            4.0,
             fill,
-            Some((
-                if g.state == GateState::Unopened {
-                    ALERT
-                } else {
-                    DARK
-                },
-                2.0,
-            )),
+            (g.state == GateState::Unopened).then_some((ALERT, 3.0)),
         );
         if !opened && size > 0 {
             // Progress underline.
@@ -740,9 +742,9 @@ fn draw_player(
                 INK,
             );
         }
-        draw_text(
+        dt(
             img,
-            &style(Weight::Bold, 15.0, ink_on(fill)),
+            &style(Weight::Bold, 14.0, ink_on(fill)),
             gx + 9.0,
             gyy + 4.0,
             Align::Left,
@@ -753,24 +755,22 @@ fn draw_player(
     // Final breakdown.
     if let Some(e) = &v.ending {
         let f = &e.scores[i];
-        let line = format!(
-            "{}: {} · {} · {} · {} · {} · {} = {}",
-            tr(ctx, "final"),
-            f.in_game,
-            f.investigators,
-            f.artisan + f.recruiter + f.keeper,
-            f.runes,
-            f.pages,
-            f.blueprints,
-            f.total
-        );
-        draw_text(
+        let line = Text::new("gates.render.final_line")
+            .arg("in_game", f.in_game)
+            .arg("board", f.investigators)
+            .arg("scrolls", f.artisan + f.recruiter + f.keeper)
+            .arg("runes", f.runes)
+            .arg("pages", f.pages)
+            .arg("blueprints", f.blueprints)
+            .arg("total", f.total)
+            .render(ctx.lang);
+        dt(
             img,
-            &style(Weight::Bold, 17.0, INK),
+            &style(Weight::Regular, 13.0, INK),
             x + 30.0,
-            y + h - 30.0,
+            y + h - 22.0,
             Align::Left,
-            &fit(Weight::Bold, 17.0, &line, w - 50.0),
+            &fit(Weight::Regular, 13.0, &line, w - 44.0),
         );
     }
 }
@@ -790,7 +790,7 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     for i in 0..n {
         let x = 10.0 + (i % cols) as f32 * (pw + 10.0);
         let y = PLAYERS_Y + (i / cols) as f32 * (ph + 10.0);
-        draw_player(&mut img, v, ctx, &seats, i, x, y, pw, ph.min(270.0));
+        draw_player(&mut img, v, ctx, &seats, i, x, y, pw, ph.min(196.0));
     }
     draw_legend(&mut img, v, ctx, &seats);
     img
@@ -821,6 +821,19 @@ fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
             },
         ));
     }
+    entries.push(LegendEntry::new(
+        tr(ctx, "ranks"),
+        |img: &mut RgbaImage, c: Pt| {
+            rounded_rect(
+                img,
+                Pt::new(c.x - 10.0, c.y - 8.0),
+                Pt::new(c.x + 10.0, c.y + 8.0),
+                3.0,
+                WHITE,
+                Some((INK_DIM, 1.0)),
+            );
+        },
+    ));
     entries.push(LegendEntry::new(
         tr(ctx, "legend_scroll"),
         |img: &mut RgbaImage, c: Pt| {
@@ -871,19 +884,19 @@ fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
         PAPER,
         Some((DARK, 2.0)),
     );
-    let cols = 4;
+    let cols = 5;
     let cw = w / cols as f32;
     for (k, e) in entries.iter().enumerate() {
         let cx = x + 24.0 + (k % cols) as f32 * cw;
-        let cy = LEGEND_Y + 22.0 + (k / cols) as f32 * 28.0;
+        let cy = LEGEND_Y + 18.0 + (k / cols) as f32 * 27.0;
         (e.icon)(img, Pt::new(cx, cy));
-        draw_text(
+        dt(
             img,
-            &style(Weight::Regular, 16.0, INK),
+            &style(Weight::Regular, 14.0, INK),
             cx + 20.0,
             cy - 10.0,
             Align::Left,
-            &fit(Weight::Regular, 16.0, &e.label, cw - 50.0),
+            &fit(Weight::Regular, 14.0, &e.label, cw - 50.0),
         );
     }
 }
@@ -925,7 +938,7 @@ fn draw_half(
             "insane_half"
         },
     );
-    draw_text(
+    dt(
         img,
         &style(Weight::Regular, 14.0, ink),
         x + 10.0,
@@ -939,7 +952,7 @@ fn draw_half(
     } else {
         20.0
     };
-    draw_text(
+    dt(
         img,
         &style(Weight::Bold, size, ink),
         x + w / 2.0,
@@ -968,7 +981,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
     let colour = owner_colour(Owner::of(v.seat));
     fill_rect(&mut img, 0, 0, i64::from(HAND_W), 56, DARK);
     fill_rect(&mut img, 0, 0, 12, 56, colour);
-    draw_text(
+    dt(
         &mut img,
         &style(Weight::Bold, 24.0, WHITE),
         24.0,
@@ -976,7 +989,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         Align::Left,
         &fit(Weight::Bold, 24.0, &head, 480.0),
     );
-    draw_text(
+    dt(
         &mut img,
         &style(Weight::Bold, 22.0, WHITE),
         560.0,
@@ -989,7 +1002,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         Some(Mode::Insane) => tr(ctx, "insane"),
         None => tr(ctx, "unset"),
     };
-    draw_text(
+    dt(
         &mut img,
         &style(Weight::Bold, 22.0, ALERT),
         HAND_W as f32 - 20.0,
@@ -1003,7 +1016,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
     for (i, c) in v.hand.iter().enumerate() {
         let x = 10.0 + i as f32 * (cw + gap);
         let y = 70.0;
-        draw_text(
+        dt(
             &mut img,
             &style(Weight::Bold, 24.0, WHITE),
             x + cw / 2.0,
@@ -1012,7 +1025,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             &c.id,
         );
         if c.new {
-            draw_text(
+            dt(
                 &mut img,
                 &style(Weight::Regular, 14.0, ALERT),
                 x + cw / 2.0,
@@ -1048,7 +1061,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
     }
     let oy = 340.0;
     if v.options.is_empty() {
-        draw_text(
+        dt(
             &mut img,
             &style(Weight::Regular, 18.0, rgb(0xCFCBD8)),
             20.0,
@@ -1057,7 +1070,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             &tr(ctx, "not_your_turn"),
         );
     } else {
-        draw_text(
+        dt(
             &mut img,
             &style(Weight::Bold, 18.0, WHITE),
             20.0,
@@ -1074,7 +1087,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
                 format!("{line}  ·  {o}")
             };
             if text_width(Weight::Regular, 17.0, &candidate) > HAND_W as f32 - 40.0 {
-                draw_text(
+                dt(
                     &mut img,
                     &style(Weight::Regular, 17.0, rgb(0xE8E4F0)),
                     20.0,
@@ -1089,7 +1102,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             }
         }
         if !line.is_empty() && ly < HAND_H as f32 - 20.0 {
-            draw_text(
+            dt(
                 &mut img,
                 &style(Weight::Regular, 17.0, rgb(0xE8E4F0)),
                 20.0,
