@@ -249,7 +249,7 @@ fn the_copy_detector_catches_a_copied_sentence() {
 }
 
 /// File-name prefixes in `shared/rulebooks` of the games that have pages (004: Cortexcape).
-const RULEBOOKS: &[&str] = &["004_"];
+const RULEBOOKS: &[&str] = &["004_", "002_"];
 
 /// Product rule of the house: the pages are our own words, never the rulebook's.
 #[test]
@@ -381,5 +381,26 @@ fn empty_search_lists_every_topic_of_every_game() {
     for &game in GameKind::ALL {
         let listed = rules::topics(game, Lang::En).len();
         assert_eq!(rules::search(game, Lang::En, "").len(), listed);
+    }
+}
+
+#[test]
+fn gates_notation_page_covers_the_spec_grammar() {
+    let Some(path) = find_shared("games/gates.md") else {
+        eprintln!("shared/games/gates.md not found beside the checkout: check skipped");
+        return;
+    };
+    let spec = std::fs::read_to_string(&path).expect("spec is text");
+    let keywords = grammar_keywords(&spec);
+    assert!(keywords.len() >= 20, "grammar keywords: {keywords:?}");
+    for lang in Lang::ALL {
+        let text = page(GameKind::Gates, "notation", lang).unwrap_or("");
+        for kw in &keywords {
+            assert!(
+                text.contains(&format!("`{kw}")),
+                "gates notation/{}: the command `{kw}` is not shown",
+                lang.code()
+            );
+        }
     }
 }

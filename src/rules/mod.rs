@@ -60,6 +60,7 @@ macro_rules! book {
 const BOOKS: &[Book] = &[
     book!(Cortexcape, "cortexcape": "overview", "setup", "round", "configure", "challenge",
         "escape", "scoring", "short-game", "labs", "hindsight", "notation", "faq"),
+    book!(Gates, "gates": "overview", "setup", "turn", "sane", "insane", "despair", "gates", "scrolls", "scoring", "end", "two-players", "options", "notation", "faq"),
 ];
 
 fn pages(game: GameKind) -> &'static [Page] {
