@@ -901,13 +901,11 @@ fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
     }
 }
 
+/// One half of a hand card in the box `(x, y, w, h)`; `bright` when it matches the disc.
 fn draw_half(
     img: &mut RgbaImage,
     ctx: &RenderCtx,
-    x: f32,
-    y: f32,
-    w: f32,
-    h: f32,
+    (x, y, w, h): (f32, f32, f32, f32),
     e: Effect,
     mode: Mode,
     bright: bool,
@@ -1039,10 +1037,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         draw_half(
             &mut img,
             ctx,
-            x,
-            y + 50.0,
-            cw,
-            100.0,
+            (x, y + 50.0, cw, 100.0),
             c.sane,
             Mode::Sane,
             sane_bright,
@@ -1050,10 +1045,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         draw_half(
             &mut img,
             ctx,
-            x,
-            y + 156.0,
-            cw,
-            100.0,
+            (x, y + 156.0, cw, 100.0),
             c.insane,
             Mode::Insane,
             insane_bright,

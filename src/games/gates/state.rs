@@ -58,7 +58,7 @@ impl Owner {
     }
 
     pub fn seat(self) -> Option<Seat> {
-        (self != Owner::Neutral).then(|| Seat(self as u8))
+        (self != Owner::Neutral).then_some(Seat(self as u8))
     }
 
     pub fn code(self) -> &'static str {
