@@ -249,7 +249,7 @@ fn the_copy_detector_catches_a_copied_sentence() {
 }
 
 /// File-name prefixes in `shared/rulebooks` of the games that have pages (004: Cortexcape).
-const RULEBOOKS: &[&str] = &["004_", "000_", "001_"];
+const RULEBOOKS: &[&str] = &["004_", "000_", "001_", "002_"];
 
 /// Product rule of the house: the pages are our own words, never the rulebook's.
 #[test]
@@ -427,6 +427,27 @@ fn vortex_notation_page_shows_every_command_and_alias() {
             assert!(
                 text.contains(form),
                 "vortex notation/{}: missing {form}",
+                lang.code()
+            );
+        }
+    }
+}
+
+#[test]
+fn gates_notation_page_covers_the_spec_grammar() {
+    let Some(path) = find_shared("games/gates.md") else {
+        eprintln!("shared/games/gates.md not found beside the checkout: check skipped");
+        return;
+    };
+    let spec = std::fs::read_to_string(&path).expect("spec is text");
+    let keywords = grammar_keywords(&spec);
+    assert!(keywords.len() >= 20, "grammar keywords: {keywords:?}");
+    for lang in Lang::ALL {
+        let text = page(GameKind::Gates, "notation", lang).unwrap_or("");
+        for kw in &keywords {
+            assert!(
+                text.contains(&format!("`{kw}")),
+                "gates notation/{}: the command `{kw}` is not shown",
                 lang.code()
             );
         }

@@ -62,6 +62,7 @@ games! {
     Cortexcape => crate::games::cortexcape::Cortexcape, "cortexcape", "Cortexcape";
     Portal => crate::games::portal::Portal, "portal", "Portal";
     Vortex => crate::games::vortex::Vortex, "vortex", "Vortex";
+    Gates => crate::games::gates::Gates, "gates", "Gates of Delirium";
 }
 
 impl GameKind {

@@ -3,3 +3,4 @@
 pub mod cortexcape;
 pub mod portal;
 pub mod vortex;
+pub mod gates;

@@ -227,6 +227,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
     ),
     (
         Lang::En,
+        "gates",
+        include_str!("../../assets/i18n/en/gates.toml"),
+    ),
+    (
+        Lang::Fr,
+        "gates",
+        include_str!("../../assets/i18n/fr/gates.toml"),
+    ),
+    (
+        Lang::En,
         "render",
         include_str!("../../assets/i18n/en/render.toml"),
     ),

