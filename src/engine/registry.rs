@@ -60,6 +60,7 @@ macro_rules! games {
 
 games! {
     Cortexcape => crate::games::cortexcape::Cortexcape, "cortexcape", "Cortexcape";
+    SpaceLab => crate::games::spacelab::SpaceLab, "spacelab", "Space Lab";
 }
 
 impl GameKind {

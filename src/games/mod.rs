@@ -1,3 +1,4 @@
 //! One folder per game, each with the same files. Pure: no I/O, no Discord, no SQL.
 
 pub mod cortexcape;
+pub mod spacelab;
