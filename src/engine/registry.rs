@@ -63,6 +63,7 @@ games! {
     Portal => crate::games::portal::Portal, "portal", "Portal";
     Vortex => crate::games::vortex::Vortex, "vortex", "Vortex";
     Gates => crate::games::gates::Gates, "gates", "Gates of Delirium";
+    SpaceLab => crate::games::spacelab::SpaceLab, "spacelab", "Space Lab";
 }
 
 impl GameKind {

@@ -4,3 +4,4 @@ pub mod cortexcape;
 pub mod portal;
 pub mod vortex;
 pub mod gates;
+pub mod spacelab;

@@ -255,6 +255,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "bot",
         include_str!("../../assets/i18n/fr/bot.toml"),
     ),
+    (
+        Lang::En,
+        "spacelab",
+        include_str!("../../assets/i18n/en/spacelab.toml"),
+    ),
+    (
+        Lang::Fr,
+        "spacelab",
+        include_str!("../../assets/i18n/fr/spacelab.toml"),
+    ),
 ];
 
 type Catalog = HashMap<String, String>;

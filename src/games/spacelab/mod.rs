@@ -1,0 +1,495 @@
+//! Space Lab: 2 to 4 players each build a space station of three capsules and ten card slots.
+//! On a turn a player reveals 3 Lab cards and keeps one agency's, recruits one agency's pile
+//! from the shared Recruitment Centre, or places Lab cards from hand, paying each card's cost
+//! by discarding other cards. Top slots draw Project cards, bottom slots fire the capsule's
+//! objective effect, and objectives completed around a capsule take falling Validation tiles.
+//! Ten cards or three objectives trigger a last turn for the others. Full rules:
+//! `shared/games/spacelab.md`; data set `assets/games/spacelab/house-v1.toml` (HOUSE).
+//!
+//! Notation (spec section 10): `arrange o04 o01 o10`, `reveal`, `recruit`, `place`,
+//! `take red`, `card red13`, `slot t2`, `pay blu01`, `end`, `keep medbay`, `bonus lab`,
+//! `from gold`. A whole turn may be typed: `place; card red13; slot t2; pay blu01; pay grn04;
+//! pay gld02; keep medbay`.
+
+pub mod cards;
+pub mod moves;
+pub mod notation;
+pub mod render;
+pub mod rules;
+pub mod state;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+use image::RgbaImage;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use crate::engine::{
+    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, OptionSpec, Outcome,
+    Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+};
+use crate::i18n::Text;
+use cards::data;
+use moves::{Action, BonusKind, EndReason, Event};
+use rules::{seat, Ctx};
+use state::{Agency, FinalRound, Opts, Phase, Player, CAPSULES, LAB_CARDS, PROJECT_CARDS, SLOTS};
+
+pub use rules::RuleError;
+pub use state::SpaceLab;
+
+impl RuleErrorText for RuleError {
+    fn text(&self) -> Text {
+        RuleError::text(*self)
+    }
+}
+
+const FIRST_SEATS: [&str; 4] = ["0", "1", "2", "3"];
+
+fn t(key: &str) -> Text {
+    Text::new(format!("spacelab.{key}"))
+}
+
+fn agency_text(a: Agency) -> Text {
+    t(&format!("agency.{}", a.id()))
+}
+
+fn seat_list(seats: &[Seat]) -> Text {
+    if seats.is_empty() {
+        t("event.nobody")
+    } else {
+        Text::new("core.raw").arg(
+            "s",
+            seats
+                .iter()
+                .map(|s| Text::new("core.raw").arg("s", *s))
+                .collect::<Vec<_>>(),
+        )
+    }
+}
+
+impl SpaceLab {
+    fn ids(&self, cards: &[u8]) -> String {
+        let d = self.data();
+        cards
+            .iter()
+            .map(|&c| d.lab_id(c))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+impl Game for SpaceLab {
+    type Action = Action;
+    type Event = Event;
+    type Error = RuleError;
+    type PublicView = view::PublicView;
+    type PrivateView = view::PrivateView;
+
+    const KIND: GameKind = GameKind::SpaceLab;
+    const SCHEMA: u32 = 1;
+    const MIN_SEATS: usize = 2;
+    const MAX_SEATS: usize = 4;
+    const LOWER_SCORE_WINS: bool = false;
+
+    fn option_specs() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec {
+                key: "first_player",
+                values: vec!["random", "host_choice"],
+                default: "random",
+                help: "spacelab.option.first_player",
+            },
+            OptionSpec {
+                key: "first_seat",
+                values: FIRST_SEATS.to_vec(),
+                default: "0",
+                help: "spacelab.option.first_seat",
+            },
+            OptionSpec {
+                key: "objective_setup",
+                values: vec!["choose", "dealt"],
+                default: "choose",
+                help: "spacelab.option.objective_setup",
+            },
+            OptionSpec {
+                key: "final_round",
+                values: vec!["others_once", "equal_turns"],
+                default: "others_once",
+                help: "spacelab.option.final_round",
+            },
+            OptionSpec {
+                key: "trigger_ends_turn",
+                values: vec!["true", "false"],
+                default: "true",
+                help: "spacelab.option.trigger_ends_turn",
+            },
+            OptionSpec {
+                key: "validation_bonus",
+                values: vec!["first_of_each_pile", "off"],
+                default: "first_of_each_pile",
+                help: "spacelab.option.validation_bonus",
+            },
+            OptionSpec {
+                key: "data_set",
+                values: vec!["house-v1"],
+                default: "house-v1",
+                help: "spacelab.option.data_set",
+            },
+        ]
+    }
+
+    fn setup(options: &GameOptions, seats: usize, seed: u64) -> Result<Self, SetupError> {
+        let d = data().map_err(|e| SetupError::Invalid(e.to_string()))?;
+        if !(Self::MIN_SEATS..=Self::MAX_SEATS).contains(&seats) {
+            return Err(SetupError::SeatCount {
+                kind: Self::KIND,
+                min: Self::MIN_SEATS,
+                max: Self::MAX_SEATS,
+                found: seats,
+            });
+        }
+        let opts = resolve_options(&Self::option_specs(), options)?;
+        let get = |k: &str| opts.get(k).map_or("", String::as_str);
+        let n = u8::try_from(seats).unwrap_or(2);
+        let mut rng = rng_from_seed(seed);
+        // Step 1: first player.
+        let first = if get("first_player") == "host_choice" {
+            match get("first_seat").parse::<u8>() {
+                Ok(s) if s < n => s,
+                _ => {
+                    return Err(SetupError::BadValue {
+                        key: "first_seat".into(),
+                        value: get("first_seat").into(),
+                        allowed: FIRST_SEATS[..seats].iter().map(|v| (*v).into()).collect(),
+                    })
+                }
+            }
+        } else {
+            rng.gen_range(0..n)
+        };
+        // Steps 2-4: Lab deck, Project deck, objectives.
+        let mut lab_deck: Vec<u8> = (0..u8::try_from(LAB_CARDS).unwrap_or(60)).collect();
+        lab_deck.shuffle(&mut rng);
+        let mut project_deck: Vec<u8> = (0..u8::try_from(PROJECT_CARDS).unwrap_or(24)).collect();
+        project_deck.shuffle(&mut rng);
+        let mut objs: Vec<u8> = (0..u8::try_from(d.objectives.len()).unwrap_or(12)).collect();
+        objs.shuffle(&mut rng);
+        let mut players: Vec<Player> = (0..seats)
+            .map(|_| Player {
+                hand: Vec::new(),
+                projects: Vec::new(),
+                station: [None; SLOTS],
+                dealt: [0; CAPSULES],
+                objectives: None,
+                validated: [None; CAPSULES],
+                placed_this_action: 0,
+                drawn: Vec::new(),
+                returned: Vec::new(),
+            })
+            .collect();
+        for k in 0..seats {
+            let s = (usize::from(first) + k) % seats;
+            players[s].dealt = [objs[3 * k], objs[3 * k + 1], objs[3 * k + 2]];
+        }
+        let choose = get("objective_setup") == "choose";
+        if !choose {
+            for p in &mut players {
+                p.objectives = Some(p.dealt);
+            }
+        }
+        let mut game = SpaceLab {
+            opts: Opts {
+                choose_objectives: choose,
+                final_round: if get("final_round") == "equal_turns" {
+                    FinalRound::EqualTurns
+                } else {
+                    FinalRound::OthersOnce
+                },
+                trigger_ends_turn: get("trigger_ends_turn") == "true",
+                validation_bonus: get("validation_bonus") == "first_of_each_pile",
+            },
+            n,
+            first,
+            current: first,
+            turn_no: 1,
+            rng,
+            lab_deck,
+            lab_discard: Vec::new(),
+            centre: Default::default(),
+            revealed: Vec::new(),
+            project_deck,
+            // Step 5: validation piles, highest on top.
+            piles: [0, 1, 2].map(|c| d.capsules[c].pile.clone()),
+            players,
+            phase: Phase::Arrange(first),
+            resolving: None,
+            end: None,
+            consecutive_passes: 0,
+            last_auto: Vec::new(),
+            final_scores: None,
+            outcome: None,
+        };
+        if !choose {
+            let mut ctx = Ctx::default();
+            game.start_turn(&mut ctx);
+            game.settle(u8::MAX, &mut ctx);
+        }
+        Ok(game)
+    }
+
+    fn seat_count(&self) -> usize {
+        usize::from(self.n)
+    }
+
+    fn prompt(&self) -> Option<Prompt<Action>> {
+        let who = self.to_act()?;
+        let kind = self.prompt_kind()?;
+        let options = self.options();
+        let p = self.player(who);
+        let text = match &self.phase {
+            Phase::ChooseAction => t("prompt.choose_action").arg("hand", p.hand.len()),
+            Phase::PlaceCard { .. } => {
+                t(&format!("prompt.{kind}")).arg("placed", p.placed_this_action)
+            }
+            Phase::PlaceSlot { card } => {
+                t("prompt.place_slot").arg("card", self.data().lab_id(*card))
+            }
+            Phase::PlacePay { card, paid, .. } => {
+                let due = usize::from(self.data().cost(*card)).saturating_sub(paid.len());
+                t(&format!("prompt.{kind}"))
+                    .arg("card", self.data().lab_id(*card))
+                    .arg("due", due)
+            }
+            _ => t(&format!("prompt.{kind}")),
+        };
+        Some(Prompt {
+            seat: seat(who),
+            kind,
+            text,
+            options,
+        })
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+        self.play(seat, action)
+    }
+
+    fn notation(&self, action: &Action) -> String {
+        notation::notation(self.data(), action)
+    }
+
+    fn parse(&self, seat: Seat, segment: &str) -> Result<Vec<Action>, Reject<RuleError>> {
+        notation::parse(self, seat, segment)
+    }
+
+    fn notation_forms() -> Vec<&'static str> {
+        notation::FORMS.to_vec()
+    }
+
+    fn event_text(&self, event: &Event) -> Text {
+        let d = self.data();
+        let e = |k: &str| t(&format!("event.{k}"));
+        match event {
+            Event::ObjectivesArranged { seat, tiles } => e("objectives_arranged")
+                .arg("seat", *seat)
+                .arg("c1", d.objective_id(tiles[0]))
+                .arg("c2", d.objective_id(tiles[1]))
+                .arg("c3", d.objective_id(tiles[2])),
+            Event::TurnStarted {
+                seat,
+                turn_no,
+                hand,
+                projects,
+                forced_place,
+            } => e(if *forced_place {
+                "turn_started_forced"
+            } else {
+                "turn_started"
+            })
+            .arg("seat", *seat)
+            .arg("turn", *turn_no)
+            .arg("hand", *hand)
+            .arg("projects", *projects),
+            Event::ActionChosen { seat, action, auto } => e(if *auto {
+                "action_auto"
+            } else {
+                "action_chosen"
+            })
+            .arg("seat", *seat)
+            .arg("action", notation::notation(d, action)),
+            Event::Auto { seat, action } => match action {
+                // The kept code is private: the table only learns that a card was kept.
+                Action::Keep(_) => e("keep_auto").arg("seat", *seat),
+                _ => e("auto")
+                    .arg("seat", *seat)
+                    .arg("option", notation::notation(d, action)),
+            },
+            Event::LabsRevealed { ids } => e("labs_revealed").arg("ids", self.ids(ids)),
+            Event::LabsTaken { seat, agency, ids } => e("labs_taken")
+                .arg("seat", *seat)
+                .arg("agency", agency_text(*agency))
+                .arg("ids", self.ids(ids)),
+            Event::CentreAdded { ids } => e("centre_added").arg("ids", self.ids(ids)),
+            Event::Recruited { seat, agency, ids } => e("recruited")
+                .arg("seat", *seat)
+                .arg("agency", agency_text(*agency))
+                .arg("ids", self.ids(ids)),
+            Event::LabPlaced { seat, card, slot } => e("lab_placed")
+                .arg("seat", *seat)
+                .arg("card", d.lab_id(*card))
+                .arg("slot", d.slot_id(*slot)),
+            Event::LabPaid { seat, ids } => {
+                e("lab_paid").arg("seat", *seat).arg("ids", self.ids(ids))
+            }
+            Event::LabsDrawn { seat, source, ids } => e("labs_drawn")
+                .arg("seat", *seat)
+                .arg("count", ids.len())
+                .arg("source", t(&format!("source.{}", source.id()))),
+            Event::ProjectsDrawn {
+                seat,
+                source,
+                kinds,
+            } => e("projects_drawn")
+                .arg("seat", *seat)
+                .arg("count", kinds.len())
+                .arg("source", t(&format!("source.{}", source.id()))),
+            Event::ProjectKept { seat, .. } => e("project_kept").arg("seat", *seat),
+            Event::ProjectsReturned { kinds, .. } => {
+                e("projects_returned").arg("count", kinds.len())
+            }
+            Event::BottomEffect {
+                seat,
+                capsule,
+                taken,
+                effect,
+            } => {
+                if effect == "recruit_own_agency" {
+                    e("bottom_recruit")
+                        .arg("seat", *seat)
+                        .arg("capsule", format!("c{}", capsule + 1))
+                        .arg("count", taken.len())
+                        .arg("ids", self.ids(taken))
+                } else {
+                    e("bottom_effect")
+                        .arg("seat", *seat)
+                        .arg("capsule", format!("c{}", capsule + 1))
+                        .arg("effect", t(&format!("bottom.{effect}")))
+                }
+            }
+            Event::BottomBonusArmed { seat, capsule } => e("bottom_armed")
+                .arg("seat", *seat)
+                .arg("capsule", format!("c{}", capsule + 1)),
+            Event::ObjectiveValidated {
+                seat,
+                capsule,
+                objective,
+                tile,
+                value,
+                bonus,
+            } => e(if *bonus {
+                "validated_bonus"
+            } else {
+                "validated"
+            })
+            .arg("seat", *seat)
+            .arg("capsule", format!("c{}", capsule + 1))
+            .arg("objective", d.objective_id(*objective))
+            .arg(
+                "tile",
+                d.tile(*tile).map_or_else(String::new, |x| x.id.clone()),
+            )
+            .arg("value", *value),
+            Event::ValidationBonus { seat, kind, .. } => e(match kind {
+                BonusKind::Lab => "bonus_lab",
+                BonusKind::Project => "bonus_project",
+            })
+            .arg("seat", *seat),
+            Event::LabDeckReshuffled { count } => e("reshuffled").arg("count", *count),
+            Event::EndTriggered {
+                seat,
+                reasons,
+                still_to_play,
+            } => {
+                let why: Vec<Text> = reasons
+                    .iter()
+                    .map(|r| match r {
+                        EndReason::TenCards => e("reason_ten_cards"),
+                        EndReason::ThreeObjectives => e("reason_three_objectives"),
+                    })
+                    .collect();
+                e("end_triggered")
+                    .arg("seat", *seat)
+                    .arg("reasons", why)
+                    .arg("still", seat_list(still_to_play))
+            }
+            Event::TurnPassed { seat } => e("turn_passed").arg("seat", *seat),
+            Event::PlaceEnded { seat, placed } => {
+                e("place_ended").arg("seat", *seat).arg("count", *placed)
+            }
+            Event::GameOver {
+                scores,
+                ranks,
+                stall,
+            } => {
+                let list: Vec<Text> = scores
+                    .iter()
+                    .zip(ranks)
+                    .enumerate()
+                    .map(|(i, (b, r))| {
+                        e("score_line")
+                            .arg("seat", seat(u8::try_from(i).unwrap_or(0)))
+                            .arg("rank", *r)
+                            .arg("total", b.total())
+                            .arg("lab", b.lab_end)
+                            .arg("bottom", b.bottom_end)
+                            .arg("validation", b.validation)
+                            .arg("projects", b.projects)
+                    })
+                    .collect();
+                e(if *stall {
+                    "game_over_stall"
+                } else {
+                    "game_over"
+                })
+                .arg("scores", list)
+            }
+        }
+    }
+
+    fn public_view(&self) -> view::PublicView {
+        self.build_public()
+    }
+
+    fn private_view(&self, seat: Seat) -> Option<view::PrivateView> {
+        self.build_private(seat.0)
+    }
+
+    fn render_public(view: &view::PublicView, ctx: &RenderCtx) -> RgbaImage {
+        render::render_public(view, ctx)
+    }
+
+    fn render_private(view: &view::PrivateView, ctx: &RenderCtx) -> RgbaImage {
+        render::render_private(view, ctx)
+    }
+
+    fn public_summary(view: &view::PublicView, ctx: &RenderCtx) -> String {
+        view::public_summary(view, ctx)
+    }
+
+    fn private_summary(view: &view::PrivateView, ctx: &RenderCtx) -> String {
+        view::private_summary(view, ctx)
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        match &self.final_scores {
+            Some(s) => s.iter().map(state::Breakdown::total).collect(),
+            None => (0..self.n).map(|s| self.breakdown(s).visible()).collect(),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+}

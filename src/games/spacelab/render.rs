@@ -1,0 +1,1215 @@
+//! The Space Lab images (spec section 11). The public board: a header with the turn and the
+//! seat to play, a supply strip (Lab deck, discard, Recruitment Centre, reveal area, Project
+//! deck, Validation piles) or the final score table, every station as a 7 × 3 grid around its
+//! three capsules, and a legend. The private image: one seat's hand drawn as full cards and
+//! its Projects with their current value. Agencies are told apart by letter as well as colour,
+//! specialties by a letter in a circle. Drawn only from the views; every label is localized.
+
+use image::{Rgba, RgbaImage};
+
+use super::cards::LabEffect;
+use super::state::{Agency, Row};
+use super::view::{
+    bottom_short, effect_long, effect_short, scoring_text, CardView, ObjectiveView, PrivateView,
+    PublicView, StationView, TileView,
+};
+use crate::engine::{RenderCtx, Seat};
+use crate::i18n::Text;
+use crate::render::palette::{
+    ink_on, mix, rgb, seat_letters, ALERT, INK, INK_DIM, PAPER, SEAT_COLOURS, WHITE,
+};
+use crate::render::panel::{fit, token};
+use crate::render::shapes::{fill_convex, fill_disc, ring, rounded_rect, Pt};
+use crate::render::text::{draw_text, draw_text_centred, wrap, Align, Style, Weight};
+
+pub const WIDTH: u32 = 1600;
+const HEADER_H: f32 = 56.0;
+const SUPPLY_H: f32 = 236.0;
+const STATION_W: f32 = 790.0;
+const STATION_H: f32 = 404.0;
+const CELL_W: f32 = 108.0;
+const CELL_H: f32 = 112.0;
+const BG: Rgba<u8> = rgb(0x1F2433);
+
+pub fn agency_colour(a: Agency) -> Rgba<u8> {
+    match a {
+        Agency::Red => rgb(0xD8433B),
+        Agency::Blue => rgb(0x2F6FD6),
+        Agency::Green => rgb(0x2E9E4F),
+        Agency::Gold => rgb(0xD9A521),
+    }
+}
+
+fn capsule_colour(name: &str) -> Rgba<u8> {
+    match name {
+        "yellow" => rgb(0xF3D54E),
+        "violet" => rgb(0xA57FDB),
+        "pink" => rgb(0xF09BC4),
+        _ => rgb(0xCCCCCC),
+    }
+}
+
+fn tr(ctx: &RenderCtx, key: &str) -> String {
+    Text::new(format!("spacelab.img.{key}")).render(ctx.lang)
+}
+
+fn trw(ctx: &RenderCtx, key: &str, args: &[(&str, String)]) -> String {
+    let mut t = Text::new(format!("spacelab.img.{key}"));
+    for (k, v) in args {
+        t = t.arg(k, v.clone());
+    }
+    t.render(ctx.lang)
+}
+
+fn text(img: &mut RgbaImage, weight: Weight, size: f32, colour: Rgba<u8>, x: f32, y: f32, s: &str) {
+    draw_text(img, &Style::new(weight, size, colour), x, y, Align::Left, s);
+}
+
+fn text_c(
+    img: &mut RgbaImage,
+    weight: Weight,
+    size: f32,
+    colour: Rgba<u8>,
+    x: f32,
+    y: f32,
+    s: &str,
+) {
+    draw_text(
+        img,
+        &Style::new(weight, size, colour),
+        x,
+        y,
+        Align::Centre,
+        s,
+    );
+}
+
+fn rect(
+    img: &mut RgbaImage,
+    x: f32,
+    y: f32,
+    w: f32,
+    h: f32,
+    r: f32,
+    fill: Rgba<u8>,
+    line: Option<(Rgba<u8>, f32)>,
+) {
+    rounded_rect(img, Pt::new(x, y), Pt::new(x + w, y + h), r, fill, line);
+}
+
+/// A lightning bolt (the instant-gain mark), drawn as two triangles.
+fn bolt(img: &mut RgbaImage, c: Pt, h: f32, colour: Rgba<u8>) {
+    let s = h / 2.0;
+    fill_convex(
+        img,
+        &[
+            Pt::new(c.x + s * 0.35, c.y - s),
+            Pt::new(c.x - s * 0.55, c.y + s * 0.15),
+            Pt::new(c.x + s * 0.05, c.y + s * 0.15),
+        ],
+        colour,
+    );
+    fill_convex(
+        img,
+        &[
+            Pt::new(c.x - s * 0.05, c.y - s * 0.15),
+            Pt::new(c.x + s * 0.55, c.y - s * 0.15),
+            Pt::new(c.x - s * 0.35, c.y + s),
+        ],
+        colour,
+    );
+}
+
+/// A five-pointed star (bonus tile / drawn-this-turn mark): a pentagon and five spikes.
+fn star(img: &mut RgbaImage, c: Pt, r: f32, colour: Rgba<u8>) {
+    let pt = |k: f32, rad: f32| {
+        let a = -std::f32::consts::FRAC_PI_2 + k * std::f32::consts::PI / 5.0;
+        Pt::new(c.x + rad * a.cos(), c.y + rad * a.sin())
+    };
+    let inner = r * 0.42;
+    let pent: Vec<Pt> = (0..5).map(|i| pt(2.0 * i as f32 + 1.0, inner)).collect();
+    fill_convex(img, &pent, colour);
+    for i in 0..5 {
+        let k = 2.0 * i as f32;
+        fill_convex(
+            img,
+            &[pt(k, r), pt(k + 1.0, inner), pt(k - 1.0, inner)],
+            colour,
+        );
+    }
+}
+
+/// The specialty letter in a circle (so researcher `R` never reads as the red agency).
+fn specialty_badge(img: &mut RgbaImage, c: Pt, r: f32, letter: &str) {
+    fill_disc(img, c, r, WHITE);
+    ring(img, c, r, 1.5, INK);
+    draw_text_centred(img, &Style::new(Weight::Bold, r * 1.2, INK), c, letter);
+}
+
+/// The cost in a dark square corner badge.
+fn cost_badge(img: &mut RgbaImage, x: f32, y: f32, s: f32, cost: u8) {
+    rect(img, x, y, s, s, 4.0, INK, None);
+    draw_text_centred(
+        img,
+        &Style::new(Weight::Bold, s * 0.75, WHITE),
+        Pt::new(x + s / 2.0, y + s / 2.0),
+        &cost.to_string(),
+    );
+}
+
+/// A small card (Centre, discard, reveal area): agency letter, cost, specialty, ⚡.
+fn mini_card(img: &mut RgbaImage, x: f32, y: f32, c: &CardView) {
+    let (w, h) = (44.0, 58.0);
+    let fill = agency_colour(c.agency);
+    rect(img, x, y, w, h, 5.0, fill, Some((INK, 1.5)));
+    cost_badge(img, x + 2.0, y + 2.0, 16.0, c.cost);
+    let ink = ink_on(fill);
+    text(
+        img,
+        Weight::Bold,
+        13.0,
+        ink,
+        x + 21.0,
+        y + 3.0,
+        c.agency.letter(),
+    );
+    specialty_badge(img, Pt::new(x + 13.0, y + 42.0), 9.0, c.specialty.letter());
+    if c.effect.instant() {
+        bolt(img, Pt::new(x + 33.0, y + 42.0), 18.0, WHITE);
+        bolt(img, Pt::new(x + 33.0, y + 42.0), 14.0, INK);
+    } else {
+        let s = effect_short(&c.effect).render(Default::default());
+        let short = s
+            .split(|ch: char| !ch.is_ascii_digit())
+            .next()
+            .unwrap_or("");
+        text_c(img, Weight::Bold, 14.0, ink, x + 34.0, y + 34.0, short);
+    }
+}
+
+/// A card in a station slot: id, cost, agency letter, specialty, and its short effect.
+fn slot_card(img: &mut RgbaImage, x: f32, y: f32, c: &CardView, ctx: &RenderCtx) {
+    let fill = agency_colour(c.agency);
+    rect(img, x, y, CELL_W, CELL_H, 8.0, fill, Some((INK, 2.0)));
+    let ink = ink_on(fill);
+    cost_badge(img, x + 4.0, y + 4.0, 22.0, c.cost);
+    text(img, Weight::Bold, 16.0, ink, x + 30.0, y + 6.0, &c.id);
+    rect(
+        img,
+        x + CELL_W - 30.0,
+        y + 30.0,
+        26.0,
+        22.0,
+        4.0,
+        WHITE,
+        Some((INK, 1.0)),
+    );
+    text_c(
+        img,
+        Weight::Bold,
+        15.0,
+        INK,
+        x + CELL_W - 17.0,
+        y + 32.0,
+        c.agency.letter(),
+    );
+    specialty_badge(img, Pt::new(x + 17.0, y + 41.0), 12.0, c.specialty.letter());
+    let label = effect_short(&c.effect).render(ctx.lang);
+    let lines = wrap(Weight::Bold, 14.0, &label, CELL_W - 12.0);
+    let mut ly = y + 60.0;
+    if c.effect.instant() {
+        fill_disc(img, Pt::new(x + 16.0, ly + 9.0), 10.0, WHITE);
+        bolt(img, Pt::new(x + 16.0, ly + 9.0), 15.0, INK);
+        text(img, Weight::Bold, 16.0, ink, x + 30.0, ly, &label);
+    } else {
+        for l in lines.iter().take(3) {
+            text(img, Weight::Bold, 14.0, ink, x + 6.0, ly, l);
+            ly += 16.0;
+        }
+    }
+}
+
+fn need_pips(img: &mut RgbaImage, x: f32, y: f32, o: &ObjectiveView) -> f32 {
+    let mut cx = x;
+    for (i, (a, n)) in o.need.iter().enumerate() {
+        if i > 0 {
+            text(img, Weight::Bold, 14.0, INK, cx, y - 8.0, "+");
+            cx += 12.0;
+        }
+        for _ in 0..*n {
+            fill_disc(img, Pt::new(cx + 7.0, y), 7.0, agency_colour(*a));
+            ring(img, Pt::new(cx + 7.0, y), 7.0, 1.2, INK);
+            cx += 15.0;
+        }
+        text(img, Weight::Bold, 14.0, INK, cx, y - 8.0, a.letter());
+        cx += if a.letter().len() > 1 { 22.0 } else { 13.0 };
+    }
+    cx - x
+}
+
+/// A capsule cell: colour, objective with its requirement, bottom effect, Validation tile.
+fn capsule_cell(
+    img: &mut RgbaImage,
+    x: f32,
+    y: f32,
+    colour: &str,
+    index: usize,
+    obj: Option<&ObjectiveView>,
+    tile: Option<&TileView>,
+    ctx: &RenderCtx,
+) {
+    let fill = capsule_colour(colour);
+    rect(img, x, y, CELL_W, CELL_H, 20.0, fill, Some((INK, 2.5)));
+    text(
+        img,
+        Weight::Bold,
+        14.0,
+        INK,
+        x + 8.0,
+        y + 6.0,
+        &format!("c{}", index + 1),
+    );
+    let Some(o) = obj else {
+        text_c(
+            img,
+            Weight::Bold,
+            30.0,
+            INK_DIM,
+            x + CELL_W / 2.0,
+            y + 38.0,
+            "?",
+        );
+        return;
+    };
+    text(img, Weight::Bold, 14.0, INK, x + 36.0, y + 6.0, &o.id);
+    need_pips(img, x + 6.0, y + 36.0, o);
+    specialty_badge(img, Pt::new(x + 16.0, y + 62.0), 10.0, o.specialty.letter());
+    let eff = bottom_short(&o.effect).render(ctx.lang);
+    let lines = wrap(Weight::Regular, 12.0, &eff, CELL_W - 34.0);
+    for (i, l) in lines.iter().take(2).enumerate() {
+        text(
+            img,
+            Weight::Regular,
+            12.0,
+            INK,
+            x + 30.0,
+            y + 55.0 + 13.0 * i as f32,
+            l,
+        );
+    }
+    if let Some(t) = tile {
+        // The tile sits at the foot of the capsule, leaving the bottom-effect line visible.
+        rect(
+            img,
+            x + 20.0,
+            y + 82.0,
+            CELL_W - 40.0,
+            26.0,
+            6.0,
+            WHITE,
+            Some((INK, 2.0)),
+        );
+        text_c(
+            img,
+            Weight::Bold,
+            17.0,
+            INK,
+            x + CELL_W / 2.0,
+            y + 85.0,
+            &format!("✓ {}", t.value),
+        );
+    }
+}
+
+/// An empty slot: faint id and a hint of its effect.
+fn empty_cell(img: &mut RgbaImage, x: f32, y: f32, id: &str, hint: &str) {
+    rect(
+        img,
+        x,
+        y,
+        CELL_W,
+        CELL_H,
+        8.0,
+        rgb(0x2B3245),
+        Some((rgb(0x5A6378), 2.0)),
+    );
+    text_c(
+        img,
+        Weight::Bold,
+        26.0,
+        rgb(0x8E97AB),
+        x + CELL_W / 2.0,
+        y + 24.0,
+        id,
+    );
+    let lines = wrap(Weight::Regular, 13.0, hint, CELL_W - 10.0);
+    for (i, l) in lines.iter().take(3).enumerate() {
+        text_c(
+            img,
+            Weight::Regular,
+            13.0,
+            rgb(0xB5BDCC),
+            x + CELL_W / 2.0,
+            y + 62.0 + 15.0 * i as f32,
+            l,
+        );
+    }
+}
+
+fn seat_name(ctx: &RenderCtx, s: Seat) -> String {
+    ctx.name(s)
+}
+
+fn station(
+    img: &mut RgbaImage,
+    v: &PublicView,
+    ctx: &RenderCtx,
+    s: usize,
+    st: &StationView,
+    x: f32,
+    y: f32,
+    colours: (Rgba<u8>, char),
+) {
+    let seat = Seat(u8::try_from(s).unwrap_or(0));
+    let active = v.to_act == Some(seat);
+    let frame = if active { ALERT } else { rgb(0x3A4258) };
+    rect(
+        img,
+        x,
+        y,
+        STATION_W,
+        STATION_H,
+        12.0,
+        rgb(0x262C3D),
+        Some((frame, if active { 4.0 } else { 2.0 })),
+    );
+    // Title bar.
+    token(img, Pt::new(x + 24.0, y + 24.0), 15.0, colours.0, colours.1);
+    let name = fit(Weight::Bold, 20.0, &seat_name(ctx, seat), 200.0);
+    text(img, Weight::Bold, 20.0, WHITE, x + 46.0, y + 12.0, &name);
+    let validated = st.validated.iter().filter(|t| t.is_some()).count();
+    let filled = st.slots.iter().filter(|c| c.is_some()).count();
+    let mut info = vec![
+        trw(ctx, "hand", &[("n", st.hand.to_string())]),
+        trw(ctx, "projects", &[("n", st.projects.to_string())]),
+        trw(ctx, "visible", &[("vp", st.visible.to_string())]),
+        trw(ctx, "slots", &[("n", filled.to_string())]),
+        trw(ctx, "objectives", &[("n", validated.to_string())]),
+    ];
+    if v.first == seat {
+        info.push(tr(ctx, "first"));
+    }
+    text(
+        img,
+        Weight::Regular,
+        16.0,
+        rgb(0xDDE2EC),
+        x + 262.0,
+        y + 15.0,
+        &info.join(" · "),
+    );
+    // Grid.
+    let gx = x + 11.0;
+    let gy = y + 48.0;
+    let cell = |col: i32, row: i32| {
+        (
+            gx + col as f32 * (CELL_W + 2.0),
+            gy + row as f32 * (CELL_H + 2.0),
+        )
+    };
+    for (c, colour) in v.capsule_colours.iter().enumerate() {
+        let (cx, cy) = cell(2 * i32::try_from(c).unwrap_or(0) + 1, 1);
+        let obj = st.objectives.as_ref().and_then(|o| o.get(c));
+        capsule_cell(
+            img,
+            cx,
+            cy,
+            colour,
+            c,
+            obj,
+            st.validated.get(c).and_then(Option::as_ref),
+            ctx,
+        );
+    }
+    for (i, g) in v.slots.iter().enumerate() {
+        let (cx, cy) = cell(g.grid.0, g.grid.1);
+        match st.slots.get(i).and_then(Option::as_ref) {
+            Some(card) => slot_card(img, cx, cy, card, ctx),
+            None => {
+                let hint = match g.row {
+                    Row::Top => tr(ctx, "top_hint"),
+                    Row::Middle => {
+                        let caps: Vec<String> =
+                            g.capsules.iter().map(|c| format!("c{}", c + 1)).collect();
+                        if caps.len() > 1 {
+                            caps.join("+")
+                        } else {
+                            tr(ctx, "mid_hint")
+                        }
+                    }
+                    Row::Bottom => {
+                        let obj = g
+                            .capsules
+                            .first()
+                            .and_then(|&c| st.objectives.as_ref().and_then(|o| o.get(c)));
+                        match obj {
+                            Some(o) => format!(
+                                "{}→{}",
+                                o.specialty.letter(),
+                                bottom_short(&o.effect).render(ctx.lang)
+                            ),
+                            None => String::new(),
+                        }
+                    }
+                };
+                empty_cell(img, cx, cy, &g.id, &hint);
+            }
+        }
+    }
+}
+
+fn pile(img: &mut RgbaImage, x: f32, y: f32, colour: &str, index: usize, tiles: &[TileView]) {
+    let fill = capsule_colour(colour);
+    rect(img, x, y, 112.0, 92.0, 10.0, fill, Some((INK, 2.0)));
+    text(
+        img,
+        Weight::Bold,
+        14.0,
+        INK,
+        x + 8.0,
+        y + 6.0,
+        &format!("c{}", index + 1),
+    );
+    match tiles.first() {
+        Some(t) => {
+            text_c(
+                img,
+                Weight::Bold,
+                34.0,
+                INK,
+                x + 48.0,
+                y + 22.0,
+                &t.value.to_string(),
+            );
+            if t.bonus {
+                star(img, Pt::new(x + 86.0, y + 40.0), 13.0, INK);
+            }
+            let rest: Vec<String> = tiles[1..].iter().map(|t| t.value.to_string()).collect();
+            text_c(
+                img,
+                Weight::Regular,
+                15.0,
+                INK,
+                x + 56.0,
+                y + 66.0,
+                &rest.join(" "),
+            );
+        }
+        None => text_c(img, Weight::Bold, 24.0, INK, x + 56.0, y + 30.0, "-"),
+    }
+}
+
+fn box_label(img: &mut RgbaImage, x: f32, y: f32, s: &str) {
+    text(img, Weight::Bold, 15.0, rgb(0xDDE2EC), x, y, s);
+}
+
+fn supply(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, y: f32) {
+    rect(
+        img,
+        10.0,
+        y,
+        WIDTH as f32 - 20.0,
+        SUPPLY_H - 8.0,
+        12.0,
+        rgb(0x262C3D),
+        Some((rgb(0x3A4258), 2.0)),
+    );
+    let top = y + 10.0;
+    // Lab deck and discard.
+    box_label(img, 24.0, top, &tr(ctx, "lab_deck"));
+    rect(
+        img,
+        24.0,
+        top + 24.0,
+        70.0,
+        92.0,
+        8.0,
+        rgb(0x4B5572),
+        Some((WHITE, 2.0)),
+    );
+    text_c(
+        img,
+        Weight::Bold,
+        28.0,
+        WHITE,
+        59.0,
+        top + 52.0,
+        &v.lab_deck.to_string(),
+    );
+    box_label(img, 24.0, top + 124.0, &tr(ctx, "discard"));
+    match v.discard.last() {
+        Some(c) => mini_card(img, 24.0, top + 148.0, c),
+        None => rect(
+            img,
+            24.0,
+            top + 148.0,
+            44.0,
+            58.0,
+            5.0,
+            rgb(0x2B3245),
+            Some((rgb(0x5A6378), 1.5)),
+        ),
+    }
+    text(
+        img,
+        Weight::Bold,
+        18.0,
+        WHITE,
+        76.0,
+        top + 166.0,
+        &format!("×{}", v.discard.len()),
+    );
+    // Recruitment Centre: four columns.
+    let cx0 = 130.0;
+    box_label(img, cx0, top, &tr(ctx, "centre"));
+    for (i, a) in Agency::ALL.iter().enumerate() {
+        let col_x = cx0 + i as f32 * 196.0;
+        let cards = v.centre.get(i).map_or(&[][..], Vec::as_slice);
+        let fill = agency_colour(*a);
+        rect(img, col_x, top + 24.0, 188.0, 26.0, 6.0, fill, None);
+        text(
+            img,
+            Weight::Bold,
+            16.0,
+            ink_on(fill),
+            col_x + 8.0,
+            top + 27.0,
+            &format!("{} ×{}", a.letter(), cards.len()),
+        );
+        for (k, c) in cards.iter().enumerate().take(12) {
+            let (r, q) = (k / 4, k % 4);
+            mini_card(
+                img,
+                col_x + q as f32 * 47.0,
+                top + 56.0 + r as f32 * 61.0,
+                c,
+            );
+        }
+        if cards.len() > 12 {
+            text(
+                img,
+                Weight::Bold,
+                14.0,
+                WHITE,
+                col_x + 120.0,
+                top + 27.0,
+                &format!("+{}", cards.len() - 12),
+            );
+        }
+    }
+    // Reveal area.
+    let rx = cx0 + 4.0 * 196.0 + 6.0;
+    box_label(img, rx, top, &tr(ctx, "revealed"));
+    rect(
+        img,
+        rx,
+        top + 24.0,
+        156.0,
+        70.0,
+        6.0,
+        rgb(0x2B3245),
+        Some((
+            if v.revealed.is_empty() {
+                rgb(0x5A6378)
+            } else {
+                ALERT
+            },
+            2.0,
+        )),
+    );
+    for (k, c) in v.revealed.iter().enumerate() {
+        mini_card(img, rx + 6.0 + k as f32 * 49.0, top + 30.0, c);
+    }
+    // Project deck.
+    box_label(img, rx, top + 104.0, &tr(ctx, "project_deck"));
+    rect(
+        img,
+        rx,
+        top + 128.0,
+        70.0,
+        80.0,
+        8.0,
+        rgb(0x6B4E8F),
+        Some((WHITE, 2.0)),
+    );
+    text_c(
+        img,
+        Weight::Bold,
+        28.0,
+        WHITE,
+        rx + 35.0,
+        top + 150.0,
+        &v.project_deck.to_string(),
+    );
+    // Validation piles.
+    let px = rx + 170.0;
+    box_label(img, px, top, &tr(ctx, "piles"));
+    for (i, colour) in v.capsule_colours.iter().enumerate() {
+        let tiles = v.piles.get(i).map_or(&[][..], Vec::as_slice);
+        let (col, row) = (i % 2, i / 2);
+        pile(
+            img,
+            px + col as f32 * 120.0,
+            top + 24.0 + row as f32 * 100.0,
+            colour,
+            i,
+            tiles,
+        );
+    }
+}
+
+fn finals(
+    img: &mut RgbaImage,
+    v: &PublicView,
+    ctx: &RenderCtx,
+    y: f32,
+    seats: &[(Rgba<u8>, char)],
+) {
+    rect(
+        img,
+        10.0,
+        y,
+        WIDTH as f32 - 20.0,
+        SUPPLY_H - 8.0,
+        12.0,
+        PAPER,
+        Some((INK, 2.0)),
+    );
+    let Some(f) = &v.finals else { return };
+    text(
+        img,
+        Weight::Bold,
+        18.0,
+        INK_DIM,
+        60.0,
+        y + 10.0,
+        &tr(ctx, "score_head"),
+    );
+    text(
+        img,
+        Weight::Bold,
+        18.0,
+        INK_DIM,
+        WIDTH as f32 - 40.0 - 80.0,
+        y + 10.0,
+        &tr(ctx, "score_total"),
+    );
+    for (i, r) in f.iter().enumerate() {
+        let ry = y + 38.0 + i as f32 * 46.0;
+        if r.rank == 1 {
+            rect(
+                img,
+                20.0,
+                ry - 4.0,
+                WIDTH as f32 - 40.0,
+                42.0,
+                8.0,
+                WHITE,
+                Some((INK, 2.0)),
+            );
+        }
+        let (colour, letter) = seats.get(i).copied().unwrap_or((WHITE, '?'));
+        token(img, Pt::new(42.0, ry + 17.0), 14.0, colour, letter);
+        let seat = Seat(u8::try_from(i).unwrap_or(0));
+        let name = fit(
+            Weight::Bold,
+            20.0,
+            &format!("{}. {}", r.rank, ctx.name(seat)),
+            260.0,
+        );
+        text(img, Weight::Bold, 20.0, INK, 64.0, ry + 6.0, &name);
+        let list: Vec<String> = r.projects.iter().map(|(c, n)| format!("{c}×{n}")).collect();
+        let detail = trw(
+            ctx,
+            "score_detail",
+            &[
+                ("lab", r.breakdown.lab_end.to_string()),
+                ("bottom", r.breakdown.bottom_end.to_string()),
+                ("validation", r.breakdown.validation.to_string()),
+                ("projects", r.breakdown.projects.to_string()),
+                (
+                    "list",
+                    if list.is_empty() {
+                        "-".into()
+                    } else {
+                        list.join(" ")
+                    },
+                ),
+                ("count", r.project_count.to_string()),
+            ],
+        );
+        let detail = fit(Weight::Regular, 16.0, &detail, 1060.0);
+        text(img, Weight::Regular, 16.0, INK, 340.0, ry + 9.0, &detail);
+        draw_text(
+            img,
+            &Style::new(Weight::Bold, 26.0, INK),
+            WIDTH as f32 - 50.0,
+            ry + 3.0,
+            Align::Right,
+            &r.total.to_string(),
+        );
+    }
+}
+
+const LEGEND_H: f32 = 74.0;
+
+/// The legend strip: agency colours with letters, specialty badge, ⚡, ★, slot rules.
+fn legend_strip(img: &mut RgbaImage, ctx: &RenderCtx, y: f32) {
+    rect(
+        img,
+        10.0,
+        y,
+        WIDTH as f32 - 20.0,
+        LEGEND_H - 6.0,
+        10.0,
+        PAPER,
+        Some((INK_DIM, 2.0)),
+    );
+    let mut x = 22.0;
+    let top = y + 8.0;
+    text(
+        img,
+        Weight::Bold,
+        16.0,
+        INK,
+        x,
+        top + 2.0,
+        &tr(ctx, "legend"),
+    );
+    x += 80.0;
+    for a in Agency::ALL {
+        rect(
+            img,
+            x,
+            top,
+            30.0,
+            24.0,
+            4.0,
+            agency_colour(a),
+            Some((INK, 1.0)),
+        );
+        text_c(
+            img,
+            Weight::Bold,
+            14.0,
+            ink_on(agency_colour(a)),
+            x + 15.0,
+            top + 3.0,
+            a.letter(),
+        );
+        x += 34.0;
+    }
+    x += text_w(img, ctx, x + 4.0, top + 3.0, "legend_agency") + 24.0;
+    specialty_badge(img, Pt::new(x + 11.0, top + 12.0), 11.0, "R");
+    x += text_w(img, ctx, x + 28.0, top + 3.0, "legend_specialty") + 50.0;
+    fill_disc(img, Pt::new(x + 11.0, top + 12.0), 11.0, INK);
+    bolt(img, Pt::new(x + 11.0, top + 12.0), 16.0, WHITE);
+    x += text_w(img, ctx, x + 28.0, top + 3.0, "legend_instant") + 50.0;
+    star(img, Pt::new(x + 11.0, top + 12.0), 11.0, INK);
+    text_w(img, ctx, x + 28.0, top + 3.0, "legend_bonus");
+    let slots = fit(
+        Weight::Regular,
+        15.0,
+        &tr(ctx, "legend_slots"),
+        WIDTH as f32 - 60.0,
+    );
+    text(img, Weight::Regular, 15.0, INK, 22.0, top + 34.0, &slots);
+}
+
+/// Draws a legend label and returns its width.
+fn text_w(img: &mut RgbaImage, ctx: &RenderCtx, x: f32, y: f32, key: &str) -> f32 {
+    draw_text(
+        img,
+        &Style::new(Weight::Regular, 15.0, INK),
+        x,
+        y,
+        Align::Left,
+        &tr(ctx, key),
+    )
+}
+
+/// The public board image.
+pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
+    let n = v.stations.len();
+    let letters = seat_letters(
+        &(0..n)
+            .map(|i| ctx.name(Seat(u8::try_from(i).unwrap_or(0))))
+            .collect::<Vec<_>>(),
+    );
+    let seats: Vec<(Rgba<u8>, char)> = (0..n)
+        .map(|i| {
+            (
+                SEAT_COLOURS[i % SEAT_COLOURS.len()],
+                letters.get(i).copied().unwrap_or('?'),
+            )
+        })
+        .collect();
+    let rows = if n <= 2 { 1 } else { 2 };
+    let stations_y = HEADER_H + SUPPLY_H;
+    let legend_y = stations_y + rows as f32 * (STATION_H + 8.0);
+    let height = (legend_y + LEGEND_H + 4.0).ceil() as u32;
+    let mut img = RgbaImage::from_pixel(WIDTH, height, BG);
+    // Header.
+    text(&mut img, Weight::Bold, 26.0, WHITE, 20.0, 14.0, "Space Lab");
+    let head = match v.to_act {
+        Some(s) => format!(
+            "{} · {} {}",
+            trw(ctx, "turn", &[("turn", v.turn_no.to_string())]),
+            ctx.name(s),
+            tr(ctx, "to_play")
+        ),
+        None => tr(ctx, "game_over"),
+    };
+    if let Some(s) = v.to_act {
+        let (c, l) = seats.get(s.index()).copied().unwrap_or((WHITE, '?'));
+        token(&mut img, Pt::new(200.0, 28.0), 15.0, c, l);
+    }
+    text(&mut img, Weight::Bold, 22.0, WHITE, 226.0, 16.0, &head);
+    if let Some(still) = &v.final_round {
+        if v.to_act.is_some() {
+            let names: Vec<String> = still.iter().map(|&s| ctx.name(s)).collect();
+            let msg = trw(ctx, "final_round", &[("seats", names.join(", "))]);
+            rect(
+                &mut img,
+                900.0,
+                8.0,
+                690.0,
+                40.0,
+                8.0,
+                rgb(0xC0392B),
+                Some((WHITE, 2.0)),
+            );
+            let msg = fit(Weight::Bold, 20.0, &msg, 670.0);
+            text(&mut img, Weight::Bold, 20.0, WHITE, 912.0, 16.0, &msg);
+        }
+    }
+    if v.finals.is_some() {
+        finals(&mut img, v, ctx, HEADER_H, &seats);
+    } else {
+        supply(&mut img, v, ctx, HEADER_H);
+    }
+    for (i, st) in v.stations.iter().enumerate() {
+        let x = 10.0 + (i % 2) as f32 * (STATION_W + 0.0);
+        let y = stations_y + (i / 2) as f32 * (STATION_H + 8.0);
+        station(&mut img, v, ctx, i, st, x, y, seats[i]);
+    }
+    legend_strip(&mut img, ctx, legend_y);
+    img
+}
+
+// ---- private image ----------------------------------------------------------------------
+
+const PRIV_W: u32 = 1200;
+const CARD_W: f32 = 186.0;
+const CARD_H: f32 = 150.0;
+
+fn hand_card(
+    img: &mut RgbaImage,
+    x: f32,
+    y: f32,
+    c: &CardView,
+    affordable: bool,
+    drawn: bool,
+    ctx: &RenderCtx,
+) {
+    let fill = agency_colour(c.agency);
+    let paper = mix(fill, WHITE, 0.78);
+    rect(
+        img,
+        x,
+        y,
+        CARD_W,
+        CARD_H,
+        10.0,
+        paper,
+        Some((
+            if drawn { ALERT } else { fill },
+            if drawn { 5.0 } else { 3.0 },
+        )),
+    );
+    rect(img, x + 3.0, y + 3.0, CARD_W - 6.0, 30.0, 8.0, fill, None);
+    cost_badge(img, x + 6.0, y + 6.0, 24.0, c.cost);
+    let ink = ink_on(fill);
+    text(img, Weight::Bold, 18.0, ink, x + 36.0, y + 8.0, &c.id);
+    text(
+        img,
+        Weight::Bold,
+        16.0,
+        ink,
+        x + CARD_W - 34.0,
+        y + 9.0,
+        c.agency.letter(),
+    );
+    specialty_badge(img, Pt::new(x + 18.0, y + 50.0), 12.0, c.specialty.letter());
+    let spec = Text::new(format!("spacelab.specialty.{}", c.specialty.id())).render(ctx.lang);
+    let name = fit(
+        Weight::Bold,
+        14.0,
+        &format!("{} · {spec}", c.name),
+        CARD_W - 40.0,
+    );
+    text(img, Weight::Bold, 14.0, INK, x + 34.0, y + 42.0, &name);
+    let long = effect_long(&c.effect).render(ctx.lang);
+    let mut ly = y + 66.0;
+    if c.effect.instant() {
+        fill_disc(img, Pt::new(x + CARD_W - 18.0, y + 50.0), 11.0, INK);
+        bolt(img, Pt::new(x + CARD_W - 18.0, y + 50.0), 16.0, WHITE);
+    }
+    for l in wrap(Weight::Regular, 14.0, &long, CARD_W - 14.0)
+        .iter()
+        .take(3)
+    {
+        text(img, Weight::Regular, 14.0, INK, x + 7.0, ly, l);
+        ly += 17.0;
+    }
+    let mut fx = x + 8.0;
+    if affordable {
+        rect(
+            img,
+            fx,
+            y + CARD_H - 26.0,
+            96.0,
+            20.0,
+            6.0,
+            rgb(0x1E7B3A),
+            None,
+        );
+        text_c(
+            img,
+            Weight::Bold,
+            13.0,
+            WHITE,
+            fx + 48.0,
+            y + CARD_H - 24.0,
+            &format!("✓ {}", tr(ctx, "affordable")),
+        );
+        fx += 102.0;
+    }
+    if drawn {
+        star(img, Pt::new(fx + 9.0, y + CARD_H - 16.0), 9.0, ALERT);
+        text(
+            img,
+            Weight::Bold,
+            13.0,
+            INK,
+            fx + 20.0,
+            y + CARD_H - 24.0,
+            &tr(ctx, "drawn"),
+        );
+    }
+    let _ = LabEffect::Flat { vp: 0 };
+}
+
+/// The private image of one seat: hand, Projects, projected score, objectives.
+pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
+    let per_row = 6usize;
+    let shown = v.hand.len().min(18);
+    let hand_rows = shown.div_ceil(per_row).max(1);
+    let proj_rows = v.projects.len().max(1);
+    let height =
+        (60.0 + hand_rows as f32 * (CARD_H + 10.0) + 56.0 + proj_rows as f32 * 44.0 + 70.0 + 20.0)
+            .min(800.0)
+            .ceil() as u32;
+    let mut img = RgbaImage::from_pixel(PRIV_W, height, PAPER);
+    let name = ctx.name(v.seat);
+    text(
+        &mut img,
+        Weight::Bold,
+        22.0,
+        INK,
+        16.0,
+        14.0,
+        &format!("{} · {} ({})", name, tr(ctx, "your_hand"), v.hand.len()),
+    );
+    let proj = trw(
+        ctx,
+        "projected",
+        &[
+            ("visible", v.visible.to_string()),
+            ("projected", v.projected.to_string()),
+        ],
+    );
+    draw_text(
+        &mut img,
+        &Style::new(Weight::Bold, 18.0, INK),
+        PRIV_W as f32 - 16.0,
+        18.0,
+        Align::Right,
+        &proj,
+    );
+    let y0 = 52.0;
+    if v.hand.is_empty() {
+        text(
+            &mut img,
+            Weight::Regular,
+            18.0,
+            INK_DIM,
+            16.0,
+            y0 + 20.0,
+            &tr(ctx, "empty_hand"),
+        );
+    }
+    for (i, h) in v.hand.iter().take(shown).enumerate() {
+        let (r, c) = (i / per_row, i % per_row);
+        hand_card(
+            &mut img,
+            12.0 + c as f32 * (CARD_W + 10.0),
+            y0 + r as f32 * (CARD_H + 10.0),
+            &h.card,
+            h.affordable,
+            h.drawn,
+            ctx,
+        );
+    }
+    if v.hand.len() > shown {
+        let rest: Vec<&str> = v.hand[shown..].iter().map(|h| h.card.id.as_str()).collect();
+        let line = fit(
+            Weight::Bold,
+            15.0,
+            &format!("+ {}", rest.join(" ")),
+            PRIV_W as f32 - 30.0,
+        );
+        text(
+            &mut img,
+            Weight::Bold,
+            15.0,
+            INK,
+            16.0,
+            y0 + hand_rows as f32 * (CARD_H + 10.0) - 4.0,
+            &line,
+        );
+    }
+    let mut y = y0 + hand_rows as f32 * (CARD_H + 10.0) + 14.0;
+    text(
+        &mut img,
+        Weight::Bold,
+        20.0,
+        INK,
+        16.0,
+        y,
+        &tr(ctx, "your_projects"),
+    );
+    y += 30.0;
+    if v.projects.is_empty() {
+        text(
+            &mut img,
+            Weight::Regular,
+            16.0,
+            INK_DIM,
+            16.0,
+            y,
+            &tr(ctx, "no_projects"),
+        );
+        y += 44.0;
+    }
+    for p in &v.projects {
+        if y > height as f32 - 80.0 {
+            break;
+        }
+        rect(
+            &mut img,
+            12.0,
+            y,
+            PRIV_W as f32 - 24.0,
+            38.0,
+            8.0,
+            WHITE,
+            Some((rgb(0x6B4E8F), 2.0)),
+        );
+        text(
+            &mut img,
+            Weight::Bold,
+            16.0,
+            INK,
+            22.0,
+            y + 9.0,
+            &format!("{} ({})", p.name, p.code),
+        );
+        let held = trw(
+            ctx,
+            "held",
+            &[
+                ("n", p.held.to_string()),
+                ("copies", p.copies.to_string()),
+                ("vp", p.value.to_string()),
+            ],
+        );
+        text(
+            &mut img,
+            Weight::Bold,
+            16.0,
+            rgb(0x6B4E8F),
+            300.0,
+            y + 9.0,
+            &held,
+        );
+        let sc = fit(
+            Weight::Regular,
+            14.0,
+            &scoring_text(&p.scoring).render(ctx.lang),
+            640.0,
+        );
+        text(&mut img, Weight::Regular, 14.0, INK, 540.0, y + 11.0, &sc);
+        y += 44.0;
+    }
+    // Objectives and the last returned Projects.
+    let mut ox = 16.0;
+    let oy = height as f32 - 64.0;
+    text(
+        &mut img,
+        Weight::Bold,
+        16.0,
+        INK,
+        ox,
+        oy,
+        &tr(ctx, "objectives_title"),
+    );
+    for (i, o) in v.objectives.iter().enumerate() {
+        let x = ox + 150.0 + i as f32 * 250.0;
+        text(
+            &mut img,
+            Weight::Bold,
+            15.0,
+            INK,
+            x,
+            oy,
+            &format!("c{} {}", i + 1, o.id),
+        );
+        need_pips(&mut img, x + 66.0, oy + 9.0, o);
+        let eff = fit(
+            Weight::Regular,
+            13.0,
+            &format!(
+                "{}→{}",
+                o.specialty.letter(),
+                bottom_short(&o.effect).render(ctx.lang)
+            ),
+            240.0,
+        );
+        text(&mut img, Weight::Regular, 13.0, INK_DIM, x, oy + 22.0, &eff);
+    }
+    ox += 0.0;
+    if !v.returned.is_empty() {
+        let line = trw(ctx, "returned", &[("list", v.returned.join(" "))]);
+        text(
+            &mut img,
+            Weight::Regular,
+            14.0,
+            INK_DIM,
+            ox,
+            oy + 42.0,
+            &line,
+        );
+    }
+    img
+}
