@@ -327,18 +327,8 @@ pub async fn hand(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
-    match ctx.data().service.hand(game, author_id(ctx), lang).await? {
-        Some(post) => {
-            send::edit(
-                ctx,
-                EditInteractionResponse::new()
-                    .content(content(&post.text))
-                    .new_attachment(send::hand_file(&post)),
-            )
-            .await
-        }
-        None => send::reply_text(ctx, &Text::new("bot.hand.none").render(lang)).await,
-    }
+    let reply = send::hand_reply(ctx.data(), game, author_id(ctx), lang).await?;
+    send::edit(ctx, reply).await
 }
 
 /// Show the current board, only to you.
@@ -349,11 +339,7 @@ pub async fn board(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     let game = resolve_game(ctx, game).await?;
     let outputs = ctx.data().service.show(game, lang).await;
     let outputs = named(ctx, game, outputs).await?;
-    send::edit(
-        ctx,
-        send::board_edit(&outputs.board, !outputs.private.is_empty(), lang),
-    )
-    .await
+    send::edit(ctx, send::board_edit(&outputs.board, outputs.hands, lang)).await
 }
 
 /// Take back your last choice (or all of this turn's).

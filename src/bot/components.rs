@@ -190,8 +190,23 @@ async fn choose(
         .await?;
     // The same player decides again: an intermediate step of their turn.
     let same_turn = outputs.board.outcome.is_none() && outputs.board.mention == Some(user);
-    let hands = !outputs.private.is_empty();
-    if same_turn {
+    let hands = outputs.hands;
+    let from_private = click
+        .message
+        .flags
+        .is_some_and(|f| f.contains(serenity::MessageFlags::EPHEMERAL));
+    if from_private {
+        // A click in the player's own hand reply: the table gets a new board; the reply shows
+        // the hand again, with the next private options if this player still decides.
+        send::deliver(http, data, game, &outputs, lang).await?;
+        let mut edit = send::hand_reply(data, game, user, lang).await?;
+        if !same_turn {
+            edit = edit.content(content(
+                &crate::i18n::Text::new("bot.turn.played_privately").render(lang),
+            ));
+        }
+        click.edit_response(http, edit).await?;
+    } else if same_turn {
         // An intermediate step of the same player's turn: update the board in place.
         click
             .edit_response(http, send::board_edit(&outputs.board, hands, lang))
@@ -299,14 +314,7 @@ async fn hand(
     lang: Lang,
 ) -> Result<(), Error> {
     let user = id_i64(click.user.id.get());
-    let post = data.service.hand(game, user, lang).await?;
-    let edit = match post {
-        Some(p) => EditInteractionResponse::new()
-            .content(content(&p.text))
-            .new_attachment(send::hand_file(&p)),
-        None => EditInteractionResponse::new()
-            .content(crate::i18n::Text::new("bot.hand.none").render(lang)),
-    };
+    let edit = send::hand_reply(data, game, user, lang).await?;
     click.edit_response(http, edit).await?;
     Ok(())
 }

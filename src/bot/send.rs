@@ -10,7 +10,7 @@ use serenity::{
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, prompt_components, PromptComponents};
 use super::{id_i64, id_u64, Context, Data, Error};
-use crate::engine::GameId;
+use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
 use crate::service::{BoardPost, LobbyView, Outputs, PrivatePost};
 use crate::store::GameStatus;
@@ -46,8 +46,35 @@ fn alt(s: &str) -> String {
 /// hidden hands.
 pub fn board_rows(board: &BoardPost, hands: bool, lang: Lang) -> Vec<CreateActionRow> {
     let mut rows = Vec::new();
-    if let Some(prompt) = &board.prompt {
-        match prompt_components(board.game, board.version, &prompt.options) {
+    if let Some(prompt) = board.prompt.as_ref().filter(|p| !p.private) {
+        rows = option_rows(board.game, board.version, prompt, lang);
+    }
+    if hands && board.outcome.is_none() {
+        let key = if board.prompt.as_ref().is_some_and(|p| p.private) {
+            "bot.turn.show_hand_choose"
+        } else {
+            "bot.turn.show_hand"
+        };
+        rows.push(CreateActionRow::Buttons(vec![CreateButton::new(
+            CustomId::Hand { game: board.game }.encode(),
+        )
+        .label(Text::new(key).render(lang))
+        .style(ButtonStyle::Primary)]));
+    }
+    rows
+}
+
+/// The buttons or menu for a prompt's options. Public boards show them unless the options
+/// are private; private ones go only in the deciding player's ephemeral reply.
+pub fn option_rows(
+    game: GameId,
+    version: Version,
+    prompt: &PromptInfo,
+    lang: Lang,
+) -> Vec<CreateActionRow> {
+    let mut rows = Vec::new();
+    {
+        match prompt_components(game, version, &prompt.options) {
             PromptComponents::Buttons(buttons) => {
                 for row in buttons {
                     rows.push(CreateActionRow::Buttons(
@@ -74,14 +101,31 @@ pub fn board_rows(board: &BoardPost, hands: bool, lang: Lang) -> Vec<CreateActio
             PromptComponents::None => {}
         }
     }
-    if hands && board.outcome.is_none() {
-        rows.push(CreateActionRow::Buttons(vec![CreateButton::new(
-            CustomId::Hand { game: board.game }.encode(),
-        )
-        .label(Text::new("bot.turn.show_hand").render(lang))
-        .style(ButtonStyle::Primary)]));
-    }
     rows
+}
+
+/// A player's hand, only to them: the image and text and, when they must choose among cards
+/// of that hand now, the option buttons (or menu) too.
+pub async fn hand_reply(
+    data: &Data,
+    game: GameId,
+    user: i64,
+    lang: Lang,
+) -> Result<EditInteractionResponse, Error> {
+    let reply = match data.service.hand(game, user, lang).await? {
+        Some(p) => EditInteractionResponse::new()
+            .content(content(&p.text))
+            .new_attachment(hand_file(&p)),
+        None => {
+            return Ok(
+                EditInteractionResponse::new().content(Text::new("bot.hand.none").render(lang))
+            )
+        }
+    };
+    Ok(match data.service.private_prompt(game, user).await? {
+        Some((version, prompt)) => reply.components(option_rows(game, version, &prompt, lang)),
+        None => reply.components(Vec::new()),
+    })
 }
 
 /// The message text of a board: the service's text, a mention of who decides, and a hint
@@ -92,7 +136,10 @@ pub fn board_content(board: &BoardPost, lang: Lang) -> String {
         text.push_str(&format!("\n<@{}>", id_u64(user)));
     }
     if let Some(p) = &board.prompt {
-        if matches!(
+        if p.private && board.outcome.is_none() {
+            text.push('\n');
+            text.push_str(&Text::new("bot.turn.private_options").render(lang));
+        } else if matches!(
             prompt_components(board.game, board.version, &p.options),
             PromptComponents::None
         ) {
@@ -160,7 +207,7 @@ pub async fn post_board(
     outputs: &Outputs,
     lang: Lang,
 ) -> Result<serenity::Message, Error> {
-    let hands = !outputs.private.is_empty();
+    let hands = outputs.hands;
     Ok(place
         .send_message(http, board_message(&outputs.board, hands, lang))
         .await?)
@@ -352,6 +399,7 @@ mod tests {
                 kind: "pick",
                 text: Text::raw("pick"),
                 options: (0..options).map(|i| format!("opt {i}")).collect(),
+                private: false,
             }),
             mention,
             scores: vec![0, 0],

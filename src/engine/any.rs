@@ -16,6 +16,9 @@ pub struct PromptInfo {
     pub kind: &'static str,
     pub text: Text,
     pub options: Vec<String>,
+    /// The options name hidden things (cards in the decider's hand): show them to that seat
+    /// only (an ephemeral reply, a DM), never on the public board.
+    pub private: bool,
 }
 
 /// One atomic option that was applied.
@@ -200,6 +203,7 @@ impl<G: Game> AnyGame for G {
             kind: p.kind,
             text: p.text,
             options: p.options.iter().map(|o| self.notation(o)).collect(),
+            private: self.options_are_private(),
         })
     }
 
@@ -211,6 +215,16 @@ impl<G: Game> AnyGame for G {
             .collect();
         if segments.is_empty() {
             return Err(PlayError::Empty);
+        }
+        // Only the deciding seat may type, even a line that would expand to nothing.
+        match Game::prompt(self) {
+            None => return Err(PlayError::GameOver),
+            Some(p) if p.seat != seat => {
+                return Err(PlayError::NotYourTurn {
+                    waiting_for: p.seat,
+                })
+            }
+            Some(_) => {}
         }
         // Work on a copy: the line lands whole or not at all.
         let mut work = self.clone();

@@ -228,6 +228,12 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
 
     fn outcome(&self) -> Option<Outcome>;
 
+    /// Whether the pending prompt's options show what only the deciding seat may see (the
+    /// cards of its hand): front ends then offer them only to that seat, never on the board.
+    fn options_are_private(&self) -> bool {
+        false
+    }
+
     /// Bot players (`src/ai`): a whole state consistent with what `seat` may see, its public
     /// and private views, with everything hidden from it (others' hands, deck order, the RNG)
     /// sampled from `rng`. `None`: this game has no bot player yet (bots then play at random).

@@ -6,7 +6,7 @@
 
 use super::output::{self, Outputs, PrivatePost};
 use super::{Actor, Loaded, Place, Player, Service, ServiceError};
-use crate::engine::{GameId, GameKind, GameOptions, PlayError, Seat, Version};
+use crate::engine::{GameId, GameKind, GameOptions, PlayError, PromptInfo, Seat, Version};
 use crate::i18n::{Lang, Text};
 use crate::store::{
     DmStatus, GameRecord, GameStatus, JoinOutcome, LeaveOutcome, NewGame, NewSeat, SeatRecord,
@@ -432,6 +432,24 @@ impl Service {
         let seat = self.seat_of(&loaded, Actor::User(user))?;
         let out = output::after_change(&loaded, &[], lang);
         Ok(out.private.into_iter().find(|p| p.seat == seat))
+    }
+
+    /// The pending prompt with its version when its options are private and `user` must
+    /// decide it: shown with the hand, to that player only.
+    pub async fn private_prompt(
+        &self,
+        game: GameId,
+        user: i64,
+    ) -> Result<Option<(Version, PromptInfo)>, ServiceError> {
+        let loaded = self.load(game).await?;
+        let Ok(seat) = self.seat_of(&loaded, Actor::User(user)) else {
+            return Ok(None);
+        };
+        Ok(loaded
+            .game
+            .prompt()
+            .filter(|p| p.private && p.seat == seat)
+            .map(|p| (loaded.record.version, p)))
     }
 
     /// The current prompt's options the user may pick, filtered by what they typed (every

@@ -42,7 +42,10 @@ pub struct PrivatePost {
 #[derive(Clone, Debug, Serialize)]
 pub struct Outputs {
     pub board: BoardPost,
+    /// Private posts of the seats whose private view changed (hands to DM).
     pub private: Vec<PrivatePost>,
+    /// The game has hidden hands at all (boards then offer "Show my hand").
+    pub hands: bool,
 }
 
 /// Encodes a board image as PNG. Boards are opaque, so the alpha channel is dropped (a quarter
@@ -174,5 +177,12 @@ pub(super) fn after_change(loaded: &Loaded, applied: &[AppliedMove], lang: Lang)
             })
         })
         .collect();
-    Outputs { board, private }
+    let hands = private_views(loaded.game.as_ref())
+        .iter()
+        .any(Option::is_some);
+    Outputs {
+        board,
+        private,
+        hands,
+    }
 }
