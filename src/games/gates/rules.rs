@@ -636,9 +636,10 @@ impl Gates {
     /// follows (spec section 6.8).
     pub fn play(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.check(seat, action)?;
+        // The highlight shows only the towns scored by this option.
+        self.last_scored.clear();
         let mut ev = Vec::new();
         let mut barrier = self.exec(*action, &mut ev);
-        self.last_scored_reset_if_needed(&ev);
         for _ in 0..64 {
             let Some(ask) = self.ask() else { break };
             if ask == Ask::EndTurn && self.opts.confirm_end {
@@ -657,12 +658,6 @@ impl Gates {
             events: ev,
             barrier,
         })
-    }
-
-    fn last_scored_reset_if_needed(&mut self, ev: &[Event]) {
-        if !ev.iter().any(|e| matches!(e, Event::RegionScored { .. })) {
-            self.last_scored.clear();
-        }
     }
 
     /// Executes a checked option; returns whether it is an undo barrier.

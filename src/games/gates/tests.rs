@@ -1934,6 +1934,22 @@ fn r27_opener_scores_disc_with_nobody_there() {
 }
 
 #[test]
+fn the_scored_town_is_highlighted_for_one_option_only() {
+    let mut g = s1();
+    run(&mut g, "play r01; send kin; despair flip; play p01; take 2");
+    let v = g.public_view();
+    let lit: Vec<Region> = v
+        .regions
+        .iter()
+        .filter(|x| x.scored)
+        .map(|x| x.region)
+        .collect();
+    assert_eq!(lit, vec![Region::Kin]);
+    run(&mut g, "end");
+    assert!(g.public_view().regions.iter().all(|x| !x.scored));
+}
+
+#[test]
 fn r28_scrolls_reveal_in_slot_order_and_apply_at_once() {
     let mut g = s1();
     run(&mut g, "play r01; send kin; despair flip; play p01; take 2");
