@@ -27,7 +27,6 @@ mod tests;
 use image::RgbaImage;
 use rand::seq::SliceRandom;
 use rand::Rng;
-use std::collections::BTreeMap;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, OptionSpec, Outcome,
@@ -35,7 +34,7 @@ use crate::engine::{
 };
 use crate::i18n::Text;
 use board::{data, tower_letter, Data};
-use moves::{Action, Dir, DrawReason, EndReason, Event, WinReason};
+use moves::{Action, Dir, DrawReason, Event, WinReason};
 use rules::Ask;
 use state::{CatMouse, Colour, Mode, Router, Rules, Side, TurnLog};
 
@@ -673,22 +672,4 @@ impl Game for Vortex {
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }
-}
-
-/// Kept for the i18n key list: every turn-end reason has a text.
-pub const END_REASONS: [EndReason; 6] = [
-    EndReason::Passed,
-    EndReason::AllowanceUsed,
-    EndReason::NoMoreActions,
-    EndReason::Recall,
-    EndReason::CatMoved,
-    EndReason::CatsMoved,
-];
-
-/// Non-default options by key, for tests and the table.
-pub fn option_defaults() -> BTreeMap<&'static str, &'static str> {
-    Vortex::option_specs()
-        .into_iter()
-        .map(|s| (s.key, s.default))
-        .collect()
 }

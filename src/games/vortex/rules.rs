@@ -306,15 +306,7 @@ impl Vortex {
                 if !self.cell(from).is_some_and(|r| r.colour == me && r.ctrl) {
                     return Err(RuleError::NoControllerThere);
                 }
-                match self.cell(to) {
-                    Some(r) if r.colour == me && from != to => {
-                        if r.ctrl {
-                            return Err(RuleError::DestinationHasController);
-                        }
-                    }
-                    Some(r) if r.colour == me => return Err(RuleError::DestinationHasController),
-                    _ => return Err(RuleError::NotYourRouter),
-                }
+                self.free_router(me, to)?;
                 if self.linked(me, from).contains(&to) {
                     Ok(())
                 } else {
@@ -332,19 +324,21 @@ impl Vortex {
                 if self.used != 0 || self.allowance < 4 {
                     return Err(RuleError::RecallNeedsFullTurn);
                 }
-                match self.cell(to) {
-                    Some(r) if r.colour == me => {
-                        if r.ctrl {
-                            return Err(RuleError::DestinationHasController);
-                        }
-                    }
-                    _ => return Err(RuleError::NotYourRouter),
-                }
+                self.free_router(me, to)?;
                 if self.rules.recall_tower && !geo().ring(tower).contains(&to) {
                     return Err(RuleError::NotAtThatTower);
                 }
                 Ok(())
             }
+        }
+    }
+
+    /// Space `s` holds a router of `colour` that carries no controller.
+    fn free_router(&self, colour: Colour, s: u8) -> Res {
+        match self.cell(s) {
+            Some(r) if r.colour == colour && r.ctrl => Err(RuleError::DestinationHasController),
+            Some(r) if r.colour == colour => Ok(()),
+            _ => Err(RuleError::NotYourRouter),
         }
     }
 

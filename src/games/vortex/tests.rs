@@ -1710,6 +1710,10 @@ fn views_texts_and_image_sizes() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for _ in 0..30 {
             let Some(p) = Game::prompt(&g) else { break };
+            for lang in [Lang::En, Lang::Fr] {
+                let s = p.text.render_with(lang, &ctx.names);
+                assert!(!s.starts_with("vortex.") && !s.contains('{'), "prompt: {s}");
+            }
             let pick = p.options[rng.gen_range(0..p.options.len())];
             let ev = g.apply(p.seat, &pick).unwrap().events;
             for e in ev {
