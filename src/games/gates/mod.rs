@@ -466,4 +466,9 @@ impl Game for Gates {
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }
+
+    /// Playing and swapping name the cards of the hand (spec section 9).
+    fn options_are_private(&self) -> bool {
+        matches!(self.ask(), Some(Ask::PlayCard | Ask::SwapDiscard))
+    }
 }
