@@ -60,6 +60,7 @@ macro_rules! book {
 const BOOKS: &[Book] = &[
     book!(Cortexcape, "cortexcape": "overview", "setup", "round", "configure", "challenge",
         "escape", "scoring", "short-game", "labs", "hindsight", "notation", "faq"),
+    book!(SpaceLab, "spacelab": "overview", "setup", "turn", "reveal-recruit", "place", "slots", "objectives", "cards", "projects", "scoring", "end", "variants", "notation", "faq"),
 ];
 
 fn pages(game: GameKind) -> &'static [Page] {

@@ -16,6 +16,7 @@ use image::RgbaImage;
 const TOLERANCE: u8 = 3;
 
 mod cortexcape;
+mod spacelab;
 
 fn golden_dir(game: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
