@@ -86,10 +86,7 @@ fn text_c(
 
 fn rect(
     img: &mut RgbaImage,
-    x: f32,
-    y: f32,
-    w: f32,
-    h: f32,
+    (x, y, w, h): (f32, f32, f32, f32),
     r: f32,
     fill: Rgba<u8>,
     line: Option<(Rgba<u8>, f32)>,
@@ -147,7 +144,7 @@ fn specialty_badge(img: &mut RgbaImage, c: Pt, r: f32, letter: &str) {
 
 /// The cost in a dark square corner badge.
 fn cost_badge(img: &mut RgbaImage, x: f32, y: f32, s: f32, cost: u8) {
-    rect(img, x, y, s, s, 4.0, INK, None);
+    rect(img, (x, y, s, s), 4.0, INK, None);
     draw_text_centred(
         img,
         &Style::new(Weight::Bold, s * 0.75, WHITE),
@@ -160,7 +157,7 @@ fn cost_badge(img: &mut RgbaImage, x: f32, y: f32, s: f32, cost: u8) {
 fn mini_card(img: &mut RgbaImage, x: f32, y: f32, c: &CardView) {
     let (w, h) = (44.0, 58.0);
     let fill = agency_colour(c.agency);
-    rect(img, x, y, w, h, 5.0, fill, Some((INK, 1.5)));
+    rect(img, (x, y, w, h), 5.0, fill, Some((INK, 1.5)));
     cost_badge(img, x + 2.0, y + 2.0, 16.0, c.cost);
     let ink = ink_on(fill);
     text(
@@ -189,7 +186,7 @@ fn mini_card(img: &mut RgbaImage, x: f32, y: f32, c: &CardView) {
 /// A card in a station slot: id, cost, agency letter, specialty, and its short effect.
 fn slot_card(img: &mut RgbaImage, x: f32, y: f32, c: &CardView, ctx: &RenderCtx) {
     let fill = agency_colour(c.agency);
-    rect(img, x, y, CELL_W, CELL_H, 8.0, fill, None);
+    rect(img, (x, y, CELL_W, CELL_H), 8.0, fill, None);
     let ink = ink_on(fill);
     cost_badge(img, x + 4.0, y + 4.0, 20.0, c.cost);
     text(img, Weight::Bold, 14.0, ink, x + 28.0, y + 6.0, &c.id);
@@ -230,8 +227,7 @@ fn need_pips(img: &mut RgbaImage, x: f32, y: f32, o: &ObjectiveView) -> f32 {
 /// A capsule cell: colour, objective with its requirement, bottom effect, Validation tile.
 fn capsule_cell(
     img: &mut RgbaImage,
-    x: f32,
-    y: f32,
+    (x, y): (f32, f32),
     colour: &str,
     index: usize,
     obj: Option<&ObjectiveView>,
@@ -239,7 +235,7 @@ fn capsule_cell(
     ctx: &RenderCtx,
 ) {
     let fill = capsule_colour(colour);
-    rect(img, x, y, CELL_W, CELL_H, 20.0, fill, Some((INK, 2.5)));
+    rect(img, (x, y, CELL_W, CELL_H), 20.0, fill, Some((INK, 2.5)));
     text(
         img,
         Weight::Bold,
@@ -271,10 +267,7 @@ fn capsule_cell(
         // The tile sits at the foot of the capsule, leaving the bottom-effect line visible.
         rect(
             img,
-            x + 20.0,
-            y + 66.0,
-            CELL_W - 40.0,
-            23.0,
+            (x + 20.0, y + 66.0, CELL_W - 40.0, 23.0),
             6.0,
             WHITE,
             Some((INK, 2.0)),
@@ -295,10 +288,7 @@ fn capsule_cell(
 fn empty_cell(img: &mut RgbaImage, x: f32, y: f32, id: &str, hint: &str) {
     rect(
         img,
-        x,
-        y,
-        CELL_W,
-        CELL_H,
+        (x, y, CELL_W, CELL_H),
         8.0,
         BG,
         Some((rgb(0x5A6378), 2.0)),
@@ -336,8 +326,7 @@ fn station(
     ctx: &RenderCtx,
     s: usize,
     st: &StationView,
-    x: f32,
-    y: f32,
+    (x, y): (f32, f32),
     colours: (Rgba<u8>, char),
 ) {
     let seat = Seat(u8::try_from(s).unwrap_or(0));
@@ -345,10 +334,7 @@ fn station(
     let frame = if active { ALERT } else { rgb(0x3A4258) };
     rect(
         img,
-        x,
-        y,
-        STATION_W,
-        STATION_H,
+        (x, y, STATION_W, STATION_H),
         12.0,
         BG,
         Some((frame, if active { 4.0 } else { 2.0 })),
@@ -392,8 +378,7 @@ fn station(
         let obj = st.objectives.as_ref().and_then(|o| o.get(c));
         capsule_cell(
             img,
-            cx,
-            cy,
+            (cx, cy),
             colour,
             c,
             obj,
@@ -440,7 +425,7 @@ fn station(
 
 fn pile(img: &mut RgbaImage, x: f32, y: f32, colour: &str, index: usize, tiles: &[TileView]) {
     let fill = capsule_colour(colour);
-    rect(img, x, y, 94.0, 92.0, 10.0, fill, Some((INK, 2.0)));
+    rect(img, (x, y, 94.0, 92.0), 10.0, fill, Some((INK, 2.0)));
     text(
         img,
         Weight::Bold,
@@ -487,10 +472,7 @@ fn supply(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, y: f32) {
     let frame = Some((rgb(0x3A4258), 2.0));
     rect(
         img,
-        10.0,
-        y,
-        WIDTH as f32 - 20.0,
-        SUPPLY_H - 8.0,
+        (10.0, y, WIDTH as f32 - 20.0, SUPPLY_H - 8.0),
         12.0,
         BG,
         frame,
@@ -501,10 +483,7 @@ fn supply(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, y: f32) {
     box_label(img, 22.0, top, &tr(ctx, "lab_deck"));
     rect(
         img,
-        22.0,
-        top + 24.0,
-        64.0,
-        80.0,
+        (22.0, top + 24.0, 64.0, 80.0),
         8.0,
         rgb(0x4B5572),
         Some((WHITE, 2.0)),
@@ -514,7 +493,7 @@ fn supply(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, y: f32) {
     box_label(img, 100.0, top, &tr(ctx, "discard"));
     match v.discard.last() {
         Some(c) => mini_card(img, 100.0, top + 24.0, c),
-        None => rect(img, 100.0, top + 24.0, 44.0, 58.0, 5.0, BG, dim),
+        None => rect(img, (100.0, top + 24.0, 44.0, 58.0), 5.0, BG, dim),
     }
     let count = format!("×{}", v.discard.len());
     text(img, Weight::Bold, 18.0, WHITE, 100.0, top + 88.0, &count);
@@ -525,7 +504,7 @@ fn supply(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, y: f32) {
         let col_x = cx0 + i as f32 * 156.0;
         let cards = v.centre.get(i).map_or(&[][..], Vec::as_slice);
         let fill = agency_colour(*a);
-        rect(img, col_x, top + 24.0, 150.0, 24.0, 6.0, fill, None);
+        rect(img, (col_x, top + 24.0, 150.0, 24.0), 6.0, fill, None);
         let head = if cards.len() > 6 {
             format!("{} ×{} (+{})", a.letter(), cards.len(), cards.len() - 6)
         } else {
@@ -558,17 +537,20 @@ fn supply(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, y: f32) {
     } else {
         ALERT
     };
-    rect(img, rx, top + 24.0, 156.0, 70.0, 6.0, BG, Some((edge, 2.0)));
+    rect(
+        img,
+        (rx, top + 24.0, 156.0, 70.0),
+        6.0,
+        BG,
+        Some((edge, 2.0)),
+    );
     for (k, c) in v.revealed.iter().enumerate() {
         mini_card(img, rx + 6.0 + k as f32 * 49.0, top + 30.0, c);
     }
     box_label(img, rx, top + 104.0, &tr(ctx, "project_deck"));
     rect(
         img,
-        rx + 90.0,
-        top + 100.0,
-        64.0,
-        72.0,
+        (rx + 90.0, top + 100.0, 64.0, 72.0),
         8.0,
         rgb(0x6B4E8F),
         Some((WHITE, 2.0)),
@@ -593,10 +575,7 @@ fn finals(
 ) {
     rect(
         img,
-        10.0,
-        y,
-        WIDTH as f32 - 20.0,
-        SUPPLY_H - 8.0,
+        (10.0, y, WIDTH as f32 - 20.0, SUPPLY_H - 8.0),
         12.0,
         PAPER,
         Some((INK, 2.0)),
@@ -625,10 +604,7 @@ fn finals(
         if r.rank == 1 {
             rect(
                 img,
-                20.0,
-                ry - 4.0,
-                WIDTH as f32 - 40.0,
-                42.0,
+                (20.0, ry - 4.0, WIDTH as f32 - 40.0, 42.0),
                 8.0,
                 WHITE,
                 Some((INK, 2.0)),
@@ -683,10 +659,7 @@ const LEGEND_H: f32 = 66.0;
 fn legend_strip(img: &mut RgbaImage, ctx: &RenderCtx, y: f32) {
     rect(
         img,
-        10.0,
-        y,
-        WIDTH as f32 - 20.0,
-        LEGEND_H - 6.0,
+        (10.0, y, WIDTH as f32 - 20.0, LEGEND_H - 6.0),
         10.0,
         PAPER,
         Some((INK_DIM, 2.0)),
@@ -706,10 +679,7 @@ fn legend_strip(img: &mut RgbaImage, ctx: &RenderCtx, y: f32) {
     for a in Agency::ALL {
         rect(
             img,
-            x,
-            top,
-            30.0,
-            24.0,
+            (x, top, 30.0, 24.0),
             4.0,
             agency_colour(a),
             Some((INK, 1.0)),
@@ -798,10 +768,7 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
             let msg = trw(ctx, "final_round", &[("seats", names.join(", "))]);
             rect(
                 &mut img,
-                WIDTH as f32 - 600.0,
-                8.0,
-                590.0,
-                40.0,
+                (WIDTH as f32 - 600.0, 8.0, 590.0, 40.0),
                 8.0,
                 rgb(0xC0392B),
                 Some((WHITE, 2.0)),
@@ -818,7 +785,7 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     for (i, st) in v.stations.iter().enumerate() {
         let x = 10.0 + (i % 2) as f32 * (STATION_W + 8.0);
         let y = stations_y + (i / 2) as f32 * (STATION_H + 8.0);
-        station(&mut img, v, ctx, i, st, x, y, seats[i]);
+        station(&mut img, v, ctx, i, st, (x, y), seats[i]);
     }
     if v.finals.is_none() {
         legend_strip(&mut img, ctx, legend_y);
@@ -845,10 +812,7 @@ fn hand_card(
     let paper = mix(fill, WHITE, 0.78);
     rect(
         img,
-        x,
-        y,
-        CARD_W,
-        CARD_H,
+        (x, y, CARD_W, CARD_H),
         10.0,
         paper,
         Some((
@@ -856,7 +820,7 @@ fn hand_card(
             if drawn { 5.0 } else { 3.0 },
         )),
     );
-    rect(img, x + 3.0, y + 3.0, CARD_W - 6.0, 30.0, 8.0, fill, None);
+    rect(img, (x + 3.0, y + 3.0, CARD_W - 6.0, 30.0), 8.0, fill, None);
     cost_badge(img, x + 6.0, y + 6.0, 24.0, c.cost);
     let ink = ink_on(fill);
     text(img, Weight::Bold, 18.0, ink, x + 36.0, y + 8.0, &c.id);
@@ -871,12 +835,12 @@ fn hand_card(
     );
     specialty_badge(img, Pt::new(x + 18.0, y + 50.0), 12.0, c.specialty.letter());
     let spec = Text::new(format!("spacelab.specialty.{}", c.specialty.id())).render(ctx.lang);
-    let name = fit(
-        Weight::Bold,
-        14.0,
-        &format!("{} · {spec}", c.name),
-        CARD_W - 40.0,
-    );
+    let room = if c.effect.instant() {
+        CARD_W - 66.0
+    } else {
+        CARD_W - 40.0
+    };
+    let name = fit(Weight::Bold, 14.0, &format!("{} · {spec}", c.name), room);
     text(img, Weight::Bold, 14.0, INK, x + 34.0, y + 42.0, &name);
     let long = effect_long(&c.effect).render(ctx.lang);
     let mut ly = y + 66.0;
@@ -897,10 +861,7 @@ fn hand_card(
         let w = text_width(Weight::Bold, 13.0, &label) + 12.0;
         rect(
             img,
-            fx,
-            y + CARD_H - 26.0,
-            w,
-            20.0,
+            (fx, y + CARD_H - 26.0, w, 20.0),
             6.0,
             rgb(0x1E7B3A),
             None,
@@ -1039,10 +1000,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         }
         rect(
             &mut img,
-            12.0,
-            y,
-            PRIV_W as f32 - 24.0,
-            38.0,
+            (12.0, y, PRIV_W as f32 - 24.0, 38.0),
             8.0,
             WHITE,
             Some((rgb(0x6B4E8F), 2.0)),
