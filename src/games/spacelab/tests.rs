@@ -1978,6 +1978,22 @@ fn hidden_draw_texts_never_name_cards() {
         .contains("red13"));
     let e = Event::Auto {
         seat: Seat(0),
+        action: Action::Card(lab("red13")),
+    };
+    assert!(!g
+        .event_text(&e)
+        .render(Default::default())
+        .contains("red13"));
+    // The prompt text goes to the channel: it never names the card being placed.
+    let mut g2 = t05_position();
+    ok(&mut g2, 0, "card red13");
+    let p = Game::prompt(&g2).unwrap();
+    assert!(!p.text.render(Default::default()).contains("red13"));
+    ok(&mut g2, 0, "slot t2");
+    let p = Game::prompt(&g2).unwrap();
+    assert!(!p.text.render(Default::default()).contains("red13"));
+    let e = Event::Auto {
+        seat: Seat(0),
         action: Action::Keep(kind("crew")),
     };
     assert!(!g.event_text(&e).render(Default::default()).contains("crew"));
