@@ -94,6 +94,13 @@ fn rect(
     rounded_rect(img, Pt::new(x, y), Pt::new(x + w, y + h), r, fill, line);
 }
 
+/// A box in a capsule's colour with its id (`c1`...) in the corner: capsule cells and piles.
+fn capsule_box(img: &mut RgbaImage, b: (f32, f32, f32, f32), r: f32, colour: &str, index: usize) {
+    rect(img, b, r, capsule_colour(colour), Some((INK, 2.0)));
+    let id = format!("c{}", index + 1);
+    text(img, Weight::Bold, 14.0, INK, b.0 + 8.0, b.1 + 6.0, &id);
+}
+
 /// A lightning bolt (the instant-gain mark), drawn as two triangles.
 fn bolt(img: &mut RgbaImage, c: Pt, h: f32, colour: Rgba<u8>) {
     let s = h / 2.0;
@@ -234,17 +241,7 @@ fn capsule_cell(
     tile: Option<&TileView>,
     ctx: &RenderCtx,
 ) {
-    let fill = capsule_colour(colour);
-    rect(img, (x, y, CELL_W, CELL_H), 20.0, fill, Some((INK, 2.5)));
-    text(
-        img,
-        Weight::Bold,
-        14.0,
-        INK,
-        x + 8.0,
-        y + 6.0,
-        &format!("c{}", index + 1),
-    );
+    capsule_box(img, (x, y, CELL_W, CELL_H), 20.0, colour, index);
     let Some(o) = obj else {
         text_c(
             img,
@@ -424,17 +421,7 @@ fn station(
 }
 
 fn pile(img: &mut RgbaImage, x: f32, y: f32, colour: &str, index: usize, tiles: &[TileView]) {
-    let fill = capsule_colour(colour);
-    rect(img, (x, y, 94.0, 92.0), 10.0, fill, Some((INK, 2.0)));
-    text(
-        img,
-        Weight::Bold,
-        14.0,
-        INK,
-        x + 8.0,
-        y + 6.0,
-        &format!("c{}", index + 1),
-    );
+    capsule_box(img, (x, y, 94.0, 92.0), 10.0, colour, index);
     match tiles.first() {
         Some(t) => {
             text_c(
