@@ -467,7 +467,8 @@ fn supply(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, y: f32) {
     let top = y + 8.0;
     let dim = Some((rgb(0x5A6378), 1.5));
     // Lab deck and discard, side by side.
-    box_label(img, 22.0, top, &tr(ctx, "lab_deck"));
+    let deck_label = fit(Weight::Bold, 15.0, &tr(ctx, "lab_deck"), 74.0);
+    box_label(img, 22.0, top, &deck_label);
     rect(
         img,
         (22.0, top + 24.0, 64.0, 80.0),
