@@ -249,7 +249,7 @@ fn the_copy_detector_catches_a_copied_sentence() {
 }
 
 /// File-name prefixes in `shared/rulebooks` of the games that have pages (004: Cortexcape).
-const RULEBOOKS: &[&str] = &["004_", "000_", "001_", "002_"];
+const RULEBOOKS: &[&str] = &["004_", "000_", "001_", "002_", "003_"];
 
 /// Product rule of the house: the pages are our own words, never the rulebook's.
 #[test]
@@ -451,5 +451,32 @@ fn gates_notation_page_covers_the_spec_grammar() {
                 lang.code()
             );
         }
+    }
+}
+
+#[test]
+fn spacelab_topics_and_notation_page_cover_the_spec_grammar() {
+    assert_eq!(ids(GameKind::SpaceLab, Lang::En), SPACELAB_TOPICS);
+    let Some(path) = find_shared("games/spacelab.md") else {
+        eprintln!("shared/games/spacelab.md not found beside the checkout: check skipped");
+        return;
+    };
+    let spec = std::fs::read_to_string(&path).expect("spec is text");
+    let keywords = grammar_keywords(&spec);
+    assert!(keywords.len() >= 10, "grammar keywords: {keywords:?}");
+    for lang in Lang::ALL {
+        let text = page(GameKind::SpaceLab, "notation", lang).unwrap_or("");
+        for kw in &keywords {
+            assert!(
+                text.contains(&format!("`{kw}")),
+                "spacelab notation/{}: the command `{kw}` is not shown",
+                lang.code()
+            );
+        }
+        assert!(
+            text.contains("`;`") || text.contains("`;"),
+            "{}",
+            lang.code()
+        );
     }
 }

@@ -63,6 +63,7 @@ const BOOKS: &[Book] = &[
     book!(Portal, "portal": "overview", "setup", "turn", "deploy", "move", "activate", "recycle", "tokens", "cards-movement", "cards-attack", "cards-control", "end", "variants", "notation", "faq"),
     book!(Vortex, "vortex": "overview", "setup", "turn", "minority", "advanced", "winning", "catmouse", "solitaire", "variants", "notation", "faq"),
     book!(Gates, "gates": "overview", "setup", "turn", "sane", "insane", "despair", "gates", "scrolls", "scoring", "end", "two-players", "options", "notation", "faq"),
+    book!(SpaceLab, "spacelab": "overview", "setup", "turn", "reveal-recruit", "place", "slots", "objectives", "cards", "projects", "scoring", "end", "variants", "notation", "faq"),
 ];
 
 fn pages(game: GameKind) -> &'static [Page] {

@@ -19,6 +19,7 @@ mod cortexcape;
 mod portal;
 mod vortex;
 mod gates;
+mod spacelab;
 
 fn golden_dir(game: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

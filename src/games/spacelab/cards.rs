@@ -703,7 +703,10 @@ pub fn load(src: &str) -> Result<Data, DataError> {
             copies: p.copies,
             scoring: s,
         });
-        project_kind.extend(std::iter::repeat(u8::try_from(i).unwrap_or(0)).take(p.copies.into()));
+        project_kind.extend(std::iter::repeat_n(
+            u8::try_from(i).unwrap_or(0),
+            p.copies.into(),
+        ));
     }
     if project_kind.len() != PROJECT_CARDS {
         return bad(format!(

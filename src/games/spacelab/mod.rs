@@ -253,14 +253,11 @@ impl Game for SpaceLab {
             Phase::PlaceCard { .. } => {
                 t(&format!("prompt.{kind}")).arg("placed", p.placed_this_action)
             }
-            Phase::PlaceSlot { card } => {
-                t("prompt.place_slot").arg("card", self.data().lab_id(*card))
-            }
             Phase::PlacePay { card, paid, .. } => {
+                // The card is not named: the prompt text reaches the channel and the choice
+                // can still be taken back.
                 let due = usize::from(self.data().cost(*card)).saturating_sub(paid.len());
-                t(&format!("prompt.{kind}"))
-                    .arg("card", self.data().lab_id(*card))
-                    .arg("due", due)
+                t(&format!("prompt.{kind}")).arg("due", due)
             }
             _ => t(&format!("prompt.{kind}")),
         };
@@ -322,6 +319,8 @@ impl Game for SpaceLab {
             Event::Auto { seat, action } => match action {
                 // The kept code is private: the table only learns that a card was kept.
                 Action::Keep(_) => e("keep_auto").arg("seat", *seat),
+                // A chosen card or filter names hand contents before anything is placed.
+                Action::Card(_) | Action::From(_) => e("hidden_auto").arg("seat", *seat),
                 _ => e("auto")
                     .arg("seat", *seat)
                     .arg("option", notation::notation(d, action)),

@@ -20,15 +20,15 @@ use crate::render::palette::{
 };
 use crate::render::panel::{fit, token};
 use crate::render::shapes::{fill_convex, fill_disc, ring, rounded_rect, Pt};
-use crate::render::text::{draw_text, draw_text_centred, wrap, Align, Style, Weight};
+use crate::render::text::{draw_text, draw_text_centred, text_width, wrap, Align, Style, Weight};
 
-pub const WIDTH: u32 = 1600;
-const HEADER_H: f32 = 56.0;
-const SUPPLY_H: f32 = 236.0;
-const STATION_W: f32 = 790.0;
-const STATION_H: f32 = 404.0;
-const CELL_W: f32 = 108.0;
-const CELL_H: f32 = 112.0;
+pub const WIDTH: u32 = 1328;
+const HEADER_H: f32 = 50.0;
+const SUPPLY_H: f32 = 190.0;
+const STATION_W: f32 = 650.0;
+const STATION_H: f32 = 338.0;
+const CELL_W: f32 = 88.0;
+const CELL_H: f32 = 92.0;
 const BG: Rgba<u8> = rgb(0x1F2433);
 
 pub fn agency_colour(a: Agency) -> Rgba<u8> {
@@ -86,15 +86,19 @@ fn text_c(
 
 fn rect(
     img: &mut RgbaImage,
-    x: f32,
-    y: f32,
-    w: f32,
-    h: f32,
+    (x, y, w, h): (f32, f32, f32, f32),
     r: f32,
     fill: Rgba<u8>,
     line: Option<(Rgba<u8>, f32)>,
 ) {
     rounded_rect(img, Pt::new(x, y), Pt::new(x + w, y + h), r, fill, line);
+}
+
+/// A box in a capsule's colour with its id (`c1`...) in the corner: capsule cells and piles.
+fn capsule_box(img: &mut RgbaImage, b: (f32, f32, f32, f32), r: f32, colour: &str, index: usize) {
+    rect(img, b, r, capsule_colour(colour), Some((INK, 2.0)));
+    let id = format!("c{}", index + 1);
+    text(img, Weight::Bold, 14.0, INK, b.0 + 8.0, b.1 + 6.0, &id);
 }
 
 /// A lightning bolt (the instant-gain mark), drawn as two triangles.
@@ -142,13 +146,12 @@ fn star(img: &mut RgbaImage, c: Pt, r: f32, colour: Rgba<u8>) {
 /// The specialty letter in a circle (so researcher `R` never reads as the red agency).
 fn specialty_badge(img: &mut RgbaImage, c: Pt, r: f32, letter: &str) {
     fill_disc(img, c, r, WHITE);
-    ring(img, c, r, 1.5, INK);
     draw_text_centred(img, &Style::new(Weight::Bold, r * 1.2, INK), c, letter);
 }
 
 /// The cost in a dark square corner badge.
 fn cost_badge(img: &mut RgbaImage, x: f32, y: f32, s: f32, cost: u8) {
-    rect(img, x, y, s, s, 4.0, INK, None);
+    rect(img, (x, y, s, s), 4.0, INK, None);
     draw_text_centred(
         img,
         &Style::new(Weight::Bold, s * 0.75, WHITE),
@@ -161,7 +164,7 @@ fn cost_badge(img: &mut RgbaImage, x: f32, y: f32, s: f32, cost: u8) {
 fn mini_card(img: &mut RgbaImage, x: f32, y: f32, c: &CardView) {
     let (w, h) = (44.0, 58.0);
     let fill = agency_colour(c.agency);
-    rect(img, x, y, w, h, 5.0, fill, Some((INK, 1.5)));
+    rect(img, (x, y, w, h), 5.0, fill, Some((INK, 1.5)));
     cost_badge(img, x + 2.0, y + 2.0, 16.0, c.cost);
     let ink = ink_on(fill);
     text(
@@ -190,41 +193,22 @@ fn mini_card(img: &mut RgbaImage, x: f32, y: f32, c: &CardView) {
 /// A card in a station slot: id, cost, agency letter, specialty, and its short effect.
 fn slot_card(img: &mut RgbaImage, x: f32, y: f32, c: &CardView, ctx: &RenderCtx) {
     let fill = agency_colour(c.agency);
-    rect(img, x, y, CELL_W, CELL_H, 8.0, fill, Some((INK, 2.0)));
+    rect(img, (x, y, CELL_W, CELL_H), 8.0, fill, None);
     let ink = ink_on(fill);
-    cost_badge(img, x + 4.0, y + 4.0, 22.0, c.cost);
-    text(img, Weight::Bold, 16.0, ink, x + 30.0, y + 6.0, &c.id);
-    rect(
-        img,
-        x + CELL_W - 30.0,
-        y + 30.0,
-        26.0,
-        22.0,
-        4.0,
-        WHITE,
-        Some((INK, 1.0)),
-    );
-    text_c(
-        img,
-        Weight::Bold,
-        15.0,
-        INK,
-        x + CELL_W - 17.0,
-        y + 32.0,
-        c.agency.letter(),
-    );
-    specialty_badge(img, Pt::new(x + 17.0, y + 41.0), 12.0, c.specialty.letter());
+    cost_badge(img, x + 4.0, y + 4.0, 20.0, c.cost);
+    text(img, Weight::Bold, 14.0, ink, x + 28.0, y + 6.0, &c.id);
+    specialty_badge(img, Pt::new(x + 15.0, y + 38.0), 10.0, c.specialty.letter());
     let label = effect_short(&c.effect).render(ctx.lang);
-    let lines = wrap(Weight::Bold, 14.0, &label, CELL_W - 12.0);
-    let mut ly = y + 60.0;
+    let lines = wrap(Weight::Bold, 12.0, &label, CELL_W - 10.0);
+    let mut ly = y + 52.0;
     if c.effect.instant() {
         fill_disc(img, Pt::new(x + 16.0, ly + 9.0), 10.0, WHITE);
         bolt(img, Pt::new(x + 16.0, ly + 9.0), 15.0, INK);
         text(img, Weight::Bold, 16.0, ink, x + 30.0, ly, &label);
     } else {
         for l in lines.iter().take(3) {
-            text(img, Weight::Bold, 14.0, ink, x + 6.0, ly, l);
-            ly += 16.0;
+            text(img, Weight::Bold, 12.0, ink, x + 5.0, ly, l);
+            ly += 13.5;
         }
     }
 }
@@ -234,15 +218,15 @@ fn need_pips(img: &mut RgbaImage, x: f32, y: f32, o: &ObjectiveView) -> f32 {
     for (i, (a, n)) in o.need.iter().enumerate() {
         if i > 0 {
             text(img, Weight::Bold, 14.0, INK, cx, y - 8.0, "+");
-            cx += 12.0;
+            cx += 10.0;
         }
         for _ in 0..*n {
-            fill_disc(img, Pt::new(cx + 7.0, y), 7.0, agency_colour(*a));
-            ring(img, Pt::new(cx + 7.0, y), 7.0, 1.2, INK);
-            cx += 15.0;
+            fill_disc(img, Pt::new(cx + 6.0, y), 6.0, agency_colour(*a));
+            ring(img, Pt::new(cx + 6.0, y), 6.0, 1.2, INK);
+            cx += 13.0;
         }
         text(img, Weight::Bold, 14.0, INK, cx, y - 8.0, a.letter());
-        cx += if a.letter().len() > 1 { 22.0 } else { 13.0 };
+        cx += if a.letter().len() > 1 { 19.0 } else { 11.0 };
     }
     cx - x
 }
@@ -250,25 +234,14 @@ fn need_pips(img: &mut RgbaImage, x: f32, y: f32, o: &ObjectiveView) -> f32 {
 /// A capsule cell: colour, objective with its requirement, bottom effect, Validation tile.
 fn capsule_cell(
     img: &mut RgbaImage,
-    x: f32,
-    y: f32,
+    (x, y): (f32, f32),
     colour: &str,
     index: usize,
     obj: Option<&ObjectiveView>,
     tile: Option<&TileView>,
     ctx: &RenderCtx,
 ) {
-    let fill = capsule_colour(colour);
-    rect(img, x, y, CELL_W, CELL_H, 20.0, fill, Some((INK, 2.5)));
-    text(
-        img,
-        Weight::Bold,
-        14.0,
-        INK,
-        x + 8.0,
-        y + 6.0,
-        &format!("c{}", index + 1),
-    );
+    capsule_box(img, (x, y, CELL_W, CELL_H), 20.0, colour, index);
     let Some(o) = obj else {
         text_c(
             img,
@@ -282,29 +255,16 @@ fn capsule_cell(
         return;
     };
     text(img, Weight::Bold, 14.0, INK, x + 36.0, y + 6.0, &o.id);
-    need_pips(img, x + 6.0, y + 36.0, o);
-    specialty_badge(img, Pt::new(x + 16.0, y + 62.0), 10.0, o.specialty.letter());
+    need_pips(img, x + 5.0, y + 30.0, o);
+    specialty_badge(img, Pt::new(x + 15.0, y + 50.0), 10.0, o.specialty.letter());
     let eff = bottom_short(&o.effect).render(ctx.lang);
-    let lines = wrap(Weight::Regular, 12.0, &eff, CELL_W - 34.0);
-    for (i, l) in lines.iter().take(2).enumerate() {
-        text(
-            img,
-            Weight::Regular,
-            12.0,
-            INK,
-            x + 30.0,
-            y + 55.0 + 13.0 * i as f32,
-            l,
-        );
-    }
+    let eff = fit(Weight::Regular, 12.0, &eff, CELL_W - 30.0);
+    text(img, Weight::Regular, 12.0, INK, x + 28.0, y + 43.0, &eff);
     if let Some(t) = tile {
         // The tile sits at the foot of the capsule, leaving the bottom-effect line visible.
         rect(
             img,
-            x + 20.0,
-            y + 82.0,
-            CELL_W - 40.0,
-            26.0,
+            (x + 20.0, y + 66.0, CELL_W - 40.0, 23.0),
             6.0,
             WHITE,
             Some((INK, 2.0)),
@@ -315,7 +275,7 @@ fn capsule_cell(
             17.0,
             INK,
             x + CELL_W / 2.0,
-            y + 85.0,
+            y + 67.0,
             &format!("✓ {}", t.value),
         );
     }
@@ -325,32 +285,29 @@ fn capsule_cell(
 fn empty_cell(img: &mut RgbaImage, x: f32, y: f32, id: &str, hint: &str) {
     rect(
         img,
-        x,
-        y,
-        CELL_W,
-        CELL_H,
+        (x, y, CELL_W, CELL_H),
         8.0,
-        rgb(0x2B3245),
+        BG,
         Some((rgb(0x5A6378), 2.0)),
     );
     text_c(
         img,
         Weight::Bold,
-        26.0,
+        20.0,
         rgb(0x8E97AB),
         x + CELL_W / 2.0,
-        y + 24.0,
+        y + 22.0,
         id,
     );
     let lines = wrap(Weight::Regular, 13.0, hint, CELL_W - 10.0);
-    for (i, l) in lines.iter().take(3).enumerate() {
+    for (i, l) in lines.iter().take(2).enumerate() {
         text_c(
             img,
             Weight::Regular,
             13.0,
             rgb(0xB5BDCC),
             x + CELL_W / 2.0,
-            y + 62.0 + 15.0 * i as f32,
+            y + 56.0 + 15.0 * i as f32,
             l,
         );
     }
@@ -366,8 +323,7 @@ fn station(
     ctx: &RenderCtx,
     s: usize,
     st: &StationView,
-    x: f32,
-    y: f32,
+    (x, y): (f32, f32),
     colours: (Rgba<u8>, char),
 ) {
     let seat = Seat(u8::try_from(s).unwrap_or(0));
@@ -375,17 +331,14 @@ fn station(
     let frame = if active { ALERT } else { rgb(0x3A4258) };
     rect(
         img,
-        x,
-        y,
-        STATION_W,
-        STATION_H,
+        (x, y, STATION_W, STATION_H),
         12.0,
-        rgb(0x262C3D),
+        BG,
         Some((frame, if active { 4.0 } else { 2.0 })),
     );
     // Title bar.
     token(img, Pt::new(x + 24.0, y + 24.0), 15.0, colours.0, colours.1);
-    let name = fit(Weight::Bold, 20.0, &seat_name(ctx, seat), 200.0);
+    let name = fit(Weight::Bold, 20.0, &seat_name(ctx, seat), 150.0);
     text(img, Weight::Bold, 20.0, WHITE, x + 46.0, y + 12.0, &name);
     let validated = st.validated.iter().filter(|t| t.is_some()).count();
     let filled = st.slots.iter().filter(|c| c.is_some()).count();
@@ -402,9 +355,9 @@ fn station(
     text(
         img,
         Weight::Regular,
-        16.0,
+        15.0,
         rgb(0xDDE2EC),
-        x + 262.0,
+        x + 210.0,
         y + 15.0,
         &info.join(" · "),
     );
@@ -422,8 +375,7 @@ fn station(
         let obj = st.objectives.as_ref().and_then(|o| o.get(c));
         capsule_cell(
             img,
-            cx,
-            cy,
+            (cx, cy),
             colour,
             c,
             obj,
@@ -437,14 +389,14 @@ fn station(
             Some(card) => slot_card(img, cx, cy, card, ctx),
             None => {
                 let hint = match g.row {
-                    Row::Top => tr(ctx, "top_hint"),
+                    Row::Top => String::new(),
                     Row::Middle => {
                         let caps: Vec<String> =
                             g.capsules.iter().map(|c| format!("c{}", c + 1)).collect();
                         if caps.len() > 1 {
                             caps.join("+")
                         } else {
-                            tr(ctx, "mid_hint")
+                            String::new()
                         }
                     }
                     Row::Bottom => {
@@ -469,17 +421,7 @@ fn station(
 }
 
 fn pile(img: &mut RgbaImage, x: f32, y: f32, colour: &str, index: usize, tiles: &[TileView]) {
-    let fill = capsule_colour(colour);
-    rect(img, x, y, 112.0, 92.0, 10.0, fill, Some((INK, 2.0)));
-    text(
-        img,
-        Weight::Bold,
-        14.0,
-        INK,
-        x + 8.0,
-        y + 6.0,
-        &format!("c{}", index + 1),
-    );
+    capsule_box(img, (x, y, 94.0, 92.0), 10.0, colour, index);
     match tiles.first() {
         Some(t) => {
             text_c(
@@ -487,12 +429,12 @@ fn pile(img: &mut RgbaImage, x: f32, y: f32, colour: &str, index: usize, tiles: 
                 Weight::Bold,
                 34.0,
                 INK,
-                x + 48.0,
+                x + 40.0,
                 y + 22.0,
                 &t.value.to_string(),
             );
             if t.bonus {
-                star(img, Pt::new(x + 86.0, y + 40.0), 13.0, INK);
+                star(img, Pt::new(x + 74.0, y + 40.0), 12.0, INK);
             }
             let rest: Vec<String> = tiles[1..].iter().map(|t| t.value.to_string()).collect();
             text_c(
@@ -500,12 +442,12 @@ fn pile(img: &mut RgbaImage, x: f32, y: f32, colour: &str, index: usize, tiles: 
                 Weight::Regular,
                 15.0,
                 INK,
-                x + 56.0,
+                x + 47.0,
                 y + 66.0,
                 &rest.join(" "),
             );
         }
-        None => text_c(img, Weight::Bold, 24.0, INK, x + 56.0, y + 30.0, "-"),
+        None => text_c(img, Weight::Bold, 24.0, INK, x + 47.0, y + 30.0, "-"),
     }
 }
 
@@ -514,157 +456,101 @@ fn box_label(img: &mut RgbaImage, x: f32, y: f32, s: &str) {
 }
 
 fn supply(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, y: f32) {
+    let frame = Some((rgb(0x3A4258), 2.0));
     rect(
         img,
-        10.0,
-        y,
-        WIDTH as f32 - 20.0,
-        SUPPLY_H - 8.0,
+        (10.0, y, WIDTH as f32 - 20.0, SUPPLY_H - 8.0),
         12.0,
-        rgb(0x262C3D),
-        Some((rgb(0x3A4258), 2.0)),
+        BG,
+        frame,
     );
-    let top = y + 10.0;
-    // Lab deck and discard.
-    box_label(img, 24.0, top, &tr(ctx, "lab_deck"));
+    let top = y + 8.0;
+    let dim = Some((rgb(0x5A6378), 1.5));
+    // Lab deck and discard, side by side.
+    let deck_label = fit(Weight::Bold, 15.0, &tr(ctx, "lab_deck"), 74.0);
+    box_label(img, 22.0, top, &deck_label);
     rect(
         img,
-        24.0,
-        top + 24.0,
-        70.0,
-        92.0,
+        (22.0, top + 24.0, 64.0, 80.0),
         8.0,
         rgb(0x4B5572),
         Some((WHITE, 2.0)),
     );
-    text_c(
-        img,
-        Weight::Bold,
-        28.0,
-        WHITE,
-        59.0,
-        top + 52.0,
-        &v.lab_deck.to_string(),
-    );
-    box_label(img, 24.0, top + 124.0, &tr(ctx, "discard"));
+    let deck = v.lab_deck.to_string();
+    text_c(img, Weight::Bold, 26.0, WHITE, 54.0, top + 48.0, &deck);
+    box_label(img, 100.0, top, &tr(ctx, "discard"));
     match v.discard.last() {
-        Some(c) => mini_card(img, 24.0, top + 148.0, c),
-        None => rect(
-            img,
-            24.0,
-            top + 148.0,
-            44.0,
-            58.0,
-            5.0,
-            rgb(0x2B3245),
-            Some((rgb(0x5A6378), 1.5)),
-        ),
+        Some(c) => mini_card(img, 100.0, top + 24.0, c),
+        None => rect(img, (100.0, top + 24.0, 44.0, 58.0), 5.0, BG, dim),
     }
-    text(
-        img,
-        Weight::Bold,
-        18.0,
-        WHITE,
-        76.0,
-        top + 166.0,
-        &format!("×{}", v.discard.len()),
-    );
-    // Recruitment Centre: four columns.
-    let cx0 = 130.0;
+    let count = format!("×{}", v.discard.len());
+    text(img, Weight::Bold, 18.0, WHITE, 100.0, top + 88.0, &count);
+    // Recruitment Centre: four columns of up to 8 mini-cards.
+    let cx0 = 176.0;
     box_label(img, cx0, top, &tr(ctx, "centre"));
     for (i, a) in Agency::ALL.iter().enumerate() {
-        let col_x = cx0 + i as f32 * 196.0;
+        let col_x = cx0 + i as f32 * 156.0;
         let cards = v.centre.get(i).map_or(&[][..], Vec::as_slice);
         let fill = agency_colour(*a);
-        rect(img, col_x, top + 24.0, 188.0, 26.0, 6.0, fill, None);
+        rect(img, (col_x, top + 24.0, 150.0, 24.0), 6.0, fill, None);
+        let head = if cards.len() > 6 {
+            format!("{} ×{} (+{})", a.letter(), cards.len(), cards.len() - 6)
+        } else {
+            format!("{} ×{}", a.letter(), cards.len())
+        };
         text(
             img,
             Weight::Bold,
-            16.0,
+            15.0,
             ink_on(fill),
             col_x + 8.0,
             top + 27.0,
-            &format!("{} ×{}", a.letter(), cards.len()),
+            &head,
         );
-        for (k, c) in cards.iter().enumerate().take(12) {
-            let (r, q) = (k / 4, k % 4);
+        for (k, c) in cards.iter().enumerate().take(6) {
+            let (r, q) = (k / 3, k % 3);
             mini_card(
                 img,
                 col_x + q as f32 * 47.0,
-                top + 56.0 + r as f32 * 61.0,
+                top + 52.0 + r as f32 * 61.0,
                 c,
             );
         }
-        if cards.len() > 12 {
-            text(
-                img,
-                Weight::Bold,
-                14.0,
-                WHITE,
-                col_x + 120.0,
-                top + 27.0,
-                &format!("+{}", cards.len() - 12),
-            );
-        }
     }
-    // Reveal area.
-    let rx = cx0 + 4.0 * 196.0 + 6.0;
+    // Reveal area and Project deck.
+    let rx = cx0 + 4.0 * 156.0 + 4.0;
     box_label(img, rx, top, &tr(ctx, "revealed"));
+    let edge = if v.revealed.is_empty() {
+        rgb(0x5A6378)
+    } else {
+        ALERT
+    };
     rect(
         img,
-        rx,
-        top + 24.0,
-        156.0,
-        70.0,
+        (rx, top + 24.0, 156.0, 70.0),
         6.0,
-        rgb(0x2B3245),
-        Some((
-            if v.revealed.is_empty() {
-                rgb(0x5A6378)
-            } else {
-                ALERT
-            },
-            2.0,
-        )),
+        BG,
+        Some((edge, 2.0)),
     );
     for (k, c) in v.revealed.iter().enumerate() {
         mini_card(img, rx + 6.0 + k as f32 * 49.0, top + 30.0, c);
     }
-    // Project deck.
     box_label(img, rx, top + 104.0, &tr(ctx, "project_deck"));
     rect(
         img,
-        rx,
-        top + 128.0,
-        70.0,
-        80.0,
+        (rx + 90.0, top + 100.0, 64.0, 72.0),
         8.0,
         rgb(0x6B4E8F),
         Some((WHITE, 2.0)),
     );
-    text_c(
-        img,
-        Weight::Bold,
-        28.0,
-        WHITE,
-        rx + 35.0,
-        top + 150.0,
-        &v.project_deck.to_string(),
-    );
-    // Validation piles.
-    let px = rx + 170.0;
+    let pd = v.project_deck.to_string();
+    text_c(img, Weight::Bold, 26.0, WHITE, rx + 122.0, top + 120.0, &pd);
+    // Validation piles, one row.
+    let px = rx + 166.0;
     box_label(img, px, top, &tr(ctx, "piles"));
     for (i, colour) in v.capsule_colours.iter().enumerate() {
         let tiles = v.piles.get(i).map_or(&[][..], Vec::as_slice);
-        let (col, row) = (i % 2, i / 2);
-        pile(
-            img,
-            px + col as f32 * 120.0,
-            top + 24.0 + row as f32 * 100.0,
-            colour,
-            i,
-            tiles,
-        );
+        pile(img, px + i as f32 * 100.0, top + 24.0, colour, i, tiles);
     }
 }
 
@@ -677,10 +563,7 @@ fn finals(
 ) {
     rect(
         img,
-        10.0,
-        y,
-        WIDTH as f32 - 20.0,
-        SUPPLY_H - 8.0,
+        (10.0, y, WIDTH as f32 - 20.0, SUPPLY_H - 8.0),
         12.0,
         PAPER,
         Some((INK, 2.0)),
@@ -709,10 +592,7 @@ fn finals(
         if r.rank == 1 {
             rect(
                 img,
-                20.0,
-                ry - 4.0,
-                WIDTH as f32 - 40.0,
-                42.0,
+                (20.0, ry - 4.0, WIDTH as f32 - 40.0, 42.0),
                 8.0,
                 WHITE,
                 Some((INK, 2.0)),
@@ -748,8 +628,8 @@ fn finals(
                 ("count", r.project_count.to_string()),
             ],
         );
-        let detail = fit(Weight::Regular, 16.0, &detail, 1060.0);
-        text(img, Weight::Regular, 16.0, INK, 340.0, ry + 9.0, &detail);
+        let detail = fit(Weight::Regular, 14.0, &detail, WIDTH as f32 - 380.0);
+        text(img, Weight::Regular, 14.0, INK, 340.0, ry + 9.0, &detail);
         draw_text(
             img,
             &Style::new(Weight::Bold, 26.0, INK),
@@ -761,16 +641,13 @@ fn finals(
     }
 }
 
-const LEGEND_H: f32 = 74.0;
+const LEGEND_H: f32 = 66.0;
 
 /// The legend strip: agency colours with letters, specialty badge, ⚡, ★, slot rules.
 fn legend_strip(img: &mut RgbaImage, ctx: &RenderCtx, y: f32) {
     rect(
         img,
-        10.0,
-        y,
-        WIDTH as f32 - 20.0,
-        LEGEND_H - 6.0,
+        (10.0, y, WIDTH as f32 - 20.0, LEGEND_H - 6.0),
         10.0,
         PAPER,
         Some((INK_DIM, 2.0)),
@@ -790,10 +667,7 @@ fn legend_strip(img: &mut RgbaImage, ctx: &RenderCtx, y: f32) {
     for a in Agency::ALL {
         rect(
             img,
-            x,
-            top,
-            30.0,
-            24.0,
+            (x, top, 30.0, 24.0),
             4.0,
             agency_colour(a),
             Some((INK, 1.0)),
@@ -857,7 +731,8 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     let rows = if n <= 2 { 1 } else { 2 };
     let stations_y = HEADER_H + SUPPLY_H;
     let legend_y = stations_y + rows as f32 * (STATION_H + 8.0);
-    let height = (legend_y + LEGEND_H + 4.0).ceil() as u32;
+    let legend_h = if v.finals.is_some() { 0.0 } else { LEGEND_H };
+    let height = (legend_y + legend_h + 4.0).ceil() as u32;
     let mut img = RgbaImage::from_pixel(WIDTH, height, BG);
     // Header.
     text(&mut img, Weight::Bold, 26.0, WHITE, 20.0, 14.0, "Space Lab");
@@ -881,10 +756,7 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
             let msg = trw(ctx, "final_round", &[("seats", names.join(", "))]);
             rect(
                 &mut img,
-                900.0,
-                8.0,
-                690.0,
-                40.0,
+                (WIDTH as f32 - 600.0, 8.0, 590.0, 40.0),
                 8.0,
                 rgb(0xC0392B),
                 Some((WHITE, 2.0)),
@@ -899,11 +771,13 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
         supply(&mut img, v, ctx, HEADER_H);
     }
     for (i, st) in v.stations.iter().enumerate() {
-        let x = 10.0 + (i % 2) as f32 * (STATION_W + 0.0);
+        let x = 10.0 + (i % 2) as f32 * (STATION_W + 8.0);
         let y = stations_y + (i / 2) as f32 * (STATION_H + 8.0);
-        station(&mut img, v, ctx, i, st, x, y, seats[i]);
+        station(&mut img, v, ctx, i, st, (x, y), seats[i]);
     }
-    legend_strip(&mut img, ctx, legend_y);
+    if v.finals.is_none() {
+        legend_strip(&mut img, ctx, legend_y);
+    }
     img
 }
 
@@ -926,10 +800,7 @@ fn hand_card(
     let paper = mix(fill, WHITE, 0.78);
     rect(
         img,
-        x,
-        y,
-        CARD_W,
-        CARD_H,
+        (x, y, CARD_W, CARD_H),
         10.0,
         paper,
         Some((
@@ -937,7 +808,7 @@ fn hand_card(
             if drawn { 5.0 } else { 3.0 },
         )),
     );
-    rect(img, x + 3.0, y + 3.0, CARD_W - 6.0, 30.0, 8.0, fill, None);
+    rect(img, (x + 3.0, y + 3.0, CARD_W - 6.0, 30.0), 8.0, fill, None);
     cost_badge(img, x + 6.0, y + 6.0, 24.0, c.cost);
     let ink = ink_on(fill);
     text(img, Weight::Bold, 18.0, ink, x + 36.0, y + 8.0, &c.id);
@@ -952,12 +823,12 @@ fn hand_card(
     );
     specialty_badge(img, Pt::new(x + 18.0, y + 50.0), 12.0, c.specialty.letter());
     let spec = Text::new(format!("spacelab.specialty.{}", c.specialty.id())).render(ctx.lang);
-    let name = fit(
-        Weight::Bold,
-        14.0,
-        &format!("{} · {spec}", c.name),
-        CARD_W - 40.0,
-    );
+    let room = if c.effect.instant() {
+        CARD_W - 66.0
+    } else {
+        CARD_W - 40.0
+    };
+    let name = fit(Weight::Bold, 14.0, &format!("{} · {spec}", c.name), room);
     text(img, Weight::Bold, 14.0, INK, x + 34.0, y + 42.0, &name);
     let long = effect_long(&c.effect).render(ctx.lang);
     let mut ly = y + 66.0;
@@ -974,26 +845,25 @@ fn hand_card(
     }
     let mut fx = x + 8.0;
     if affordable {
+        let label = format!("✓ {}", tr(ctx, "affordable"));
+        let w = text_width(Weight::Bold, 13.0, &label) + 12.0;
         rect(
             img,
-            fx,
-            y + CARD_H - 26.0,
-            96.0,
-            20.0,
+            (fx, y + CARD_H - 26.0, w, 20.0),
             6.0,
             rgb(0x1E7B3A),
             None,
         );
-        text_c(
+        text(
             img,
             Weight::Bold,
             13.0,
             WHITE,
-            fx + 48.0,
+            fx + 6.0,
             y + CARD_H - 24.0,
-            &format!("✓ {}", tr(ctx, "affordable")),
+            &label,
         );
-        fx += 102.0;
+        fx += w + 6.0;
     }
     if drawn {
         star(img, Pt::new(fx + 9.0, y + CARD_H - 16.0), 9.0, ALERT);
@@ -1118,10 +988,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         }
         rect(
             &mut img,
-            12.0,
-            y,
-            PRIV_W as f32 - 24.0,
-            38.0,
+            (12.0, y, PRIV_W as f32 - 24.0, 38.0),
             8.0,
             WHITE,
             Some((rgb(0x6B4E8F), 2.0)),

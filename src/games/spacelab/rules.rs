@@ -761,17 +761,21 @@ impl SpaceLab {
             next.step += 1;
             self.resolving = Some(next);
             match r.step {
-                0 => match card.effect {
-                    LabEffect::DrawLab { n } => {
-                        self.draw_to_hand(usize::from(n), Source::Instant, ctx)
-                    }
-                    LabEffect::DrawProject { n } => {
-                        if self.draw_projects(usize::from(n), Source::Instant, ctx) {
-                            return;
+                0 => {
+                    let paused = match card.effect {
+                        LabEffect::DrawLab { n } => {
+                            self.draw_to_hand(usize::from(n), Source::Instant, ctx);
+                            false
                         }
+                        LabEffect::DrawProject { n } => {
+                            self.draw_projects(usize::from(n), Source::Instant, ctx)
+                        }
+                        _ => false,
+                    };
+                    if paused {
+                        return;
                     }
-                    _ => {}
-                },
+                }
                 1 => match d.slot_row(slot) {
                     Row::Top => {
                         if self.draw_projects(usize::from(card.cost), Source::Top, ctx) {

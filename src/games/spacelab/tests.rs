@@ -1641,22 +1641,10 @@ fn model_score(g: &SpaceLab, s: usize) -> i64 {
             .collect();
         total += match k(c) {
             1 => 1,
-            2 => {
-                if r == 1 {
-                    2
-                } else {
-                    0
-                }
-            }
+            2 if r == 1 => 2,
             3 => in_row.iter().filter(|&&y| ag(y) == ag(c)).count() as i64,
             6 => 2,
-            7 => {
-                if r == 2 {
-                    3
-                } else {
-                    0
-                }
-            }
+            7 if r == 2 => 3,
             9 => nsp(sp(c)),
             10 => 4,
             12 => pi,
@@ -1673,8 +1661,8 @@ fn model_score(g: &SpaceLab, s: usize) -> i64 {
     }
     let bottom = cards.iter().filter(|(i, _)| *i >= 7).count() as i64;
     if let Some(objs) = p.objectives {
-        for c in 0..3 {
-            let o = usize::from(objs[c]);
+        for (c, &o) in objs.iter().enumerate() {
+            let o = usize::from(o);
             // o04, o07, o10 score 2 per bottom card; specialties T, R, P.
             let want = match o {
                 3 => Some(3),
@@ -1700,8 +1688,8 @@ fn model_score(g: &SpaceLab, s: usize) -> i64 {
     for &c in &p.projects {
         held[usize::from(d.kind_of(c))] += 1;
     }
-    for x in 0..4 {
-        total += held[x] * 2 * nsp(x);
+    for (x, h) in held.iter().enumerate().take(4) {
+        total += h * 2 * nsp(x);
     }
     total += [0, 3, 7, 12, 18, 25][held[4].min(5) as usize];
     total += 7 * (held[5] / 2) + 2 * (held[5] % 2);
@@ -1823,14 +1811,14 @@ fn playout(
         log.push((s, pick));
         conserved(&g);
         for (i, p) in g.players.iter().enumerate() {
-            for c in 0..3 {
-                if validated_before[i][c].is_some() {
-                    assert_eq!(p.validated[c], validated_before[i][c], "validated stays");
+            for (c, before) in validated_before[i].iter().enumerate() {
+                if before.is_some() {
+                    assert_eq!(p.validated[c], *before, "validated stays");
                 }
             }
         }
-        for c in 0..3 {
-            assert!(g.piles[c].len() <= piles_before[c]);
+        for (pile, before) in g.piles.iter().zip(&piles_before) {
+            assert!(pile.len() <= *before);
         }
     }
     let o = g.outcome.clone().unwrap();
@@ -1988,6 +1976,22 @@ fn hidden_draw_texts_never_name_cards() {
         .event_text(&e)
         .render(Default::default())
         .contains("red13"));
+    let e = Event::Auto {
+        seat: Seat(0),
+        action: Action::Card(lab("red13")),
+    };
+    assert!(!g
+        .event_text(&e)
+        .render(Default::default())
+        .contains("red13"));
+    // The prompt text goes to the channel: it never names the card being placed.
+    let mut g2 = t05_position();
+    ok(&mut g2, 0, "card red13");
+    let p = Game::prompt(&g2).unwrap();
+    assert!(!p.text.render(Default::default()).contains("red13"));
+    ok(&mut g2, 0, "slot t2");
+    let p = Game::prompt(&g2).unwrap();
+    assert!(!p.text.render(Default::default()).contains("red13"));
     let e = Event::Auto {
         seat: Seat(0),
         action: Action::Keep(kind("crew")),
