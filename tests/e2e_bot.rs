@@ -29,6 +29,8 @@ impl Bot {
             database_url: String::new(),
             dev_guild: Some(GUILD_ID),
             api_base: Some(fake.api_base()),
+            shards: None,
+            tick: Some(std::time::Duration::from_millis(50)),
         };
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(run_with_service(config, service, async {

@@ -128,6 +128,11 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn private_summary(&self, seat: Seat, ctx: &RenderCtx) -> Option<String>;
     fn notation_forms(&self) -> Vec<&'static str>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// The canonical option that passes `seat`'s turn on a timeout, if the game allows it
+    /// now (see [`Game::timeout_pass`]).
+    fn timeout_pass(&self, _seat: Seat) -> Option<String> {
+        None
+    }
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -299,6 +304,10 @@ impl<G: Game> AnyGame for G {
 
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn timeout_pass(&self, seat: Seat) -> Option<String> {
+        Game::timeout_pass(self, seat).map(|a| self.notation(&a))
     }
 }
 

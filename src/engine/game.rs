@@ -227,6 +227,13 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     fn scores(&self) -> Vec<i64>;
 
     fn outcome(&self) -> Option<Outcome>;
+
+    /// The option that passes `seat`'s turn when its time runs out, if the rules let that
+    /// seat pass now. `None` (the default): they do not, and the game's timeout policy falls
+    /// back to a random legal option for the seat.
+    fn timeout_pass(&self, _seat: Seat) -> Option<Self::Action> {
+        None
+    }
 }
 
 /// Setup refused: bad option, bad seat count, bad data file.
