@@ -725,14 +725,26 @@ impl Service {
             quiet_of(&settings),
         );
         if !away && wake > now && wake < deadline {
-            // Quiet hours (set after the plan was made): later, still before the deadline.
-            self.store
-                .postpone_claimed(job.id, worker, job.attempts, wake)
-                .await?;
+            // Quiet hours (set after the plan was made): later, still before the deadline,
+            // unless another reminder of this turn comes by then (one message is enough).
+            let covered = self
+                .store
+                .jobs_for_game(record.id)
+                .await?
+                .iter()
+                .any(|j| j.id != job.id && j.kind == JOB_REMIND && j.due_at <= wake);
+            if covered {
+                self.drop_job(job, worker).await?;
+            } else {
+                self.store
+                    .postpone_claimed(job.id, worker, job.attempts, wake)
+                    .await?;
+            }
             return Ok(Vec::new());
         }
-        // Removed by this claim before anything is sent: a reminder goes at most once.
-        if !self.drop_job(job, worker).await? || away || wake > now {
+        // Removed by this claim before anything is sent: a reminder goes at most once. Late
+        // ones (after an outage) are pointless once the time is up.
+        if !self.drop_job(job, worker).await? || away || wake > now || now >= deadline {
             return Ok(Vec::new());
         }
         let lang = settings
