@@ -24,18 +24,15 @@ fn moderator(ctx: Context<'_>) -> bool {
 }
 
 /// A duration typed by a user: `24h`, `3d`, `none`.
-pub fn read_duration(s: &str) -> Result<Option<i64>, Error> {
-    parse_duration(s)
-        .ok_or_else(|| Error::User(Text::new("bot.error.duration").arg("input", s.to_string())))
+pub fn read_duration(s: &str) -> Result<Option<i64>, Text> {
+    parse_duration(s).ok_or_else(|| Text::new("bot.error.duration").arg("input", s.to_string()))
 }
 
-pub fn read_policy(s: &str) -> Result<TimeoutPolicy, Error> {
+pub fn read_policy(s: &str) -> Result<TimeoutPolicy, Text> {
     TimeoutPolicy::parse(s).ok_or_else(|| {
-        Error::User(
-            Text::new("bot.error.policy")
-                .arg("input", s.to_string())
-                .arg("known", "skip, bot, open"),
-        )
+        Text::new("bot.error.policy")
+            .arg("input", s.to_string())
+            .arg("known", "skip, bot, open")
     })
 }
 
@@ -88,7 +85,11 @@ pub async fn clock(
     defer(ctx).await?;
     let lang = lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
-    let time = time.as_deref().map(read_duration).transpose()?;
+    let time = time
+        .as_deref()
+        .map(read_duration)
+        .transpose()
+        .map_err(Error::User)?;
     let need_time = || Error::User(Text::new("bot.error.clock_time"));
     let action = match action.trim().to_lowercase().as_str() {
         "pause" => ClockAction::Pause,
@@ -253,7 +254,11 @@ pub async fn stats(
 ) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
-    let kind = game.as_deref().map(parse_kind).transpose()?;
+    let kind = game
+        .as_deref()
+        .map(parse_kind)
+        .transpose()
+        .map_err(Error::User)?;
     let guild = ctx.guild_id().map_or(0, |g| id_i64(g.get()));
     let text = ctx.data().service.stats_text(guild, kind, lang).await?;
     send::reply_text(ctx, &text).await

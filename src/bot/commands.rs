@@ -103,14 +103,12 @@ pub(super) async fn named<T>(
 }
 
 /// A game named by a user, or a friendly refusal listing the games.
-pub(super) fn parse_kind(g: &str) -> Result<GameKind, Error> {
+pub(super) fn parse_kind(g: &str) -> Result<GameKind, Text> {
     GameKind::parse(g).ok_or_else(|| {
         let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.id()).collect();
-        Error::User(
-            Text::new("bot.error.unknown_game")
-                .arg("game", g.to_string())
-                .arg("known", known.join(", ")),
-        )
+        Text::new("bot.error.unknown_game")
+            .arg("game", g.to_string())
+            .arg("known", known.join(", "))
     })
 }
 
@@ -230,15 +228,16 @@ pub async fn play(
 ) -> Result<(), Error> {
     let plang = public_lang_of(ctx);
     let clock_secs = match clock.as_deref() {
-        Some(c) => super::clocks::read_duration(c)?,
+        Some(c) => super::clocks::read_duration(c).map_err(Error::User)?,
         None => Some(ctx.data().service.timers().default_clock_secs),
     };
     let policy = timeout
         .as_deref()
         .map(super::clocks::read_policy)
-        .transpose()?
+        .transpose()
+        .map_err(Error::User)?
         .unwrap_or_default();
-    let kind = parse_kind(&game)?;
+    let kind = parse_kind(&game).map_err(Error::User)?;
     let options = parse_options(options.as_deref().unwrap_or("")).map_err(Error::User)?;
     let author = ctx.author();
     let host = Player {
@@ -512,7 +511,7 @@ pub async fn rules(
     }
     let lang = lang_of(ctx);
     let kind = match game.as_deref() {
-        Some(g) => parse_kind(g)?,
+        Some(g) => parse_kind(g).map_err(Error::User)?,
         None => ctx
             .data()
             .service

@@ -652,7 +652,7 @@ impl Service {
             );
             out.board.text = format!("{why}\n{}", out.board.text);
         }
-        Ok(vec![Notice::Board(out)])
+        Ok(vec![Notice::Board(Box::new(out))])
     }
 
     /// The timeout policy `open`: the seat waits for a new player, the clock stops.

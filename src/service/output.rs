@@ -50,7 +50,7 @@ pub struct Outputs {
 #[derive(Clone, Debug)]
 pub enum Notice {
     /// A new board after the scheduler played for a seat; its text starts with why.
-    Board(Outputs),
+    Board(Box<Outputs>),
     /// A message in the game's place (thread, else channel).
     Place { game: GameId, text: String },
     /// A direct message. If the user's DMs are closed, `fallback` (which mentions them) is

@@ -297,10 +297,10 @@ impl Service {
             });
         }
         if their_turn && !is_bot {
-            notices.push(Notice::Board(output::Outputs {
+            notices.push(Notice::Board(Box::new(output::Outputs {
                 board: out.board,
                 private: Vec::new(),
-            }));
+            })));
         }
         Ok(notices)
     }
