@@ -296,9 +296,9 @@ async fn scheduler_loop(http: Arc<serenity::Http>, data: Data, tick: std::time::
         Err(e) => tracing::warn!(error = %e, "could not re-plan game clocks"),
     }
     loop {
-        let full = match data.service.run_due_jobs(&worker, JOB_BATCH).await {
-            Ok(notices) => {
-                let full = notices.len() >= JOB_BATCH as usize;
+        let full = match data.service.run_due_jobs_counted(&worker, JOB_BATCH).await {
+            Ok((claimed, notices)) => {
+                let full = claimed >= JOB_BATCH as usize;
                 send::deliver_notices(&http, &data, notices).await;
                 full
             }

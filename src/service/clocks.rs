@@ -453,11 +453,22 @@ impl Service {
         worker: &str,
         limit: u32,
     ) -> Result<Vec<Notice>, ServiceError> {
+        Ok(self.run_due_jobs_counted(worker, limit).await?.1)
+    }
+
+    /// [`Service::run_due_jobs`], with how many jobs were claimed (those that had nothing left
+    /// to do included): a full batch means more may be due.
+    pub async fn run_due_jobs_counted(
+        &self,
+        worker: &str,
+        limit: u32,
+    ) -> Result<(usize, Vec<Notice>), ServiceError> {
         let now = self.now();
         let jobs = self
             .store
             .claim_due_jobs(now, limit, worker, self.timers.lease_secs)
             .await?;
+        let claimed = jobs.len();
         let mut out = Vec::new();
         for job in jobs {
             match self.fire(&job, worker, now).await {
@@ -471,7 +482,7 @@ impl Service {
                 }
             }
         }
-        Ok(out)
+        Ok((claimed, out))
     }
 
     async fn fire(
