@@ -418,6 +418,11 @@ async fn open_seats_are_replaced_and_kicked_by_the_host_or_moderators(db: &Db) {
         .replace(id, HOST, false, n, Newcomer::Bot, t)
         .await
         .unwrap();
+    // A clock change before the scheduler runs keeps the bot's turn.
+    w.svc
+        .clock(id, HOST, false, ClockAction::Change(Some(2 * DAY)), t)
+        .await
+        .unwrap();
     let sent = w.run().await;
     assert_eq!(sent.len(), 1, "{sent:?}");
     let l = w.svc.load(id).await.unwrap();

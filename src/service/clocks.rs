@@ -436,6 +436,11 @@ impl Service {
                 }
             }
         };
+        // The plan replaces every job of the game: a bot seat still to play keeps its turn.
+        if let Some(seat) = seat.filter(|s| record.seats.get(s.index()).is_some_and(|h| h.is_bot)) {
+            plan.jobs
+                .push(turn_job(JOB_BOT, game, now, plan.clock.rev, seat, false));
+        }
         if !self.store.apply_turn_plan(game, &plan).await? {
             return Err(stale(record));
         }
