@@ -460,6 +460,19 @@ mod tests {
     }
 
     #[test]
+    fn shard_ranges_stay_within_the_total() {
+        let r = ShardRange::parse("0-1", 4).unwrap();
+        assert_eq!((r.first, r.last, r.total), (0, 1, 4));
+        assert_eq!(
+            ShardRange::parse("3", 4).map(|r| (r.first, r.last)),
+            Some((3, 3))
+        );
+        assert_eq!(ShardRange::parse("2-4", 4), None);
+        assert_eq!(ShardRange::parse("2-1", 4), None);
+        assert_eq!(ShardRange::parse("a-b", 4), None);
+    }
+
+    #[test]
     fn locales_pick_the_language() {
         assert_eq!(Lang::from_locale("fr"), Lang::Fr);
         assert_eq!(Lang::from_locale("en-GB"), Lang::En);
