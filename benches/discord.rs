@@ -95,6 +95,8 @@ async fn run(store: Store) -> Vec<Duration> {
         database_url: String::new(),
         dev_guild: Some(GUILD_ID),
         api_base: Some(fake.api_base()),
+        shards: None,
+        tick: None,
     };
     let bot = tokio::spawn(run_with_service(config, Service::new(store), async {
         rx.await.ok();

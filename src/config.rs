@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::service::Timers;
+
 /// The Discord bot token. Its `Debug` and `Display` never show it.
 #[derive(Clone)]
 pub struct Token(String);
@@ -45,6 +47,12 @@ pub struct Config {
     pub api_base: Option<String>,
     /// `DISCORD_APPLICATION_ID`: only used to print an invite link.
     pub application_id: Option<u64>,
+    /// Reminders, digest and default clock: `REMIND_AT_PERCENT`, `LAST_CALL_HOURS`,
+    /// `MAX_REMINDERS`, `DIGEST_HOUR`, `DEFAULT_CLOCK_HOURS`.
+    pub timers: Timers,
+    /// `SCHEDULER_TICK_SECS`: how often due jobs are looked for (default 5; 0 runs no
+    /// scheduler in this process).
+    pub scheduler_tick_secs: u64,
 }
 
 impl Config {
@@ -69,8 +77,31 @@ impl Config {
                 .map(|u| u.trim().to_string())
                 .filter(|u| !u.is_empty()),
             application_id: var_u64("DISCORD_APPLICATION_ID"),
+            timers: timers_from_env(),
+            scheduler_tick_secs: var_u64("SCHEDULER_TICK_SECS").unwrap_or(5),
         }
     }
+}
+
+fn timers_from_env() -> Timers {
+    let mut t = Timers::default();
+    let hour = 3600_i64;
+    if let Some(p) = var_u64("REMIND_AT_PERCENT") {
+        t.remind_pct = u8::try_from(p.min(100)).unwrap_or(50);
+    }
+    if let Some(h) = var_u64("LAST_CALL_HOURS") {
+        t.last_call_secs = i64::try_from(h).unwrap_or(2).saturating_mul(hour);
+    }
+    if let Some(n) = var_u64("MAX_REMINDERS") {
+        t.max_reminders = u8::try_from(n.min(10)).unwrap_or(2);
+    }
+    if let Some(h) = var_u64("DIGEST_HOUR") {
+        t.digest_minute = u16::try_from(h.min(23) * 60).unwrap_or(9 * 60);
+    }
+    if let Some(h) = var_u64("DEFAULT_CLOCK_HOURS").filter(|h| *h > 0) {
+        t.default_clock_secs = i64::try_from(h).unwrap_or(24).saturating_mul(hour);
+    }
+    t
 }
 
 /// A numeric id from the environment; empty or unreadable is `None` (with a warning).
@@ -103,6 +134,8 @@ mod tests {
             dev_guild: None,
             api_base: None,
             application_id: None,
+            timers: Timers::default(),
+            scheduler_tick_secs: 5,
         };
         assert!(!format!("{c:?}").contains("secret"));
     }

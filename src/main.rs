@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use croupier::bot::BotConfig;
+use croupier::bot::{BotConfig, ShardRange};
 use croupier::config::Config;
 use croupier::engine::GameKind;
 use croupier::i18n::Lang;
@@ -32,7 +32,17 @@ enum Command {
     /// List the games croupier hosts and their options.
     Games,
     /// Run the Discord bot (needs DISCORD_TOKEN).
-    Serve,
+    Serve(ServeCli),
+}
+
+#[derive(Args, Default)]
+struct ServeCli {
+    /// Run only these shards, e.g. `0-1` (several processes on one PostgreSQL database).
+    #[arg(long, requires = "total")]
+    shards: Option<String>,
+    /// The number of shards of all processes together.
+    #[arg(long, requires = "shards")]
+    total: Option<u32>,
 }
 
 #[derive(Args, Default)]
@@ -100,7 +110,7 @@ async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     // Reads .env first, so RUST_LOG set there applies too.
     let config = Config::from_env();
-    let serving = matches!(cli.command, Some(Command::Serve))
+    let serving = matches!(cli.command, Some(Command::Serve(_)))
         || (cli.command.is_none() && config.token.is_some());
     // The bot reports its connection and shutdown; the table keeps the terminal for the game.
     let default_filter = if serving {
@@ -146,8 +156,8 @@ async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             Ok(())
         }
         Some(Command::Table(t)) => table_cmd(*t, &config).await,
-        Some(Command::Serve) => serve(&config).await,
-        None if config.token.is_some() => serve(&config).await,
+        Some(Command::Serve(s)) => serve(&config, &s).await,
+        None if config.token.is_some() => serve(&config, &ServeCli::default()).await,
         // A newcomer without a token plays the local table against one bot.
         None => {
             // (`Default` leaves `out` empty; clap's default applies only to parsed flags.)
@@ -161,7 +171,20 @@ async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
     }
 }
 
-async fn serve(config: &Config) -> anyhow::Result<()> {
+async fn serve(config: &Config, cli: &ServeCli) -> anyhow::Result<()> {
+    let shards = match (&cli.shards, cli.total) {
+        (Some(range), Some(total)) => Some(ShardRange::parse(range, total).ok_or_else(|| {
+            anyhow::anyhow!(
+                "--shards {range} --total {total}: give a range like 0-1 within 0..{total}"
+            )
+        })?),
+        _ => None,
+    };
+    if shards.is_some() && config.database_url.starts_with("sqlite:") {
+        anyhow::bail!(
+            "--shards needs PostgreSQL (DATABASE_URL=postgres://…): processes sharing SQLite would fight over one file"
+        );
+    }
     let Some(token) = config.token.clone() else {
         let lang = Lang::from_locale(&std::env::var("LANG").unwrap_or_default());
         eprintln!(
@@ -176,8 +199,11 @@ async fn serve(config: &Config) -> anyhow::Result<()> {
         database_url: config.database_url.clone(),
         dev_guild: config.dev_guild,
         api_base: config.api_base.clone(),
+        shards,
+        tick: (config.scheduler_tick_secs > 0)
+            .then(|| std::time::Duration::from_secs(config.scheduler_tick_secs)),
     };
-    croupier::bot::run_bot(bot, croupier::bot::shutdown_signal()).await
+    croupier::bot::run_bot(bot, config.timers.clone(), croupier::bot::shutdown_signal()).await
 }
 
 async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {

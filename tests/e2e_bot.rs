@@ -5,6 +5,11 @@
 #[path = "support/fake_discord/mod.rs"]
 mod fake_discord;
 
+#[macro_use]
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
+
 use croupier::bot::{run_with_service, BotConfig};
 use croupier::config::Token;
 use croupier::engine::GameId;
@@ -29,6 +34,8 @@ impl Bot {
             database_url: String::new(),
             dev_guild: Some(GUILD_ID),
             api_base: Some(fake.api_base()),
+            shards: None,
+            tick: Some(std::time::Duration::from_millis(50)),
         };
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(run_with_service(config, service, async {
@@ -95,8 +102,11 @@ struct World {
 }
 
 async fn world_on(store: Store, dir: Option<tempfile::TempDir>) -> World {
+    world_with(Service::new(store), dir).await
+}
+
+async fn world_with(service: Service, dir: Option<tempfile::TempDir>) -> World {
     let fake = FakeDiscord::start().await;
-    let service = Service::new(store);
     let bot = Bot::start(&fake, service.clone()).await;
     World {
         fake,
@@ -776,13 +786,24 @@ async fn cancel_scenario(store: Store, dir: Option<tempfile::TempDir>) {
 
 /// `/cancel` in the game's thread; returns the ephemeral answer.
 async fn cancel(fake: &FakeDiscord, user: u64, thread: u64) -> String {
+    ask(fake, user, thread, "cancel", vec![]).await
+}
+
+/// A command answered ephemerally after a deferral; returns the answer.
+async fn ask(
+    fake: &FakeDiscord,
+    user: u64,
+    channel: u64,
+    name: &str,
+    options: Vec<Value>,
+) -> String {
     let cmd = fake
-        .push(Push::command("cancel", vec![]).by(user).in_channel(thread))
+        .push(Push::command(name, options).by(user).in_channel(channel))
         .await;
     let cb = fake.wait_for_callback(cmd.id).await;
-    assert_eq!(cb.kind, 5);
+    assert_eq!(cb.kind, 5, "/{name}: {cb:?}");
     assert!(cb.ephemeral());
-    fake.wait_until("the /cancel answer", |st| {
+    fake.wait_until(&format!("the /{name} answer"), |st| {
         let i = st.interactions.get(&cmd.id)?;
         let m = st.message(i.original?)?;
         (!m.content.is_empty()).then(|| m.content.clone())
@@ -1084,4 +1105,222 @@ async fn three_player_standard_game_with_typed_lines() {
     assert_names_winner(&w.service, game, &board).await;
     finish(fake).await;
     w.bot.stop().await;
+}
+
+// ----- 11. games over days: reminders, a timeout, the clock, absent players -----
+
+/// Waits for a public message in `channel` that contains `needle`.
+async fn said(fake: &FakeDiscord, channel: u64, needle: &str) -> Message {
+    fake.wait_until(&format!("a message with {needle:?}"), |st| {
+        st.messages
+            .iter()
+            .find(|m| m.channel_id == channel && !m.deleted && m.content.contains(needle))
+            .cloned()
+    })
+    .await
+}
+
+/// Waits for a DM to `user` that contains `needle`.
+async fn dm_said(fake: &FakeDiscord, user: u64, needle: &str) -> Message {
+    fake.wait_until(&format!("a DM with {needle:?}"), |st| {
+        let dm = st.channels.values().find(|c| c.recipient == Some(user))?.id;
+        st.messages
+            .iter()
+            .find(|m| m.channel_id == dm && m.content.contains(needle))
+            .cloned()
+    })
+    .await
+}
+
+#[tokio::test]
+async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
+    use croupier::clock::{unix_now, ManualClock, DAY, HOUR};
+    const CAROL: u64 = 1_100_000_000_000_000_103;
+    let clock = ManualClock::new(unix_now());
+    let (store, dir) = sqlite().await;
+    let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
+    let w = world_with(service, Some(dir)).await;
+    let fake = &w.fake;
+    fake.set_member_permissions(BOB, PLAIN_MEMBER);
+    fake.add_user(CAROL, "Carol");
+    let (game, thread, board) = started(fake, "short=true").await;
+    let mover = mentioned(&board).expect("a mention");
+    let waiting = other(mover);
+
+    // Half the default 24 h: a DM with a link to the game.
+    clock.advance(12 * HOUR);
+    let dm = dm_said(fake, mover, "it is your turn, 12 h left").await;
+    assert!(dm.content.contains(&format!("/{thread}")), "{}", dm.content);
+    // DMs closed before the last call: the reminder becomes a mention in the thread.
+    fake.close_dms(mover);
+    clock.advance(10 * HOUR);
+    said(
+        fake,
+        thread,
+        &format!("<@{mover}>, it is your turn: 2 h left."),
+    )
+    .await;
+    // Time is up: a random legal move is played (Cortexcape has no pass); the thread is told.
+    clock.advance(2 * HOUR);
+    let timeout = said(fake, thread, "ran out of time").await;
+    assert!(is_board(&timeout), "{timeout:?}");
+    assert_eq!(mentioned(&timeout), Some(waiting));
+
+    // /games: whose turn, time left, a jump link.
+    let games = ask(fake, waiting, CHANNEL_ID, "games", vec![]).await;
+    assert!(games.contains("your turn!, 1 d left"), "{games}");
+    assert!(
+        games.contains(&format!("https://discord.com/channels/{GUILD_ID}/{thread}")),
+        "{games}"
+    );
+    // The clock: host only; pause, then resume.
+    let refused = ask(
+        fake,
+        BOB,
+        thread,
+        "clock",
+        vec![opt::string("action", "pause")],
+    )
+    .await;
+    assert!(refused.starts_with("Only the host"), "{refused}");
+    let done = ask(
+        fake,
+        ALICE,
+        thread,
+        "clock",
+        vec![opt::string("action", "pause")],
+    )
+    .await;
+    assert_eq!(done, "✅ Clock updated.");
+    said(fake, thread, "The host paused the clock").await;
+    clock.advance(3 * DAY);
+    let done = ask(
+        fake,
+        ALICE,
+        thread,
+        "clock",
+        vec![opt::string("action", "resume")],
+    )
+    .await;
+    assert_eq!(done, "✅ Clock updated.");
+    said(fake, thread, "The clock runs again: 1 d left").await;
+    // Settings, in the player's own words.
+    let settings = ask(
+        fake,
+        BOB,
+        thread,
+        "settings",
+        vec![
+            opt::string("timezone", "europe/paris"),
+            opt::string("quiet_hours", "22:00-07:00"),
+            opt::boolean("digest", true),
+        ],
+    )
+    .await;
+    assert!(settings.contains("Time zone: Europe/Paris"), "{settings}");
+    assert!(settings.contains("Quiet hours: 22:00-07:00"), "{settings}");
+    assert!(settings.contains("Daily digest: on"), "{settings}");
+    let bad = ask(
+        fake,
+        BOB,
+        thread,
+        "settings",
+        vec![opt::string("timezone", "Mars/Base")],
+    )
+    .await;
+    assert!(bad.contains("Mars/Base"), "{bad}");
+    // Bob is kicked; Carol takes his seat.
+    let refused = ask(fake, BOB, thread, "kick", vec![opt::integer("seat", 1)]).await;
+    assert!(refused.starts_with("Only the host"), "{refused}");
+    let done = ask(fake, ALICE, thread, "kick", vec![opt::integer("seat", 2)]).await;
+    assert_eq!(done, "✅ Seat opened.");
+    said(fake, thread, "Seat 2 (bob) is open").await;
+    let done = ask(
+        fake,
+        ALICE,
+        thread,
+        "replace",
+        vec![opt::integer("seat", 2), opt::user("user", CAROL)],
+    )
+    .await;
+    assert_eq!(done, "✅ Seat handed over.");
+    said(fake, thread, &format!("is replaced by <@{CAROL}>")).await;
+    let seats = w.service.lobby(game).await.expect("game").seats;
+    assert_eq!(seats[1].user, Some(croupier_user(CAROL)));
+    // /stats: nothing finished yet.
+    let stats = ask(fake, ALICE, thread, "stats", vec![]).await;
+    assert_eq!(stats, "No game has been played here yet.");
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+// ----- 12. two processes on one PostgreSQL database -----
+
+#[tokio::test]
+async fn two_processes_on_one_postgres_apply_each_interaction_and_job_once() {
+    use croupier::clock::{unix_now, ManualClock, DAY};
+    let Some(db) = store_db::Db::postgres("e2e_two_processes").await else {
+        return;
+    };
+    let clock = ManualClock::new(unix_now());
+    let fake = FakeDiscord::start().await;
+    let mut services = Vec::new();
+    let mut bots = Vec::new();
+    for _ in 0..2 {
+        let store = Store::connect(&db.url).await.expect("postgres store");
+        let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
+        bots.push(Bot::start(&fake, service.clone()).await);
+        services.push(service);
+    }
+    // Every interaction reaches both processes; each is answered once (a second answer
+    // would be a violation), and the lobby, the seat and the start happen once.
+    let (game, thread, board) = started(&fake, "short=true").await;
+    assert_eq!(fake.threads().len(), 1);
+    let seats = services[0].lobby(game).await.expect("game").seats;
+    assert_eq!(seats.len(), 2);
+    // Two clicks on the same option at once: one move lands, the other click is told.
+    let mover = mentioned(&board).expect("a mention");
+    let id = first_decision(&board);
+    let (a, b) = tokio::join!(
+        fake.push(Push::button(board.id, &id).by(mover).in_channel(thread)),
+        fake.push(Push::button(board.id, &id).by(mover).in_channel(thread))
+    );
+    for p in [&a, &b] {
+        assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    }
+    fake.wait_until("one click refused", |st| {
+        let n: usize = [a.id, b.id]
+            .iter()
+            .filter_map(|i| st.interactions.get(i))
+            .map(|i| i.followups.len())
+            .sum();
+        (n == 1).then_some(())
+    })
+    .await;
+    let moves = services[1].store().moves(game).await.expect("moves");
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    // The deadline: both schedulers look, one fires.
+    clock.advance(DAY);
+    said(&fake, thread, "ran out of time").await;
+    for (i, s) in services.iter().enumerate() {
+        let late = s
+            .run_due_jobs(&format!("probe{i}"), 100)
+            .await
+            .expect("jobs");
+        assert!(late.is_empty(), "fired again: {} notices", late.len());
+    }
+    let timeouts = fake
+        .messages(thread)
+        .iter()
+        .filter(|m| m.content.contains("ran out of time"))
+        .count();
+    assert_eq!(timeouts, 1);
+    finish(&fake).await;
+    for bot in bots {
+        bot.stop().await;
+    }
+    for s in &services {
+        s.store().close().await;
+    }
+    db.finish().await;
 }

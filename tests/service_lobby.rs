@@ -7,7 +7,7 @@ use croupier::i18n::Lang;
 use croupier::service::{
     Actor, LobbyError, OpenLobby, Place, PlayLine, Player, Service, ServiceError, UndoScope,
 };
-use croupier::store::{DmStatus, GameStatus, Store};
+use croupier::store::{DmStatus, GameStatus, Store, TimeoutPolicy};
 
 async fn backends() -> Vec<(&'static str, Store, Option<tempfile::TempDir>)> {
     let dir = tempfile::tempdir().unwrap();
@@ -56,6 +56,8 @@ fn open(host: i64, channel: i64, max: Option<usize>) -> OpenLobby {
             thread: None,
         },
         clock_secs: None,
+        policy: TimeoutPolicy::Skip,
+        lang: Lang::En,
     }
 }
 

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use croupier::engine::{GameId, Seat, Version};
 use croupier::store::{
     Backend, DmStatus, GameStatus, NewGame, NewJob, NewMove, NewSeat, Store, StoreError,
-    UserSettings,
+    TimeoutPolicy, TurnClock, UserSettings,
 };
 
 #[macro_use]
@@ -56,6 +56,8 @@ fn new_game(channel: i64, users: &[i64]) -> NewGame {
             .map(|u| seat(Some(*u), &format!("player {u}"), false))
             .collect(),
         clock_secs: Some(86_400),
+        policy: TimeoutPolicy::Bot,
+        lang: Some("fr".into()),
         now: 1_000,
     }
 }
@@ -121,6 +123,10 @@ async fn games_round_trip(db: &Db) {
         (Some(11), Some(5), Some(99), None)
     );
     assert_eq!(r.clock_secs, Some(86_400));
+    assert_eq!(r.policy, TimeoutPolicy::Bot);
+    assert_eq!(r.lang.as_deref(), Some("fr"));
+    assert_eq!(r.clock, TurnClock::default());
+    assert!(r.seats.iter().all(|s| !s.vacant && s.final_rank.is_none()));
     assert_eq!((r.created_at, r.updated_at), (1_000, 1_000));
     let seats: Vec<_> = r
         .seats
@@ -445,6 +451,7 @@ async fn jobs_lease_complete_cancel(db: &Db) {
         due_at,
         kind: kind.into(),
         game,
+        user: None,
         payload: format!("{{\"due\":{due_at}}}"),
     };
     let late = store
@@ -523,6 +530,7 @@ async fn jobs_claimed_once_by_concurrent_claimers(db: &Db) {
                 due_at: i % 7,
                 kind: "remind".into(),
                 game: None,
+                user: None,
                 payload: String::new(),
             })
             .await
@@ -594,6 +602,7 @@ async fn user_settings_round_trip(db: &Db) {
         quiet_end: Some(7 * 60 + 30),
         vacation_until: Some(1_900_000_000),
         dm_enabled: false,
+        digest: true,
     };
     store.save_user_settings(5, &s, 100).await.unwrap();
     assert_eq!(store.user_settings(5).await.unwrap(), s);
@@ -625,6 +634,7 @@ async fn foreign_keys_are_enforced(db: &Db) {
         due_at: 1,
         kind: "remind".into(),
         game: Some(GameId(424_242)),
+        user: None,
         payload: String::new(),
     };
     assert!(matches!(

@@ -35,6 +35,8 @@ fn lobby(host: i64) -> NewGame {
             is_bot: false,
         }],
         clock_secs: None,
+        policy: Default::default(),
+        lang: None,
         now: 10,
     }
 }

@@ -7,7 +7,7 @@ use serenity::EditInteractionResponse;
 
 use super::layout::content;
 use super::send::{self, author_id};
-use super::{fresh_seed, id_i64, is_moderator, lang_of, now, public_lang_of, Context, Data, Error};
+use super::{fresh_seed, id_i64, is_moderator, lang_of, public_lang_of, Context, Data, Error};
 use crate::engine::{GameId, GameKind, GameOptions};
 use crate::i18n::{lookup, Lang, Text};
 use crate::service::{OpenLobby, Place, PlayLine, Player, UndoScope};
@@ -26,6 +26,11 @@ pub fn all() -> Vec<Command> {
         cancel(),
         rules(),
         games(),
+        super::clocks::clock(),
+        super::clocks::settings(),
+        super::clocks::replace(),
+        super::clocks::kick(),
+        super::clocks::stats(),
     ]
 }
 
@@ -59,13 +64,13 @@ pub fn localize(commands: &mut [Command]) {
     }
 }
 
-async fn defer(ctx: Context<'_>) -> Result<(), Error> {
+pub(super) async fn defer(ctx: Context<'_>) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     Ok(())
 }
 
 /// The game a command is about: the one given, else the one played here.
-async fn resolve_game(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Error> {
+pub(super) async fn resolve_game(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Error> {
     match game {
         Some(id) => Ok(GameId(id)),
         None => Ok(ctx
@@ -77,7 +82,7 @@ async fn resolve_game(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Err
 }
 
 /// A refusal about `game`, kept with its players' names so seats read as names.
-async fn named<T>(
+pub(super) async fn named<T>(
     ctx: Context<'_>,
     game: GameId,
     result: Result<T, crate::service::ServiceError>,
@@ -97,6 +102,16 @@ async fn named<T>(
     }
 }
 
+/// A game named by a user, or a friendly refusal listing the games.
+pub(super) fn parse_kind(g: &str) -> Result<GameKind, Text> {
+    GameKind::parse(g).ok_or_else(|| {
+        let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.id()).collect();
+        Text::new("bot.error.unknown_game")
+            .arg("game", g.to_string())
+            .arg("known", known.join(", "))
+    })
+}
+
 /// `key=value` pairs separated by spaces or commas.
 pub fn parse_options(s: &str) -> Result<GameOptions, Text> {
     let mut out = GameOptions::new();
@@ -109,7 +124,7 @@ pub fn parse_options(s: &str) -> Result<GameOptions, Text> {
     Ok(out)
 }
 
-async fn autocomplete_game(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+pub(super) async fn autocomplete_game(_ctx: Context<'_>, partial: &str) -> Vec<String> {
     let p = partial.to_lowercase();
     GameKind::ALL
         .iter()
@@ -208,19 +223,21 @@ pub async fn play(
     #[min = 1]
     #[max = 25]
     players: Option<u32>,
-    #[min = 1]
-    #[max = 720]
-    clock: Option<u32>,
+    #[autocomplete = "super::clocks::autocomplete_clock"] clock: Option<String>,
+    #[autocomplete = "super::clocks::autocomplete_policy"] timeout: Option<String>,
 ) -> Result<(), Error> {
     let plang = public_lang_of(ctx);
-    let kind = GameKind::parse(&game).ok_or_else(|| {
-        let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.id()).collect();
-        Error::User(
-            Text::new("bot.error.unknown_game")
-                .arg("game", game.clone())
-                .arg("known", known.join(", ")),
-        )
-    })?;
+    let clock_secs = match clock.as_deref() {
+        Some(c) => super::clocks::read_duration(c).map_err(Error::User)?,
+        None => Some(ctx.data().service.timers().default_clock_secs),
+    };
+    let policy = timeout
+        .as_deref()
+        .map(super::clocks::read_policy)
+        .transpose()
+        .map_err(Error::User)?
+        .unwrap_or_default();
+    let kind = parse_kind(&game).map_err(Error::User)?;
     let options = parse_options(options.as_deref().unwrap_or("")).map_err(Error::User)?;
     let author = ctx.author();
     let host = Player {
@@ -246,9 +263,11 @@ pub async fn play(
                 max_players: players.and_then(|n| usize::try_from(n).ok()),
                 seed: fresh_seed(ctx.id()),
                 place,
-                clock_secs: clock.map(|h| i64::from(h) * 3600),
+                clock_secs,
+                policy,
+                lang: plang,
             },
-            now(),
+            ctx.data().service.now(),
         )
         .await?;
     let reply = ctx
@@ -313,7 +332,7 @@ pub async fn move_(
                 seen: None,
             },
             plang,
-            now(),
+            ctx.data().service.now(),
         )
         .await;
     let outputs = named(ctx, game, outputs).await?;
@@ -362,7 +381,7 @@ pub async fn undo(ctx: Context<'_>, all: Option<bool>, game: Option<i64>) -> Res
             crate::service::Actor::User(author_id(ctx)),
             scope,
             plang,
-            now(),
+            ctx.data().service.now(),
         )
         .await;
     let outputs = named(ctx, game, outputs).await?;
@@ -414,7 +433,9 @@ pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
     let service = &ctx.data().service;
-    let resigned = service.resign(game, author_id(ctx), plang, now()).await;
+    let resigned = service
+        .resign(game, author_id(ctx), plang, ctx.data().service.now())
+        .await;
     let resigned = named(ctx, game, resigned).await?;
     let view = service.lobby(game).await?;
     if let Some(place) = send::place_of(&view) {
@@ -440,7 +461,9 @@ pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
         Context::Prefix(_) => false,
     };
     let service = &ctx.data().service;
-    let view = service.cancel(game, author_id(ctx), moderator, now()).await;
+    let view = service
+        .cancel(game, author_id(ctx), moderator, ctx.data().service.now())
+        .await;
     let view = named(ctx, game, view).await?;
     if let Some(place) = send::place_of(&view) {
         place
@@ -474,20 +497,7 @@ pub async fn rules(
     }
     let lang = lang_of(ctx);
     let kind = match game.as_deref() {
-        Some(g) => GameKind::parse(g).ok_or_else(|| {
-            Error::User(
-                Text::new("bot.error.unknown_game")
-                    .arg("game", g.to_string())
-                    .arg(
-                        "known",
-                        GameKind::ALL
-                            .iter()
-                            .map(|k| k.id())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    ),
-            )
-        })?,
+        Some(g) => parse_kind(g).map_err(Error::User)?,
         None => ctx
             .data()
             .service
@@ -612,7 +622,7 @@ mod tests {
             names,
             [
                 "play", "move", "hand", "board", "undo", "history", "resign", "cancel", "rules",
-                "games"
+                "games", "clock", "settings", "replace", "kick", "stats"
             ]
         );
     }

@@ -11,7 +11,7 @@ use serenity::{
 use super::ids::{CustomId, LobbyAction};
 use super::layout::content;
 use super::send;
-use super::{id_i64, is_moderator, now, public_lang, user_message, Data, Error};
+use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
 use crate::i18n::Lang;
 use crate::service::{LobbyView, Player, Service, ServiceError};
@@ -37,7 +37,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
     match data
         .service
         .store()
-        .first_seen(id_i64(click.id.get()), now())
+        .first_seen(id_i64(click.id.get()), data.service.now())
         .await
     {
         Ok(true) => {}
@@ -186,7 +186,7 @@ async fn choose(
     let user = id_i64(click.user.id.get());
     let outputs = data
         .service
-        .choose(game, user, version, index, lang, now())
+        .choose(game, user, version, index, lang, data.service.now())
         .await?;
     // The same player decides again: an intermediate step of their turn.
     let same_turn = outputs.board.outcome.is_none() && outputs.board.mention == Some(user);
@@ -246,26 +246,28 @@ async fn lobby(
                     .unwrap_or_else(|| click.user.name.clone()),
                 is_bot: false,
             };
-            let view = service.join(game, player, now()).await?;
+            let view = service.join(game, player, data.service.now()).await?;
             update_lobby(http, click, &view, ack, lang).await?;
             if Service::has_hidden_hands(view.kind) {
                 send::check_dm(http, data, &view, user, lang).await;
             }
         }
         LobbyAction::Leave => {
-            let view = service.leave(game, user, now()).await?;
+            let view = service.leave(game, user, data.service.now()).await?;
             update_lobby(http, click, &view, ack, lang).await?;
         }
         LobbyAction::Start => {
             let outputs = service
-                .start_lobby(game, user, moderator, lang, now())
+                .start_lobby(game, user, moderator, lang, data.service.now())
                 .await?;
             let view = service.lobby(game).await?;
             update_lobby(http, click, &view, ack, lang).await?;
             send::deliver(http, data, game, &outputs, lang).await?;
         }
         LobbyAction::Cancel => {
-            let view = service.cancel(game, user, moderator, now()).await?;
+            let view = service
+                .cancel(game, user, moderator, data.service.now())
+                .await?;
             update_lobby(http, click, &view, ack, lang).await?;
         }
     }

@@ -10,6 +10,7 @@
 //! With `api_base` set, every REST call goes to that base (serenity's proxy seam, rate limiter
 //! off) and the gateway URL is the one `GET /gateway/bot` there returns.
 
+mod clocks;
 mod commands;
 mod components;
 pub mod ids;
@@ -40,7 +41,40 @@ pub struct BotConfig {
     pub dev_guild: Option<u64>,
     /// `DISCORD_API_BASE`: a REST proxy or a fake Discord (`http://127.0.0.1:PORT`).
     pub api_base: Option<String>,
+    /// `--shards 0-1 --total 4`: run only these shards (several processes on PostgreSQL).
+    pub shards: Option<ShardRange>,
+    /// How often the scheduler looks for due jobs (`None`: this process runs no scheduler).
+    pub tick: Option<std::time::Duration>,
 }
+
+/// A range of Discord shards, `first..=last` out of `total`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardRange {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+impl ShardRange {
+    /// `0-1` (or `3`) with `total`: `None` if empty or outside `0..total`.
+    pub fn parse(range: &str, total: u32) -> Option<ShardRange> {
+        let (a, b) = match range.trim().split_once('-') {
+            Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+            None => {
+                let n = range.trim().parse().ok()?;
+                (n, n)
+            }
+        };
+        (a <= b && b < total).then_some(ShardRange {
+            first: a,
+            last: b,
+            total,
+        })
+    }
+}
+
+/// The scheduler's look for due jobs, by default.
+pub const DEFAULT_TICK: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Shared by every command and handler.
 pub struct Data {
@@ -78,10 +112,11 @@ pub type Context<'a> = poise::Context<'a, Data, Error>;
 /// Connects to the database in `config`, then runs the bot until `shutdown` resolves.
 pub async fn run_bot(
     config: BotConfig,
+    timers: crate::service::Timers,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let store = Store::connect(&config.database_url).await?;
-    run_with_service(config, Service::new(store), shutdown).await
+    run_with_service(config, Service::new(store).with_timers(timers), shutdown).await
 }
 
 /// Runs the bot on an existing service until `shutdown` resolves (tests share the store).
@@ -101,10 +136,14 @@ pub async fn run_with_service(
     commands::localize(&mut commands);
     let dev_guild = config.dev_guild;
     let janitor = service.clone();
+    let scheduler_service = service.clone();
+    let shard_range = config.shards;
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands,
             on_error: |e| Box::pin(on_error(e)),
+            // An interaction delivered twice (two processes, a replayed event) runs once.
+            command_check: Some(|ctx| Box::pin(first_delivery(ctx))),
             event_handler: |ctx, event, _fw, data| Box::pin(on_event(ctx, event, data)),
             ..Default::default()
         })
@@ -145,6 +184,15 @@ pub async fn run_with_service(
             }
         }
     });
+    let scheduler = config.tick.map(|tick| {
+        tokio::spawn(scheduler_loop(
+            Arc::clone(&client.http),
+            Data {
+                service: scheduler_service,
+            },
+            tick,
+        ))
+    });
     let shards = Arc::clone(&client.shard_manager);
     let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
@@ -160,10 +208,19 @@ pub async fn run_with_service(
         let _ = stopped_tx.send(());
     });
     let ended = tokio::select! {
-        started = client.start() => started,
+        started = async {
+            match shard_range {
+                // serenity takes the last shard of the range as `end` (inclusive).
+                Some(r) => client.start_shard_range(r.first..r.last, r.total).await,
+                None => client.start().await,
+            }
+        } => started,
         _ = stopped_rx => Ok(()),
     };
     janitor.abort();
+    if let Some(s) = scheduler {
+        s.abort();
+    }
     ended?;
     Ok(())
 }
@@ -207,6 +264,62 @@ async fn on_event(
     Ok(())
 }
 
+/// Records the interaction id; false (the command does not run, nothing is answered) if
+/// another process or an earlier delivery already took it.
+async fn first_delivery(ctx: Context<'_>) -> Result<bool, Error> {
+    let Context::Application(a) = ctx else {
+        return Ok(true);
+    };
+    let service = &ctx.data().service;
+    match service
+        .store()
+        .first_seen(id_i64(a.interaction.id.get()), service.now())
+        .await
+    {
+        Ok(first) => Ok(first),
+        Err(e) => {
+            // Better twice than never: the game's version check still stops a double move.
+            tracing::warn!(error = %e, "could not check the interaction id");
+            Ok(true)
+        }
+    }
+}
+
+/// Runs due jobs (deadlines, reminders, bot turns, digests) and sends what they produce.
+/// Jobs live in the database: a restart loses nothing, and several processes on PostgreSQL
+/// never run the same job twice (see `Store::claim_due_jobs`).
+async fn scheduler_loop(http: Arc<serenity::Http>, data: Data, tick: std::time::Duration) {
+    let worker = format!("{}-{:08x}", std::process::id(), fresh_seed(0) & 0xffff_ffff);
+    match data.service.replan(data.service.now()).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(games = n, "re-planned game clocks"),
+        Err(e) => tracing::warn!(error = %e, "could not re-plan game clocks"),
+    }
+    loop {
+        let full = match data.service.run_due_jobs_counted(&worker, JOB_BATCH).await {
+            Ok((claimed, notices)) => {
+                let full = claimed >= JOB_BATCH as usize;
+                send::deliver_notices(&http, &data, notices).await;
+                full
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the scheduler could not run jobs");
+                false
+            }
+        };
+        if full {
+            continue;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(tick) => {}
+            () = data.service.woken() => {}
+        }
+    }
+}
+
+/// Jobs claimed at once by the scheduler.
+const JOB_BATCH: u32 = 50;
+
 /// One place for command errors: the user's own mistakes are shown to them (ephemeral, in
 /// their language); anything else is logged with an id and a short apology is shown.
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
@@ -220,6 +333,10 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         }
         poise::FrameworkError::Setup { error, .. } => {
             tracing::error!(error = %error, "bot setup failed");
+        }
+        // A duplicate delivery: another process (or an earlier delivery) answers it.
+        poise::FrameworkError::CommandCheckFailed { error: None, .. } => {
+            tracing::debug!("ignoring an interaction already handled");
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
@@ -340,6 +457,19 @@ mod tests {
         assert_eq!(public_lang(Some("fr"), Lang::En), Lang::Fr);
         assert_eq!(public_lang(Some("en-US"), Lang::Fr), Lang::En);
         assert_eq!(public_lang(None, Lang::Fr), Lang::Fr);
+    }
+
+    #[test]
+    fn shard_ranges_stay_within_the_total() {
+        let r = ShardRange::parse("0-1", 4).unwrap();
+        assert_eq!((r.first, r.last, r.total), (0, 1, 4));
+        assert_eq!(
+            ShardRange::parse("3", 4).map(|r| (r.first, r.last)),
+            Some((3, 3))
+        );
+        assert_eq!(ShardRange::parse("2-4", 4), None);
+        assert_eq!(ShardRange::parse("2-1", 4), None);
+        assert_eq!(ShardRange::parse("a-b", 4), None);
     }
 
     #[test]

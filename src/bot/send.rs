@@ -12,7 +12,7 @@ use super::layout::{content, prompt_components, PromptComponents};
 use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
-use crate::service::{BoardPost, LobbyView, Outputs, PrivatePost};
+use crate::service::{BoardPost, LobbyView, Notice, Outputs, PrivatePost};
 use crate::store::GameStatus;
 
 /// Discord's JSON error code for "Cannot send messages to this user".
@@ -342,6 +342,75 @@ pub async fn deliver(
     let msg = post_board(http, place, outputs, lang).await?;
     let jump = jump_link(view.guild, &msg);
     send_private(http, data, &view, &outputs.private, jump, lang).await;
+    Ok(())
+}
+
+/// Sends what the scheduler or a clock, seat or settings change produced. A failure is logged
+/// and the others still go: the change itself is already stored.
+pub async fn deliver_notices(http: &serenity::Http, data: &Data, notices: Vec<Notice>) {
+    for notice in notices {
+        if let Err(e) = deliver_notice(http, data, notice).await {
+            tracing::warn!(error = %e, "could not send a notice");
+        }
+    }
+}
+
+async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> Result<(), Error> {
+    match notice {
+        Notice::Board(outputs) => {
+            let lang = data.service.game_lang(outputs.board.game).await?;
+            deliver(http, data, outputs.board.game, &outputs, lang).await
+        }
+        Notice::Place { game, text } => {
+            let view = data.service.lobby(game).await?;
+            post_in_place(http, &view, &text).await
+        }
+        Notice::Private { game, post } => {
+            let lang = data.service.game_lang(game).await?;
+            let view = data.service.lobby(game).await?;
+            send_private(http, data, &view, &[post], None, lang).await;
+            Ok(())
+        }
+        Notice::Dm {
+            user,
+            game,
+            text,
+            fallback,
+        } => {
+            let view = match game {
+                Some(g) => Some(data.service.lobby(g).await?),
+                None => None,
+            };
+            let known_closed = view.as_ref().is_some_and(|v| {
+                v.seats
+                    .iter()
+                    .any(|s| s.user == Some(user) && s.dm_status == crate::store::DmStatus::Closed)
+            });
+            let sent = if known_closed {
+                false
+            } else {
+                dm(http, user, CreateMessage::new().content(content(&text))).await?
+            };
+            if let Some(v) = &view {
+                if !known_closed {
+                    data.service.record_dm(v.game, user, sent).await?;
+                }
+                if let (false, Some(fallback)) = (sent, fallback) {
+                    post_in_place(http, v, &fallback).await?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A plain message in a game's place.
+async fn post_in_place(http: &serenity::Http, view: &LobbyView, text: &str) -> Result<(), Error> {
+    if let Some(place) = place_of(view) {
+        place
+            .send_message(http, CreateMessage::new().content(content(text)))
+            .await?;
+    }
     Ok(())
 }
 

@@ -134,6 +134,11 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn clone_box(&self) -> Box<dyn AnyGame>;
     /// A bot's option for the pending prompt, chosen from the deciding seat's views only.
     fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove>;
+    /// The canonical option that passes `seat`'s turn on a timeout, if the game allows it
+    /// now (see [`Game::timeout_pass`]).
+    fn timeout_pass(&self, _seat: Seat) -> Option<String> {
+        None
+    }
 }
 
 /// A bot's decision for the pending prompt.
@@ -346,6 +351,10 @@ impl<G: Game> AnyGame for G {
             notation: self.notation(action),
             method: choice.method,
         })
+    }
+
+    fn timeout_pass(&self, seat: Seat) -> Option<String> {
+        Game::timeout_pass(self, seat).map(|a| self.notation(&a))
     }
 }
 

@@ -257,6 +257,13 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     fn estimate(&self) -> Vec<f64> {
         crate::ai::estimate_from_scores(&self.scores(), Self::LOWER_SCORE_WINS)
     }
+
+    /// The option that passes `seat`'s turn when its time runs out, if the rules let that
+    /// seat pass now. `None` (the default): they do not, and the game's timeout policy falls
+    /// back to a random legal option for the seat.
+    fn timeout_pass(&self, _seat: Seat) -> Option<Self::Action> {
+        None
+    }
 }
 
 /// Setup refused: bad option, bad seat count, bad data file.

@@ -1,7 +1,7 @@
 //! One folder per game, each with the same files. Pure: no I/O, no Discord, no SQL.
 
 pub mod cortexcape;
-pub mod portal;
-pub mod vortex;
 pub mod gates;
+pub mod portal;
 pub mod spacelab;
+pub mod vortex;

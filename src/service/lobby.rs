@@ -10,6 +10,7 @@ use crate::engine::{GameId, GameKind, GameOptions, PlayError, PromptInfo, Seat, 
 use crate::i18n::{Lang, Text};
 use crate::store::{
     DmStatus, GameRecord, GameStatus, JoinOutcome, LeaveOutcome, NewGame, NewSeat, SeatRecord,
+    TimeoutPolicy,
 };
 
 /// Why a lobby or game-life command was refused. Nothing changed.
@@ -37,6 +38,22 @@ pub enum LobbyError {
     SeveralGames(Vec<GameId>),
     #[error("no such choice")]
     NoSuchChoice,
+    #[error("the clock is already paused")]
+    ClockPaused,
+    #[error("the clock is not paused")]
+    ClockNotPaused,
+    #[error("no clock is running for this turn")]
+    ClockNotRunning,
+    #[error("no seat {0}")]
+    NoSuchSeat(usize),
+    #[error("already seated in this game")]
+    AlreadyInGame,
+    #[error("seat {0} is already open")]
+    SeatOpen(usize),
+    #[error("unknown time zone {0}")]
+    UnknownZone(String),
+    #[error("the date has passed")]
+    PastDate,
 }
 
 impl LobbyError {
@@ -61,6 +78,16 @@ impl LobbyError {
                     .join(", "),
             ),
             LobbyError::NoSuchChoice => Text::new("bot.error.no_such_choice"),
+            LobbyError::ClockPaused => Text::new("bot.error.clock_paused"),
+            LobbyError::ClockNotPaused => Text::new("bot.error.clock_not_paused"),
+            LobbyError::ClockNotRunning => Text::new("bot.error.clock_not_running"),
+            LobbyError::NoSuchSeat(n) => Text::new("bot.error.no_such_seat").arg("n", *n),
+            LobbyError::AlreadyInGame => Text::new("bot.error.already_in_game"),
+            LobbyError::SeatOpen(n) => Text::new("bot.error.seat_open").arg("n", *n),
+            LobbyError::UnknownZone(z) => {
+                Text::new("bot.error.unknown_zone").arg("zone", z.clone())
+            }
+            LobbyError::PastDate => Text::new("bot.error.past_date"),
         }
     }
 }
@@ -77,6 +104,9 @@ pub struct OpenLobby {
     pub seed: u64,
     pub place: Place,
     pub clock_secs: Option<i64>,
+    pub policy: TimeoutPolicy,
+    /// The language of the game's public messages.
+    pub lang: Lang,
 }
 
 /// A lobby (or a game that was one) as a front end shows it.
@@ -192,6 +222,22 @@ pub struct GameLine {
     pub place: Option<i64>,
     /// Whether the user must decide now.
     pub your_turn: bool,
+    /// The name of the player who must decide (a running game).
+    pub turn: Option<String>,
+    /// Where the turn's clock stands.
+    pub clock: LineClock,
+}
+
+/// The clock of a game in `/games`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineClock {
+    /// No clock, or not running.
+    None,
+    /// Seconds left.
+    Left(i64),
+    Paused,
+    /// The seat waits for a new player.
+    OpenSeat,
 }
 
 impl GameLine {
@@ -208,10 +254,22 @@ impl GameLine {
             GameStatus::Finished => "bot.games.finished",
             GameStatus::Cancelled => "bot.games.cancelled",
         };
+        let clock = match (self.status, self.clock) {
+            (GameStatus::Active, LineClock::Left(secs)) => Text::new("bot.games.left")
+                .arg("left", crate::clock::human_duration(secs))
+                .render(lang),
+            (GameStatus::Active, LineClock::Paused) => Text::new("bot.games.paused").render(lang),
+            (GameStatus::Active, LineClock::OpenSeat) => {
+                Text::new("bot.games.open_seat").render(lang)
+            }
+            _ => String::new(),
+        };
         Text::new(key)
             .arg("game", self.kind.display_name())
             .arg("id", self.game.0)
             .arg("link", link)
+            .arg("who", self.turn.clone().unwrap_or_default())
+            .arg("clock", clock)
             .render(lang)
     }
 }
@@ -257,6 +315,8 @@ impl Service {
                 is_bot: cmd.host.is_bot,
             }],
             clock_secs: cmd.clock_secs,
+            policy: cmd.policy,
+            lang: Some(cmd.lang.code().to_string()),
             now,
         };
         let id = self.store.create_game(&new).await?;
@@ -351,7 +411,8 @@ impl Service {
         self.store
             .start_lobby(game, view.version, &state.to_json(), now)
             .await?;
-        let loaded = self.load(game).await?;
+        let mut loaded = self.load(game).await?;
+        self.start_clock(&mut loaded, now).await?;
         Ok(output::after_change(&loaded, &[], lang))
     }
 
@@ -501,31 +562,46 @@ impl Service {
         self.commit_line(loaded, seat, &line, lang, now).await
     }
 
-    /// The user's games, most recent first, with whether it is their turn.
+    /// The user's games, most recent first, with whose turn it is and the time left.
     pub async fn games_of_user(
         &self,
         user: i64,
         limit: u32,
     ) -> Result<Vec<GameLine>, ServiceError> {
+        let now = self.now();
         let records = self.store.games_of_user(user, None, limit).await?;
         let mut out = Vec::with_capacity(records.len());
         for record in records {
             let Some(kind) = GameKind::parse(&record.kind) else {
                 continue;
             };
-            let your_turn = record.status == GameStatus::Active
-                && GameKind::load(&record.state)
+            let turn_seat = if record.status == GameStatus::Active {
+                GameKind::load(&record.state)
                     .ok()
                     .and_then(|g| g.prompt())
                     .and_then(|p| record.seats.get(p.seat.index()))
-                    .is_some_and(|s| s.user == Some(user));
+            } else {
+                None
+            };
+            let clock = match (
+                turn_seat,
+                record.clock.deadline_at,
+                record.clock.paused_left,
+            ) {
+                (Some(s), _, _) if s.vacant => LineClock::OpenSeat,
+                (_, _, Some(_)) => LineClock::Paused,
+                (_, Some(d), _) => LineClock::Left((d - now).max(0)),
+                _ => LineClock::None,
+            };
             out.push(GameLine {
                 game: record.id,
                 kind,
                 status: record.status,
                 guild: record.guild,
                 place: record.thread.or(record.channel),
-                your_turn,
+                your_turn: turn_seat.is_some_and(|s| s.user == Some(user) && !s.vacant),
+                turn: turn_seat.map(|s| s.name.clone()),
+                clock,
             });
         }
         Ok(out)

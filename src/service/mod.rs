@@ -6,18 +6,26 @@
 //! play the line on the engine (all or nothing) -> one store transaction (moves appended, new
 //! snapshot, version+1) -> outputs (board post with image and text, private views).
 
+mod clocks;
 mod lobby;
 mod output;
+mod players;
 
-pub use lobby::{filter_choices, GameLine, LobbyError, LobbyView, OpenLobby, Resigned};
-pub use output::{board_text, encode_png, outcome_text, BoardPost, Outputs, PrivatePost};
+pub use clocks::{ClockAction, Timers, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_REMIND};
+pub use lobby::{filter_choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Resigned};
+pub use output::{board_text, encode_png, outcome_text, BoardPost, Notice, Outputs, PrivatePost};
+pub use players::{Newcomer, SettingsChange};
+
+use std::sync::Arc;
+
+use crate::clock::{Clock, SystemClock};
 
 use crate::engine::{
     AnyGame, AppliedMove, GameId, GameKind, GameOptions, LoadError, PlayError, RenderCtx, Seat,
     SetupError, Version,
 };
 use crate::i18n::{Lang, Text};
-use crate::store::{GameRecord, GameStatus, NewGame, NewMove, NewSeat, Store, StoreError};
+use crate::store::{GameRecord, GameStatus, NewGame, NewSeat, Store, StoreError, TimeoutPolicy};
 
 /// Who is acting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +118,11 @@ impl From<StoreError> for ServiceError {
             StoreError::Conflict { expected, found } => {
                 ServiceError::Play(PlayError::Stale { expected, found })
             }
+            // A new turn or a clock change landed first: the board the user saw is old.
+            StoreError::ClockChanged(_) => ServiceError::Play(PlayError::Stale {
+                expected: crate::engine::Version(0),
+                found: crate::engine::Version(0),
+            }),
             other => ServiceError::Store(other),
         }
     }
@@ -156,21 +169,69 @@ impl Loaded {
 #[derive(Clone)]
 pub struct Service {
     store: Store,
+    clock: Arc<dyn Clock>,
+    timers: Timers,
+    /// Woken when a job becomes due now (a bot seat to play), so the scheduler need not wait
+    /// for its next tick.
+    wake: Arc<tokio::sync::Notify>,
 }
 
 impl Service {
+    /// On the wall clock with the default timers.
     pub fn new(store: Store) -> Service {
-        Service { store }
+        Service {
+            store,
+            clock: Arc::new(SystemClock),
+            timers: Timers::default(),
+            wake: Arc::new(tokio::sync::Notify::new()),
+        }
+    }
+
+    /// Reads time from `clock` (tests inject a [`crate::clock::ManualClock`]).
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Service {
+        self.clock = clock;
+        self
+    }
+
+    pub fn with_timers(mut self, timers: Timers) -> Service {
+        self.timers = timers;
+        self
     }
 
     pub fn store(&self) -> &Store {
         &self.store
     }
 
+    /// The current time, from the injected clock.
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    pub fn timers(&self) -> &Timers {
+        &self.timers
+    }
+
+    /// Resolves when a job was planned due now (the scheduler then runs at once).
+    pub async fn woken(&self) {
+        self.wake.notified().await;
+    }
+
     /// Creates and starts a game; returns its first board post.
     pub async fn start(
         &self,
         cmd: StartGame,
+        lang: Lang,
+        now: i64,
+    ) -> Result<(GameId, Outputs), ServiceError> {
+        self.start_with_policy(cmd, TimeoutPolicy::default(), lang, now)
+            .await
+    }
+
+    /// [`Service::start`] with what happens when a turn's time runs out.
+    pub async fn start_with_policy(
+        &self,
+        cmd: StartGame,
+        policy: TimeoutPolicy,
         lang: Lang,
         now: i64,
     ) -> Result<(GameId, Outputs), ServiceError> {
@@ -195,10 +256,13 @@ impl Service {
                 })
                 .collect(),
             clock_secs: cmd.clock_secs,
+            policy,
+            lang: Some(lang.code().to_string()),
             now,
         };
         let id = self.store.create_game(&new).await?;
-        let loaded = self.load(id).await?;
+        let mut loaded = self.load(id).await?;
+        self.start_clock(&mut loaded, now).await?;
         let outputs = output::after_change(&loaded, &[], lang);
         Ok((id, outputs))
     }
@@ -255,7 +319,8 @@ impl Service {
         }
     }
 
-    /// Plays `line` for `seat` on a loaded game and stores the result in one transaction.
+    /// Plays `line` for `seat` on a loaded game and stores the result in one transaction
+    /// (with the next turn's clock when the turn changed).
     pub(crate) async fn commit_line(
         &self,
         mut loaded: Loaded,
@@ -266,34 +331,8 @@ impl Service {
     ) -> Result<Outputs, ServiceError> {
         let hands_before = output::private_views(loaded.game.as_ref());
         let applied = loaded.game.play_line(seat, line)?;
-        let status = if loaded.game.outcome().is_some() {
-            GameStatus::Finished
-        } else {
-            GameStatus::Active
-        };
-        let moves: Vec<NewMove> = applied
-            .iter()
-            .map(|m| NewMove {
-                seat: m.seat,
-                notation: m.notation.clone(),
-                barrier: m.barrier,
-            })
-            .collect();
-        let version = self
-            .store
-            .record_moves(
-                loaded.record.id,
-                loaded.record.version,
-                &moves,
-                &loaded.game.to_json(),
-                status,
-                now,
-            )
-            .await?;
-        loaded.record.version = version;
-        loaded.record.status = status;
-        Ok(output::after_change(&loaded, &applied, lang)
-            .only_changed_private(&hands_before, loaded.game.as_ref()))
+        self.commit_applied(loaded, applied, &hands_before, lang, now, false)
+            .await
     }
 
     /// Takes back the actor's own options since the last barrier (one, or all of them).
@@ -307,6 +346,7 @@ impl Service {
     ) -> Result<Outputs, ServiceError> {
         let loaded = self.load_active(game, None).await?;
         let seat = self.seat_of(&loaded, actor)?;
+        let hands_before = output::private_views(loaded.game.as_ref());
         let moves = self.store.moves(game).await?;
         let count = undoable(
             &moves
@@ -335,10 +375,18 @@ impl Service {
             game: rebuilt,
         };
         after.record.version = version;
-        let mut out = output::after_change(&after, &[], lang).only_changed_private(
-            &output::private_views(loaded.game.as_ref()),
-            after.game.as_ref(),
-        );
+        // Taking back the option that ended a turn gives the turn back: its clock restarts.
+        if let Some(plan) = self
+            .plan_turn(&after.record, after.game.as_ref(), now, false)
+            .await?
+        {
+            if self.store.apply_turn_plan(game, &plan).await? {
+                after.record.clock = plan.clock;
+                self.wake_if_due(&plan, now);
+            }
+        }
+        let mut out = output::after_change(&after, &[], lang)
+            .only_changed_private(&hands_before, after.game.as_ref());
         out.board.events = vec![Text::new("core.event.undone")
             .arg("seat", seat)
             .arg("count", count)

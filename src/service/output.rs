@@ -48,6 +48,26 @@ pub struct Outputs {
     pub hands: bool,
 }
 
+/// Something the scheduler or a clock, seat or settings change asks a front end to send. Texts
+/// are rendered already (in the game's language, or the user's for a DM).
+#[derive(Clone, Debug)]
+pub enum Notice {
+    /// A new board after the scheduler played for a seat; its text starts with why.
+    Board(Box<Outputs>),
+    /// A message in the game's place (thread, else channel).
+    Place { game: GameId, text: String },
+    /// A direct message. If the user's DMs are closed, `fallback` (which mentions them) is
+    /// posted in the game's place instead, when there is a game.
+    Dm {
+        user: i64,
+        game: Option<GameId>,
+        text: String,
+        fallback: Option<String>,
+    },
+    /// A seat's hidden hand for its new holder, by DM.
+    Private { game: GameId, post: PrivatePost },
+}
+
 /// Encodes a board image as PNG. Boards are opaque, so the alpha channel is dropped (a quarter
 /// less data), and `Fast` compression with adaptive filtering keeps encoding near 6 ms for about
 /// 230 KB; `Default` was 5x slower for 40% smaller files (figures in BENCHMARKS.md).

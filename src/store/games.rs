@@ -8,13 +8,14 @@ use sqlx::AnyConnection;
 use super::{
     bool_i64, get, get_bool, get_seat, get_status, get_version, next_version, version_i64,
     DmStatus, GameId, GameRecord, GameStatus, MoveRecord, NewGame, NewMove, Seat, SeatRecord,
-    Store, StoreError, Version,
+    Store, StoreError, TimeoutPolicy, TurnClock, TurnPlan, Version,
 };
 
-const GAME_COLUMNS: &str = "id, kind, options_json, seed, state, version, status, guild, \
-     channel, thread, host, clock_secs, created_at, updated_at";
+pub(super) const GAME_COLUMNS: &str = "id, kind, options_json, seed, state, version, status, \
+     guild, channel, thread, host, clock_secs, policy, lang, clock_rev, turn_seat, \
+     turn_started_at, deadline_at, paused_left, created_at, updated_at";
 
-const SEAT_COLUMNS: &str = "game, seat, user_id, name, is_bot, dm_status";
+const SEAT_COLUMNS: &str = "game, seat, user_id, name, is_bot, dm_status, vacant, final_rank";
 
 impl Store {
     pub async fn create_game(&self, g: &NewGame) -> Result<GameId, StoreError> {
@@ -24,8 +25,8 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let row = sqlx::query(
             "INSERT INTO games (kind, options_json, seed, state, version, status, guild, channel, \
-             thread, host, clock_secs, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING id",
+             thread, host, clock_secs, policy, lang, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10, $12, $13, $11, $11) RETURNING id",
         )
         .bind(&g.kind)
         .bind(&g.options_json)
@@ -38,6 +39,8 @@ impl Store {
         .bind(g.host)
         .bind(g.clock_secs)
         .bind(g.now)
+        .bind(g.policy.as_str())
+        .bind(g.lang.as_deref())
         .fetch_one(&mut *tx)
         .await?;
         let id = GameId(get(&row, "id")?);
@@ -91,7 +94,7 @@ impl Store {
         is_bot: bool,
     ) -> Result<(), StoreError> {
         let done = sqlx::query(
-            "UPDATE seats SET user_id = $1, name = $2, is_bot = $3, dm_status = $4 \
+            "UPDATE seats SET user_id = $1, name = $2, is_bot = $3, dm_status = $4, vacant = 0 \
              WHERE game = $5 AND seat = $6",
         )
         .bind(user)
@@ -148,6 +151,28 @@ impl Store {
         status: GameStatus,
         now: i64,
     ) -> Result<Version, StoreError> {
+        self.record_moves_planned(id, expected, moves, state, status, now, None, &[])
+            .await
+    }
+
+    /// [`Store::record_moves`], and in the same transaction: the game's new clock and jobs
+    /// (`plan`, refused with [`StoreError::ClockChanged`] if the clock moved since it was
+    /// read), and the final rank of each seat when the game ended (`ranks`, empty otherwise).
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one transaction, each part optional"
+    )]
+    pub async fn record_moves_planned(
+        &self,
+        id: GameId,
+        expected: Version,
+        moves: &[NewMove],
+        state: &str,
+        status: GameStatus,
+        now: i64,
+        plan: Option<&TurnPlan>,
+        ranks: &[u8],
+    ) -> Result<Version, StoreError> {
         let next = next_version(expected)?;
         let mut tx = self.pool.begin().await?;
         // First statement: takes the row lock (PostgreSQL) or the write lock (SQLite).
@@ -186,6 +211,20 @@ impl Store {
             .bind(now)
             .execute(&mut *tx)
             .await?;
+        }
+        for (seat, rank) in ranks.iter().enumerate() {
+            sqlx::query("UPDATE seats SET final_rank = $1 WHERE game = $2 AND seat = $3")
+                .bind(i64::from(*rank))
+                .bind(id.0)
+                .bind(i64::try_from(seat).unwrap_or(i64::MAX))
+                .execute(&mut *tx)
+                .await?;
+        }
+        if let Some(plan) = plan {
+            if !super::clocks::apply_plan(&mut tx, id, plan).await? {
+                tx.rollback().await?;
+                return Err(StoreError::ClockChanged(id));
+            }
         }
         tx.commit().await?;
         Ok(next)
@@ -353,7 +392,10 @@ impl Store {
     }
 
     /// Game rows plus their seats, fetched in one query.
-    async fn with_seats(&self, rows: Vec<AnyRow>) -> Result<Vec<GameRecord>, StoreError> {
+    pub(super) async fn with_seats(
+        &self,
+        rows: Vec<AnyRow>,
+    ) -> Result<Vec<GameRecord>, StoreError> {
         if rows.is_empty() {
             return Ok(Vec::new());
         }
@@ -391,7 +433,11 @@ impl Store {
 }
 
 /// A guarded UPDATE changed nothing: the game is missing, or its version moved on.
-async fn why_not_updated(tx: &mut AnyConnection, id: GameId, expected: Version) -> StoreError {
+pub(super) async fn why_not_updated(
+    tx: &mut AnyConnection,
+    id: GameId,
+    expected: Version,
+) -> StoreError {
     let row = sqlx::query("SELECT version FROM games WHERE id = $1")
         .bind(id.0)
         .fetch_optional(&mut *tx)
@@ -406,7 +452,10 @@ async fn why_not_updated(tx: &mut AnyConnection, id: GameId, expected: Version) 
     }
 }
 
-fn game_from_row(row: &AnyRow, seats: Vec<SeatRecord>) -> Result<GameRecord, StoreError> {
+pub(super) fn game_from_row(
+    row: &AnyRow,
+    seats: Vec<SeatRecord>,
+) -> Result<GameRecord, StoreError> {
     let id = GameId(get(row, "id")?);
     game_fields(row, id, seats).map_err(|e| match e {
         StoreError::Corrupt(m) => StoreError::Corrupt(format!("game {id}: {m}")),
@@ -435,6 +484,22 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
         thread: get(row, "thread")?,
         host: get(row, "host")?,
         clock_secs: get(row, "clock_secs")?,
+        policy: match get::<Option<String>>(row, "policy")? {
+            None => TimeoutPolicy::default(),
+            Some(p) => TimeoutPolicy::parse(&p)
+                .ok_or_else(|| StoreError::Corrupt(format!("policy = {p:?} is unknown")))?,
+        },
+        lang: get(row, "lang")?,
+        clock: TurnClock {
+            rev: get(row, "clock_rev")?,
+            seat: match get::<Option<i64>>(row, "turn_seat")? {
+                None => None,
+                Some(_) => Some(get_seat(row, "turn_seat")?),
+            },
+            started_at: get(row, "turn_started_at")?,
+            deadline_at: get(row, "deadline_at")?,
+            paused_left: get(row, "paused_left")?,
+        },
         created_at: get(row, "created_at")?,
         updated_at: get(row, "updated_at")?,
         seats,
@@ -450,5 +515,7 @@ fn seat_from_row(row: &AnyRow) -> Result<SeatRecord, StoreError> {
         is_bot: get_bool(row, "is_bot")?,
         dm_status: DmStatus::parse(&dm)
             .ok_or_else(|| StoreError::Corrupt(format!("dm_status = {dm:?} is unknown")))?,
+        vacant: get_bool(row, "vacant")?,
+        final_rank: get(row, "final_rank")?,
     })
 }

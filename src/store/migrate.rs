@@ -28,6 +28,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "lobby",
         sql: include_str!("../../migrations/sqlite/0002_lobby.sql"),
     },
+    Migration {
+        version: 3,
+        name: "clocks",
+        sql: include_str!("../../migrations/sqlite/0003_clocks.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -40,6 +45,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 2,
         name: "lobby",
         sql: include_str!("../../migrations/postgres/0002_lobby.sql"),
+    },
+    Migration {
+        version: 3,
+        name: "clocks",
+        sql: include_str!("../../migrations/postgres/0003_clocks.sql"),
     },
 ];
 

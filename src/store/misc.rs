@@ -12,16 +12,8 @@ const DAY_MINUTES: u16 = 24 * 60;
 impl Store {
     /// Adds a job; returns its id.
     pub async fn schedule_job(&self, job: &NewJob) -> Result<i64, StoreError> {
-        let row = sqlx::query(
-            "INSERT INTO jobs (due_at, kind, game, payload) VALUES ($1, $2, $3, $4) RETURNING id",
-        )
-        .bind(job.due_at)
-        .bind(&job.kind)
-        .bind(job.game.map(|g| g.0))
-        .bind(&job.payload)
-        .fetch_one(&self.pool)
-        .await?;
-        get(&row, "id")
+        let mut conn = self.pool.acquire().await?;
+        super::clocks::insert_job(&mut conn, job).await
     }
 
     /// Claims up to `limit` jobs due at `now` whose lease is free or expired, for `lease_secs`
@@ -50,7 +42,7 @@ impl Store {
              WHERE id IN (SELECT id FROM jobs WHERE due_at <= $3 \
                AND (lease_until IS NULL OR lease_until <= $3) \
                ORDER BY due_at, id LIMIT $4 {skip_locked}) \
-             RETURNING id, due_at, kind, game, payload, attempts"
+             RETURNING id, due_at, kind, game, user_id, payload, attempts"
         );
         let rows = sqlx::query(&sql)
             .bind(worker)
@@ -91,7 +83,7 @@ impl Store {
     /// The pending jobs of a game, soonest first (claimed ones included).
     pub async fn jobs_for_game(&self, game: GameId) -> Result<Vec<JobRecord>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, due_at, kind, game, payload, attempts FROM jobs WHERE game = $1 \
+            "SELECT id, due_at, kind, game, user_id, payload, attempts FROM jobs WHERE game = $1 \
              ORDER BY due_at, id",
         )
         .bind(game.0)
@@ -103,7 +95,7 @@ impl Store {
     /// A user's settings; the defaults for a user never saved.
     pub async fn user_settings(&self, user: i64) -> Result<UserSettings, StoreError> {
         let row = sqlx::query(
-            "SELECT locale, timezone, quiet_start, quiet_end, vacation_until, dm_enabled \
+            "SELECT locale, timezone, quiet_start, quiet_end, vacation_until, dm_enabled, digest \
              FROM users WHERE id = $1",
         )
         .bind(user)
@@ -134,11 +126,12 @@ impl Store {
         }
         sqlx::query(
             "INSERT INTO users (id, locale, timezone, quiet_start, quiet_end, vacation_until, \
-             dm_enabled, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+             dm_enabled, updated_at, digest) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
              ON CONFLICT (id) DO UPDATE SET locale = excluded.locale, \
              timezone = excluded.timezone, quiet_start = excluded.quiet_start, \
              quiet_end = excluded.quiet_end, vacation_until = excluded.vacation_until, \
-             dm_enabled = excluded.dm_enabled, updated_at = excluded.updated_at",
+             dm_enabled = excluded.dm_enabled, updated_at = excluded.updated_at, \
+             digest = excluded.digest",
         )
         .bind(user)
         .bind(s.locale.as_deref())
@@ -148,6 +141,7 @@ impl Store {
         .bind(s.vacation_until)
         .bind(bool_i64(s.dm_enabled))
         .bind(now)
+        .bind(bool_i64(s.digest))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -177,12 +171,13 @@ impl Store {
     }
 }
 
-fn job_from_row(row: &AnyRow) -> Result<JobRecord, StoreError> {
+pub(super) fn job_from_row(row: &AnyRow) -> Result<JobRecord, StoreError> {
     Ok(JobRecord {
         id: get(row, "id")?,
         due_at: get(row, "due_at")?,
         kind: get(row, "kind")?,
         game: get::<Option<i64>>(row, "game")?.map(GameId),
+        user: get(row, "user_id")?,
         payload: get(row, "payload")?,
         attempts: get(row, "attempts")?,
     })
@@ -196,6 +191,7 @@ fn settings_from_row(row: &AnyRow) -> Result<UserSettings, StoreError> {
         quiet_end: minute(row, "quiet_end")?,
         vacation_until: get(row, "vacation_until")?,
         dm_enabled: get_bool(row, "dm_enabled")?,
+        digest: get_bool(row, "digest")?,
     })
 }
 

@@ -28,6 +28,7 @@
 //! Seeds are `u64` in the engine and BIGINT here: the service bit casts them (`as` both ways,
 //! lossless); the store keeps the `i64` as given.
 
+mod clocks;
 mod games;
 mod lobby;
 mod migrate;
@@ -39,6 +40,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use crate::engine::{GameId, Seat, Version};
+pub use clocks::{GameStats, PlayerWins, SeatChange, TurnPlan};
 pub use lobby::{JoinOutcome, LeaveOutcome};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
 
@@ -57,6 +59,9 @@ pub enum StoreError {
     Conflict { expected: Version, found: Version },
     #[error("no game {0}")]
     NotFound(GameId),
+    /// The game's clock changed (a new turn, a pause...) since it was read: reload.
+    #[error("the clock of game {0} changed meanwhile")]
+    ClockChanged(GameId),
     /// A stored value this program cannot read (tampering, or a newer program wrote it).
     #[error("corrupt data: {0}")]
     Corrupt(String),
@@ -154,6 +159,50 @@ impl DmStatus {
     }
 }
 
+/// What happens when a turn's time runs out. Stored as TEXT (NULL reads as `Skip`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TimeoutPolicy {
+    /// Skip the turn where the game allows it, else play a random legal option.
+    #[default]
+    Skip,
+    /// Play random legal options for the seat until its turn ends.
+    Bot,
+    /// Open the seat: the clock stops until the host or a moderator gives it to someone.
+    Open,
+}
+
+impl TimeoutPolicy {
+    pub const ALL: [TimeoutPolicy; 3] =
+        [TimeoutPolicy::Skip, TimeoutPolicy::Bot, TimeoutPolicy::Open];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeoutPolicy::Skip => "skip",
+            TimeoutPolicy::Bot => "bot",
+            TimeoutPolicy::Open => "open",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<TimeoutPolicy> {
+        let s = s.trim().to_ascii_lowercase();
+        TimeoutPolicy::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+}
+
+/// The running clock of a game: who is waited on since when, and until when.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TurnClock {
+    /// Grows with every change of the clock; jobs carry the revision they were planned for.
+    pub rev: i64,
+    /// The seat waited on (`None`: nobody, the game is over or not started).
+    pub seat: Option<Seat>,
+    pub started_at: Option<i64>,
+    /// When the time runs out; `None` when no clock runs (none chosen, paused, open seat).
+    pub deadline_at: Option<i64>,
+    /// Seconds left when the host paused the clock.
+    pub paused_left: Option<i64>,
+}
+
 /// A player taking a seat in a new game; seats are numbered in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewSeat {
@@ -176,6 +225,10 @@ pub struct NewGame {
     pub host: Option<i64>,
     pub seats: Vec<NewSeat>,
     pub clock_secs: Option<i64>,
+    pub policy: TimeoutPolicy,
+    /// The language of public messages (`en`, `fr`): scheduled notices have no interaction to
+    /// take it from.
+    pub lang: Option<String>,
     pub now: i64,
 }
 
@@ -186,6 +239,10 @@ pub struct SeatRecord {
     pub name: String,
     pub is_bot: bool,
     pub dm_status: DmStatus,
+    /// The player timed out or was kicked: the seat waits for `/replace`.
+    pub vacant: bool,
+    /// Set when the game ended with an outcome: 1 = won.
+    pub final_rank: Option<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,6 +259,9 @@ pub struct GameRecord {
     pub thread: Option<i64>,
     pub host: Option<i64>,
     pub clock_secs: Option<i64>,
+    pub policy: TimeoutPolicy,
+    pub lang: Option<String>,
+    pub clock: TurnClock,
     pub created_at: i64,
     pub updated_at: i64,
     /// In seat order.
@@ -232,6 +292,8 @@ pub struct NewJob {
     pub due_at: i64,
     pub kind: String,
     pub game: Option<GameId>,
+    /// A job about a user rather than a game (the daily digest).
+    pub user: Option<i64>,
     pub payload: String,
 }
 
@@ -241,6 +303,7 @@ pub struct JobRecord {
     pub due_at: i64,
     pub kind: String,
     pub game: Option<GameId>,
+    pub user: Option<i64>,
     pub payload: String,
     /// How many times it has been claimed, this claim included.
     pub attempts: i64,
@@ -258,6 +321,8 @@ pub struct UserSettings {
     /// Unix seconds; the player's clock is paused until then.
     pub vacation_until: Option<i64>,
     pub dm_enabled: bool,
+    /// Opted in to the daily digest of games waiting for them.
+    pub digest: bool,
 }
 
 impl Default for UserSettings {
@@ -269,6 +334,7 @@ impl Default for UserSettings {
             quiet_end: None,
             vacation_until: None,
             dm_enabled: true,
+            digest: false,
         }
     }
 }

@@ -16,10 +16,10 @@ use image::RgbaImage;
 const TOLERANCE: u8 = 3;
 
 mod cortexcape;
-mod portal;
-mod vortex;
 mod gates;
+mod portal;
 mod spacelab;
+mod vortex;
 
 fn golden_dir(game: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -491,4 +491,13 @@ impl Game for SpaceLab {
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }
+
+    /// Choosing a card to place, paying with hand cards and keeping a Project name cards only
+    /// the deciding seat may see (spec section 9).
+    fn options_are_private(&self) -> bool {
+        matches!(
+            self.prompt_kind(),
+            Some("place_filter" | "place_card" | "place_pay" | "pay_filter" | "keep_project")
+        )
+    }
 }

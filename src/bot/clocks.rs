@@ -1,0 +1,265 @@
+//! The commands of games over days: `/clock`, `/settings`, `/replace`, `/kick`, `/stats`.
+//! Each decodes its arguments, calls the service and sends the notices it returns.
+
+use poise::serenity_prelude as serenity;
+
+use super::commands::{defer, named, parse_kind, resolve_game};
+use super::send::{self, author_id};
+use super::{id_i64, is_moderator, lang_of, Context, Error};
+use crate::clock::{hhmm, parse_duration, Date, Quiet, Zone};
+use crate::i18n::Text;
+use crate::service::{ClockAction, Newcomer, SettingsChange};
+use crate::store::TimeoutPolicy;
+
+const CLOCK_ACTIONS: [&str; 4] = ["pause", "resume", "extend", "change"];
+
+/// Durations offered for `/play clock` and `/clock time`.
+pub const CLOCK_CHOICES: [&str; 6] = ["12h", "24h", "2d", "3d", "7d", "none"];
+
+fn moderator(ctx: Context<'_>) -> bool {
+    match ctx {
+        Context::Application(a) => is_moderator(a.interaction.member.as_deref()),
+        Context::Prefix(_) => false,
+    }
+}
+
+/// A duration typed by a user: `24h`, `3d`, `none`.
+pub fn read_duration(s: &str) -> Result<Option<i64>, Text> {
+    parse_duration(s).ok_or_else(|| Text::new("bot.error.duration").arg("input", s.to_string()))
+}
+
+pub fn read_policy(s: &str) -> Result<TimeoutPolicy, Text> {
+    TimeoutPolicy::parse(s).ok_or_else(|| {
+        Text::new("bot.error.policy")
+            .arg("input", s.to_string())
+            .arg("known", "skip, bot, open")
+    })
+}
+
+pub async fn autocomplete_clock(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+    let p = partial.trim().to_lowercase();
+    let mut out: Vec<String> = CLOCK_CHOICES
+        .iter()
+        .filter(|c| c.starts_with(&p))
+        .map(|c| (*c).to_string())
+        .collect();
+    if out.is_empty() && parse_duration(&p).is_some() {
+        out.push(p);
+    }
+    out
+}
+
+pub async fn autocomplete_policy(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+    let p = partial.trim().to_lowercase();
+    TimeoutPolicy::ALL
+        .iter()
+        .map(|t| t.as_str().to_string())
+        .filter(|t| t.starts_with(&p))
+        .collect()
+}
+
+async fn autocomplete_action(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+    let p = partial.trim().to_lowercase();
+    CLOCK_ACTIONS
+        .iter()
+        .filter(|a| a.starts_with(&p))
+        .map(|a| (*a).to_string())
+        .collect()
+}
+
+async fn autocomplete_zone(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+    Zone::search(partial, 25)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Pause, resume, extend or change the clock of a game (host or moderators).
+#[poise::command(slash_command, guild_only)]
+pub async fn clock(
+    ctx: Context<'_>,
+    #[autocomplete = "autocomplete_action"] action: String,
+    #[autocomplete = "autocomplete_clock"] time: Option<String>,
+    game: Option<i64>,
+) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let game = resolve_game(ctx, game).await?;
+    let time = time
+        .as_deref()
+        .map(read_duration)
+        .transpose()
+        .map_err(Error::User)?;
+    let need_time = || Error::User(Text::new("bot.error.clock_time"));
+    let action = match action.trim().to_lowercase().as_str() {
+        "pause" => ClockAction::Pause,
+        "resume" => ClockAction::Resume,
+        "extend" => ClockAction::Extend(time.flatten().ok_or_else(need_time)?),
+        "change" => ClockAction::Change(time.ok_or_else(need_time)?),
+        other => {
+            return Err(Error::User(
+                Text::new("bot.error.clock_action")
+                    .arg("input", other.to_string())
+                    .arg("known", CLOCK_ACTIONS.join(", ")),
+            ))
+        }
+    };
+    let service = &ctx.data().service;
+    let notice = service
+        .clock(game, author_id(ctx), moderator(ctx), action, service.now())
+        .await;
+    let notice = named(ctx, game, notice).await?;
+    send::deliver_notices(ctx.http(), ctx.data(), vec![notice]).await;
+    send::reply_text(ctx, &Text::new("bot.done.clock").render(lang)).await
+}
+
+/// Your time zone, quiet hours, vacation and daily digest.
+#[poise::command(slash_command)]
+pub async fn settings(
+    ctx: Context<'_>,
+    #[autocomplete = "autocomplete_zone"] timezone: Option<String>,
+    quiet_hours: Option<String>,
+    vacation: Option<String>,
+    digest: Option<bool>,
+) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let off = |s: &str| {
+        matches!(
+            s.trim().to_lowercase().as_str(),
+            "off" | "none" | "non" | "aucune"
+        )
+    };
+    let quiet = match quiet_hours.as_deref() {
+        None => None,
+        Some(s) if off(s) => Some(None),
+        Some(s) => Some(Some(Quiet::parse(s).ok_or_else(|| {
+            Error::User(Text::new("bot.error.quiet").arg("input", s.to_string()))
+        })?)),
+    };
+    let vacation = match vacation.as_deref() {
+        None => None,
+        Some(s) if off(s) => Some(None),
+        Some(s) => Some(Some(Date::parse(s).ok_or_else(|| {
+            Error::User(Text::new("bot.error.date").arg("input", s.to_string()))
+        })?)),
+    };
+    let change = SettingsChange {
+        timezone,
+        quiet,
+        vacation,
+        digest,
+        locale: ctx.locale().map(str::to_string),
+    };
+    let service = &ctx.data().service;
+    let (s, notices) = service
+        .update_settings(author_id(ctx), change, service.now())
+        .await?;
+    send::deliver_notices(ctx.http(), ctx.data(), notices).await;
+    let none = Text::new("bot.settings.none").render(lang);
+    let quiet = match (s.quiet_start, s.quiet_end) {
+        (Some(a), Some(b)) => format!("{}-{}", hhmm(a), hhmm(b)),
+        _ => none.clone(),
+    };
+    let zone = Zone::of(s.timezone.as_deref());
+    let away = s
+        .vacation_until
+        .filter(|v| *v > service.now())
+        .map_or(none, |v| zone.date(v).to_string());
+    let digest = Text::new(if s.digest {
+        "bot.settings.on"
+    } else {
+        "bot.settings.off"
+    })
+    .render(lang);
+    let text = Text::new("bot.settings.summary")
+        .arg("zone", s.timezone.unwrap_or_else(|| "UTC".into()))
+        .arg("quiet", quiet)
+        .arg("vacation", away)
+        .arg("digest", digest)
+        .render(lang);
+    send::reply_text(ctx, &text).await
+}
+
+/// Give a seat to another player or to a bot (host or moderators).
+#[poise::command(slash_command, guild_only)]
+pub async fn replace(
+    ctx: Context<'_>,
+    #[min = 1]
+    #[max = 25]
+    seat: u32,
+    user: Option<serenity::User>,
+    bot: Option<bool>,
+    game: Option<i64>,
+) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let game = resolve_game(ctx, game).await?;
+    let newcomer = match (user, bot.unwrap_or(false)) {
+        (Some(u), false) if !u.bot => Newcomer::User {
+            id: id_i64(u.id.get()),
+            name: u.global_name.clone().unwrap_or_else(|| u.name.clone()),
+        },
+        (None, true) => Newcomer::Bot,
+        _ => return Err(Error::User(Text::new("bot.error.replace_who"))),
+    };
+    let service = &ctx.data().service;
+    let notices = service
+        .replace(
+            game,
+            author_id(ctx),
+            moderator(ctx),
+            usize::try_from(seat).unwrap_or(usize::MAX),
+            newcomer,
+            service.now(),
+        )
+        .await;
+    let notices = named(ctx, game, notices).await?;
+    send::deliver_notices(ctx.http(), ctx.data(), notices).await;
+    send::reply_text(ctx, &Text::new("bot.done.replaced").render(lang)).await
+}
+
+/// Open a player's seat for someone else (host or moderators).
+#[poise::command(slash_command, guild_only)]
+pub async fn kick(
+    ctx: Context<'_>,
+    #[min = 1]
+    #[max = 25]
+    seat: u32,
+    game: Option<i64>,
+) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let game = resolve_game(ctx, game).await?;
+    let service = &ctx.data().service;
+    let notices = service
+        .kick(
+            game,
+            author_id(ctx),
+            moderator(ctx),
+            usize::try_from(seat).unwrap_or(usize::MAX),
+            service.now(),
+        )
+        .await;
+    let notices = named(ctx, game, notices).await?;
+    send::deliver_notices(ctx.http(), ctx.data(), notices).await;
+    send::reply_text(ctx, &Text::new("bot.done.kicked").render(lang)).await
+}
+
+/// Games played, wins and turn times on this server.
+#[poise::command(slash_command, guild_only)]
+pub async fn stats(
+    ctx: Context<'_>,
+    #[autocomplete = "super::commands::autocomplete_game"] game: Option<String>,
+) -> Result<(), Error> {
+    defer(ctx).await?;
+    let lang = lang_of(ctx);
+    let kind = game
+        .as_deref()
+        .map(parse_kind)
+        .transpose()
+        .map_err(Error::User)?;
+    let guild = ctx.guild_id().map_or(0, |g| id_i64(g.get()));
+    let text = ctx.data().service.stats_text(guild, kind, lang).await?;
+    send::reply_text(ctx, &text).await
+}

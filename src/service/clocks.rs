@@ -1,0 +1,894 @@
+//! Games over days: the clock of each turn, reminders, what happens when time runs out, bot
+//! seats, and the scheduler's side of jobs.
+//!
+//! A turn starts when the seat that must decide changes. Its plan (deadline, reminders, or a
+//! bot job) is written with the move that started it, in one transaction (see
+//! `store::clocks`). Jobs are claimed from the store; each checks that its game still runs
+//! and that the clock is at the revision it was planned for, so a job for a game that moved on
+//! does nothing. Effects are guarded twice: the game's version (a move lands once) and a fenced
+//! completion for messages (a reminder is removed by the claim that sends it, before sending).
+
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use super::output::{self, Notice, Outputs};
+use super::{seed_from_i64, Loaded, LobbyError, Service, ServiceError};
+use crate::clock::{after_quiet, human_duration, Quiet, Zone, HOUR};
+use crate::engine::{AnyGame, AppliedMove, GameId, PlayError, Seat};
+use crate::i18n::{Lang, Text};
+use crate::store::{
+    GameRecord, GameStatus, JobRecord, NewJob, StoreError, TimeoutPolicy, TurnClock, TurnPlan,
+    UserSettings,
+};
+
+pub const JOB_DEADLINE: &str = "deadline";
+pub const JOB_REMIND: &str = "remind";
+pub const JOB_BOT: &str = "bot";
+pub const JOB_DIGEST: &str = "digest";
+
+/// A bot or a timed-out seat plays at most this many options in a row (a guard: a turn of a
+/// real game is a handful).
+const MAX_AUTO_STEPS: usize = 200;
+
+/// How reminders and the scheduler behave (`REMIND_AT_PERCENT`, `LAST_CALL_HOURS`,
+/// `MAX_REMINDERS`, `DIGEST_HOUR` in the bot's configuration).
+#[derive(Clone, Debug)]
+pub struct Timers {
+    /// The first reminder goes when a turn has waited this share of its time (percent).
+    pub remind_pct: u8,
+    /// The last call goes this long before the deadline (at most a quarter of the turn).
+    pub last_call_secs: i64,
+    /// At most this many reminders per turn (0: none). With one, only the last call goes.
+    pub max_reminders: u8,
+    /// How long a claimed job is reserved for its worker.
+    pub lease_secs: i64,
+    /// Local time of the daily digest, in minutes after midnight.
+    pub digest_minute: u16,
+    /// The clock of `/play` when none is given.
+    pub default_clock_secs: i64,
+    /// A job failing this many times is dropped (and logged).
+    pub max_attempts: i64,
+}
+
+impl Default for Timers {
+    fn default() -> Self {
+        Timers {
+            remind_pct: 50,
+            last_call_secs: 2 * HOUR,
+            max_reminders: 2,
+            lease_secs: 120,
+            digest_minute: 9 * 60,
+            default_clock_secs: 24 * HOUR,
+            max_attempts: 5,
+        }
+    }
+}
+
+impl Timers {
+    /// When to remind a player whose turn runs from `start` to `deadline`: never before
+    /// `now`, never in their quiet hours (moved to the end of them), never at or after the
+    /// deadline, at most `max_reminders` (the latest kept). `true` marks the last call.
+    pub fn reminders(
+        &self,
+        start: i64,
+        deadline: i64,
+        now: i64,
+        zone: Zone,
+        quiet: Option<Quiet>,
+    ) -> Vec<(i64, bool)> {
+        let len = deadline - start;
+        if self.max_reminders == 0 || len <= 0 {
+            return Vec::new();
+        }
+        let first = start + len * i64::from(self.remind_pct.min(100)) / 100;
+        let last_call = deadline - self.last_call_secs.min(len / 4);
+        let mut out: Vec<(i64, bool)> = Vec::new();
+        for (at, last) in [(first, false), (last_call, true)] {
+            let at = after_quiet(at, zone, quiet);
+            if at > now && at < deadline && !out.iter().any(|(t, _)| (t - at).abs() < 60) {
+                out.push((at, last));
+            }
+        }
+        out.sort_unstable();
+        let keep = usize::from(self.max_reminders);
+        if out.len() > keep {
+            out.drain(..out.len() - keep);
+        }
+        out
+    }
+}
+
+/// What `/clock` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockAction {
+    Pause,
+    Resume,
+    /// Adds seconds to the current turn.
+    Extend(i64),
+    /// A new time per turn (`None`: no clock); the current turn gets the full new time.
+    Change(Option<i64>),
+}
+
+/// The payload of a turn job.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct TurnJob {
+    rev: i64,
+    seat: u8,
+    #[serde(default)]
+    last: bool,
+}
+
+fn turn_job(kind: &str, game: GameId, due_at: i64, rev: i64, seat: Seat, last: bool) -> NewJob {
+    let payload = TurnJob {
+        rev,
+        seat: seat.0,
+        last,
+    };
+    NewJob {
+        due_at,
+        kind: kind.to_string(),
+        game: Some(game),
+        user: None,
+        payload: serde_json::to_string(&payload).unwrap_or_default(),
+    }
+}
+
+/// The language of a game's public messages.
+pub(super) fn game_lang(record: &GameRecord) -> Lang {
+    Lang::from_locale(record.lang.as_deref().unwrap_or("en"))
+}
+
+/// Where a game is played, as a link (empty when it has no place).
+pub(super) fn place_link(record: &GameRecord) -> String {
+    match (record.guild, record.thread.or(record.channel)) {
+        (Some(g), Some(c)) => format!("https://discord.com/channels/{}/{}", id_u64(g), id_u64(c)),
+        (None, Some(c)) => format!("<#{}>", id_u64(c)),
+        _ => String::new(),
+    }
+}
+
+pub(super) fn mention(user: i64) -> String {
+    format!("<@{}>", id_u64(user))
+}
+
+/// Front-end ids are u64 stored as i64 (same bits).
+fn id_u64(id: i64) -> u64 {
+    u64::from_ne_bytes(id.to_ne_bytes())
+}
+
+fn names(record: &GameRecord) -> Vec<String> {
+    record.seats.iter().map(|s| s.name.clone()).collect()
+}
+
+impl Service {
+    /// The plan for the turn that follows a change, or `None` when the same seat still decides
+    /// (unless `new_turn`). A bot seat gets a job due now; an open seat waits; a human seat
+    /// gets the deadline (after their vacation, if any) and reminders.
+    pub(crate) async fn plan_turn(
+        &self,
+        record: &GameRecord,
+        game: &dyn AnyGame,
+        now: i64,
+        new_turn: bool,
+    ) -> Result<Option<TurnPlan>, ServiceError> {
+        let seat = game.prompt().map(|p| p.seat);
+        if !new_turn && seat == record.clock.seat {
+            return Ok(None);
+        }
+        let mut plan = TurnPlan {
+            from_rev: record.clock.rev,
+            clock: TurnClock {
+                rev: record.clock.rev + 1,
+                seat,
+                started_at: seat.map(|_| now),
+                deadline_at: None,
+                paused_left: None,
+            },
+            jobs: Vec::new(),
+            seats: Vec::new(),
+        };
+        let Some(seat) = seat else {
+            return Ok(Some(plan));
+        };
+        let Some(holder) = record.seats.get(seat.index()) else {
+            return Ok(Some(plan));
+        };
+        if holder.is_bot {
+            plan.jobs.push(turn_job(
+                JOB_BOT,
+                record.id,
+                now,
+                plan.clock.rev,
+                seat,
+                false,
+            ));
+            return Ok(Some(plan));
+        }
+        let Some(len) = record.clock_secs.filter(|_| !holder.vacant) else {
+            return Ok(Some(plan));
+        };
+        if record.clock.paused_left.is_some() {
+            // The host paused the clock: the new turn waits with its full time.
+            plan.clock.paused_left = Some(len);
+            return Ok(Some(plan));
+        }
+        let settings = self.holder_settings(record, seat).await?;
+        let start = settings.vacation_until.map_or(now, |v| v.max(now));
+        self.run_clock(
+            &mut plan,
+            record.id,
+            seat,
+            start,
+            start + len,
+            &settings,
+            now,
+        );
+        Ok(Some(plan))
+    }
+
+    /// Runs the clock of `plan` until `deadline`: the deadline job and the reminders still to
+    /// come of a turn that started at `start`.
+    #[allow(clippy::too_many_arguments, reason = "plain values of one turn")]
+    pub(super) fn run_clock(
+        &self,
+        plan: &mut TurnPlan,
+        game: GameId,
+        seat: Seat,
+        start: i64,
+        deadline: i64,
+        settings: &UserSettings,
+        now: i64,
+    ) {
+        plan.clock.deadline_at = Some(deadline);
+        plan.clock.paused_left = None;
+        let rev = plan.clock.rev;
+        plan.jobs
+            .push(turn_job(JOB_DEADLINE, game, deadline, rev, seat, false));
+        let zone = Zone::of(settings.timezone.as_deref());
+        for (at, last) in self
+            .timers
+            .reminders(start, deadline, now, zone, quiet_of(settings))
+        {
+            plan.jobs
+                .push(turn_job(JOB_REMIND, game, at, rev, seat, last));
+        }
+    }
+
+    /// The same clock under a new revision, its jobs planned again (after a seat change that
+    /// does not touch the turn, or to re-plan after a restart).
+    pub(crate) async fn replan_current(
+        &self,
+        record: &GameRecord,
+        now: i64,
+    ) -> Result<TurnPlan, ServiceError> {
+        let mut plan = same_clock(&record.clock);
+        let Some(seat) = record.clock.seat else {
+            return Ok(plan);
+        };
+        let holder = record.seats.get(seat.index());
+        if holder.is_some_and(|h| h.is_bot) {
+            plan.jobs.push(turn_job(
+                JOB_BOT,
+                record.id,
+                now,
+                plan.clock.rev,
+                seat,
+                false,
+            ));
+        } else if let Some(deadline) = record.clock.deadline_at {
+            let settings = self.holder_settings(record, seat).await?;
+            let start = record.clock.started_at.unwrap_or(now);
+            self.run_clock(&mut plan, record.id, seat, start, deadline, &settings, now);
+        }
+        Ok(plan)
+    }
+
+    async fn holder_settings(
+        &self,
+        record: &GameRecord,
+        seat: Seat,
+    ) -> Result<UserSettings, ServiceError> {
+        match record.seats.get(seat.index()).and_then(|s| s.user) {
+            Some(u) => Ok(self.store.user_settings(u).await?),
+            None => Ok(UserSettings::default()),
+        }
+    }
+
+    /// The language of a game's public messages (chosen at `/play` from the server's).
+    pub async fn game_lang(&self, game: GameId) -> Result<Lang, ServiceError> {
+        Ok(game_lang(&self.store.game(game).await?))
+    }
+
+    pub(crate) fn wake_if_due(&self, plan: &TurnPlan, now: i64) {
+        if plan.jobs.iter().any(|j| j.due_at <= now) {
+            self.wake.notify_one();
+        }
+    }
+
+    /// Starts the clock of a game that just started (or was stored before clocks existed).
+    pub(crate) async fn start_clock(
+        &self,
+        loaded: &mut Loaded,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        if let Some(plan) = self
+            .plan_turn(&loaded.record, loaded.game.as_ref(), now, true)
+            .await?
+        {
+            if self.store.apply_turn_plan(loaded.record.id, &plan).await? {
+                loaded.record.clock = plan.clock;
+                self.wake_if_due(&plan, now);
+            }
+        }
+        Ok(())
+    }
+
+    /// Plans the games that should have jobs and have none (start-up, after a restart or an
+    /// upgrade). Returns how many were planned.
+    pub async fn replan(&self, now: i64) -> Result<usize, ServiceError> {
+        let mut planned = 0;
+        for id in self.store.games_needing_plan(1000).await? {
+            let mut loaded = match self.load(id).await {
+                Ok(l) => l,
+                Err(e) => {
+                    tracing::warn!(game = %id, error = %e, "cannot re-plan a game's clock");
+                    continue;
+                }
+            };
+            if loaded.record.clock.seat.is_none() {
+                self.start_clock(&mut loaded, now).await?;
+            } else {
+                let plan = self.replan_current(&loaded.record, now).await?;
+                self.store.apply_turn_plan(id, &plan).await?;
+                self.wake_if_due(&plan, now);
+            }
+            planned += 1;
+        }
+        Ok(planned)
+    }
+
+    /// `/clock`: pause, resume, extend or change a game's clock (host or moderator). Returns
+    /// the notice for the game's place.
+    pub async fn clock(
+        &self,
+        game: GameId,
+        user: i64,
+        is_moderator: bool,
+        action: ClockAction,
+        now: i64,
+    ) -> Result<Notice, ServiceError> {
+        let loaded = self.load_active(game, None).await?;
+        let record = &loaded.record;
+        if record.host != Some(user) && !is_moderator {
+            return Err(LobbyError::NotHost.into());
+        }
+        let mut plan = same_clock(&record.clock);
+        let seat = record.clock.seat;
+        let text = match action {
+            ClockAction::Pause => {
+                if record.clock.paused_left.is_some() {
+                    return Err(LobbyError::ClockPaused.into());
+                }
+                let deadline = record
+                    .clock
+                    .deadline_at
+                    .ok_or(LobbyError::ClockNotRunning)?;
+                plan.clock.deadline_at = None;
+                plan.clock.paused_left = Some((deadline - now).max(0));
+                Text::new("bot.clock.paused")
+            }
+            ClockAction::Resume => {
+                let left = record.clock.paused_left.ok_or(LobbyError::ClockNotPaused)?;
+                let seat = seat.ok_or(LobbyError::ClockNotRunning)?;
+                let settings = self.holder_settings(record, seat).await?;
+                self.run_clock(&mut plan, game, seat, now, now + left, &settings, now);
+                Text::new("bot.clock.resumed").arg("left", human_duration(left))
+            }
+            ClockAction::Extend(secs) => {
+                if let Some(left) = record.clock.paused_left {
+                    plan.clock.paused_left = Some(left + secs);
+                    Text::new("bot.clock.extended").arg("left", human_duration(left + secs))
+                } else {
+                    let deadline = record
+                        .clock
+                        .deadline_at
+                        .ok_or(LobbyError::ClockNotRunning)?;
+                    let seat = seat.ok_or(LobbyError::ClockNotRunning)?;
+                    let settings = self.holder_settings(record, seat).await?;
+                    let start = record.clock.started_at.unwrap_or(now);
+                    self.run_clock(
+                        &mut plan,
+                        game,
+                        seat,
+                        start,
+                        deadline + secs,
+                        &settings,
+                        now,
+                    );
+                    Text::new("bot.clock.extended")
+                        .arg("left", human_duration(deadline + secs - now))
+                }
+            }
+            ClockAction::Change(len) => {
+                self.store.set_clock_secs(game, len).await?;
+                plan.clock.deadline_at = None;
+                plan.clock.paused_left = None;
+                match (len, seat) {
+                    (Some(len), _) if record.clock.paused_left.is_some() => {
+                        plan.clock.paused_left = Some(len);
+                    }
+                    (Some(len), Some(seat))
+                        if record
+                            .seats
+                            .get(seat.index())
+                            .is_some_and(|s| !s.is_bot && !s.vacant) =>
+                    {
+                        let settings = self.holder_settings(record, seat).await?;
+                        let start = settings.vacation_until.map_or(now, |v| v.max(now));
+                        plan.clock.started_at = Some(now);
+                        self.run_clock(&mut plan, game, seat, start, start + len, &settings, now);
+                    }
+                    _ => {}
+                }
+                match len {
+                    Some(len) => Text::new("bot.clock.changed").arg("len", human_duration(len)),
+                    None => Text::new("bot.clock.off"),
+                }
+            }
+        };
+        // The plan replaces every job of the game: a bot seat still to play keeps its turn.
+        if let Some(seat) = seat.filter(|s| record.seats.get(s.index()).is_some_and(|h| h.is_bot)) {
+            plan.jobs
+                .push(turn_job(JOB_BOT, game, now, plan.clock.rev, seat, false));
+        }
+        if !self.store.apply_turn_plan(game, &plan).await? {
+            return Err(stale(record));
+        }
+        let lang = game_lang(record);
+        Ok(Notice::Place {
+            game,
+            text: text.render_with(lang, &names(record)),
+        })
+    }
+
+    /// Claims the jobs due now and runs them; returns what to send. One failing job is
+    /// logged and retried after its lease (dropped after `max_attempts`); the others go on.
+    pub async fn run_due_jobs(
+        &self,
+        worker: &str,
+        limit: u32,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        Ok(self.run_due_jobs_counted(worker, limit).await?.1)
+    }
+
+    /// [`Service::run_due_jobs`], with how many jobs were claimed (those that had nothing left
+    /// to do included): a full batch means more may be due.
+    pub async fn run_due_jobs_counted(
+        &self,
+        worker: &str,
+        limit: u32,
+    ) -> Result<(usize, Vec<Notice>), ServiceError> {
+        let now = self.now();
+        let jobs = self
+            .store
+            .claim_due_jobs(now, limit, worker, self.timers.lease_secs)
+            .await?;
+        let claimed = jobs.len();
+        let mut out = Vec::new();
+        for job in jobs {
+            match self.fire(&job, worker, now).await {
+                Ok(mut notices) => out.append(&mut notices),
+                Err(e) => {
+                    tracing::warn!(job = job.id, kind = %job.kind, attempts = job.attempts, error = %e, "job failed");
+                    if job.attempts >= self.timers.max_attempts {
+                        tracing::error!(job = job.id, kind = %job.kind, "job dropped after repeated failures");
+                        self.drop_job(&job, worker).await?;
+                    }
+                }
+            }
+        }
+        Ok((claimed, out))
+    }
+
+    async fn fire(
+        &self,
+        job: &JobRecord,
+        worker: &str,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        match job.kind.as_str() {
+            JOB_DEADLINE => self.fire_deadline(job, worker, now).await,
+            JOB_BOT => self.fire_bot(job, worker, now).await,
+            JOB_REMIND => self.fire_reminder(job, worker, now).await,
+            JOB_DIGEST => self.fire_digest(job, worker, now).await,
+            other => {
+                tracing::warn!(job = job.id, kind = other, "unknown job kind; dropped");
+                self.drop_job(job, worker).await?;
+                Ok(Vec::new())
+            }
+        }
+    }
+
+    /// Removes a job that has nothing (more) to do, if this claim still holds it.
+    pub(super) async fn drop_job(
+        &self,
+        job: &JobRecord,
+        worker: &str,
+    ) -> Result<bool, ServiceError> {
+        Ok(self
+            .store
+            .complete_claimed(job.id, worker, job.attempts)
+            .await?)
+    }
+
+    /// The game and seat of a turn job that still applies; otherwise the job is dropped.
+    async fn current_turn(
+        &self,
+        job: &JobRecord,
+        worker: &str,
+    ) -> Result<Option<(Loaded, Seat, bool)>, ServiceError> {
+        let payload: Option<TurnJob> = serde_json::from_str(&job.payload).ok();
+        let loaded = match (job.game, payload) {
+            (Some(game), Some(_)) => match self.load(game).await {
+                Ok(l) => Some(l),
+                Err(ServiceError::NoGame(_) | ServiceError::Lobby(LobbyError::NotStarted(_))) => {
+                    None
+                }
+                Err(e) => return Err(e),
+            },
+            _ => None,
+        };
+        let current = match (loaded, payload) {
+            (Some(l), Some(p))
+                if l.record.status == GameStatus::Active
+                    && l.record.clock.rev == p.rev
+                    && l.record.clock.seat == Some(Seat(p.seat)) =>
+            {
+                Some((l, Seat(p.seat), p.last))
+            }
+            _ => None,
+        };
+        if current.is_none() {
+            // The game moved on, ended, or the job is unreadable: nothing to do.
+            self.drop_job(job, worker).await?;
+        }
+        Ok(current)
+    }
+
+    pub(super) async fn fire_deadline(
+        &self,
+        job: &JobRecord,
+        worker: &str,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let Some((loaded, seat, _)) = self.current_turn(job, worker).await? else {
+            return Ok(Vec::new());
+        };
+        if loaded.record.clock.deadline_at.is_none_or(|d| d > now) {
+            self.drop_job(job, worker).await?;
+            return Ok(Vec::new());
+        }
+        let lang = game_lang(&loaded.record);
+        match loaded.record.policy {
+            TimeoutPolicy::Open => self.open_seat(loaded, seat, now).await,
+            TimeoutPolicy::Skip => match loaded.game.timeout_pass(seat) {
+                Some(pass) => {
+                    let why = Text::new("bot.timeout.skipped").arg("seat", seat);
+                    self.play_for_seat(loaded, seat, Some(pass), Some(why), lang, now)
+                        .await
+                }
+                None => {
+                    let why = Text::new("bot.timeout.no_skip").arg("seat", seat);
+                    self.play_for_seat(loaded, seat, None, Some(why), lang, now)
+                        .await
+                }
+            },
+            TimeoutPolicy::Bot => {
+                let why = Text::new("bot.timeout.played").arg("seat", seat);
+                self.play_for_seat(loaded, seat, None, Some(why), lang, now)
+                    .await
+            }
+        }
+    }
+
+    async fn fire_bot(
+        &self,
+        job: &JobRecord,
+        worker: &str,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let Some((loaded, seat, _)) = self.current_turn(job, worker).await? else {
+            return Ok(Vec::new());
+        };
+        if !loaded
+            .record
+            .seats
+            .get(seat.index())
+            .is_some_and(|s| s.is_bot)
+        {
+            self.drop_job(job, worker).await?;
+            return Ok(Vec::new());
+        }
+        let lang = game_lang(&loaded.record);
+        self.play_for_seat(loaded, seat, None, None, lang, now)
+            .await
+    }
+
+    /// Plays for `seat`: the pass option if given, else seeded random legal options until
+    /// another seat decides or the game ends. A game that moved on meanwhile is left alone.
+    async fn play_for_seat(
+        &self,
+        loaded: Loaded,
+        seat: Seat,
+        pass: Option<String>,
+        why: Option<Text>,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let hands_before = output::private_views(loaded.game.as_ref());
+        let mut work = loaded.game.clone();
+        let mut applied: Vec<AppliedMove> = Vec::new();
+        if let Some(pass) = pass {
+            applied.push(work.apply_notation(seat, &pass)?);
+        } else {
+            // Seeded by the game, the clock revision and the version: the same situation
+            // gives the same choice, and nothing else is needed to replay it.
+            let mix = seed_from_i64(loaded.record.seed)
+                ^ u64::from_ne_bytes(loaded.record.clock.rev.to_ne_bytes())
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ u64::from(loaded.record.version.0);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(mix);
+            for _ in 0..MAX_AUTO_STEPS {
+                let Some(prompt) = work.prompt() else { break };
+                if prompt.seat != seat || prompt.options.is_empty() {
+                    break;
+                }
+                // The seat's bot (src/ai) decides from that seat's views; a game without a bot
+                // yet gets a random legal option.
+                let pick = match work.bot_option(crate::ai::Level::Normal, rng.gen()) {
+                    Some(m) => m.notation,
+                    None => prompt.options[rng.gen_range(0..prompt.options.len())].clone(),
+                };
+                applied.push(work.apply_notation(seat, &pick)?);
+            }
+        }
+        let loaded = Loaded {
+            record: loaded.record,
+            game: work,
+        };
+        let mut out = match self
+            .commit_applied(loaded, applied, &hands_before, lang, now, true)
+            .await
+        {
+            Ok(out) => out,
+            // Someone moved, or the clock changed, first: this job's turn is over.
+            Err(ServiceError::Play(PlayError::Stale { .. })) => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        if let Some(why) = why {
+            let names = self.store.game(out.board.game).await?;
+            let why = why.render_with(
+                lang,
+                &names
+                    .seats
+                    .iter()
+                    .map(|s| s.name.clone())
+                    .collect::<Vec<_>>(),
+            );
+            out.board.text = format!("{why}\n{}", out.board.text);
+        }
+        Ok(vec![Notice::Board(Box::new(out))])
+    }
+
+    /// The timeout policy `open`: the seat waits for a new player, the clock stops.
+    async fn open_seat(
+        &self,
+        loaded: Loaded,
+        seat: Seat,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let record = &loaded.record;
+        let Some(holder) = record.seats.get(seat.index()) else {
+            return Ok(Vec::new());
+        };
+        let plan = TurnPlan {
+            from_rev: record.clock.rev,
+            clock: TurnClock {
+                rev: record.clock.rev + 1,
+                seat: Some(seat),
+                started_at: Some(now),
+                deadline_at: None,
+                paused_left: None,
+            },
+            jobs: Vec::new(),
+            seats: vec![crate::store::SeatChange {
+                seat,
+                user: None,
+                name: holder.name.clone(),
+                is_bot: false,
+                vacant: true,
+            }],
+        };
+        if !self.store.apply_turn_plan(record.id, &plan).await? {
+            return Ok(Vec::new());
+        }
+        let text = Text::new("bot.timeout.opened")
+            .arg("seat", seat)
+            .arg("n", seat.index() + 1)
+            .render_with(game_lang(record), &names(record));
+        Ok(vec![Notice::Place {
+            game: record.id,
+            text,
+        }])
+    }
+
+    async fn fire_reminder(
+        &self,
+        job: &JobRecord,
+        worker: &str,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let Some((loaded, seat, last)) = self.current_turn(job, worker).await? else {
+            return Ok(Vec::new());
+        };
+        let record = &loaded.record;
+        let holder = record.seats.get(seat.index());
+        let (Some(user), Some(deadline)) = (
+            holder
+                .filter(|h| !h.is_bot && !h.vacant)
+                .and_then(|h| h.user),
+            record.clock.deadline_at,
+        ) else {
+            self.drop_job(job, worker).await?;
+            return Ok(Vec::new());
+        };
+        let settings = self.store.user_settings(user).await?;
+        let away = settings.vacation_until.is_some_and(|v| v > now);
+        let wake = after_quiet(
+            now,
+            Zone::of(settings.timezone.as_deref()),
+            quiet_of(&settings),
+        );
+        if !away && wake > now && wake < deadline {
+            // Quiet hours (set after the plan was made): later, still before the deadline,
+            // unless another reminder of this turn comes by then (one message is enough).
+            let covered = self
+                .store
+                .jobs_for_game(record.id)
+                .await?
+                .iter()
+                .any(|j| j.id != job.id && j.kind == JOB_REMIND && j.due_at <= wake);
+            if covered {
+                self.drop_job(job, worker).await?;
+            } else {
+                self.store
+                    .postpone_claimed(job.id, worker, job.attempts, wake)
+                    .await?;
+            }
+            return Ok(Vec::new());
+        }
+        // Removed by this claim before anything is sent: a reminder goes at most once. Late
+        // ones (after an outage) are pointless once the time is up.
+        if !self.drop_job(job, worker).await? || away || wake > now || now >= deadline {
+            return Ok(Vec::new());
+        }
+        let lang = settings
+            .locale
+            .as_deref()
+            .map_or_else(|| game_lang(record), Lang::from_locale);
+        let key = if last {
+            "bot.remind.last_call"
+        } else {
+            "bot.remind.turn"
+        };
+        let kind = record.kind.clone();
+        let game_name =
+            crate::engine::GameKind::parse(&kind).map_or(kind, |k| k.display_name().to_string());
+        let text = Text::new(key)
+            .arg("game", game_name)
+            .arg("id", record.id.0)
+            .arg("left", human_duration(deadline - now))
+            .arg("link", place_link(record))
+            .render(lang);
+        let fallback = Text::new("bot.remind.fallback")
+            .arg("user", mention(user))
+            .arg("left", human_duration(deadline - now))
+            .render(game_lang(record));
+        if !settings.dm_enabled {
+            return Ok(vec![Notice::Place {
+                game: record.id,
+                text: fallback,
+            }]);
+        }
+        Ok(vec![Notice::Dm {
+            user,
+            game: Some(record.id),
+            text,
+            fallback: Some(fallback),
+        }])
+    }
+
+    /// Plays the applied options (already on `loaded.game`) into the store with the next
+    /// turn's plan, and builds the outputs.
+    pub(crate) async fn commit_applied(
+        &self,
+        mut loaded: Loaded,
+        applied: Vec<AppliedMove>,
+        hands_before: &[Option<serde_json::Value>],
+        lang: Lang,
+        now: i64,
+        new_turn: bool,
+    ) -> Result<Outputs, ServiceError> {
+        let status = if loaded.game.outcome().is_some() {
+            GameStatus::Finished
+        } else {
+            GameStatus::Active
+        };
+        let moves: Vec<crate::store::NewMove> = applied
+            .iter()
+            .map(|m| crate::store::NewMove {
+                seat: m.seat,
+                notation: m.notation.clone(),
+                barrier: m.barrier,
+            })
+            .collect();
+        let plan = self
+            .plan_turn(&loaded.record, loaded.game.as_ref(), now, new_turn)
+            .await?;
+        let ranks = loaded.game.outcome().map(|o| o.ranks).unwrap_or_default();
+        let version = self
+            .store
+            .record_moves_planned(
+                loaded.record.id,
+                loaded.record.version,
+                &moves,
+                &loaded.game.to_json(),
+                status,
+                now,
+                plan.as_ref(),
+                &ranks,
+            )
+            .await
+            .map_err(|e| match e {
+                StoreError::ClockChanged(_) => stale(&loaded.record),
+                other => ServiceError::from(other),
+            })?;
+        loaded.record.version = version;
+        loaded.record.status = status;
+        if let Some(plan) = &plan {
+            loaded.record.clock = plan.clock;
+            self.wake_if_due(plan, now);
+        }
+        Ok(output::after_change(&loaded, &applied, lang)
+            .only_changed_private(hands_before, loaded.game.as_ref()))
+    }
+}
+
+/// The plan that keeps `clock` under the next revision, with no jobs yet.
+pub(super) fn same_clock(clock: &TurnClock) -> TurnPlan {
+    TurnPlan {
+        from_rev: clock.rev,
+        clock: TurnClock {
+            rev: clock.rev + 1,
+            ..*clock
+        },
+        jobs: Vec::new(),
+        seats: Vec::new(),
+    }
+}
+
+/// A refused write because the game or its clock moved: the user reloads.
+pub(super) fn stale(record: &GameRecord) -> ServiceError {
+    PlayError::Stale {
+        expected: record.version,
+        found: record.version,
+    }
+    .into()
+}
+
+pub(super) fn quiet_of(s: &UserSettings) -> Option<Quiet> {
+    match (s.quiet_start, s.quiet_end) {
+        (Some(start), Some(end)) => Some(Quiet { start, end }),
+        _ => None,
+    }
+}

@@ -1,0 +1,409 @@
+//! Players over days: their settings (time zone, quiet hours, vacation, digest), absent
+//! players (`/replace`, `/kick`), the daily digest and `/stats`.
+
+use super::clocks::{game_lang, mention, quiet_of, stale, JOB_DIGEST};
+use super::output::{self, Notice};
+use super::{Actor, LobbyError, Service, ServiceError};
+use crate::clock::{after_quiet, human_duration, Date, Quiet, Zone};
+use crate::engine::{GameId, GameKind, Seat};
+use crate::i18n::{Lang, Text};
+use crate::store::{GameStatus, JobRecord, NewJob, SeatChange, UserSettings};
+
+/// A `/settings` change: each `Some` field is set, the others are kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SettingsChange {
+    /// An IANA name (checked).
+    pub timezone: Option<String>,
+    /// `Some(None)` turns quiet hours off.
+    pub quiet: Option<Option<Quiet>>,
+    /// Away until the start of that day in the player's time zone; `Some(None)` is back.
+    pub vacation: Option<Option<Date>>,
+    pub digest: Option<bool>,
+    /// The user's Discord locale, kept for DMs sent without an interaction.
+    pub locale: Option<String>,
+}
+
+/// Who takes a seat in `/replace`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Newcomer {
+    User {
+        id: i64,
+        name: String,
+    },
+    /// Random legal options, played by the scheduler.
+    Bot,
+}
+
+impl Service {
+    /// Applies a settings change; returns the settings and what to tell the games (a
+    /// vacation pauses the player's clocks and the other players are told).
+    pub async fn update_settings(
+        &self,
+        user: i64,
+        change: SettingsChange,
+        now: i64,
+    ) -> Result<(UserSettings, Vec<Notice>), ServiceError> {
+        let before = self.store.user_settings(user).await?;
+        let mut s = before.clone();
+        if let Some(tz) = &change.timezone {
+            let name =
+                Zone::canonical_name(tz).ok_or_else(|| LobbyError::UnknownZone(tz.clone()))?;
+            s.timezone = Some(name.to_string());
+        }
+        if let Some(q) = change.quiet {
+            s.quiet_start = q.map(|q| q.start);
+            s.quiet_end = q.map(|q| q.end);
+        }
+        if let Some(locale) = change.locale {
+            s.locale = Some(locale);
+        }
+        if let Some(vacation) = change.vacation {
+            let zone = Zone::of(s.timezone.as_deref());
+            s.vacation_until = match vacation {
+                Some(date) => {
+                    let at = zone.at_local(date, 0);
+                    if at <= now {
+                        return Err(LobbyError::PastDate.into());
+                    }
+                    Some(at)
+                }
+                None => None,
+            };
+        }
+        if let Some(d) = change.digest {
+            s.digest = d;
+        }
+        self.store.save_user_settings(user, &s, now).await?;
+        if change.digest.is_some() || (s.digest && s.timezone != before.timezone) {
+            self.schedule_digest(user, &s, now).await?;
+        }
+        let mut notices = Vec::new();
+        if change.vacation.is_some() && s.vacation_until != before.vacation_until {
+            notices = self.vacation_changed(user, &before, &s, now).await?;
+        }
+        Ok((s, notices))
+    }
+
+    /// Moves the deadlines of the user's running turns by the vacation, and tells each game.
+    async fn vacation_changed(
+        &self,
+        user: i64,
+        before: &UserSettings,
+        after: &UserSettings,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let mut notices = Vec::new();
+        let games = self
+            .store
+            .games_of_user(user, Some(GameStatus::Active), 200)
+            .await?;
+        for record in games {
+            let lang = game_lang(&record);
+            let Some(seat) = record.seats.iter().find(|s| s.user == Some(user)) else {
+                continue;
+            };
+            let turn = record.clock.seat == Some(seat.seat);
+            if let (true, Some(deadline)) = (turn, record.clock.deadline_at) {
+                let old_away = before.vacation_until.filter(|v| *v > now);
+                let left = deadline - old_away.unwrap_or(now).max(now);
+                let start = after.vacation_until.map_or(now, |v| v.max(now));
+                let mut plan = self.replan_current(&record, now).await?;
+                plan.jobs.clear();
+                self.run_clock(
+                    &mut plan,
+                    record.id,
+                    seat.seat,
+                    start,
+                    start + left.max(0),
+                    after,
+                    now,
+                );
+                self.store.apply_turn_plan(record.id, &plan).await?;
+            }
+            let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
+            let text = match after.vacation_until {
+                Some(until) => {
+                    let date = Zone::of(after.timezone.as_deref()).date(until);
+                    Text::new("bot.vacation.away")
+                        .arg("seat", seat.seat)
+                        .arg("date", date.to_string())
+                }
+                None => Text::new("bot.vacation.back").arg("seat", seat.seat),
+            };
+            notices.push(Notice::Place {
+                game: record.id,
+                text: text.render_with(lang, &names),
+            });
+        }
+        Ok(notices)
+    }
+
+    /// Plans (or removes) the user's next digest.
+    async fn schedule_digest(
+        &self,
+        user: i64,
+        s: &UserSettings,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        let job = s.digest.then(|| NewJob {
+            due_at: self.next_digest(s, now),
+            kind: JOB_DIGEST.to_string(),
+            game: None,
+            user: Some(user),
+            payload: "{}".to_string(),
+        });
+        self.store
+            .replace_user_job(user, JOB_DIGEST, job.as_ref())
+            .await?;
+        Ok(())
+    }
+
+    /// The next digest time after `now`: the configured local time, after quiet hours.
+    pub fn next_digest(&self, s: &UserSettings, now: i64) -> i64 {
+        let zone = Zone::of(s.timezone.as_deref());
+        let minute = self.timers.digest_minute;
+        let mut at = zone.at_local(zone.date(now), minute);
+        if at <= now {
+            at = zone.at_local(zone.date(now).next(), minute);
+        }
+        after_quiet(at, zone, quiet_of(s))
+    }
+
+    /// The lines of the games where it is `user`'s turn, for the digest.
+    pub async fn waiting_lines(&self, user: i64, lang: Lang) -> Result<Vec<String>, ServiceError> {
+        Ok(self
+            .games_of_user(user, 100)
+            .await?
+            .into_iter()
+            .filter(|l| l.your_turn)
+            .map(|l| l.text(lang))
+            .collect())
+    }
+
+    pub(super) async fn fire_digest(
+        &self,
+        job: &JobRecord,
+        worker: &str,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let Some(user) = job.user else {
+            self.drop_job(job, worker).await?;
+            return Ok(Vec::new());
+        };
+        // Removed by this claim before anything is sent: one digest per day at most.
+        if !self.drop_job(job, worker).await? {
+            return Ok(Vec::new());
+        }
+        let s = self.store.user_settings(user).await?;
+        if !s.digest {
+            return Ok(Vec::new());
+        }
+        self.schedule_digest(user, &s, now).await?;
+        let lang = Lang::from_locale(s.locale.as_deref().unwrap_or("en"));
+        let lines = self.waiting_lines(user, lang).await?;
+        if lines.is_empty() || !s.dm_enabled {
+            return Ok(Vec::new());
+        }
+        let mut text = vec![Text::new("bot.digest.header")
+            .arg("count", lines.len())
+            .render(lang)];
+        text.extend(lines);
+        Ok(vec![Notice::Dm {
+            user,
+            game: None,
+            text: text.join("\n"),
+            fallback: None,
+        }])
+    }
+
+    /// `/replace`: gives a seat of a running game to another user or to a bot (host or
+    /// moderator). The newcomer gets the seat's hand; if the seat must decide now, its turn
+    /// starts again with a full clock and the board is posted again.
+    #[allow(clippy::too_many_arguments, reason = "one command's inputs")]
+    pub async fn replace(
+        &self,
+        game: GameId,
+        actor: i64,
+        is_moderator: bool,
+        seat_number: usize,
+        newcomer: Newcomer,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let mut loaded = self.load_active(game, None).await?;
+        if loaded.record.host != Some(actor) && !is_moderator {
+            return Err(LobbyError::NotHost.into());
+        }
+        let seat = seat_index(&loaded.record.seats, seat_number)?;
+        let lang = game_lang(&loaded.record);
+        let old_name = loaded.record.seats[seat.index()].name.clone();
+        let (user, name, is_bot) = match newcomer {
+            Newcomer::User { id, name } => {
+                if self.seat_of(&loaded, Actor::User(id)).is_ok() {
+                    return Err(LobbyError::AlreadyInGame.into());
+                }
+                (Some(id), name, false)
+            }
+            Newcomer::Bot => (None, Text::new("bot.replace.bot_name").render(lang), true),
+        };
+        let change = SeatChange {
+            seat,
+            user,
+            name: name.clone(),
+            is_bot,
+            vacant: false,
+        };
+        {
+            let s = &mut loaded.record.seats[seat.index()];
+            s.user = user;
+            s.name = name;
+            s.is_bot = is_bot;
+            s.vacant = false;
+        }
+        let their_turn = loaded.game.prompt().is_some_and(|p| p.seat == seat);
+        let mut plan = if their_turn {
+            self.plan_turn(&loaded.record, loaded.game.as_ref(), now, true)
+                .await?
+                .unwrap_or(self.replan_current(&loaded.record, now).await?)
+        } else {
+            self.replan_current(&loaded.record, now).await?
+        };
+        plan.seats.push(change);
+        if !self.store.apply_turn_plan(game, &plan).await? {
+            return Err(stale(&loaded.record));
+        }
+        loaded.record.clock = plan.clock;
+        self.wake_if_due(&plan, now);
+        let mut names: Vec<String> = loaded.names();
+        names[seat.index()] = old_name;
+        let who = match user {
+            Some(u) => mention(u),
+            None => Text::new("bot.replace.bot_name").render(lang),
+        };
+        let text = Text::new("bot.replace.done")
+            .arg("n", seat.index() + 1)
+            .arg("seat", seat)
+            .arg("who", who)
+            .render_with(lang, &names);
+        let mut notices = vec![Notice::Place { game, text }];
+        let out = output::after_change(&loaded, &[], lang);
+        if let Some(post) = out
+            .private
+            .iter()
+            .find(|p| p.seat == seat && p.user.is_some())
+        {
+            notices.push(Notice::Private {
+                game,
+                post: post.clone(),
+            });
+        }
+        if their_turn && !is_bot {
+            notices.push(Notice::Board(Box::new(output::Outputs {
+                board: out.board,
+                private: Vec::new(),
+            })));
+        }
+        Ok(notices)
+    }
+
+    /// `/kick`: opens a seat of a running game (host or moderator). If it must decide now,
+    /// the clock stops until someone takes it with `/replace`.
+    pub async fn kick(
+        &self,
+        game: GameId,
+        actor: i64,
+        is_moderator: bool,
+        seat_number: usize,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let mut loaded = self.load_active(game, None).await?;
+        if loaded.record.host != Some(actor) && !is_moderator {
+            return Err(LobbyError::NotHost.into());
+        }
+        let seat = seat_index(&loaded.record.seats, seat_number)?;
+        if loaded.record.seats[seat.index()].vacant {
+            return Err(LobbyError::SeatOpen(seat_number).into());
+        }
+        let name = loaded.record.seats[seat.index()].name.clone();
+        {
+            let s = &mut loaded.record.seats[seat.index()];
+            s.user = None;
+            s.is_bot = false;
+            s.vacant = true;
+        }
+        let their_turn = loaded.game.prompt().is_some_and(|p| p.seat == seat);
+        let mut plan = self.replan_current(&loaded.record, now).await?;
+        if their_turn {
+            plan.jobs.clear();
+            plan.clock.deadline_at = None;
+            plan.clock.paused_left = None;
+        }
+        plan.seats.push(SeatChange {
+            seat,
+            user: None,
+            name,
+            is_bot: false,
+            vacant: true,
+        });
+        if !self.store.apply_turn_plan(game, &plan).await? {
+            return Err(stale(&loaded.record));
+        }
+        let lang = game_lang(&loaded.record);
+        let text = Text::new("bot.kick.done")
+            .arg("n", seat.index() + 1)
+            .arg("seat", seat)
+            .render_with(lang, &loaded.names());
+        Ok(vec![Notice::Place { game, text }])
+    }
+
+    /// `/stats`: a server's games by kind (all, or one): games finished, average turn, the
+    /// best players.
+    pub async fn stats_text(
+        &self,
+        guild: i64,
+        kind: Option<GameKind>,
+        lang: Lang,
+    ) -> Result<String, ServiceError> {
+        let stats = self.store.stats(guild).await?;
+        let mut lines = Vec::new();
+        for s in stats
+            .iter()
+            .filter(|s| kind.is_none_or(|k| k.id() == s.kind))
+        {
+            let name =
+                GameKind::parse(&s.kind).map_or(s.kind.clone(), |k| k.display_name().to_string());
+            let avg = s
+                .avg_turn_secs
+                .map_or_else(|| "-".to_string(), human_duration);
+            lines.push(
+                Text::new("bot.stats.game")
+                    .arg("game", name)
+                    .arg("finished", s.finished)
+                    .arg("avg", avg)
+                    .render(lang),
+            );
+            for p in s.players.iter().take(5) {
+                lines.push(
+                    Text::new("bot.stats.player")
+                        .arg("who", p.name.clone())
+                        .arg("wins", p.wins)
+                        .arg("played", p.played)
+                        .render(lang),
+                );
+            }
+        }
+        if lines.is_empty() {
+            return Ok(Text::new("bot.stats.none").render(lang));
+        }
+        Ok(lines.join("\n"))
+    }
+}
+
+/// A seat by its number as players see it (1-based).
+fn seat_index(seats: &[crate::store::SeatRecord], n: usize) -> Result<Seat, ServiceError> {
+    if n == 0 || n > seats.len() {
+        return Err(LobbyError::NoSuchSeat(n).into());
+    }
+    Ok(Seat(
+        u8::try_from(n - 1).map_err(|_| LobbyError::NoSuchSeat(n))?,
+    ))
+}

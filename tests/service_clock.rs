@@ -1,0 +1,767 @@
+//! Games over days through the service on a real store (SQLite file, and PostgreSQL when
+//! TEST_DATABASE_URL is set), with the clock injected: time is set, never slept. Reminders,
+//! quiet hours across time zones and a DST change, deadline policies, vacation, replace and
+//! kick rights, the digest, `/clock`, a restart between scheduling and firing, and two
+//! schedulers on one database.
+
+use std::sync::Arc;
+
+use croupier::clock::{Clock, ManualClock, DAY, HOUR};
+use croupier::engine::{GameId, GameKind, GameOptions, Seat};
+use croupier::i18n::Lang;
+use croupier::service::{
+    Actor, ClockAction, LobbyError, Newcomer, Notice, Place, PlayLine, Player, Service,
+    ServiceError, SettingsChange, StartGame, Timers, JOB_DEADLINE, JOB_REMIND,
+};
+use croupier::store::{GameStatus, NewJob, TimeoutPolicy};
+
+#[macro_use]
+#[path = "support/store_db.rs"]
+mod store_db;
+use store_db::Db;
+
+on_backends!(reminders_then_a_deadline_fire_once);
+on_backends!(a_job_for_a_game_that_moved_on_does_nothing);
+on_backends!(a_restart_between_scheduling_and_firing_loses_nothing);
+on_backends!(the_bot_policy_plays_the_same_moves_for_the_same_game);
+on_backends!(open_seats_are_replaced_and_kicked_by_the_host_or_moderators);
+on_backends!(quiet_hours_follow_the_players_zone_across_a_dst_change);
+on_backends!(vacation_pauses_the_clock_and_tells_the_game);
+on_backends!(never_more_reminders_than_configured);
+on_backends!(the_host_pauses_resumes_extends_and_changes_the_clock);
+on_backends!(the_digest_lists_only_games_waiting_for_you);
+on_backends!(two_schedulers_on_one_database_fire_a_job_once);
+on_backends!(stats_count_finished_games_and_wins);
+
+/// 2026-09-21 00:00 UTC.
+const T0: i64 = 1_789_948_800;
+const HOST: i64 = 1001;
+const OTHER: i64 = 1002;
+
+struct World {
+    svc: Service,
+    clock: ManualClock,
+}
+
+async fn world(db: &Db, timers: Timers) -> World {
+    let clock = ManualClock::new(T0);
+    let svc = Service::new(db.connect().await)
+        .with_clock(Arc::new(clock.clone()))
+        .with_timers(timers);
+    World { svc, clock }
+}
+
+fn start(seed: u64, clock_secs: Option<i64>) -> StartGame {
+    StartGame {
+        kind: GameKind::Cortexcape,
+        options: GameOptions::new(),
+        players: [HOST, OTHER]
+            .iter()
+            .enumerate()
+            .map(|(i, u)| Player {
+                user: Some(*u),
+                name: format!("P{}", i + 1),
+                is_bot: false,
+            })
+            .collect(),
+        seed,
+        place: Place {
+            guild: Some(7),
+            channel: Some(8),
+            thread: Some(9),
+        },
+        host: Some(HOST),
+        clock_secs,
+    }
+}
+
+impl World {
+    async fn game(&self, policy: TimeoutPolicy, seed: u64) -> GameId {
+        let (id, _) = self
+            .svc
+            .start_with_policy(start(seed, Some(DAY)), policy, Lang::En, self.clock.now())
+            .await
+            .unwrap();
+        id
+    }
+
+    async fn run(&self) -> Vec<Notice> {
+        self.svc.run_due_jobs("w", 100).await.unwrap()
+    }
+
+    /// The seat that must decide and its user.
+    async fn mover(&self, id: GameId) -> (Seat, i64) {
+        let l = self.svc.load(id).await.unwrap();
+        let seat = l.game.prompt().unwrap().seat;
+        (seat, l.record.seats[seat.index()].user.unwrap_or(0))
+    }
+
+    /// (kind, due_at) of a game's jobs.
+    async fn jobs(&self, id: GameId) -> Vec<(String, i64)> {
+        self.svc
+            .store()
+            .jobs_for_game(id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|j| (j.kind, j.due_at))
+            .collect()
+    }
+
+    /// When a game's reminders are due.
+    async fn reminders(&self, id: GameId) -> Vec<i64> {
+        self.jobs(id)
+            .await
+            .into_iter()
+            .filter(|(k, _)| k == JOB_REMIND)
+            .map(|(_, at)| at)
+            .collect()
+    }
+
+    /// The mover plays first options until another seat must decide.
+    async fn finish_turn(&self, id: GameId) {
+        let (seat, user) = self.mover(id).await;
+        for _ in 0..50 {
+            let l = self.svc.load(id).await.unwrap();
+            let Some(p) = l.game.prompt() else { return };
+            if p.seat != seat {
+                return;
+            }
+            self.svc
+                .play(
+                    PlayLine {
+                        game: id,
+                        actor: Actor::User(user),
+                        line: p.options[0].clone(),
+                        seen: None,
+                    },
+                    Lang::En,
+                    self.clock.now(),
+                )
+                .await
+                .unwrap();
+        }
+        panic!("the turn never ended");
+    }
+}
+
+fn now(w: &World) -> i64 {
+    w.clock.now()
+}
+
+fn board_text(n: &Notice) -> &str {
+    match n {
+        Notice::Board(out) => &out.board.text,
+        other => panic!("expected a board, got {other:?}"),
+    }
+}
+
+fn place_text(n: &Notice) -> &str {
+    match n {
+        Notice::Place { text, .. } => text,
+        other => panic!("expected a message in the game's place, got {other:?}"),
+    }
+}
+
+async fn reminders_then_a_deadline_fire_once(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    let id = w.game(TimeoutPolicy::Skip, 5).await;
+    let (seat, user) = w.mover(id).await;
+    assert_eq!(
+        w.jobs(id).await,
+        vec![
+            (JOB_REMIND.to_string(), T0 + 12 * HOUR),
+            (JOB_REMIND.to_string(), T0 + DAY - 2 * HOUR),
+            (JOB_DEADLINE.to_string(), T0 + DAY),
+        ]
+    );
+    assert!(w.run().await.is_empty(), "nothing is due yet");
+    w.clock.set(T0 + 12 * HOUR);
+    let sent = w.run().await;
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    match &sent[0] {
+        Notice::Dm {
+            user: u,
+            game,
+            text,
+            fallback,
+        } => {
+            assert_eq!((*u, *game), (user, Some(id)));
+            assert!(text.contains("it is your turn, 12 h left"), "{text}");
+            assert!(text.contains("https://discord.com/channels/7/9"), "{text}");
+            assert!(fallback
+                .as_deref()
+                .unwrap_or("")
+                .contains(&format!("<@{user}>")));
+        }
+        other => panic!("expected a DM, got {other:?}"),
+    }
+    assert!(w.run().await.is_empty(), "a reminder goes once");
+    w.clock.set(T0 + DAY - 2 * HOUR);
+    let sent = w.run().await;
+    assert!(matches!(&sent[..], [Notice::Dm { text, .. }] if text.contains("Last call")));
+    let before = w.svc.load(id).await.unwrap().record.version;
+    w.clock.set(T0 + DAY);
+    let sent = w.run().await;
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    // Cortexcape has no pass: the skip policy falls back to a random legal option.
+    let text = board_text(&sent[0]);
+    assert!(
+        text.starts_with(&format!(
+            "⏰ P{} ran out of time; this game has no pass",
+            seat.index() + 1
+        )),
+        "{text}"
+    );
+    let after = w.svc.load(id).await.unwrap();
+    assert!(after.record.version > before);
+    assert_ne!(after.game.prompt().unwrap().seat, seat, "the turn moved on");
+    let moves = w.svc.store().moves(id).await.unwrap();
+    assert!(!moves.is_empty() && moves.iter().all(|m| m.seat == seat));
+    assert_eq!(
+        w.svc.replay(id).await.unwrap().to_json(),
+        after.game.to_json(),
+        "the moves played for the seat replay"
+    );
+    assert!(w.run().await.is_empty(), "a deadline fires once");
+    // The next turn has its own full clock.
+    assert!(w
+        .jobs(id)
+        .await
+        .contains(&(JOB_DEADLINE.to_string(), T0 + 2 * DAY)));
+}
+
+async fn a_job_for_a_game_that_moved_on_does_nothing(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    let id = w.game(TimeoutPolicy::Bot, 6).await;
+    let old_rev = w.svc.load(id).await.unwrap().record.clock.rev;
+    w.clock.set(T0 + HOUR);
+    w.finish_turn(id).await;
+    let after = w.svc.load(id).await.unwrap();
+    assert!(after.record.clock.rev > old_rev);
+    // The old turn's jobs went with the move; the new turn's clock starts at the move.
+    assert!(w
+        .jobs(id)
+        .await
+        .contains(&(JOB_DEADLINE.to_string(), T0 + HOUR + DAY)));
+    // A job of the old turn that was already claimed elsewhere (simulated): it does nothing.
+    let seat = after.record.clock.seat.unwrap();
+    w.svc
+        .store()
+        .schedule_job(&NewJob {
+            due_at: T0 + HOUR,
+            kind: JOB_DEADLINE.into(),
+            game: Some(id),
+            user: None,
+            payload: format!("{{\"rev\":{old_rev},\"seat\":{}}}", seat.0),
+        })
+        .await
+        .unwrap();
+    w.clock.set(T0 + 2 * HOUR);
+    assert!(w.run().await.is_empty());
+    assert_eq!(
+        w.svc.load(id).await.unwrap().record.version,
+        after.record.version
+    );
+    assert_eq!(
+        w.jobs(id).await.len(),
+        3,
+        "the stale job is gone, the live ones stay"
+    );
+    // A cancelled game's jobs do nothing either.
+    w.svc.cancel(id, HOST, false, now(&w)).await.unwrap();
+    w.clock.set(T0 + 3 * DAY);
+    assert!(w.run().await.is_empty());
+    assert_eq!(
+        w.svc.load(id).await.unwrap().record.status,
+        GameStatus::Cancelled
+    );
+}
+
+async fn a_restart_between_scheduling_and_firing_loses_nothing(db: &Db) {
+    if !db.shared {
+        return;
+    }
+    let (id, seat) = {
+        let w = world(db, Timers::default()).await;
+        let id = w.game(TimeoutPolicy::Bot, 7).await;
+        let seat = w.mover(id).await.0;
+        // A process claims the deadline and dies before running it.
+        let claimed = w
+            .svc
+            .store()
+            .claim_due_jobs(T0 + DAY, 10, "dead", 120)
+            .await
+            .unwrap();
+        assert!(claimed.iter().any(|j| j.kind == JOB_DEADLINE));
+        w.svc.store().close().await;
+        (id, seat)
+    };
+    // A new process, a new store: the job waits for the dead claim's lease, then fires once.
+    let w = world(db, Timers::default()).await;
+    assert_eq!(
+        w.svc.replan(T0 + DAY).await.unwrap(),
+        0,
+        "nothing to re-plan"
+    );
+    w.clock.set(T0 + DAY);
+    assert!(w.run().await.is_empty(), "still leased to the dead process");
+    w.clock.set(T0 + DAY + 120);
+    let sent = w.run().await;
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(board_text(&sent[0]).contains("ran out of time"));
+    assert_ne!(w.mover(id).await.0, seat);
+    assert!(w.run().await.is_empty());
+}
+
+async fn the_bot_policy_plays_the_same_moves_for_the_same_game(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    let a = w.game(TimeoutPolicy::Bot, 8).await;
+    let b = w.game(TimeoutPolicy::Bot, 8).await;
+    w.clock.set(T0 + DAY);
+    let sent = w.run().await;
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    for n in &sent {
+        assert!(board_text(n).contains("a random legal move was played"));
+    }
+    let store = w.svc.store();
+    let (ma, mb) = (store.moves(a).await.unwrap(), store.moves(b).await.unwrap());
+    let ma: Vec<String> = ma.into_iter().map(|m| m.notation).collect();
+    let mb: Vec<String> = mb.into_iter().map(|m| m.notation).collect();
+    assert!(!ma.is_empty());
+    assert_eq!(ma, mb, "a seeded choice: the same game gets the same moves");
+}
+
+fn lobby_err<T>(r: Result<T, ServiceError>) -> LobbyError {
+    match r {
+        Err(ServiceError::Lobby(e)) => e,
+        Err(other) => panic!("expected a refusal, got {other:?}"),
+        Ok(_) => panic!("expected a refusal, it was done"),
+    }
+}
+
+async fn open_seats_are_replaced_and_kicked_by_the_host_or_moderators(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    let id = w.game(TimeoutPolicy::Open, 9).await;
+    let (seat, user) = w.mover(id).await;
+    let other = if user == HOST { OTHER } else { HOST };
+    let n = seat.index() + 1;
+    w.clock.set(T0 + DAY);
+    let sent = w.run().await;
+    assert_eq!(sent.len(), 1);
+    assert!(
+        place_text(&sent[0]).contains(&format!("seat {n} is open")),
+        "{sent:?}"
+    );
+    let r = w.svc.load(id).await.unwrap().record;
+    assert!(r.seats[seat.index()].vacant && r.seats[seat.index()].user.is_none());
+    assert_eq!(r.clock.deadline_at, None);
+    assert!(
+        w.jobs(id).await.is_empty(),
+        "the clock waits for a new player"
+    );
+    // The other player sees it in /games.
+    let lines = w.svc.games_of_user(other, 10).await.unwrap();
+    assert!(lines[0].text(Lang::En).contains("seat open"), "{lines:?}");
+    // Only the host or a moderator; the newcomer must not already play here.
+    let newcomer = |id: i64| Newcomer::User {
+        id,
+        name: "Neo".into(),
+    };
+    let t = now(&w);
+    assert_eq!(
+        lobby_err(w.svc.replace(id, 7777, false, n, newcomer(3003), t).await),
+        LobbyError::NotHost
+    );
+    assert_eq!(
+        lobby_err(w.svc.replace(id, 5555, true, n, newcomer(other), t).await),
+        LobbyError::AlreadyInGame
+    );
+    assert_eq!(
+        lobby_err(w.svc.replace(id, HOST, false, 3, newcomer(3003), t).await),
+        LobbyError::NoSuchSeat(3)
+    );
+    let sent = w
+        .svc
+        .replace(id, 5555, true, n, newcomer(3003), t)
+        .await
+        .unwrap();
+    assert!(
+        place_text(&sent[0]).contains("is replaced by <@3003>"),
+        "{sent:?}"
+    );
+    assert!(
+        matches!(&sent[1], Notice::Board(out) if out.board.mention == Some(3003)),
+        "their turn: the board again, with a mention"
+    );
+    assert_eq!(w.mover(id).await, (seat, 3003));
+    assert!(w
+        .jobs(id)
+        .await
+        .contains(&(JOB_DEADLINE.to_string(), t + DAY)));
+    // The newcomer plays; kicking the other player (not their turn) keeps the clock.
+    let other_n = if n == 1 { 2 } else { 1 };
+    assert_eq!(
+        lobby_err(w.svc.kick(id, 3003, false, other_n, t).await),
+        LobbyError::NotHost
+    );
+    let jobs = w.jobs(id).await;
+    let sent = w.svc.kick(id, HOST, false, other_n, t).await.unwrap();
+    assert!(place_text(&sent[0]).contains(&format!("Seat {other_n}")));
+    assert_eq!(w.jobs(id).await, jobs);
+    assert_eq!(
+        lobby_err(w.svc.kick(id, HOST, false, other_n, t).await),
+        LobbyError::SeatOpen(other_n)
+    );
+    // A bot takes the newcomer's seat: it plays at once, then the turn waits on the open seat.
+    w.svc
+        .replace(id, HOST, false, n, Newcomer::Bot, t)
+        .await
+        .unwrap();
+    // A clock change before the scheduler runs keeps the bot's turn.
+    w.svc
+        .clock(id, HOST, false, ClockAction::Change(Some(2 * DAY)), t)
+        .await
+        .unwrap();
+    let sent = w.run().await;
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    let l = w.svc.load(id).await.unwrap();
+    assert_eq!(l.game.prompt().unwrap().seat.index() + 1, other_n);
+    assert!(w.jobs(id).await.is_empty());
+    // The kicked player can no longer play.
+    assert!(matches!(
+        w.svc
+            .play(
+                PlayLine {
+                    game: id,
+                    actor: Actor::User(other),
+                    line: l.game.prompt().unwrap().options[0].clone(),
+                    seen: None,
+                },
+                Lang::En,
+                t,
+            )
+            .await,
+        Err(ServiceError::NotSeated)
+    ));
+}
+
+async fn quiet_hours_follow_the_players_zone_across_a_dst_change(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    // 2026-11-01 00:00 UTC = 2026-10-31 20:00 in New York (EDT); summer time ends at 06:00 UTC.
+    let t = 1_793_491_200;
+    w.clock.set(t);
+    for user in [HOST, OTHER] {
+        let change = SettingsChange {
+            timezone: Some("america/new_york".into()),
+            quiet: Some(croupier::clock::Quiet::parse("21:00-09:00")),
+            ..SettingsChange::default()
+        };
+        let (s, _) = w.svc.update_settings(user, change, t).await.unwrap();
+        assert_eq!(s.timezone.as_deref(), Some("America/New_York"));
+    }
+    let id = w.game(TimeoutPolicy::Skip, 10).await;
+    // Half time is 12:00 UTC = 07:00 EST (quiet): moved to 09:00 EST = 14:00 UTC, not the
+    // 13:00 UTC that summer time would give. The last call (22:00 UTC = 17:00) is awake.
+    assert_eq!(w.reminders(id).await, vec![t + 14 * HOUR, t + 22 * HOUR]);
+    // Quiet hours chosen after the plan: the reminder waits for their end, still once.
+    let (_, user) = w.mover(id).await;
+    let change = SettingsChange {
+        timezone: Some("Asia/Tokyo".into()),
+        quiet: Some(croupier::clock::Quiet::parse("22:00-08:00")),
+        ..SettingsChange::default()
+    };
+    w.svc.update_settings(user, change, t).await.unwrap();
+    // 14:00 UTC is 23:00 in Tokyo (UTC+9, no DST): quiet until 08:00 = 23:00 UTC, and the
+    // last call (22:00 UTC) comes before that: this reminder is dropped, one message is enough.
+    w.clock.set(t + 14 * HOUR);
+    assert!(w.run().await.is_empty());
+    assert_eq!(w.reminders(id).await, vec![t + 22 * HOUR]);
+    // 22:00 UTC is 07:00 in Tokyo: the last call waits until 08:00.
+    w.clock.set(t + 22 * HOUR);
+    assert!(w.run().await.is_empty());
+    assert_eq!(w.reminders(id).await, vec![t + 23 * HOUR]);
+    w.clock.set(t + 23 * HOUR);
+    let sent = w.run().await;
+    assert!(
+        matches!(&sent[..], [Notice::Dm { text, .. }] if text.contains("Last call") && text.contains("1 h left")),
+        "{sent:?}"
+    );
+    assert!(w.run().await.is_empty());
+}
+
+async fn vacation_pauses_the_clock_and_tells_the_game(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    let id = w.game(TimeoutPolicy::Skip, 11).await;
+    let (seat, user) = w.mover(id).await;
+    w.clock.set(T0 + 6 * HOUR);
+    let past = SettingsChange {
+        vacation: Some(croupier::clock::Date::parse("2026-09-01")),
+        ..SettingsChange::default()
+    };
+    assert_eq!(
+        lobby_err(w.svc.update_settings(user, past, now(&w)).await),
+        LobbyError::PastDate
+    );
+    // Away until 2026-09-24 (UTC, no zone set): 18 h were left, they count from then.
+    let away = SettingsChange {
+        vacation: Some(croupier::clock::Date::parse("2026-09-24")),
+        ..SettingsChange::default()
+    };
+    let (_, notices) = w.svc.update_settings(user, away, now(&w)).await.unwrap();
+    assert_eq!(notices.len(), 1);
+    assert!(place_text(&notices[0])
+        .contains(&format!("P{} is away until 2026-09-24", seat.index() + 1)));
+    let back_at = T0 + 3 * DAY;
+    let r = w.svc.load(id).await.unwrap().record;
+    assert_eq!(r.clock.deadline_at, Some(back_at + 18 * HOUR));
+    assert!(
+        w.jobs(id).await.iter().all(|(_, at)| *at >= back_at),
+        "no reminder while away"
+    );
+    w.clock.set(T0 + DAY);
+    assert!(w.run().await.is_empty(), "the old deadline does nothing");
+    // Back early: the time left is kept, counted from now.
+    let back = SettingsChange {
+        vacation: Some(None),
+        ..SettingsChange::default()
+    };
+    let (_, notices) = w.svc.update_settings(user, back, now(&w)).await.unwrap();
+    assert!(place_text(&notices[0]).contains("is back"));
+    let r = w.svc.load(id).await.unwrap().record;
+    assert_eq!(r.clock.deadline_at, Some(T0 + DAY + 18 * HOUR));
+    // A turn that starts during a vacation waits for its end.
+    let other = if user == HOST { OTHER } else { HOST };
+    let away = SettingsChange {
+        vacation: Some(croupier::clock::Date::parse("2026-09-30")),
+        ..SettingsChange::default()
+    };
+    w.svc.update_settings(other, away, now(&w)).await.unwrap();
+    w.finish_turn(id).await;
+    let r = w.svc.load(id).await.unwrap().record;
+    assert_eq!(r.clock.deadline_at, Some(T0 + 9 * DAY + DAY));
+}
+
+async fn never_more_reminders_than_configured(db: &Db) {
+    for (max, expected) in [(0u8, 0usize), (1, 1), (2, 2), (5, 2)] {
+        let w = world(
+            db,
+            Timers {
+                max_reminders: max,
+                ..Timers::default()
+            },
+        )
+        .await;
+        let id = w.game(TimeoutPolicy::Skip, 12).await;
+        let reminders = w.reminders(id).await;
+        assert_eq!(reminders.len(), expected, "max {max}");
+        if max == 1 {
+            assert_eq!(reminders, vec![T0 + DAY - 2 * HOUR], "one: the last call");
+        }
+        w.clock.set(T0 + DAY - 1);
+        let dms = w.run().await;
+        assert_eq!(dms.len(), expected, "max {max}: {dms:?}");
+    }
+}
+
+async fn the_host_pauses_resumes_extends_and_changes_the_clock(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    let id = w.game(TimeoutPolicy::Skip, 13).await;
+    w.clock.set(T0 + 4 * HOUR);
+    let t = now(&w);
+    assert_eq!(
+        lobby_err(w.svc.clock(id, OTHER, false, ClockAction::Pause, t).await),
+        LobbyError::NotHost
+    );
+    let n = w
+        .svc
+        .clock(id, HOST, false, ClockAction::Pause, t)
+        .await
+        .unwrap();
+    assert!(place_text(&n).contains("paused"));
+    let r = w.svc.load(id).await.unwrap().record;
+    assert_eq!(
+        (r.clock.deadline_at, r.clock.paused_left),
+        (None, Some(20 * HOUR))
+    );
+    assert!(w.jobs(id).await.is_empty());
+    assert_eq!(
+        lobby_err(w.svc.clock(id, HOST, false, ClockAction::Pause, t).await),
+        LobbyError::ClockPaused
+    );
+    w.clock.set(T0 + 2 * DAY);
+    assert!(w.run().await.is_empty(), "a paused clock never runs out");
+    let t = now(&w);
+    // A moderator resumes: the 20 hours left count from now.
+    let n = w
+        .svc
+        .clock(id, 4444, true, ClockAction::Resume, t)
+        .await
+        .unwrap();
+    assert!(place_text(&n).contains("20 h left"), "{n:?}");
+    assert_eq!(
+        w.svc.load(id).await.unwrap().record.clock.deadline_at,
+        Some(t + 20 * HOUR)
+    );
+    assert_eq!(
+        lobby_err(w.svc.clock(id, HOST, false, ClockAction::Resume, t).await),
+        LobbyError::ClockNotPaused
+    );
+    w.svc
+        .clock(id, HOST, false, ClockAction::Extend(3 * HOUR), t)
+        .await
+        .unwrap();
+    assert!(w
+        .jobs(id)
+        .await
+        .contains(&(JOB_DEADLINE.to_string(), t + 23 * HOUR)));
+    w.svc
+        .clock(id, HOST, false, ClockAction::Change(Some(12 * HOUR)), t)
+        .await
+        .unwrap();
+    let r = w.svc.load(id).await.unwrap().record;
+    assert_eq!(
+        (r.clock_secs, r.clock.deadline_at),
+        (Some(12 * HOUR), Some(t + 12 * HOUR))
+    );
+    let n = w
+        .svc
+        .clock(id, HOST, false, ClockAction::Change(None), t)
+        .await
+        .unwrap();
+    assert!(place_text(&n).contains("clock is off"));
+    assert!(w.jobs(id).await.is_empty());
+    assert_eq!(
+        lobby_err(w.svc.clock(id, HOST, false, ClockAction::Pause, t).await),
+        LobbyError::ClockNotRunning
+    );
+    // The next turn has no clock either.
+    w.finish_turn(id).await;
+    assert!(w.jobs(id).await.is_empty());
+}
+
+async fn the_digest_lists_only_games_waiting_for_you(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    let id = w.game(TimeoutPolicy::Skip, 14).await;
+    let (_, mover) = w.mover(id).await;
+    let waiting = if mover == HOST { OTHER } else { HOST };
+    for user in [mover, waiting] {
+        let change = SettingsChange {
+            timezone: Some("Europe/Paris".into()),
+            digest: Some(true),
+            ..SettingsChange::default()
+        };
+        w.svc.update_settings(user, change, T0).await.unwrap();
+        // 09:00 in Paris (summer time, UTC+2) on the 21st.
+        let jobs = w.svc.store().jobs_for_user(user).await.unwrap();
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(jobs[0].due_at, T0 + 7 * HOUR);
+    }
+    w.clock.set(T0 + 7 * HOUR);
+    let sent: Vec<Notice> = w
+        .run()
+        .await
+        .into_iter()
+        .filter(|n| matches!(n, Notice::Dm { game: None, .. }))
+        .collect();
+    assert_eq!(sent.len(), 1, "only the player whose turn it is: {sent:?}");
+    match &sent[0] {
+        Notice::Dm { user, text, .. } => {
+            assert_eq!(*user, mover);
+            assert!(text.contains("1 game(s) waiting for you"), "{text}");
+            assert!(text.contains(&format!("#{}: your turn!", id.0)), "{text}");
+            assert!(text.contains("left"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Tomorrow's is planned; opting out removes it.
+    let jobs = w.svc.store().jobs_for_user(mover).await.unwrap();
+    assert_eq!(jobs[0].due_at, T0 + DAY + 7 * HOUR);
+    let off = SettingsChange {
+        digest: Some(false),
+        ..SettingsChange::default()
+    };
+    w.svc.update_settings(mover, off, now(&w)).await.unwrap();
+    assert!(w.svc.store().jobs_for_user(mover).await.unwrap().is_empty());
+}
+
+async fn two_schedulers_on_one_database_fire_a_job_once(db: &Db) {
+    if !db.shared {
+        return;
+    }
+    let a = world(db, Timers::default()).await;
+    let b = world(db, Timers::default()).await;
+    let mut games = Vec::new();
+    for seed in 0..6 {
+        games.push(a.game(TimeoutPolicy::Bot, 100 + seed).await);
+    }
+    a.clock.set(T0 + DAY);
+    b.clock.set(T0 + DAY);
+    // Small batches, both at once, until nothing is due any more.
+    let (mut ra, mut rb) = (Vec::new(), Vec::new());
+    for _ in 0..20 {
+        let (more_a, more_b) = tokio::join!(a.svc.run_due_jobs("a", 2), b.svc.run_due_jobs("b", 2));
+        ra.extend(more_a.unwrap());
+        rb.extend(more_b.unwrap());
+    }
+    let boards: Vec<GameId> = ra
+        .iter()
+        .chain(&rb)
+        .filter_map(|n| match n {
+            Notice::Board(out) => Some(out.board.game),
+            _ => None,
+        })
+        .collect();
+    let mut sorted = boards.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(
+        sorted.len(),
+        boards.len(),
+        "a deadline fired twice: {boards:?}"
+    );
+    assert_eq!(sorted, games, "every deadline fired");
+}
+
+async fn stats_count_finished_games_and_wins(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    let id = w.game(TimeoutPolicy::Skip, 15).await;
+    // Two turns, ten minutes each.
+    for i in 1..=2 {
+        w.clock.set(T0 + i * 600);
+        w.finish_turn(id).await;
+    }
+    // The end, as the engine would report it: seat 2 wins.
+    let l = w.svc.load(id).await.unwrap();
+    w.svc
+        .store()
+        .record_moves_planned(
+            id,
+            l.record.version,
+            &[],
+            &l.game.to_json(),
+            GameStatus::Finished,
+            T0 + 1800,
+            None,
+            &[2, 1],
+        )
+        .await
+        .unwrap();
+    let text = w.svc.stats_text(7, None, Lang::En).await.unwrap();
+    assert!(
+        text.starts_with("🎲 Cortexcape: 1 game(s) finished, 10 min per turn"),
+        "{text}"
+    );
+    assert!(text.contains("P2: 1 win(s) in 1 game(s)"), "{text}");
+    assert!(text.contains("P1: 0 win(s) in 1 game(s)"), "{text}");
+    assert!(w
+        .svc
+        .stats_text(7, Some(GameKind::Cortexcape), Lang::Fr)
+        .await
+        .unwrap()
+        .contains("1 partie(s) terminée(s)"));
+    assert_eq!(
+        w.svc.stats_text(999, None, Lang::En).await.unwrap(),
+        "No game has been played here yet."
+    );
+}
