@@ -300,6 +300,7 @@ impl Service {
             notices.push(Notice::Board(Box::new(output::Outputs {
                 board: out.board,
                 private: Vec::new(),
+                hands: out.hands,
             })));
         }
         Ok(notices)
