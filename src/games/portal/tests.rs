@@ -637,10 +637,16 @@ fn s6_a_short_floor_takes_its_panel_back() {
     assert!(ev.contains(&Ev::ChamberRecycled { from: ch("t6"), to: ch("t12"), floor: Floor::Top }));
     assert_eq!(ids(&g, Floor::Top), strs(&["t12", "t10", "t8"]));
     assert_eq!(refused(&mut chain, B, "activate top; recycle bot"), RuleError::FloorMustBeRefilled);
-    // Rule 3: the same forced option typed again is a no-op.
+    // Rule 3 would make the same forced option a no-op, but the turn has passed to red, and
+    // the engine contract refuses every input from a seat that is not asked.
     let mut again = split_pos("removal", floors());
-    play(&mut again, B, "activate top; recycle top");
-    assert_eq!(ids(&again, Floor::Top), strs(&["t12", "t10", "t8"]));
+    let mut any: Box<dyn crate::engine::AnyGame> = Box::new(again.clone());
+    assert!(any.play_line(Seat(B), "activate top; recycle top").is_err());
+    // Within the seat's own turn it is a no-op: the count was automatic.
+    play(&mut again, B, "activate top");
+    let mut g = std2();
+    play(&mut g, B, "move t10; count 1; to t8");
+    assert_eq!(kind(&g), "bonus");
 }
 
 #[test]
