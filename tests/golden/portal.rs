@@ -48,21 +48,31 @@ fn portal_setup_three_players() {
 #[test]
 fn portal_mid_game_four_players_open_hands() {
     let mut g = game(&[("hands", "open"), ("show_backs", "true")], 4, 11);
-    advance(&mut g, 11, 400, |g| g.prompt().is_some_and(|p| p.kind == "reward"));
+    advance(&mut g, 11, 400, |g| {
+        g.prompt().is_some_and(|p| p.kind == "reward")
+    });
     check("mid_4p_reward", &g.render_public(&ctx(Lang::En, 4)));
-    let seat = (0..4).map(|s| Seat(s)).find(|&s| {
+    let seat = (0..4).map(Seat).find(|&s| {
         g.private_view_json(s)
             .is_some_and(|v| v["hand"].as_array().is_some_and(|h| !h.is_empty()))
     });
     let seat = seat.unwrap_or(Seat(0));
-    check("mid_4p_private", &g.render_private(seat, &ctx(Lang::En, 4)).unwrap());
-    check("mid_4p_private_fr", &g.render_private(seat, &ctx(Lang::Fr, 4)).unwrap());
+    check(
+        "mid_4p_private",
+        &g.render_private(seat, &ctx(Lang::En, 4)).unwrap(),
+    );
+    check(
+        "mid_4p_private_fr",
+        &g.render_private(seat, &ctx(Lang::Fr, 4)).unwrap(),
+    );
 }
 
 #[test]
 fn portal_recycle_pending_two_players_french() {
     let mut g = game(&[], 2, 5);
-    advance(&mut g, 5, 400, |g| g.prompt().is_some_and(|p| p.kind == "recycle_floor"));
+    advance(&mut g, 5, 400, |g| {
+        g.prompt().is_some_and(|p| p.kind == "recycle_floor")
+    });
     check("recycle_2p_fr", &g.render_public(&ctx(Lang::Fr, 2)));
 }
 

@@ -21,7 +21,11 @@ pub enum DataError {
     #[error("portal panels.toml: expected {expected} panels, found {found}")]
     PanelCount { expected: usize, found: usize },
     #[error("portal panels.toml: panel #{index} should be `{expected}`, found `{found}`")]
-    PanelId { index: usize, expected: String, found: String },
+    PanelId {
+        index: usize,
+        expected: String,
+        found: String,
+    },
     #[error("portal panels.toml: panel {id}: unknown icon `{icon}` (known: subject, cake, card, cube, turret)")]
     UnknownIcon { id: String, icon: String },
     #[error("portal panels.toml: panel {id}: {msg}")]
@@ -29,7 +33,12 @@ pub enum DataError {
     #[error("portal cards.toml: expected 20 cards, found {0}")]
     CardCount(usize),
     #[error("portal cards.toml: card #{index}: expected id {index} with slug `{expected}`, found id {id} `{found}` (every slug needs a card script)")]
-    CardSlug { index: usize, expected: &'static str, id: usize, found: String },
+    CardSlug {
+        index: usize,
+        expected: &'static str,
+        id: usize,
+        found: String,
+    },
     #[error("portal {file}: set `{found}` is not supported (expected house-v1)")]
     Set { file: &'static str, found: String },
 }
@@ -160,7 +169,11 @@ pub fn load(game: &str, panels: &str, cards: &str) -> Result<Data, DataError> {
     if g.panels_total != usize::from(g.floors) * usize::from(g.floor_width) + g.panels_out {
         return bad("panels_total must equal floors x floor_width + panels_out");
     }
-    let start = [g.start_delivery.top, g.start_delivery.mid, g.start_delivery.bot];
+    let start = [
+        g.start_delivery.top,
+        g.start_delivery.mid,
+        g.start_delivery.bot,
+    ];
     if start.iter().map(|&x| u16::from(x)).sum::<u16>() > u16::from(g.subjects_per_player)
         || start.contains(&0)
     {

@@ -37,7 +37,9 @@ use crate::i18n::Text;
 use components::data;
 use moves::{Action, Ev, Event, Icon};
 use rules::Log;
-use state::{Card, Ch, Chamber, Face, Floor, MoveMode, Opts, SeatState, Step, TurnState, MAX_SEATS};
+use state::{
+    Card, Ch, Chamber, Face, Floor, MoveMode, Opts, SeatState, Step, TurnState, MAX_SEATS,
+};
 
 pub use rules::RuleError;
 pub use state::Portal;
@@ -123,9 +125,7 @@ impl Portal {
             return Err(SetupError::BadValue {
                 key: "colours".into(),
                 value: colours_raw,
-                allowed: vec![
-                    "a comma-separated seat order over blue, red, yellow, green".into(),
-                ],
+                allowed: vec!["a comma-separated seat order over blue, red, yellow, green".into()],
             });
         }
         let max_rounds = rounds_raw
@@ -263,7 +263,11 @@ impl Portal {
                 .arg("from", from.to_string())
                 .arg("count", *count),
             Step::Carry {
-                from, to, count, picked, ..
+                from,
+                to,
+                count,
+                picked,
+                ..
             } => t("carry")
                 .arg("from", from.to_string())
                 .arg("to", to.to_string())
@@ -326,7 +330,11 @@ impl Game for Portal {
             },
         };
         vec![
-            o("colours", vec!["blue,red,yellow,green"], "blue,red,yellow,green"),
+            o(
+                "colours",
+                vec!["blue,red,yellow,green"],
+                "blue,red,yellow,green",
+            ),
             o("first_player", vec!["random", "host"], "random"),
             o("characters", vec!["on", "off"], "on"),
             o("hands", vec!["hidden", "open"], "hidden"),
@@ -415,7 +423,9 @@ impl Game for Portal {
     }
 
     fn scores(&self) -> Vec<i64> {
-        self.seat_ids().map(|s| i64::from(self.cake_in_lab(s))).collect()
+        self.seat_ids()
+            .map(|s| i64::from(self.cake_in_lab(s)))
+            .collect()
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -463,9 +473,12 @@ impl Portal {
                 None => t("deck_empty"),
             },
             Ev::DeckReshuffled { count } => t("deck_reshuffled").arg("count", *count),
-            Ev::CardGainLost { seat, reason } => t("card_gain_lost")
-                .arg("team", self.team(*seat))
-                .arg("reason", Text::new(format!("portal.lost.{}", lost_key(*reason)))),
+            Ev::CardGainLost { seat, reason } => {
+                t("card_gain_lost").arg("team", self.team(*seat)).arg(
+                    "reason",
+                    Text::new(format!("portal.lost.{}", lost_key(*reason))),
+                )
+            }
             Ev::PortalsPlaced { a, b } => t("portals_placed").arg("a", ch(a)).arg("b", ch(b)),
             Ev::SubjectsMoved {
                 owner,
@@ -547,7 +560,9 @@ impl Portal {
                 reason,
                 ..
             } => match recipient {
-                Some(r) => t("majority").arg("team", self.team(*r)).arg("chamber", ch(chamber)),
+                Some(r) => t("majority")
+                    .arg("team", self.team(*r))
+                    .arg("chamber", ch(chamber)),
                 None => t("no_majority").arg("chamber", ch(chamber)).arg(
                     "reason",
                     Text::new(format!("portal.majority.{}", majority_key(*reason))),
@@ -556,9 +571,14 @@ impl Portal {
             Ev::RewardLost { seat, icon, reason } => t("reward_lost")
                 .arg("team", self.team(*seat))
                 .arg("icon", Text::new(format!("portal.icon.{}", icon.name())))
-                .arg("reason", Text::new(format!("portal.lost.{}", lost_key(*reason)))),
+                .arg(
+                    "reason",
+                    Text::new(format!("portal.lost.{}", lost_key(*reason))),
+                ),
             Ev::TurretPlaced { to } => t("turret_placed").arg("to", ch(to)),
-            Ev::TurretMoved { from, to } => t("turret_moved").arg("from", ch(from)).arg("to", ch(to)),
+            Ev::TurretMoved { from, to } => {
+                t("turret_moved").arg("from", ch(from)).arg("to", ch(to))
+            }
             Ev::TurretStayed => t("turret_stayed"),
             Ev::TurretRemoved => t("turret_removed"),
             Ev::CubePlaced { to } => t("cube_placed").arg("to", ch(to)),

@@ -16,7 +16,13 @@ pub enum Icon {
 }
 
 impl Icon {
-    pub const ALL: [Icon; 5] = [Icon::Subject, Icon::Cake, Icon::Card, Icon::Cube, Icon::Turret];
+    pub const ALL: [Icon; 5] = [
+        Icon::Subject,
+        Icon::Cake,
+        Icon::Card,
+        Icon::Cube,
+        Icon::Turret,
+    ];
 
     pub fn code(self) -> char {
         match self {
@@ -176,43 +182,148 @@ pub enum SkipReason {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ev {
-    TurnStarted { seat: u8, round: u16 },
-    HandDiscarded { seat: u8, card: Card },
-    CardDeployed { seat: u8, card: Card, mode: DeployMode },
-    CardTraded { seat: u8, card: Card },
-    CharacterChanged { card: Option<Card> },
-    NoEffect { card: Card },
-    CardTaken { seat: u8, card: Card },
-    DeckTopRevealed { card: Option<Card> },
-    DeckReshuffled { count: u8 },
-    CardGainLost { seat: u8, reason: LostReason },
-    PortalsPlaced { a: Ch, b: Ch },
-    SubjectsMoved { owner: u8, from: Ch, to: Ch, count: u8, carried: Vec<u8> },
-    SubjectsDestroyed { chamber: Ch, owner: u8, count: u8, cause: Death },
-    SubjectDelivered { owner: u8, chamber: Ch, cause: Cause },
-    CakeDelivered { owner: u8, chamber: Ch, cause: Cause },
-    CakeMoved { colour: u8, from: Ch, to: Ch, cause: Card },
-    CakeIncinerated { colour: u8, chamber: Ch, count: u8, cause: Option<Card> },
-    CakeReturned { colour: u8, chamber: Ch, count: u8 },
-    MoveSkipped { seat: u8, reason: SkipReason },
-    BonusLost { seat: u8 },
-    Activated { seat: u8, chamber: Ch },
-    MajorityResolved { chamber: Ch, counts: Vec<u8>, recipient: Option<u8>, reason: Majority },
-    RewardLost { seat: u8, icon: Icon, reason: LostReason },
-    TurretPlaced { to: Ch },
-    TurretMoved { from: Ch, to: Ch },
+    TurnStarted {
+        seat: u8,
+        round: u16,
+    },
+    HandDiscarded {
+        seat: u8,
+        card: Card,
+    },
+    CardDeployed {
+        seat: u8,
+        card: Card,
+        mode: DeployMode,
+    },
+    CardTraded {
+        seat: u8,
+        card: Card,
+    },
+    CharacterChanged {
+        card: Option<Card>,
+    },
+    NoEffect {
+        card: Card,
+    },
+    CardTaken {
+        seat: u8,
+        card: Card,
+    },
+    DeckTopRevealed {
+        card: Option<Card>,
+    },
+    DeckReshuffled {
+        count: u8,
+    },
+    CardGainLost {
+        seat: u8,
+        reason: LostReason,
+    },
+    PortalsPlaced {
+        a: Ch,
+        b: Ch,
+    },
+    SubjectsMoved {
+        owner: u8,
+        from: Ch,
+        to: Ch,
+        count: u8,
+        carried: Vec<u8>,
+    },
+    SubjectsDestroyed {
+        chamber: Ch,
+        owner: u8,
+        count: u8,
+        cause: Death,
+    },
+    SubjectDelivered {
+        owner: u8,
+        chamber: Ch,
+        cause: Cause,
+    },
+    CakeDelivered {
+        owner: u8,
+        chamber: Ch,
+        cause: Cause,
+    },
+    CakeMoved {
+        colour: u8,
+        from: Ch,
+        to: Ch,
+        cause: Card,
+    },
+    CakeIncinerated {
+        colour: u8,
+        chamber: Ch,
+        count: u8,
+        cause: Option<Card>,
+    },
+    CakeReturned {
+        colour: u8,
+        chamber: Ch,
+        count: u8,
+    },
+    MoveSkipped {
+        seat: u8,
+        reason: SkipReason,
+    },
+    BonusLost {
+        seat: u8,
+    },
+    Activated {
+        seat: u8,
+        chamber: Ch,
+    },
+    MajorityResolved {
+        chamber: Ch,
+        counts: Vec<u8>,
+        recipient: Option<u8>,
+        reason: Majority,
+    },
+    RewardLost {
+        seat: u8,
+        icon: Icon,
+        reason: LostReason,
+    },
+    TurretPlaced {
+        to: Ch,
+    },
+    TurretMoved {
+        from: Ch,
+        to: Ch,
+    },
     TurretStayed,
     TurretRemoved,
-    CubePlaced { to: Ch },
-    CubeMoved { from: Ch, to: Ch },
+    CubePlaced {
+        to: Ch,
+    },
+    CubeMoved {
+        from: Ch,
+        to: Ch,
+    },
     CubeStayed,
     CubeRemoved,
-    PanelFlipped { chamber: Ch, face: Vec<Icon> },
-    ChamberRecycled { from: Ch, to: Ch, floor: Floor },
+    PanelFlipped {
+        chamber: Ch,
+        face: Vec<Icon>,
+    },
+    ChamberRecycled {
+        from: Ch,
+        to: Ch,
+        floor: Floor,
+    },
     ExtraActivationGranted,
-    VoteCast { voter: u8 },
-    VotesRevealed { tally: Vec<u8> },
-    GameEnded { reason: EndReason, scores: Vec<i64>, winners: Vec<u8> },
+    VoteCast {
+        voter: u8,
+    },
+    VotesRevealed {
+        tally: Vec<u8>,
+    },
+    GameEnded {
+        reason: EndReason,
+        scores: Vec<i64>,
+        winners: Vec<u8>,
+    },
 }
 
 /// An event and whether the engine chose for the player (a single-option prompt).

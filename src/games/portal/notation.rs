@@ -222,7 +222,11 @@ fn read(game: &Portal, words: &[&str]) -> Result<Vec<(Action, usize)>, Reject<Ru
         "from" => one(Action::From(chamber("from <chamber>")?)),
         "cube" => one(Action::Cube(chamber("cube <chamber>")?)),
         "opera" | "done" | "pass" | "stop" | "abstain" | "card" => {
-            let form = FORMS.iter().find(|f| **f == head).copied().unwrap_or("done");
+            let form = FORMS
+                .iter()
+                .find(|f| **f == head)
+                .copied()
+                .unwrap_or("done");
             check_arity(args, 0, form)?;
             one(match head {
                 "opera" => Action::Opera,
@@ -270,9 +274,7 @@ fn read(game: &Portal, words: &[&str]) -> Result<Vec<(Action, usize)>, Reject<Ru
         "count" => {
             check_arity(args, 1, "count <n>")?;
             match args[0].parse::<u8>() {
-                Ok(n) if (1..=8).contains(&n) && !args[0].starts_with('0') => {
-                    one(Action::Count(n))
-                }
+                Ok(n) if (1..=8).contains(&n) && !args[0].starts_with('0') => one(Action::Count(n)),
                 _ => perr(2, args[0], &["count <n>"]),
             }
         }
@@ -319,8 +321,18 @@ fn read(game: &Portal, words: &[&str]) -> Result<Vec<(Action, usize)>, Reject<Ru
             }
             one(edge_alias(game, p, true, Action::Activate))
         }
-        "subject" => one(edge_alias(game, floor_or_ch("subject <floor>")?, false, Action::Subject)),
-        "cake" => one(edge_alias(game, floor_or_ch("cake <floor>")?, false, Action::Cake)),
+        "subject" => one(edge_alias(
+            game,
+            floor_or_ch("subject <floor>")?,
+            false,
+            Action::Subject,
+        )),
+        "cake" => one(edge_alias(
+            game,
+            floor_or_ch("cake <floor>")?,
+            false,
+            Action::Cake,
+        )),
         "recycle" => match floor_or_ch("recycle <floor>")? {
             Place::Floor(f) => one(Action::Recycle(f)),
             Place::Ch(_) => perr(2, args[0], &["recycle <floor>"]),
@@ -332,9 +344,10 @@ fn read(game: &Portal, words: &[&str]) -> Result<Vec<(Action, usize)>, Reject<Ru
             }
             match place(args[0]) {
                 Some(Place::Floor(f)) => match game.turret {
-                    Some(_) => game
-                        .new_edge(f)
-                        .map_or_else(|| perr(2, args[0], &["turret <chamber>"]), |c| one(Action::Turret(c))),
+                    Some(_) => game.new_edge(f).map_or_else(
+                        || perr(2, args[0], &["turret <chamber>"]),
+                        |c| one(Action::Turret(c)),
+                    ),
                     None => one(Action::TurretFloor(f)),
                 },
                 Some(Place::Ch(c)) => {
@@ -344,7 +357,11 @@ fn read(game: &Portal, words: &[&str]) -> Result<Vec<(Action, usize)>, Reject<Ru
                         one(Action::Turret(c))
                     }
                 }
-                None => perr(2, args[0], &["turret <chamber> | turret stay | turret <floor>"]),
+                None => perr(
+                    2,
+                    args[0],
+                    &["turret <chamber> | turret stay | turret <floor>"],
+                ),
             }
         }
         w => {
@@ -361,10 +378,8 @@ fn read(game: &Portal, words: &[&str]) -> Result<Vec<(Action, usize)>, Reject<Ru
 /// Adapts an option to the prompt it meets: `to <floor>` where a chamber is asked names that
 /// floor's new edge, and a new-edge chamber where a floor is asked names the floor.
 fn adapt(game: &Portal, step: &Step, a: Action) -> Action {
-    let wants_floor = matches!(
-        step,
-        Step::Deliver { .. } | Step::CarolineTo { .. }
-    ) || (matches!(step, Step::OperaTurret) && game.turret.is_none());
+    let wants_floor = matches!(step, Step::Deliver { .. } | Step::CarolineTo { .. })
+        || (matches!(step, Step::OperaTurret) && game.turret.is_none());
     match a {
         Action::To(ch) if wants_floor && game.new_edge(ch.f) == Some(ch) => Action::ToFloor(ch.f),
         Action::ToFloor(f) if !wants_floor => game.new_edge(f).map_or(a, Action::To),
@@ -439,21 +454,24 @@ pub fn parse(game: &Portal, seat: Seat, segment: &str) -> Result<Vec<Action>, Re
 }
 
 /// Applies a whole line on a copy (tests and tools): every segment must apply.
-pub fn play_line(game: &mut Portal, seat: Seat, line: &str) -> Result<Log, (usize, Reject<RuleError>)> {
+pub fn play_line(
+    game: &mut Portal,
+    seat: Seat,
+    line: &str,
+) -> Result<Log, (usize, Reject<RuleError>)> {
     let mut work = game.clone();
     let mut log = Log::default();
-    for (i, seg) in line.split(';').map(str::trim).filter(|s| !s.is_empty()).enumerate() {
+    for (i, seg) in line
+        .split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .enumerate()
+    {
         let actions = parse(&work, seat, &seg.to_ascii_lowercase()).map_err(|e| (i + 1, e))?;
         for a in actions {
-            let applied = work.play(seat, &a).map_err(|error| {
-                (
-                    i + 1,
-                    Reject::Rule {
-                        token: None,
-                        error,
-                    },
-                )
-            })?;
+            let applied = work
+                .play(seat, &a)
+                .map_err(|error| (i + 1, Reject::Rule { token: None, error }))?;
             log.events.extend(applied.events);
         }
     }

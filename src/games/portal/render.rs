@@ -55,7 +55,14 @@ fn icon_colour(i: Icon) -> Rgba<u8> {
 fn icon(img: &mut RgbaImage, c: Pt, size: f32, i: Icon) {
     let h = size / 2.0;
     let bg = icon_colour(i);
-    rounded_rect(img, Pt::new(c.x - h, c.y - h), Pt::new(c.x + h, c.y + h), size * 0.25, bg, None);
+    rounded_rect(
+        img,
+        Pt::new(c.x - h, c.y - h),
+        Pt::new(c.x + h, c.y + h),
+        size * 0.25,
+        bg,
+        None,
+    );
     let style = Style::new(Weight::Bold, size * 0.72, ink_on(bg));
     draw_text_centred(img, &style, c, &i.code().to_string());
 }
@@ -87,11 +94,23 @@ fn turret_mark(img: &mut RgbaImage, c: Pt, r: f32) {
     fill_disc(img, c, r, WHITE);
     fill_disc(img, c, r * 0.85, rgb(0x2B2B2B));
     fill_disc(img, c, r * 0.35, rgb(0xFF3B30));
-    draw_text_centred(img, &Style::new(Weight::Bold, r * 0.9, WHITE), Pt::new(c.x, c.y + r * 1.6), "T");
+    draw_text_centred(
+        img,
+        &Style::new(Weight::Bold, r * 0.9, WHITE),
+        Pt::new(c.x, c.y + r * 1.6),
+        "T",
+    );
 }
 
 fn cube_mark(img: &mut RgbaImage, c: Pt, r: f32) {
-    rounded_rect(img, Pt::new(c.x - r, c.y - r), Pt::new(c.x + r, c.y + r), r * 0.3, rgb(0x9AA3AF), Some((INK, 2.0)));
+    rounded_rect(
+        img,
+        Pt::new(c.x - r, c.y - r),
+        Pt::new(c.x + r, c.y + r),
+        r * 0.3,
+        rgb(0x9AA3AF),
+        Some((INK, 2.0)),
+    );
     fill_disc(img, c, r * 0.45, rgb(0xF06292));
     draw_text_centred(img, &Style::new(Weight::Bold, r * 0.7, WHITE), c, "Q");
 }
@@ -104,7 +123,14 @@ fn glados_mark(img: &mut RgbaImage, c: Pt, r: f32) {
 
 fn lock_mark(img: &mut RgbaImage, c: Pt, s: f32) {
     ring(img, Pt::new(c.x, c.y - s * 0.35), s * 0.35, s * 0.12, INK);
-    rounded_rect(img, Pt::new(c.x - s * 0.5, c.y - s * 0.2), Pt::new(c.x + s * 0.5, c.y + s * 0.5), s * 0.1, INK, None);
+    rounded_rect(
+        img,
+        Pt::new(c.x - s * 0.5, c.y - s * 0.2),
+        Pt::new(c.x + s * 0.5, c.y + s * 0.5),
+        s * 0.1,
+        INK,
+        None,
+    );
 }
 
 fn hex_points(c: Pt, r: f32) -> Vec<Pt> {
@@ -165,11 +191,22 @@ fn card_key(c: Card, part: &str) -> Text {
 }
 
 /// One chamber: hex, edges, name, face icons, pieces and tokens.
-fn draw_chamber(img: &mut RgbaImage, view: &PublicView, x: &ChamberView, c: Pt, geo: &Geo, ctx: &RenderCtx) {
+fn draw_chamber(
+    img: &mut RgbaImage,
+    view: &PublicView,
+    x: &ChamberView,
+    c: Pt,
+    geo: &Geo,
+    ctx: &RenderCtx,
+) {
     let r = geo.h / 2.0 - 2.0;
     let k = (geo.w / 160.0).clamp(0.45, 1.25);
     let pts = hex_points(c, r);
-    let fill = if x.locked { mix(HEX_FILL, rgb(0xB0B0B0), 0.35) } else { HEX_FILL };
+    let fill = if x.locked {
+        mix(HEX_FILL, rgb(0xB0B0B0), 0.35)
+    } else {
+        HEX_FILL
+    };
     fill_convex(img, &pts, fill);
     if x.locked {
         // Hatching: diagonal strokes clipped by eye to the inner hex.
@@ -201,13 +238,27 @@ fn draw_chamber(img: &mut RgbaImage, view: &PublicView, x: &ChamberView, c: Pt, 
     if x.new_edge {
         let label = t(ctx, Text::new("portal.render.new_tag"));
         let p = Pt::new(c.x - geo.w * 0.5 + 2.0, c.y - r * 0.5);
-        rounded_rect(img, Pt::new(p.x - 4.0, p.y - 2.0), Pt::new(p.x + 34.0 * k.max(0.8) + 4.0, p.y + 17.0 * k.max(0.8)), 4.0, NEW_EDGE, None);
+        rounded_rect(
+            img,
+            Pt::new(p.x - 4.0, p.y - 2.0),
+            Pt::new(p.x + 34.0 * k.max(0.8) + 4.0, p.y + 17.0 * k.max(0.8)),
+            4.0,
+            NEW_EDGE,
+            None,
+        );
         draw_text(img, &tag_style, p.x, p.y, Align::Left, &label);
     }
     if x.old_edge {
         let label = t(ctx, Text::new("portal.render.old_tag"));
         let p = Pt::new(c.x + geo.w * 0.5 - 2.0, c.y - r * 0.5);
-        rounded_rect(img, Pt::new(p.x - 34.0 * k.max(0.8) - 4.0, p.y - 2.0), Pt::new(p.x + 4.0, p.y + 17.0 * k.max(0.8)), 4.0, OLD_EDGE, None);
+        rounded_rect(
+            img,
+            Pt::new(p.x - 34.0 * k.max(0.8) - 4.0, p.y - 2.0),
+            Pt::new(p.x + 4.0, p.y + 17.0 * k.max(0.8)),
+            4.0,
+            OLD_EDGE,
+            None,
+        );
         draw_text(img, &tag_style, p.x, p.y, Align::Right, &label);
     }
     if x.locked {
@@ -223,13 +274,39 @@ fn draw_chamber(img: &mut RgbaImage, view: &PublicView, x: &ChamberView, c: Pt, 
     }
     if let Some(back) = &x.back {
         let small = Style::new(Weight::Regular, 12.0 * k.max(0.8), INK_DIM);
-        let codes: String = back.iter().map(|i| i.code()).collect::<Vec<_>>().iter().map(|ch| ch.to_string()).collect::<Vec<_>>().join(" ");
-        draw_text(img, &small, c.x, y_icons + isz * 0.55, Align::Centre, &format!("↺ {codes}"));
+        let codes: String = back
+            .iter()
+            .map(|i| i.code())
+            .collect::<Vec<_>>()
+            .iter()
+            .map(|ch| ch.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        draw_text(
+            img,
+            &small,
+            c.x,
+            y_icons + isz * 0.55,
+            Align::Centre,
+            &format!("↺ {codes}"),
+        );
     }
     // Pieces: pawns on one row, wedges on the next, each with its count.
     let count_style = Style::new(Weight::Bold, 17.0 * k, INK);
-    let pawns: Vec<(usize, u8)> = x.subjects.iter().copied().enumerate().filter(|(_, n)| *n > 0).collect();
-    let cakes: Vec<(usize, u8)> = x.cake.iter().copied().enumerate().filter(|(_, n)| *n > 0).collect();
+    let pawns: Vec<(usize, u8)> = x
+        .subjects
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    let cakes: Vec<(usize, u8)> = x
+        .cake
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, n)| *n > 0)
+        .collect();
     let cell = 46.0 * k;
     for (row, items, is_cake) in [(0.0, &pawns, false), (1.0, &cakes, true)] {
         let y = c.y + r * 0.12 + row * 30.0 * k;
@@ -243,7 +320,14 @@ fn draw_chamber(img: &mut RgbaImage, view: &PublicView, x: &ChamberView, c: Pt, 
             } else {
                 token(img, Pt::new(cx, y), 11.0 * k, col, letter(name));
             }
-            draw_text(img, &count_style, cx + 13.0 * k, y - 9.0 * k, Align::Left, &format!("{cnt}"));
+            draw_text(
+                img,
+                &count_style,
+                cx + 13.0 * k,
+                y - 9.0 * k,
+                Align::Left,
+                &format!("{cnt}"),
+            );
         }
     }
     // Tokens along the bottom.
@@ -280,23 +364,52 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     let geo = Geo::new(view);
     // Header over the Lab.
     let h1 = Style::new(Weight::Bold, 30.0, INK);
-    let title = t(ctx, Text::new("portal.render.title").arg("round", u32::from(view.round)));
+    let title = t(
+        ctx,
+        Text::new("portal.render.title").arg("round", u32::from(view.round)),
+    );
     draw_text(&mut img, &h1, 20.0, 16.0, Align::Left, &title);
     let sub = Style::new(Weight::Bold, 20.0, INK_DIM);
-    draw_text(&mut img, &sub, LAB_LEFT, 70.0, Align::Left, &t(ctx, Text::new("portal.render.conveyor")));
-    draw_text(&mut img, &sub, LAB_W - 20.0, 70.0, Align::Right, &t(ctx, Text::new("portal.render.old_edge")));
+    draw_text(
+        &mut img,
+        &sub,
+        LAB_LEFT,
+        70.0,
+        Align::Left,
+        &t(ctx, Text::new("portal.render.conveyor")),
+    );
+    draw_text(
+        &mut img,
+        &sub,
+        LAB_W - 20.0,
+        70.0,
+        Align::Right,
+        &t(ctx, Text::new("portal.render.old_edge")),
+    );
     // Floor labels.
     let fl = Style::new(Weight::Bold, 20.0, INK);
     for f in Floor::ALL {
         let y = geo.top + geo.h / 2.0 + f.index() as f32 * 0.75 * geo.h - 12.0;
-        draw_text(&mut img, &fl, 12.0, y, Align::Left, &t(ctx, Text::new(format!("portal.floor.{}", f.name()))));
+        draw_text(
+            &mut img,
+            &fl,
+            12.0,
+            y,
+            Align::Left,
+            &t(ctx, Text::new(format!("portal.floor.{}", f.name()))),
+        );
     }
     for x in &view.chambers {
         let c = geo.centre(x.floor, x.c);
         draw_chamber(&mut img, view, x, c, &geo, ctx);
     }
     if let Some((a, b)) = &view.last_move {
-        let find = |id: &str| view.chambers.iter().find(|c| c.id == *id).map(|c| geo.centre(c.floor, c.c));
+        let find = |id: &str| {
+            view.chambers
+                .iter()
+                .find(|c| c.id == *id)
+                .map(|c| geo.centre(c.floor, c.c))
+        };
         if let (Some(pa), Some(pb)) = (find(a), find(b)) {
             let dir = (pb - pa).unit();
             let from = pa + dir.scale(geo.w * 0.25);
@@ -307,10 +420,25 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     }
     if let Some(l) = &view.lifted {
         let c = Pt::new(LAB_W - 110.0, 60.0);
-        let label = t(ctx, Text::new("portal.render.lifted").arg("id", l.id.clone()));
-        draw_text(&mut img, &Style::new(Weight::Bold, 18.0, OLD_EDGE), c.x - 120.0, 8.0, Align::Left, &label);
+        let label = t(
+            ctx,
+            Text::new("portal.render.lifted").arg("id", l.id.clone()),
+        );
+        draw_text(
+            &mut img,
+            &Style::new(Weight::Bold, 18.0, OLD_EDGE),
+            c.x - 120.0,
+            8.0,
+            Align::Left,
+            &label,
+        );
         for (i, ic) in l.icons.iter().enumerate() {
-            icon(&mut img, Pt::new(c.x - 100.0 + i as f32 * 30.0, c.y + 2.0), 26.0, *ic);
+            icon(
+                &mut img,
+                Pt::new(c.x - 100.0 + i as f32 * 30.0, c.y + 2.0),
+                26.0,
+                *ic,
+            );
         }
     }
     draw_legend(&mut img, ctx);
@@ -324,9 +452,30 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
             _ => "portal.render.tiebreak_shared",
         };
         let line2 = format!("{} · {}", t(ctx, end.reason.clone()), t(ctx, Text::new(tb)));
-        rounded_rect(&mut img, Pt::new(60.0, 590.0), Pt::new(1110.0, 690.0), 14.0, INK, Some((ALERT, 4.0)));
-        draw_text(&mut img, &Style::new(Weight::Bold, 32.0, WHITE), 585.0, 600.0, Align::Centre, &fit(Weight::Bold, 32.0, &line1, 1000.0));
-        draw_text(&mut img, &Style::new(Weight::Regular, 20.0, WHITE), 585.0, 646.0, Align::Centre, &fit(Weight::Regular, 20.0, &line2, 1000.0));
+        rounded_rect(
+            &mut img,
+            Pt::new(60.0, 590.0),
+            Pt::new(1110.0, 690.0),
+            14.0,
+            INK,
+            Some((ALERT, 4.0)),
+        );
+        draw_text(
+            &mut img,
+            &Style::new(Weight::Bold, 32.0, WHITE),
+            585.0,
+            600.0,
+            Align::Centre,
+            &fit(Weight::Bold, 32.0, &line1, 1000.0),
+        );
+        draw_text(
+            &mut img,
+            &Style::new(Weight::Regular, 20.0, WHITE),
+            585.0,
+            646.0,
+            Align::Centre,
+            &fit(Weight::Regular, 20.0, &line2, 1000.0),
+        );
     }
     img
 }
@@ -334,22 +483,42 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
 fn draw_legend(img: &mut RgbaImage, ctx: &RenderCtx) {
     let l = |k: &str| t(ctx, Text::new(format!("portal.render.legend_{k}")));
     let mut entries: Vec<LegendEntry<'_>> = Vec::new();
-    for (k, i) in [("subject", Icon::Subject), ("cake", Icon::Cake), ("card", Icon::Card), ("cube", Icon::Cube), ("turret", Icon::Turret)] {
+    for (k, i) in [
+        ("subject", Icon::Subject),
+        ("cake", Icon::Cake),
+        ("card", Icon::Card),
+        ("cube", Icon::Cube),
+        ("turret", Icon::Turret),
+    ] {
         entries.push(LegendEntry::new(l(k), move |img, c| icon(img, c, 24.0, i)));
     }
-    entries.push(LegendEntry::new(l("pawn"), |img, c| token(img, c, 11.0, seat_colour("blue"), 'B')));
-    entries.push(LegendEntry::new(l("wedge"), |img, c| wedge(img, c, 24.0, seat_colour("red"), 'R')));
-    entries.push(LegendEntry::new(l("portal"), |img, c| portal_mark(img, c, 11.0)));
-    entries.push(LegendEntry::new(l("turret_piece"), |img, c| turret_mark(img, Pt::new(c.x, c.y - 5.0), 10.0)));
-    entries.push(LegendEntry::new(l("cube_piece"), |img, c| cube_mark(img, c, 11.0)));
-    entries.push(LegendEntry::new(l("glados"), |img, c| glados_mark(img, c, 11.0)));
-    entries.push(LegendEntry::new(l("new"), |img, c| {
-        rounded_rect(img, Pt::new(c.x - 14.0, c.y - 10.0), Pt::new(c.x + 14.0, c.y + 10.0), 4.0, WHITE, Some((NEW_EDGE, 4.0)));
+    entries.push(LegendEntry::new(l("pawn"), |img, c| {
+        token(img, c, 11.0, seat_colour("blue"), 'B')
     }));
-    entries.push(LegendEntry::new(l("old"), |img, c| {
-        rounded_rect(img, Pt::new(c.x - 14.0, c.y - 10.0), Pt::new(c.x + 14.0, c.y + 10.0), 4.0, WHITE, Some((OLD_EDGE, 4.0)));
+    entries.push(LegendEntry::new(l("wedge"), |img, c| {
+        wedge(img, c, 24.0, seat_colour("red"), 'R')
     }));
-    entries.push(LegendEntry::new(l("locked"), |img, c| lock_mark(img, c, 18.0)));
+    entries.push(LegendEntry::new(l("portal"), |img, c| {
+        portal_mark(img, c, 11.0)
+    }));
+    entries.push(LegendEntry::new(l("turret_piece"), |img, c| {
+        turret_mark(img, Pt::new(c.x, c.y - 5.0), 10.0)
+    }));
+    entries.push(LegendEntry::new(l("cube_piece"), |img, c| {
+        cube_mark(img, c, 11.0)
+    }));
+    entries.push(LegendEntry::new(l("glados"), |img, c| {
+        glados_mark(img, c, 11.0)
+    }));
+    for (key, colour) in [("new", NEW_EDGE), ("old", OLD_EDGE)] {
+        entries.push(LegendEntry::new(l(key), move |img, c| {
+            let half = Pt::new(14.0, 10.0);
+            rounded_rect(img, c - half, c + half, 4.0, WHITE, Some((colour, 4.0)));
+        }));
+    }
+    entries.push(LegendEntry::new(l("locked"), |img, c| {
+        lock_mark(img, c, 18.0)
+    }));
     legend(img, 20.0, 730.0, 1120.0, &l("title"), 5, &entries);
 }
 
@@ -361,9 +530,21 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
     let reg = Style::new(Weight::Regular, 17.0, INK);
     let dim = Style::new(Weight::Regular, 16.0, INK_DIM);
     if view.end.is_none() {
-        side_line(img, &mut y, &bold, &t(ctx, Text::new("portal.render.turn").arg("team", team(view, view.active))), width);
+        side_line(
+            img,
+            &mut y,
+            &bold,
+            &t(
+                ctx,
+                Text::new("portal.render.turn").arg("team", team(view, view.active)),
+            ),
+            width,
+        );
         if let Some(s) = view.to_act {
-            let mut line = t(ctx, Text::new("portal.render.waiting").arg("team", team(view, s)));
+            let mut line = t(
+                ctx,
+                Text::new("portal.render.waiting").arg("team", team(view, s)),
+            );
             if let Some(p) = &view.prompt_text {
                 line = format!("{line}: {}", t(ctx, p.clone()));
             }
@@ -375,46 +556,157 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
         let seat = u8::try_from(i).unwrap_or(0);
         let top = y;
         let active = seat == view.active && view.end.is_none();
-        rounded_rect(img, Pt::new(SIDE_X - 8.0, top), Pt::new(SIDE_X + width, top + 96.0), 10.0, WHITE, Some((if active { ALERT } else { mix(INK_DIM, WHITE, 0.6) }, if active { 4.0 } else { 2.0 })));
+        rounded_rect(
+            img,
+            Pt::new(SIDE_X - 8.0, top),
+            Pt::new(SIDE_X + width, top + 96.0),
+            10.0,
+            WHITE,
+            Some((
+                if active {
+                    ALERT
+                } else {
+                    mix(INK_DIM, WHITE, 0.6)
+                },
+                if active { 4.0 } else { 2.0 },
+            )),
+        );
         let col = seat_colour(s.colour);
-        token(img, Pt::new(SIDE_X + 18.0, top + 24.0), 14.0, col, letter(s.colour));
+        token(
+            img,
+            Pt::new(SIDE_X + 18.0, top + 24.0),
+            14.0,
+            col,
+            letter(s.colour),
+        );
         let name = fit(Weight::Bold, 19.0, &t(ctx, team(view, seat)), 250.0);
-        draw_text(img, &Style::new(Weight::Bold, 19.0, INK), SIDE_X + 40.0, top + 10.0, Align::Left, &name);
+        draw_text(
+            img,
+            &Style::new(Weight::Bold, 19.0, INK),
+            SIDE_X + 40.0,
+            top + 10.0,
+            Align::Left,
+            &name,
+        );
         // The score: cake in the Lab.
-        wedge(img, Pt::new(SIDE_X + width - 70.0, top + 26.0), 26.0, col, letter(s.colour));
-        draw_text(img, &Style::new(Weight::Bold, 30.0, INK), SIDE_X + width - 50.0, top + 8.0, Align::Left, &s.cake.to_string());
-        let lab = t(ctx, Text::new("portal.render.lab").arg("lab", s.lab).arg("supply", u32::from(s.supply)));
-        let cs = t(ctx, Text::new("portal.render.cake_supply").arg("n", u32::from(s.cake_supply)));
-        draw_text(img, &dim, SIDE_X + 4.0, top + 42.0, Align::Left, &format!("{lab} · {cs}"));
+        wedge(
+            img,
+            Pt::new(SIDE_X + width - 70.0, top + 26.0),
+            26.0,
+            col,
+            letter(s.colour),
+        );
+        draw_text(
+            img,
+            &Style::new(Weight::Bold, 30.0, INK),
+            SIDE_X + width - 50.0,
+            top + 8.0,
+            Align::Left,
+            &s.cake.to_string(),
+        );
+        let lab = t(
+            ctx,
+            Text::new("portal.render.lab")
+                .arg("lab", s.lab)
+                .arg("supply", u32::from(s.supply)),
+        );
+        let cs = t(
+            ctx,
+            Text::new("portal.render.cake_supply").arg("n", u32::from(s.cake_supply)),
+        );
+        draw_text(
+            img,
+            &dim,
+            SIDE_X + 4.0,
+            top + 42.0,
+            Align::Left,
+            &format!("{lab} · {cs}"),
+        );
         // Incinerator bar.
-        let inc = t(ctx, Text::new("portal.render.incinerated").arg("n", u32::from(s.incinerated)));
+        let inc = t(
+            ctx,
+            Text::new("portal.render.incinerated").arg("n", u32::from(s.incinerated)),
+        );
         draw_text(img, &dim, SIDE_X + 4.0, top + 68.0, Align::Left, &inc);
         let bx = SIDE_X + 120.0;
-        rounded_rect(img, Pt::new(bx, top + 70.0), Pt::new(bx + 96.0, top + 86.0), 4.0, mix(INK_DIM, WHITE, 0.8), None);
+        rounded_rect(
+            img,
+            Pt::new(bx, top + 70.0),
+            Pt::new(bx + 96.0, top + 86.0),
+            4.0,
+            mix(INK_DIM, WHITE, 0.8),
+            None,
+        );
         let fillw = 96.0 * f32::from(s.incinerated.min(8)) / 8.0;
         if fillw > 0.0 {
-            rounded_rect(img, Pt::new(bx, top + 70.0), Pt::new(bx + fillw, top + 86.0), 4.0, OLD_EDGE, None);
+            rounded_rect(
+                img,
+                Pt::new(bx, top + 70.0),
+                Pt::new(bx + fillw, top + 86.0),
+                4.0,
+                OLD_EDGE,
+                None,
+            );
         }
         let hand = match &s.hand {
             HandView::Open(cards) => {
                 let names: Vec<String> = cards
                     .iter()
-                    .map(|(c, f)| format!("{}{}", t(ctx, card_key(*c, "name")), if *f { "★" } else { "" }))
+                    .map(|(c, f)| {
+                        format!(
+                            "{}{}",
+                            t(ctx, card_key(*c, "name")),
+                            if *f { "★" } else { "" }
+                        )
+                    })
                     .collect();
-                t(ctx, Text::new("portal.render.hand").arg("hand", if names.is_empty() { "–".to_string() } else { names.join(", ") }))
+                t(
+                    ctx,
+                    Text::new("portal.render.hand").arg(
+                        "hand",
+                        if names.is_empty() {
+                            "–".to_string()
+                        } else {
+                            names.join(", ")
+                        },
+                    ),
+                )
             }
-            HandView::Hidden { size, fresh } => t(ctx, Text::new("portal.render.hand_hidden").arg("size", u32::from(*size)).arg("fresh", u32::from(*fresh))),
+            HandView::Hidden { size, fresh } => t(
+                ctx,
+                Text::new("portal.render.hand_hidden")
+                    .arg("size", u32::from(*size))
+                    .arg("fresh", u32::from(*fresh)),
+            ),
         };
         let hand = if s.voted { format!("{hand} ✔") } else { hand };
-        draw_text(img, &Style::new(Weight::Regular, 15.0, INK), SIDE_X + 226.0, top + 68.0, Align::Left, &fit(Weight::Regular, 15.0, &hand, 190.0));
+        draw_text(
+            img,
+            &Style::new(Weight::Regular, 15.0, INK),
+            SIDE_X + 226.0,
+            top + 68.0,
+            Align::Left,
+            &fit(Weight::Regular, 15.0, &hand, 190.0),
+        );
         y = top + 104.0;
     }
     y += 4.0;
     let deck = match view.deck_top {
-        Some(c) => t(ctx, Text::new("portal.render.deck").arg("n", u32::from(view.deck_size)).arg("card", card_key(c, "name"))),
+        Some(c) => t(
+            ctx,
+            Text::new("portal.render.deck")
+                .arg("n", u32::from(view.deck_size))
+                .arg("card", card_key(c, "name")),
+        ),
         None => t(ctx, Text::new("portal.render.deck_none")),
     };
-    side_line(img, &mut y, &Style::new(Weight::Bold, 18.0, INK), &deck, width);
+    side_line(
+        img,
+        &mut y,
+        &Style::new(Weight::Bold, 18.0, INK),
+        &deck,
+        width,
+    );
     if let Some(c) = view.deck_top {
         side_line(img, &mut y, &dim, &t(ctx, card_key(c, "aperture")), width);
     }
@@ -423,11 +715,20 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
         t(ctx, Text::new("portal.render.characters_off"))
     } else {
         match view.character {
-            Some(c) => t(ctx, Text::new("portal.render.character").arg("card", card_key(c, "name"))),
+            Some(c) => t(
+                ctx,
+                Text::new("portal.render.character").arg("card", card_key(c, "name")),
+            ),
             None => t(ctx, Text::new("portal.render.character_none")),
         }
     };
-    side_line(img, &mut y, &Style::new(Weight::Bold, 18.0, INK), &character, width);
+    side_line(
+        img,
+        &mut y,
+        &Style::new(Weight::Bold, 18.0, INK),
+        &character,
+        width,
+    );
     if let (Some(c), true) = (view.character, view.characters_on) {
         side_line(img, &mut y, &dim, &t(ctx, card_key(c, "character")), width);
     }
@@ -436,14 +737,32 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
     let where_ = |o: &Option<String>| o.clone().unwrap_or_else(|| off.clone());
     let line = format!(
         "{} · {} · {}",
-        t(ctx, Text::new("portal.render.discard").arg("n", view.discard.len())),
-        t(ctx, Text::new("portal.render.turret_at").arg("at", where_(&view.turret))),
-        t(ctx, Text::new("portal.render.cube_at").arg("at", where_(&view.cube))),
+        t(
+            ctx,
+            Text::new("portal.render.discard").arg("n", view.discard.len())
+        ),
+        t(
+            ctx,
+            Text::new("portal.render.turret_at").arg("at", where_(&view.turret))
+        ),
+        t(
+            ctx,
+            Text::new("portal.render.cube_at").arg("at", where_(&view.cube))
+        ),
     );
     side_line(img, &mut y, &reg, &line, width);
     if !view.pending.is_empty() {
         let codes: Vec<String> = view.pending.iter().map(|i| i.code().to_string()).collect();
-        side_line(img, &mut y, &Style::new(Weight::Bold, 18.0, ALERT), &t(ctx, Text::new("portal.render.pending").arg("icons", codes.join(" "))), width);
+        side_line(
+            img,
+            &mut y,
+            &Style::new(Weight::Bold, 18.0, ALERT),
+            &t(
+                ctx,
+                Text::new("portal.render.pending").arg("icons", codes.join(" ")),
+            ),
+            width,
+        );
     }
 }
 
@@ -453,26 +772,86 @@ pub fn render_private(view: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
     let height = 90 + 170 * u32::try_from(rows).unwrap_or(1) + 60;
     let mut img = RgbaImage::from_pixel(900, height, PAPER);
     let col = seat_colour(view.colour);
-    token(&mut img, Pt::new(30.0, 34.0), 16.0, col, letter(view.colour));
-    let who = Text::new("portal.team")
-        .arg("seat", Seat(view.seat))
-        .arg("colour", Text::new(format!("portal.colour.{}", view.colour)));
-    let title = t(ctx, Text::new("portal.render.private_title").arg("team", who));
-    draw_text(&mut img, &Style::new(Weight::Bold, 26.0, INK), 56.0, 18.0, Align::Left, &title);
+    token(
+        &mut img,
+        Pt::new(30.0, 34.0),
+        16.0,
+        col,
+        letter(view.colour),
+    );
+    let who = Text::new("portal.team").arg("seat", Seat(view.seat)).arg(
+        "colour",
+        Text::new(format!("portal.colour.{}", view.colour)),
+    );
+    let title = t(
+        ctx,
+        Text::new("portal.render.private_title").arg("team", who),
+    );
+    draw_text(
+        &mut img,
+        &Style::new(Weight::Bold, 26.0, INK),
+        56.0,
+        18.0,
+        Align::Left,
+        &title,
+    );
     if view.hand.is_empty() {
-        draw_text(&mut img, &Style::new(Weight::Regular, 20.0, INK_DIM), 30.0, 100.0, Align::Left, &t(ctx, Text::new("portal.render.no_cards")));
+        draw_text(
+            &mut img,
+            &Style::new(Weight::Regular, 20.0, INK_DIM),
+            30.0,
+            100.0,
+            Align::Left,
+            &t(ctx, Text::new("portal.render.no_cards")),
+        );
     }
     let body = Style::new(Weight::Regular, 17.0, INK);
     for (i, h) in view.hand.iter().enumerate() {
         let top = 80.0 + i as f32 * 170.0;
-        for (side, (label, part, bg)) in [("portal.render.aperture", "aperture", rgb(0xDCE9F7)), ("portal.render.character_side", "character", rgb(0xF7E6D6))].into_iter().enumerate() {
+        for (side, (label, part, bg)) in [
+            ("portal.render.aperture", "aperture", rgb(0xDCE9F7)),
+            ("portal.render.character_side", "character", rgb(0xF7E6D6)),
+        ]
+        .into_iter()
+        .enumerate()
+        {
             let x = 20.0 + side as f32 * 435.0;
-            rounded_rect(&mut img, Pt::new(x, top), Pt::new(x + 425.0, top + 158.0), 12.0, bg, Some((if h.fresh { ALERT } else { INK_DIM }, if h.fresh { 4.0 } else { 2.0 })));
+            rounded_rect(
+                &mut img,
+                Pt::new(x, top),
+                Pt::new(x + 425.0, top + 158.0),
+                12.0,
+                bg,
+                Some((
+                    if h.fresh { ALERT } else { INK_DIM },
+                    if h.fresh { 4.0 } else { 2.0 },
+                )),
+            );
             let name = t(ctx, card_key(h.card, "name"));
-            let head = format!("{}{} · {}", if h.fresh { "★ " } else { "" }, name, t(ctx, Text::new(label)));
-            draw_text(&mut img, &Style::new(Weight::Bold, 20.0, INK), x + 14.0, top + 12.0, Align::Left, &fit(Weight::Bold, 20.0, &head, 400.0));
+            let head = format!(
+                "{}{} · {}",
+                if h.fresh { "★ " } else { "" },
+                name,
+                t(ctx, Text::new(label))
+            );
+            draw_text(
+                &mut img,
+                &Style::new(Weight::Bold, 20.0, INK),
+                x + 14.0,
+                top + 12.0,
+                Align::Left,
+                &fit(Weight::Bold, 20.0, &head, 400.0),
+            );
             let mut y = top + 46.0;
-            for line in wrap(Weight::Regular, 17.0, &t(ctx, card_key(h.card, part)), 395.0).into_iter().take(5) {
+            for line in wrap(
+                Weight::Regular,
+                17.0,
+                &t(ctx, card_key(h.card, part)),
+                395.0,
+            )
+            .into_iter()
+            .take(5)
+            {
                 draw_text(&mut img, &body, x + 14.0, y, Align::Left, &line);
                 y += 21.0;
             }
@@ -481,14 +860,30 @@ pub fn render_private(view: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
     let mut y = height as f32 - 48.0;
     if let Some(v) = view.vote {
         let vote = match v {
-            Some(s) => Text::new("portal.team").arg("seat", Seat(s)).arg("colour", Text::raw("")),
+            Some(s) => Text::new("portal.team")
+                .arg("seat", Seat(s))
+                .arg("colour", Text::raw("")),
             None => Text::new("portal.render.abstained"),
         };
-        draw_text(&mut img, &body, 20.0, y, Align::Left, &t(ctx, Text::new("portal.render.your_vote").arg("vote", vote)));
+        draw_text(
+            &mut img,
+            &body,
+            20.0,
+            y,
+            Align::Left,
+            &t(ctx, Text::new("portal.render.your_vote").arg("vote", vote)),
+        );
         y -= 24.0;
     }
     if view.hand.iter().any(|h| h.fresh) {
-        draw_text(&mut img, &Style::new(Weight::Regular, 15.0, INK_DIM), 20.0, y + 24.0, Align::Left, &format!("★ {}", t(ctx, Text::new("portal.render.fresh"))));
+        draw_text(
+            &mut img,
+            &Style::new(Weight::Regular, 15.0, INK_DIM),
+            20.0,
+            y + 24.0,
+            Align::Left,
+            &format!("★ {}", t(ctx, Text::new("portal.render.fresh"))),
+        );
     }
     img
 }

@@ -8,7 +8,7 @@
 use rand::Rng;
 
 use super::components::{shipped, Data};
-use super::moves::{Action, DeployMode, Death, Ev, Event, Icon, LostReason, Majority, SkipReason};
+use super::moves::{Action, Death, DeployMode, Ev, Event, Icon, LostReason, Majority, SkipReason};
 use super::state::{
     AutoRec, Card, Cause, Ch, Chamber, EndReason, Floor, Lifted, MoveMode, Piece, Portal, Step,
     VoteState,
@@ -365,7 +365,11 @@ impl Portal {
 
     /// Floors the panel lifted from `x` may go to (C3), with the split rule.
     fn recycle_floors(&self, x: Ch) -> Vec<Floor> {
-        let rest: Vec<Ch> = self.all_chambers().into_iter().filter(|&c| c != x).collect();
+        let rest: Vec<Ch> = self
+            .all_chambers()
+            .into_iter()
+            .filter(|&c| c != x)
+            .collect();
         let left = rest.iter().filter(|c| c.f == x.f).count();
         let cands: Vec<Floor> = if left < 3 {
             vec![x.f]
@@ -387,7 +391,11 @@ impl Portal {
 
     /// Whether old-edge chamber `x` passes the split rule (spec 4.6).
     pub fn passes_split(&self, x: Ch) -> bool {
-        let rest: Vec<Ch> = self.all_chambers().into_iter().filter(|&c| c != x).collect();
+        let rest: Vec<Ch> = self
+            .all_chambers()
+            .into_iter()
+            .filter(|&c| c != x)
+            .collect();
         if self.opts.split_final {
             !self.recycle_floors(x).is_empty()
         } else {
@@ -464,7 +472,9 @@ impl Portal {
             });
             return;
         };
-        self.seat_mut(s).hand.push(super::state::HandCard { card, fresh: true });
+        self.seat_mut(s)
+            .hand
+            .push(super::state::HandCard { card, fresh: true });
         log.push(Ev::CardTaken { seat: s, card });
         if self.deck.is_empty() {
             self.reshuffle(log);
@@ -703,8 +713,14 @@ impl Portal {
             .iter()
             .map(|k| u8::try_from(keys.iter().filter(|o| *o > k).count() + 1).unwrap_or(u8::MAX))
             .collect();
-        let winners: Vec<u8> = self.seat_ids().filter(|&s| ranks[usize::from(s)] == 1).collect();
-        let scores: Vec<i64> = self.seat_ids().map(|s| i64::from(self.cake_in_lab(s))).collect();
+        let winners: Vec<u8> = self
+            .seat_ids()
+            .filter(|&s| ranks[usize::from(s)] == 1)
+            .collect();
+        let scores: Vec<i64> = self
+            .seat_ids()
+            .map(|s| i64::from(self.cake_in_lab(s)))
+            .collect();
         log.push(Ev::GameEnded {
             reason: self.ended.unwrap_or(EndReason::RoundLimit),
             scores: scores.clone(),
@@ -800,19 +816,21 @@ impl Portal {
         }
         let options = self.options(&step);
         if !options.contains(action) {
-            return Err(if step.verbs().contains(&action.verb())
-                || (matches!(action, Action::Colour(_)) && step.verbs().contains(&"colour"))
-            {
-                self.why(&step, *action)
-            } else if step == Step::HandLimit {
-                if Step::Deploy.verbs().contains(&action.verb()) {
-                    RuleError::MustDiscard
+            return Err(
+                if step.verbs().contains(&action.verb())
+                    || (matches!(action, Action::Colour(_)) && step.verbs().contains(&"colour"))
+                {
+                    self.why(&step, *action)
+                } else if step == Step::HandLimit {
+                    if Step::Deploy.verbs().contains(&action.verb()) {
+                        RuleError::MustDiscard
+                    } else {
+                        RuleError::NotThisPrompt
+                    }
                 } else {
                     RuleError::NotThisPrompt
-                }
-            } else {
-                RuleError::NotThisPrompt
-            });
+                },
+            );
         }
         let active_before = self.active;
         self.autos.retain(|r| r.seat != seat.0);
@@ -842,7 +860,11 @@ impl Portal {
     }
 
     /// Errors of the other options of a prompt being auto-applied (spec 6.13 rule 3).
-    fn candidate_errors(&self, step: &Step, chosen: Action) -> (RuleError, Vec<(Action, RuleError)>) {
+    fn candidate_errors(
+        &self,
+        step: &Step,
+        chosen: Action,
+    ) -> (RuleError, Vec<(Action, RuleError)>) {
         let floors = Floor::ALL;
         let cands: Vec<Action> = match step {
             Step::MoveCount { .. } => (1..=8).map(Action::Count).collect(),
@@ -909,7 +931,10 @@ impl Portal {
             .iter()
             .max_by_key(|(_, n)| *n)
             .map_or(RuleError::NotAllowedNow, |(e, _)| *e);
-        (default, all.into_iter().filter(|(_, e)| *e != default).collect())
+        (
+            default,
+            all.into_iter().filter(|(_, e)| *e != default).collect(),
+        )
     }
 
     // ----- options of each prompt -----
@@ -969,7 +994,10 @@ impl Portal {
                 } else {
                     MoveMode::Chell
                 };
-                self.destinations(*from, m).into_iter().map(Action::To).collect()
+                self.destinations(*from, m)
+                    .into_iter()
+                    .map(Action::To)
+                    .collect()
             }
             Step::Carry {
                 from,
@@ -1011,7 +1039,11 @@ impl Portal {
                 }
                 v
             }
-            Step::Activate => self.activatable().into_iter().map(Action::Activate).collect(),
+            Step::Activate => self
+                .activatable()
+                .into_iter()
+                .map(Action::Activate)
+                .collect(),
             Step::Reward => self.reward_options(),
             Step::RecycleFloor => self
                 .lifted
@@ -1082,7 +1114,9 @@ impl Portal {
                 .into_iter()
                 .map(Action::From)
                 .collect(),
-            Step::DougTo { from, .. } => self.neighbours(*from).into_iter().map(Action::To).collect(),
+            Step::DougTo { from, .. } => {
+                self.neighbours(*from).into_iter().map(Action::To).collect()
+            }
             Step::SpaceTo => {
                 let mut v: Vec<Action> = self
                     .all_chambers()
@@ -1129,7 +1163,12 @@ impl Portal {
                     v.into_iter().map(Action::To).collect()
                 }
             },
-            Step::GregPick => self.discard.iter().rev().map(|&c| Action::Pick(c)).collect(),
+            Step::GregPick => self
+                .discard
+                .iter()
+                .rev()
+                .map(|&c| Action::Pick(c))
+                .collect(),
             Step::DefectiveRemove => {
                 let mut v = Vec::new();
                 if self.turret.is_some() {
@@ -1306,9 +1345,7 @@ impl Portal {
             }
             (Step::MoveCount { .. }, Action::Count(_)) => RuleError::CountOutOfRange,
             (
-                Step::MoveDest { from, .. }
-                | Step::WheatleyTo { from }
-                | Step::DougTo { from, .. },
+                Step::MoveDest { from, .. } | Step::WheatleyTo { from } | Step::DougTo { from, .. },
                 Action::To(c),
             ) => {
                 if self.neighbours(*from).contains(&c) || *from == c {
@@ -1322,10 +1359,7 @@ impl Portal {
                 }
             }
             (Step::Carry { .. }, Action::Carry(_)) => {
-                if let Step::Carry {
-                    count, picked, ..
-                } = step
-                {
+                if let Step::Carry { count, picked, .. } = step {
                     let cap = usize::from(self.carry_per_subject()) * usize::from(*count);
                     if picked.len() >= cap {
                         return RuleError::CarryLimit;
@@ -1399,9 +1433,10 @@ impl Portal {
                     RuleError::NotAdjacent
                 }
             }
-            (Step::OperaTurret | Step::FrankenMove, Action::To(_) | Action::Turret(_) | Action::Cube(_)) => {
-                RuleError::NotAdjacent
-            }
+            (
+                Step::OperaTurret | Step::FrankenMove,
+                Action::To(_) | Action::Turret(_) | Action::Cube(_),
+            ) => RuleError::NotAdjacent,
             (Step::GregPick, Action::Pick(_)) => RuleError::NoSuchCard,
             _ => RuleError::NotAllowedNow,
         }
@@ -1414,7 +1449,9 @@ impl Portal {
         let has = |i: Icon| self.turn.pending.contains(&i);
         let s = self.seat(r);
         match a {
-            Action::Subject(_) if has(Icon::Subject) && s.subject_supply == 0 => RuleError::NoSupply,
+            Action::Subject(_) if has(Icon::Subject) && s.subject_supply == 0 => {
+                RuleError::NoSupply
+            }
             Action::Subject(_) if has(Icon::Subject) => RuleError::CannotEnter,
             Action::Cake(_) if has(Icon::Cake) => RuleError::NoSupply,
             Action::TakeCard if has(Icon::Card) && !self.hand_has_room(r) => RuleError::HandFull,
@@ -1474,8 +1511,12 @@ impl Portal {
                     seat: me,
                     round: self.round,
                 });
-                self.agenda
-                    .extend([Step::TurnEnd, Step::MainOrder, Step::Deploy, Step::HandLimit]);
+                self.agenda.extend([
+                    Step::TurnEnd,
+                    Step::MainOrder,
+                    Step::Deploy,
+                    Step::HandLimit,
+                ]);
             }
             Step::MainOrder => {
                 self.turn.move_last = self.is_char(Card::Potatos);
@@ -1489,12 +1530,10 @@ impl Portal {
                 }
             }
             Step::Recycle => self.recycle(log),
-            Step::AfterCycle => {
-                if self.turn.extra_activations > 0 {
-                    self.turn.extra_activations -= 1;
-                    self.agenda
-                        .extend([Step::AfterCycle, Step::Recycle, Step::Activate]);
-                }
+            Step::AfterCycle if self.turn.extra_activations > 0 => {
+                self.turn.extra_activations -= 1;
+                self.agenda
+                    .extend([Step::AfterCycle, Step::Recycle, Step::Activate]);
             }
             Step::TurnEnd => {
                 let next = u8::try_from((usize::from(me) + 1) % self.n()).unwrap_or(0);
@@ -1647,7 +1686,8 @@ impl Portal {
         match mode {
             MoveMode::Group if count == 1 => self.agenda.push(Step::Bonus),
             MoveMode::Atlas { left } if left > 0 => {
-                self.agenda.push(Step::MoveSource(MoveMode::Atlas { left: left - 1 }));
+                self.agenda
+                    .push(Step::MoveSource(MoveMode::Atlas { left: left - 1 }));
             }
             _ => {}
         }
@@ -1730,7 +1770,13 @@ impl Portal {
                     Step::OperaBurn { left: 1 },
                 ]);
             }
-            (Step::PortalPlace { first: None, allow_old }, Action::Portal(c)) => {
+            (
+                Step::PortalPlace {
+                    first: None,
+                    allow_old,
+                },
+                Action::Portal(c),
+            ) => {
                 self.agenda.push(Step::PortalPlace {
                     first: Some(c),
                     allow_old: *allow_old,
@@ -1812,7 +1858,14 @@ impl Portal {
             }
             (Step::Reward, a) => self.exec_reward(a, log),
             (Step::RecycleFloor, Action::Recycle(g)) => self.attach(g, log),
-            (Step::Deliver { piece, owner, cause }, Action::ToFloor(f)) => {
+            (
+                Step::Deliver {
+                    piece,
+                    owner,
+                    cause,
+                },
+                Action::ToFloor(f),
+            ) => {
                 if let Some(ch) = self.new_edge(f) {
                     match piece {
                         Piece::Subject => self.deliver_subject(*owner, ch, *cause, log),
@@ -2020,9 +2073,15 @@ impl Portal {
         let Some(chamber) = self.chamber(x).cloned() else {
             return;
         };
-        let counts: Vec<u8> = self.seat_ids().map(|s| chamber.subj[usize::from(s)]).collect();
+        let counts: Vec<u8> = self
+            .seat_ids()
+            .map(|s| chamber.subj[usize::from(s)])
+            .collect();
         let max = counts.iter().copied().max().unwrap_or(0);
-        let at_max: Vec<u8> = self.seat_ids().filter(|&s| counts[usize::from(s)] == max).collect();
+        let at_max: Vec<u8> = self
+            .seat_ids()
+            .filter(|&s| counts[usize::from(s)] == max)
+            .collect();
         let (recipient, reason) = if self.cube == Some(x) && !self.is_char(Card::Space) {
             (None, Majority::CubeBlocked)
         } else if self.is_char(Card::Oracle) {
@@ -2030,7 +2089,10 @@ impl Portal {
             match min {
                 None => (None, Majority::Empty),
                 Some(m) => {
-                    let at: Vec<u8> = self.seat_ids().filter(|&s| counts[usize::from(s)] == m).collect();
+                    let at: Vec<u8> = self
+                        .seat_ids()
+                        .filter(|&s| counts[usize::from(s)] == m)
+                        .collect();
                     if at.len() == 1 {
                         (Some(at[0]), Majority::Fewest)
                     } else {
@@ -2189,7 +2251,9 @@ impl Portal {
                     no_effect(log);
                 }
             }
-            Card::Atlas => self.agenda.push(Step::MoveSource(MoveMode::Atlas { left: 2 })),
+            Card::Atlas => self
+                .agenda
+                .push(Step::MoveSource(MoveMode::Atlas { left: 2 })),
             Card::Pbody => self.agenda.push(Step::PortalPlace {
                 first: None,
                 allow_old: true,

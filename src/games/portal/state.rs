@@ -78,7 +78,8 @@ impl Ch {
 
     /// Physical adjacency from the names alone (spec 4.3).
     pub fn touches(self, o: Ch) -> bool {
-        (self.f == o.f && self.c.abs_diff(o.c) == 2) || (self.f.touches(o.f) && self.c.abs_diff(o.c) == 1)
+        (self.f == o.f && self.c.abs_diff(o.c) == 2)
+            || (self.f.touches(o.f) && self.c.abs_diff(o.c) == 1)
     }
 }
 
@@ -300,10 +301,26 @@ pub enum Step {
     MainOrder,
     /// M1 of a group move, Chell's extra move, or an Atlas step (`from`).
     MoveSource(MoveMode),
-    MoveCount { from: Ch, mode: MoveMode },
-    MoveDest { from: Ch, count: u8, mode: MoveMode, owner: u8 },
+    MoveCount {
+        from: Ch,
+        mode: MoveMode,
+    },
+    MoveDest {
+        from: Ch,
+        count: u8,
+        mode: MoveMode,
+        owner: u8,
+    },
     /// M4: the owner picks carried cake; then the move applies.
-    Carry { owner: u8, from: Ch, to: Ch, count: u8, picked: Vec<u8>, mode: MoveMode, wheatley: Vec<u8> },
+    Carry {
+        owner: u8,
+        from: Ch,
+        to: Ch,
+        count: u8,
+        picked: Vec<u8>,
+        mode: MoveMode,
+        wheatley: Vec<u8>,
+    },
     Bonus,
     /// Fact Core's "both": after the subject part, the card is taken.
     BonusCard,
@@ -313,34 +330,67 @@ pub enum Step {
     RecycleFloor,
     AfterCycle,
     TurnEnd,
-    Deliver { piece: Piece, owner: u8, cause: Cause },
-    PortalPlace { first: Option<Ch>, allow_old: bool },
+    Deliver {
+        piece: Piece,
+        owner: u8,
+        cause: Cause,
+    },
+    PortalPlace {
+        first: Option<Ch>,
+        allow_old: bool,
+    },
     /// The card in `turn.resolving` goes on top of the discard pile.
-    FinishCard { pick: Option<Card> },
+    FinishCard {
+        pick: Option<Card>,
+    },
     WheatleyFrom,
-    WheatleyTo { from: Ch },
+    WheatleyTo {
+        from: Ch,
+    },
     CarolineFrom,
-    CarolineTo { from: Ch },
+    CarolineTo {
+        from: Ch,
+    },
     /// PotatOS, Opera's finale and Bird: destroy one subject (own or any colour).
-    Kill { own: bool, cause: Card },
+    Kill {
+        own: bool,
+        cause: Card,
+    },
     /// Bird: which colour dies in the chosen chamber.
-    KillColour { at: Ch, cause: Card },
+    KillColour {
+        at: Ch,
+        cause: Card,
+    },
     DougFrom,
-    DougColour { from: Ch },
-    DougTo { from: Ch, colour: u8 },
+    DougColour {
+        from: Ch,
+    },
+    DougTo {
+        from: Ch,
+        colour: u8,
+    },
     SpaceTo,
-    CuriosityTo { served: Vec<Ch>, left: u8 },
+    CuriosityTo {
+        served: Vec<Ch>,
+        left: u8,
+    },
     MoralityFrom,
-    MoralityColour { from: Ch },
+    MoralityColour {
+        from: Ch,
+    },
     OracleFlip,
     OperaTurret,
     GregPick,
     DefectiveRemove,
     FrankenMove,
     AngerBurn,
-    AngerColour { at: Ch },
+    AngerColour {
+        at: Ch,
+    },
     /// Opera's finale payment: burn one own slice (`left` burns still due after this one).
-    OperaBurn { left: u8 },
+    OperaBurn {
+        left: u8,
+    },
     OperaEnd,
     Vote,
 }

@@ -132,7 +132,13 @@ pub struct PrivateView {
 }
 
 impl Portal {
-    fn chamber_view(&self, f: Floor, x: &super::state::Chamber, id: Ch, lifted: bool) -> ChamberView {
+    fn chamber_view(
+        &self,
+        f: Floor,
+        x: &super::state::Chamber,
+        id: Ch,
+        lifted: bool,
+    ) -> ChamberView {
         let data = self.data();
         let panel = &data.panels[usize::from(x.panel)];
         let n = self.n();
@@ -208,10 +214,7 @@ impl Portal {
             let w0 = o.winners.first().map_or(0, |s| s.0);
             let tiebreak = if o.winners.len() > 1 || self.vote.is_some() {
                 2
-            } else if self
-                .seat_ids()
-                .any(|s| s != w0 && key(s).0 == key(w0).0)
-            {
+            } else if self.seat_ids().any(|s| s != w0 && key(s).0 == key(w0).0) {
                 1
             } else {
                 0
@@ -301,7 +304,10 @@ fn card_name(c: Card) -> Text {
 }
 
 fn icons(v: &[Icon]) -> String {
-    v.iter().map(|i| i.code().to_string()).collect::<Vec<_>>().join(" ")
+    v.iter()
+        .map(|i| i.code().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The text board of spec 11.3, localized headers.
@@ -367,7 +373,12 @@ pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
             if x.glados {
                 pieces.push("@".into());
             }
-            parts.push(format!("{}{{{}}}[{}]", x.id, icons(&x.icons), pieces.join(" ")));
+            parts.push(format!(
+                "{}{{{}}}[{}]",
+                x.id,
+                icons(&x.icons),
+                pieces.join(" ")
+            ));
         }
         let indent = if f == Floor::Mid { "   " } else { "" };
         lines.push(format!("{:<4}{indent}{} <OLD", f.name(), parts.join("  ")));
@@ -401,7 +412,9 @@ pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
 /// The seat's hand and options as text.
 pub fn private_summary(view: &PrivateView, ctx: &RenderCtx) -> String {
     let r = |t: Text| t.render_with(ctx.lang, &ctx.names);
-    let mut lines = vec![r(Text::new("portal.summary.your_hand").arg("count", view.hand.len()))];
+    let mut lines = vec![r(
+        Text::new("portal.summary.your_hand").arg("count", view.hand.len())
+    )];
     for h in &view.hand {
         let base = format!("portal.card.{}", h.card.slug());
         lines.push(format!(
