@@ -213,8 +213,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "cortexcape",
         include_str!("../../assets/i18n/fr/cortexcape.toml"),
     ),
-    (Lang::En, "portal", include_str!("../../assets/i18n/en/portal.toml")),
-    (Lang::Fr, "portal", include_str!("../../assets/i18n/fr/portal.toml")),
+    (
+        Lang::En,
+        "portal",
+        include_str!("../../assets/i18n/en/portal.toml"),
+    ),
+    (
+        Lang::Fr,
+        "portal",
+        include_str!("../../assets/i18n/fr/portal.toml"),
+    ),
     (
         Lang::En,
         "render",
