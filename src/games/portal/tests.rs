@@ -1624,7 +1624,17 @@ fn r14_r15_rewards_in_any_order_and_lost_at_the_hand_limit() {
             ..
         }
     )));
-    assert_eq!(g.deck.last(), Some(&top).map(|_| g.deck.last().unwrap()));
+    assert_eq!(
+        hand(&g, B).last(),
+        Some(&(top, true)),
+        "the first A takes the top card"
+    );
+    let next = *g.deck.last().unwrap();
+    assert_ne!(next, top);
+    assert!(
+        g.deck.contains(&next),
+        "the second A is lost and the deck keeps its top"
+    );
     assert_eq!(g.seat(B).hand.len(), 3);
 }
 
