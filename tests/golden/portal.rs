@@ -52,7 +52,7 @@ fn portal_mid_game_four_players_open_hands() {
         g.prompt().is_some_and(|p| p.kind == "reward")
     });
     check("mid_4p_reward", &g.render_public(&ctx(Lang::En, 4)));
-    let seat = (0..4).map(|s| Seat(s)).find(|&s| {
+    let seat = (0..4).map(Seat).find(|&s| {
         g.private_view_json(s)
             .is_some_and(|v| v["hand"].as_array().is_some_and(|h| !h.is_empty()))
     });

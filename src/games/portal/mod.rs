@@ -51,7 +51,7 @@ impl RuleErrorText for RuleError {
 }
 
 /// Values listed for `max_rounds` (any of 0 and 10-99 is accepted when typed).
-const MAX_ROUNDS: [&str; 4] = ["30", "0", "10", "60"];
+const MAX_ROUNDS: [&str; 2] = ["30", "0"];
 const COLOURS: [&str; 4] = ["blue", "red", "yellow", "green"];
 
 fn icons_str(icons: &[Icon]) -> String {

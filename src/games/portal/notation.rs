@@ -423,13 +423,18 @@ pub fn parse(game: &Portal, seat: Seat, segment: &str) -> Result<Vec<Action>, Re
             .find(|r| r.seat == seat.0 && (r.step.verbs().contains(&a.verb())));
         if let Some(rec) = auto {
             if rec.action == a {
-                continue;
+                if mine {
+                    continue;
+                }
+                // Another seat's turn: the engine answers "not your turn".
+                out.push(a);
+                break;
             }
             let err = rec
                 .errs
                 .iter()
                 .find(|(o, _)| *o == a)
-                .map_or(RuleError::NotAllowedNow, |(_, e)| *e);
+                .map_or(rec.default_err, |(_, e)| *e);
             return Err(fail(err));
         }
         if !mine {

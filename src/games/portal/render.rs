@@ -12,8 +12,8 @@ use crate::i18n::Text;
 use crate::render::palette::{self, ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER, WHITE};
 use crate::render::panel::{fit, legend, token, LegendEntry};
 use crate::render::shapes::{
-    arrow_head, dashed_polyline, fill_convex, fill_disc, fill_rect, ring, rounded_rect,
-    stroke_convex, thick_line, Pt,
+    arrow_head, dashed_polyline, fill_convex, fill_disc, fill_rect, ring, rounded_rect, thick_line,
+    Pt,
 };
 use crate::render::text::{draw_text, draw_text_centred, wrap, Align, Style, Weight};
 
@@ -133,6 +133,46 @@ fn lock_mark(img: &mut RgbaImage, c: Pt, s: f32) {
     );
 }
 
+/// Fills a convex polygon row by row without anti-aliasing (its outline is stroked on top):
+/// far cheaper than a signed-distance fill for the big hexes.
+fn fill_polygon_fast(img: &mut RgbaImage, poly: &[Pt], colour: Rgba<u8>) {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let y0 = poly.iter().map(|p| p.y).fold(f32::MAX, f32::min).max(0.0);
+    let y1 = poly.iter().map(|p| p.y).fold(f32::MIN, f32::max).min(h);
+    let mut y = y0.floor();
+    while y < y1 {
+        let yc = y + 0.5;
+        let mut lo = f32::MAX;
+        let mut hi = f32::MIN;
+        for i in 0..poly.len() {
+            let a = poly[i];
+            let b = poly[(i + 1) % poly.len()];
+            if (a.y <= yc && b.y > yc) || (b.y <= yc && a.y > yc) {
+                let x = a.x + (yc - a.y) / (b.y - a.y) * (b.x - a.x);
+                lo = lo.min(x);
+                hi = hi.max(x);
+            }
+        }
+        if lo < hi {
+            let (xa, xb) = (lo.round().max(0.0), hi.round().min(w));
+            let row = y as u32;
+            let mut x = xa;
+            while x < xb {
+                img.put_pixel(x as u32, row, colour);
+                x += 1.0;
+            }
+        }
+        y += 1.0;
+    }
+}
+
+/// Outlines a polygon with one thick segment per edge (round joins).
+fn stroke_polygon(img: &mut RgbaImage, poly: &[Pt], width: f32, colour: Rgba<u8>) {
+    for i in 0..poly.len() {
+        thick_line(img, poly[i], poly[(i + 1) % poly.len()], width, colour);
+    }
+}
+
 fn hex_points(c: Pt, r: f32) -> Vec<Pt> {
     (0..6)
         .map(|k| {
@@ -207,7 +247,7 @@ fn draw_chamber(
     } else {
         HEX_FILL
     };
-    fill_convex(img, &pts, fill);
+    fill_polygon_fast(img, &pts, fill);
     if x.locked {
         // Hatching: diagonal strokes clipped by eye to the inner hex.
         for i in -4..=4 {
@@ -224,7 +264,7 @@ fn draw_chamber(
     } else {
         (HEX_EDGE, 2.0)
     };
-    stroke_convex(img, &pts, width, edge);
+    stroke_polygon(img, &pts, width, edge);
     if x.touched {
         let mut ring_pts = hex_points(c, r - 8.0 * k);
         ring_pts.push(ring_pts[0]);
@@ -510,26 +550,12 @@ fn draw_legend(img: &mut RgbaImage, ctx: &RenderCtx) {
     entries.push(LegendEntry::new(l("glados"), |img, c| {
         glados_mark(img, c, 11.0)
     }));
-    entries.push(LegendEntry::new(l("new"), |img, c| {
-        rounded_rect(
-            img,
-            Pt::new(c.x - 14.0, c.y - 10.0),
-            Pt::new(c.x + 14.0, c.y + 10.0),
-            4.0,
-            WHITE,
-            Some((NEW_EDGE, 4.0)),
-        );
-    }));
-    entries.push(LegendEntry::new(l("old"), |img, c| {
-        rounded_rect(
-            img,
-            Pt::new(c.x - 14.0, c.y - 10.0),
-            Pt::new(c.x + 14.0, c.y + 10.0),
-            4.0,
-            WHITE,
-            Some((OLD_EDGE, 4.0)),
-        );
-    }));
+    for (key, colour) in [("new", NEW_EDGE), ("old", OLD_EDGE)] {
+        entries.push(LegendEntry::new(l(key), move |img, c| {
+            let half = Pt::new(14.0, 10.0);
+            rounded_rect(img, c - half, c + half, 4.0, WHITE, Some((colour, 4.0)));
+        }));
+    }
     entries.push(LegendEntry::new(l("locked"), |img, c| {
         lock_mark(img, c, 18.0)
     }));

@@ -127,7 +127,7 @@ impl Log {
 }
 
 /// Most auto-applied prompts remembered for spec 6.13 rule 3.
-const AUTO_MEMORY: usize = 24;
+const AUTO_MEMORY: usize = 8;
 
 impl Step {
     /// Whether this step waits for a decision.
@@ -784,7 +784,7 @@ impl Portal {
                 1 => {
                     let action = options[0];
                     let seat = self.step_seat(&step);
-                    let errs = self.candidate_errors(&step, action);
+                    let (default_err, errs) = self.candidate_errors(&step, action);
                     self.agenda.pop();
                     let was = log.auto;
                     log.auto = true;
@@ -794,6 +794,7 @@ impl Portal {
                         seat,
                         step,
                         action,
+                        default_err,
                         errs,
                     });
                     if self.autos.len() > AUTO_MEMORY {
@@ -859,7 +860,11 @@ impl Portal {
     }
 
     /// Errors of the other options of a prompt being auto-applied (spec 6.13 rule 3).
-    fn candidate_errors(&self, step: &Step, chosen: Action) -> Vec<(Action, RuleError)> {
+    fn candidate_errors(
+        &self,
+        step: &Step,
+        chosen: Action,
+    ) -> (RuleError, Vec<(Action, RuleError)>) {
         let floors = Floor::ALL;
         let cands: Vec<Action> = match step {
             Step::MoveCount { .. } => (1..=8).map(Action::Count).collect(),
@@ -910,11 +915,26 @@ impl Portal {
                 v
             }
         };
-        cands
+        let all: Vec<(Action, RuleError)> = cands
             .into_iter()
             .filter(|&a| a != chosen)
             .map(|a| (a, self.why(step, a)))
-            .collect()
+            .collect();
+        let mut counts: Vec<(RuleError, usize)> = Vec::new();
+        for (_, e) in &all {
+            match counts.iter_mut().find(|(k, _)| k == e) {
+                Some(c) => c.1 += 1,
+                None => counts.push((*e, 1)),
+            }
+        }
+        let default = counts
+            .iter()
+            .max_by_key(|(_, n)| *n)
+            .map_or(RuleError::NotAllowedNow, |(e, _)| *e);
+        (
+            default,
+            all.into_iter().filter(|(_, e)| *e != default).collect(),
+        )
     }
 
     // ----- options of each prompt -----
@@ -1510,12 +1530,10 @@ impl Portal {
                 }
             }
             Step::Recycle => self.recycle(log),
-            Step::AfterCycle => {
-                if self.turn.extra_activations > 0 {
-                    self.turn.extra_activations -= 1;
-                    self.agenda
-                        .extend([Step::AfterCycle, Step::Recycle, Step::Activate]);
-                }
+            Step::AfterCycle if self.turn.extra_activations > 0 => {
+                self.turn.extra_activations -= 1;
+                self.agenda
+                    .extend([Step::AfterCycle, Step::Recycle, Step::Activate]);
             }
             Step::TurnEnd => {
                 let next = u8::try_from((usize::from(me) + 1) % self.n()).unwrap_or(0);

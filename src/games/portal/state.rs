@@ -442,7 +442,9 @@ pub struct AutoRec {
     pub seat: u8,
     pub step: Step,
     pub action: super::moves::Action,
-    /// The error each other option of that prompt would have had.
+    /// The error most other options of that prompt would have had.
+    pub default_err: super::rules::RuleError,
+    /// The other options whose error differs from `default_err`.
     pub errs: Vec<(super::moves::Action, super::rules::RuleError)>,
 }
 
