@@ -241,7 +241,7 @@ async fn history_choices_games_and_resign() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store);
         let (g, ch) = started(&svc).await;
-        assert!(svc.history(g, Lang::En).await.unwrap().is_empty());
+        assert!(svc.history(g, None, Lang::En).await.unwrap().is_empty());
         let (mover, other, v) = turn(&svc, g).await;
         let all = svc.choices(g, mover, "").await.unwrap();
         assert!(!all.is_empty(), "{backend}");
@@ -252,7 +252,7 @@ async fn history_choices_games_and_resign() {
         assert!(filtered.contains(&first));
         assert!(filtered.iter().all(|o| o.contains(typed)));
         svc.choose(g, mover, v, 0, Lang::En, 5).await.unwrap();
-        let lines = svc.history(g, Lang::En).await.unwrap();
+        let lines = svc.history(g, None, Lang::En).await.unwrap();
         assert_eq!(lines, vec![format!("1. P{mover}: {first}")]);
         // /games: this game, with whose turn it is.
         let (now_mover, now_other, _) = turn(&svc, g).await;

@@ -395,7 +395,11 @@ pub async fn history(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
-    let lines = ctx.data().service.history(game, lang).await?;
+    let lines = ctx
+        .data()
+        .service
+        .history(game, Some(author_id(ctx)), lang)
+        .await?;
     let text = if lines.is_empty() {
         Text::new("bot.history_empty").render(lang)
     } else {

@@ -462,24 +462,48 @@ impl Service {
     }
 
     /// The live moves, one line each: `3. Ann: put 1 g`.
-    pub async fn history(&self, game: GameId, lang: Lang) -> Result<Vec<String>, ServiceError> {
+    pub async fn history(
+        &self,
+        game: GameId,
+        viewer: Option<i64>,
+        lang: Lang,
+    ) -> Result<Vec<String>, ServiceError> {
         let record = self.store.game(game).await?;
         if record.status == GameStatus::Lobby {
             return Err(LobbyError::NotStarted(game).into());
         }
         let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
+        let own = viewer.and_then(|u| record.seats.iter().position(|s| s.user == Some(u)));
         let moves = self.store.moves(game).await?;
-        Ok(moves
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
+        // Replayed to learn which options were private when taken (cards of a hand): those
+        // show as "a private choice" to everyone but the seat that took them.
+        let mut replay = super::rebuild(&record, &[]).ok();
+        let mut lines = Vec::with_capacity(moves.len());
+        for (i, m) in moves.iter().enumerate() {
+            let private = replay
+                .as_ref()
+                .and_then(|g| g.prompt())
+                .is_none_or(|p| p.private);
+            let shown = if private && own != Some(m.seat.index()) {
+                Text::new("bot.history_private")
+            } else {
+                Text::raw(m.notation.clone())
+            };
+            lines.push(
                 Text::new("bot.history_line")
                     .arg("n", i + 1)
                     .arg("seat", m.seat)
-                    .arg("move", m.notation.clone())
-                    .render_with(lang, &names)
-            })
-            .collect())
+                    .arg("move", shown)
+                    .render_with(lang, &names),
+            );
+            if let Some(g) = replay.as_mut() {
+                if g.apply_notation(m.seat, &m.notation).is_err() {
+                    // A log that no longer replays: hide the rest rather than guess.
+                    replay = None;
+                }
+            }
+        }
+        Ok(lines)
     }
 
     /// The user's private post (hidden hand), if the game has one for their seat.

@@ -431,6 +431,20 @@ impl Game for Portal {
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }
+
+    /// With hidden hands, options that name a card of the hand (play, gun, trade, discard)
+    /// are offered to the deciding seat alone.
+    fn options_are_private(&self) -> bool {
+        self.opts.hidden_hands
+            && self.current().is_some_and(|step| {
+                self.options(step).iter().any(|a| {
+                    matches!(
+                        a,
+                        Action::Play(_) | Action::Gun(_) | Action::Trade(_) | Action::Discard(_)
+                    )
+                })
+            })
+    }
 }
 
 impl Portal {
