@@ -454,6 +454,25 @@ fn gates_notation_page_covers_the_spec_grammar() {
     }
 }
 
+const SPACELAB_TOPICS: &[&str] = &[
+    "overview",
+    "setup",
+    "turn",
+    "reveal-recruit",
+    "place",
+    "slots",
+    "objectives",
+    "cards",
+    "projects",
+    "scoring",
+    "end",
+    "variants",
+    "notation",
+    "faq",
+];
+
+#[test]
+
 #[test]
 fn spacelab_topics_and_notation_page_cover_the_spec_grammar() {
     assert_eq!(ids(GameKind::SpaceLab, Lang::En), SPACELAB_TOPICS);
