@@ -472,8 +472,6 @@ const SPACELAB_TOPICS: &[&str] = &[
 ];
 
 #[test]
-
-#[test]
 fn spacelab_topics_and_notation_page_cover_the_spec_grammar() {
     assert_eq!(ids(GameKind::SpaceLab, Lang::En), SPACELAB_TOPICS);
     let Some(path) = find_shared("games/spacelab.md") else {
