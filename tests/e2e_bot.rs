@@ -157,7 +157,17 @@ fn component(components: &[Value], custom_id: &str) -> Option<Value> {
 
 /// The lobby: `/play` by Alice; returns the game, the lobby message and the thread.
 async fn open_lobby(fake: &FakeDiscord, options: &str, locale: &str) -> (GameId, Message, u64) {
-    let mut opts = vec![opt::string("game", "cortexcape")];
+    open_lobby_of(fake, "cortexcape", options, locale).await
+}
+
+/// The lobby of any game, opened by Alice.
+async fn open_lobby_of(
+    fake: &FakeDiscord,
+    game: &str,
+    options: &str,
+    locale: &str,
+) -> (GameId, Message, u64) {
+    let mut opts = vec![opt::string("game", game)];
     if !options.is_empty() {
         opts.push(opt::string("options", options));
     }
@@ -1323,4 +1333,102 @@ async fn two_processes_on_one_postgres_apply_each_interaction_and_job_once() {
         s.store().close().await;
     }
     db.finish().await;
+}
+
+/// Hidden hands: a choice that names cards of a hand is never a public button. The deciding
+/// player gets the options in their own "My hand and options" reply; a click there posts the
+/// next board for everyone.
+#[tokio::test]
+async fn private_options_reach_only_the_deciding_player() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, lobby, thread) = open_lobby_of(fake, "gates", "", "en-US").await;
+    join_and_start(fake, game, &lobby, &[BOB]).await;
+    let mut board = next_board(fake, thread, 0).await;
+    let mut steps = 0;
+    let prompt = loop {
+        let loaded = w.service.load(game).await.expect("the game");
+        let prompt = loaded.game.prompt().expect("a running game");
+        if prompt.private {
+            break prompt;
+        }
+        board = decide_first(fake, thread, &board).await;
+        steps += 1;
+        assert!(steps < 40, "no private choice came");
+    };
+    // Nothing public names an option of the hand: no buttons, no text.
+    let ids = custom_ids(&board.components);
+    assert!(
+        ids.iter()
+            .all(|i| !i.starts_with("g:") && !i.starts_with("s:")),
+        "{ids:?}"
+    );
+    let hand_button = format!("h:{}", game.0);
+    assert!(ids.contains(&hand_button), "{ids:?}");
+    for m in public(fake, thread) {
+        for o in &prompt.options {
+            assert!(!m.content.contains(o.as_str()), "`{o}` in {:?}", m.content);
+        }
+    }
+    let user = mentioned(&board).expect("someone decides");
+    let p = fake
+        .push(
+            Push::button(board.id, &hand_button)
+                .by(user)
+                .in_channel(thread),
+        )
+        .await;
+    let cb = fake.wait_for_callback(p.id).await;
+    assert!(cb.ephemeral(), "{cb:?}");
+    let reply = fake
+        .wait_until("the hand with its options", |st| {
+            let mid = st.interactions.get(&p.id)?.original?;
+            let m = st.message(mid)?;
+            (!custom_ids(&m.components).is_empty()).then(|| m.clone())
+        })
+        .await;
+    assert!(reply.ephemeral(), "{reply:?}");
+    assert!(reply.attachments.iter().any(|a| a.filename == "hand.png"));
+    let before = w.service.load(game).await.expect("the game").record.version;
+    let next = decide_on_private_reply(fake, thread, &reply, user).await;
+    assert!(next.id > board.id, "a new public board");
+    assert_png(&next);
+    let after = w.service.load(game).await.expect("the game").record.version;
+    assert!(after > before, "the click moved the game");
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// Clicks the first option of a private reply; returns the public board posted after it.
+async fn decide_on_private_reply(
+    fake: &FakeDiscord,
+    channel: u64,
+    reply: &Message,
+    user: u64,
+) -> Message {
+    let ids = custom_ids(&reply.components);
+    let id = ids
+        .iter()
+        .find(|i| i.starts_with("g:") || i.starts_with("s:"))
+        .unwrap_or_else(|| panic!("no option in {ids:?}"))
+        .clone();
+    let p = if id.starts_with("s:") {
+        let menu = component(&reply.components, &id).expect("menu");
+        let value = menu["options"][0]["value"]
+            .as_str()
+            .expect("value")
+            .to_string();
+        fake.push(
+            Push::select(reply.id, &id, &[value.as_str()])
+                .by(user)
+                .in_channel(channel),
+        )
+        .await
+    } else {
+        fake.push(Push::button(reply.id, &id).by(user).in_channel(channel))
+            .await
+    };
+    let cb = fake.wait_for_callback(p.id).await;
+    assert_eq!(cb.kind, 6, "{cb:?}");
+    next_board(fake, channel, reply.id).await
 }

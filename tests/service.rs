@@ -231,3 +231,52 @@ async fn two_writers_one_wins() {
         let _ = Seat(0);
     }
 }
+
+/// Hidden hands are DMed only to the seats whose private view changed, after every kind of
+/// change (a hidden-hand game played at random through the service).
+#[tokio::test]
+async fn private_posts_go_only_to_seats_whose_hand_changed() {
+    for (name, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let mut cmd = start(77, 3);
+        cmd.kind = GameKind::Gates;
+        let (game, first) = svc.start(cmd, Lang::En, 0).await.unwrap();
+        assert!(first.hands, "{name}: Gates has hidden hands");
+        let mut quiet = 0;
+        for step in 0..60u64 {
+            let before = svc.load(game).await.unwrap();
+            let Some(prompt) = before.game.prompt() else {
+                break;
+            };
+            let pick = prompt.options[(step as usize * 7) % prompt.options.len()].clone();
+            let out = svc
+                .play(
+                    PlayLine {
+                        game,
+                        actor: Actor::Seat(prompt.seat),
+                        line: pick,
+                        seen: None,
+                    },
+                    Lang::En,
+                    step as i64,
+                )
+                .await
+                .unwrap();
+            let after = svc.load(game).await.unwrap();
+            let changed: Vec<Seat> = (0..3u8)
+                .map(Seat)
+                .filter(|&s| before.game.private_view_json(s) != after.game.private_view_json(s))
+                .collect();
+            let sent: Vec<Seat> = out.private.iter().map(|p| p.seat).collect();
+            assert_eq!(sent, changed, "{name}: step {step}");
+            assert!(out.hands);
+            if sent.is_empty() {
+                quiet += 1;
+            }
+        }
+        assert!(
+            quiet > 0,
+            "{name}: some options change no hand and send nothing"
+        );
+    }
+}
