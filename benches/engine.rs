@@ -105,73 +105,92 @@ fn encode_board_only(b: Bencher) {
     b.bench_local(|| encode_png(&img).len());
 }
 
-/// Gates of Delirium: the same measures on 4-player positions (hidden hands, split cards).
-mod gates {
-    use super::*;
-    use croupier::games::gates::Gates;
+/// The same measures for every other game, on positions reached by seeded random options:
+/// apply, list options, a whole random game, render + encode of the board and of a hand.
+macro_rules! game_benches {
+    ($module:ident, $game:ty, $seats:expr, $depths:expr) => {
+        mod $module {
+            use super::*;
 
-    fn position(depth: usize) -> Gates {
-        let mut game = Gates::setup(&GameOptions::new(), 4, 42).expect("setup");
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
-        for _ in 0..depth {
-            let Some(p) = Game::prompt(&game) else { break };
-            let pick = p.options[rng.gen_range(0..p.options.len())];
-            game.apply(p.seat, &pick).expect("listed option applies");
-        }
-        game
-    }
-
-    const DEPTHS: [usize; 3] = [5, 150, 400];
-
-    #[divan::bench(args = DEPTHS)]
-    fn apply_one_option(b: Bencher, depth: usize) {
-        let game = position(depth);
-        let p = Game::prompt(&game).expect("prompt");
-        let pick = p.options[0];
-        b.with_inputs(|| game.clone())
-            .bench_local_refs(|g| g.apply(p.seat, &pick).expect("applies"));
-    }
-
-    #[divan::bench(args = DEPTHS)]
-    fn list_options(b: Bencher, depth: usize) {
-        let game = position(depth);
-        b.bench_local(|| Game::prompt(divan::black_box(&game)));
-    }
-
-    #[divan::bench(sample_count = 20)]
-    fn full_random_game(b: Bencher) {
-        let mut seed = 0u64;
-        b.bench_local(|| {
-            seed += 1;
-            let mut game = Gates::setup(&GameOptions::new(), 4, seed).expect("setup");
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            while let Some(p) = Game::prompt(&game) {
-                let pick = p.options[rng.gen_range(0..p.options.len())];
-                game.apply(p.seat, &pick).expect("applies");
+            fn position(depth: usize) -> $game {
+                let mut game = <$game>::setup(&GameOptions::new(), $seats, 42).expect("setup");
+                let mut rng = ChaCha8Rng::seed_from_u64(7);
+                for _ in 0..depth {
+                    let Some(p) = Game::prompt(&game) else { break };
+                    let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+                    game.apply(p.seat, &pick).expect("listed option applies");
+                }
+                game
             }
-            game
-        });
-    }
 
-    #[divan::bench(sample_count = 20)]
-    fn render_and_encode_board(b: Bencher) {
-        let game = position(400);
-        let ctx = RenderCtx {
-            lang: croupier::i18n::Lang::En,
-            names: vec!["Ann".into(), "Bob".into(), "Cleo".into(), "Dan".into()],
-        };
-        let view = game.public_view();
-        let png = encode_png(&<Gates as Game>::render_public(&view, &ctx));
-        println!("gates board PNG size: {} bytes", png.len());
-        b.bench_local(|| encode_png(&<Gates as Game>::render_public(&view, &ctx)).len());
-    }
+            const DEPTHS: [usize; 3] = $depths;
 
-    #[divan::bench(sample_count = 20)]
-    fn render_and_encode_hand(b: Bencher) {
-        let game = position(400);
-        let ctx = RenderCtx::default();
-        let seat = Game::prompt(&game).expect("prompt").seat;
-        let view = game.private_view(seat).expect("hand");
-        b.bench_local(|| encode_png(&<Gates as Game>::render_private(&view, &ctx)).len());
-    }
+            #[divan::bench(args = DEPTHS)]
+            fn apply_one_option(b: Bencher, depth: usize) {
+                let game = position(depth);
+                let p = Game::prompt(&game).expect("prompt");
+                let pick = p.options[0].clone();
+                b.with_inputs(|| game.clone())
+                    .bench_local_refs(|g| g.apply(p.seat, &pick).expect("applies"));
+            }
+
+            #[divan::bench(args = DEPTHS)]
+            fn list_options(b: Bencher, depth: usize) {
+                let game = position(depth);
+                b.bench_local(|| Game::prompt(divan::black_box(&game)));
+            }
+
+            #[divan::bench(sample_count = 20)]
+            fn full_random_game(b: Bencher) {
+                let mut seed = 0u64;
+                b.bench_local(|| {
+                    seed += 1;
+                    let mut game =
+                        <$game>::setup(&GameOptions::new(), $seats, seed).expect("setup");
+                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                    while let Some(p) = Game::prompt(&game) {
+                        let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+                        game.apply(p.seat, &pick).expect("applies");
+                    }
+                    game
+                });
+            }
+
+            #[divan::bench(sample_count = 20)]
+            fn render_and_encode_board(b: Bencher) {
+                let game = position(DEPTHS[2]);
+                let ctx = RenderCtx {
+                    lang: croupier::i18n::Lang::En,
+                    names: ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"][..$seats]
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect(),
+                };
+                let view = game.public_view();
+                let png = encode_png(&<$game as Game>::render_public(&view, &ctx));
+                println!(
+                    "{} board PNG size: {} bytes",
+                    stringify!($module),
+                    png.len()
+                );
+                b.bench_local(|| encode_png(&<$game as Game>::render_public(&view, &ctx)).len());
+            }
+
+            #[divan::bench(sample_count = 20)]
+            fn render_and_encode_hand(b: Bencher) {
+                let game = position(DEPTHS[2]);
+                let ctx = RenderCtx::default();
+                let seat = Game::prompt(&game).map_or(croupier::engine::Seat(0), |p| p.seat);
+                // Vortex has no hidden hand: nothing to measure there.
+                let Some(view) = game.private_view(seat) else {
+                    return;
+                };
+                b.bench_local(|| encode_png(&<$game as Game>::render_private(&view, &ctx)).len());
+            }
+        }
+    };
 }
+
+game_benches!(gates, croupier::games::gates::Gates, 4, [5, 150, 400]);
+game_benches!(portal, croupier::games::portal::Portal, 4, [5, 100, 250]);
+game_benches!(vortex, croupier::games::vortex::Vortex, 4, [5, 60, 150]);
