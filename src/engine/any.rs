@@ -238,7 +238,9 @@ impl<G: Game> AnyGame for G {
             let part = i + 1;
             let lowered = segment.to_ascii_lowercase();
             if Game::prompt(&work).is_none() {
-                return Err(PlayError::GameOver);
+                // An earlier part ended the game: what follows has nothing left to act on
+                // (a winning `rot g ccw; end`), so it is dropped rather than refusing the win.
+                break;
             }
             let actions = match work.parse(seat, &lowered) {
                 Ok(a) => a,

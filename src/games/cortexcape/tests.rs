@@ -626,6 +626,11 @@ fn t12_three_players_rotation_end_and_tie() {
             all.scores = vec![14, 14, 14];
             play(&mut all, "done");
             assert!(Game::outcome(&all).unwrap().draw);
+            // A line that ends the game drops what follows instead of refusing the last move.
+            let mut trailing = g.clone();
+            let moves = play(&mut trailing, "done; done");
+            assert_eq!(moves.len(), 1);
+            assert!(Game::outcome(&trailing).is_some());
         }
         play(&mut g, "done");
     }
