@@ -112,20 +112,17 @@ pub async fn hand_reply(
     user: i64,
     lang: Lang,
 ) -> Result<EditInteractionResponse, Error> {
-    let reply = match data.service.hand(game, user, lang).await? {
-        Some(p) => EditInteractionResponse::new()
-            .content(content(&p.text))
-            .new_attachment(hand_file(&p)),
-        None => {
-            return Ok(
-                EditInteractionResponse::new().content(Text::new("bot.hand.none").render(lang))
-            )
-        }
+    let (post, prompt) = data.service.hand_with_options(game, user, lang).await?;
+    let Some(p) = post else {
+        return Ok(EditInteractionResponse::new().content(Text::new("bot.hand.none").render(lang)));
     };
-    Ok(match data.service.private_prompt(game, user).await? {
-        Some((version, prompt)) => reply.components(option_rows(game, version, &prompt, lang)),
-        None => reply.components(Vec::new()),
-    })
+    let rows = prompt.map_or_else(Vec::new, |(version, prompt)| {
+        option_rows(game, version, &prompt, lang)
+    });
+    Ok(EditInteractionResponse::new()
+        .content(content(&p.text))
+        .new_attachment(hand_file(&p))
+        .components(rows))
 }
 
 /// The message text of a board: the service's text, a mention of who decides, and a hint

@@ -859,8 +859,12 @@ impl Service {
             loaded.record.clock = plan.clock;
             self.wake_if_due(plan, now);
         }
-        Ok(output::after_change(&loaded, &applied, lang)
-            .only_changed_private(hands_before, loaded.game.as_ref()))
+        Ok(output::after_change_since(
+            &loaded,
+            &applied,
+            lang,
+            hands_before,
+        ))
     }
 }
 

@@ -513,28 +513,26 @@ impl Service {
         user: i64,
         lang: Lang,
     ) -> Result<Option<PrivatePost>, ServiceError> {
-        let loaded = self.load(game).await?;
-        let seat = self.seat_of(&loaded, Actor::User(user))?;
-        let out = output::after_change(&loaded, &[], lang);
-        Ok(out.private.into_iter().find(|p| p.seat == seat))
+        Ok(self.hand_with_options(game, user, lang).await?.0)
     }
 
-    /// The pending prompt with its version when its options are private and `user` must
-    /// decide it: shown with the hand, to that player only.
-    pub async fn private_prompt(
+    /// The user's hand and, when they must decide now among options that name its cards, that
+    /// prompt with its version: shown together, to that player only. One load, one image.
+    pub async fn hand_with_options(
         &self,
         game: GameId,
         user: i64,
-    ) -> Result<Option<(Version, PromptInfo)>, ServiceError> {
+        lang: Lang,
+    ) -> Result<(Option<PrivatePost>, Option<(Version, PromptInfo)>), ServiceError> {
         let loaded = self.load(game).await?;
-        let Ok(seat) = self.seat_of(&loaded, Actor::User(user)) else {
-            return Ok(None);
-        };
-        Ok(loaded
+        let seat = self.seat_of(&loaded, Actor::User(user))?;
+        let post = output::private_post(&loaded, seat, &super::render_ctx(&loaded, lang));
+        let prompt = loaded
             .game
             .prompt()
             .filter(|p| p.private && p.seat == seat)
-            .map(|p| (loaded.record.version, p)))
+            .map(|p| (loaded.record.version, p));
+        Ok((post, prompt))
     }
 
     /// The current prompt's options the user may pick, filtered by what they typed (every

@@ -385,8 +385,7 @@ impl Service {
                 self.wake_if_due(&plan, now);
             }
         }
-        let mut out = output::after_change(&after, &[], lang)
-            .only_changed_private(&hands_before, after.game.as_ref());
+        let mut out = output::after_change_since(&after, &[], lang, &hands_before);
         out.board.events = vec![Text::new("core.event.undone")
             .arg("seat", seat)
             .arg("count", count)

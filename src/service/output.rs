@@ -4,7 +4,7 @@ use image::RgbaImage;
 use serde::Serialize;
 
 use super::{render_ctx, Loaded};
-use crate::engine::{AnyGame, AppliedMove, GameId, Outcome, PromptInfo, Seat, Version};
+use crate::engine::{AnyGame, AppliedMove, GameId, Outcome, PromptInfo, RenderCtx, Seat, Version};
 use crate::i18n::{Lang, Text};
 
 /// The public message for the game's channel or thread.
@@ -150,22 +150,39 @@ pub(super) fn private_views(game: &dyn AnyGame) -> Vec<Option<serde_json::Value>
         .collect()
 }
 
-impl Outputs {
-    /// Keeps only the private posts of seats whose private view changed since `before`, so a
-    /// player is not sent the same hand again after every option someone else takes.
-    pub(super) fn only_changed_private(
-        mut self,
-        before: &[Option<serde_json::Value>],
-        after: &dyn AnyGame,
-    ) -> Outputs {
-        let now = private_views(after);
-        self.private
-            .retain(|p| before.get(p.seat.index()) != now.get(p.seat.index()));
-        self
-    }
+pub(super) fn after_change(loaded: &Loaded, applied: &[AppliedMove], lang: Lang) -> Outputs {
+    build(loaded, applied, lang, None)
 }
 
-pub(super) fn after_change(loaded: &Loaded, applied: &[AppliedMove], lang: Lang) -> Outputs {
+/// Like [`after_change`], but renders and sends a hand only to the seats whose private view
+/// differs from `before` ([`private_views`] taken before the change), so a player is not sent
+/// the same hand again after every option someone else takes.
+pub(super) fn after_change_since(
+    loaded: &Loaded,
+    applied: &[AppliedMove],
+    lang: Lang,
+    before: &[Option<serde_json::Value>],
+) -> Outputs {
+    build(loaded, applied, lang, Some(before))
+}
+
+/// One seat's private post (its hand image and text), if the game gives it one.
+pub(super) fn private_post(loaded: &Loaded, seat: Seat, ctx: &RenderCtx) -> Option<PrivatePost> {
+    let img = loaded.game.render_private(seat, ctx)?;
+    Some(PrivatePost {
+        seat,
+        user: loaded.record.seats.get(seat.index()).and_then(|s| s.user),
+        text: loaded.game.private_summary(seat, ctx)?,
+        png: encode_png(&img),
+    })
+}
+
+fn build(
+    loaded: &Loaded,
+    applied: &[AppliedMove],
+    lang: Lang,
+    before: Option<&[Option<serde_json::Value>]>,
+) -> Outputs {
     let ctx = render_ctx(loaded, lang);
     let events = super::event_texts(applied, lang, &ctx.names);
     let prompt = loaded.game.prompt();
@@ -185,21 +202,14 @@ pub(super) fn after_change(loaded: &Loaded, applied: &[AppliedMove], lang: Lang)
         png: encode_png(&loaded.game.render_public(&ctx)),
         alt: loaded.game.public_summary(&ctx),
     };
-    let private = (0..loaded.game.seat_count())
-        .filter_map(|i| {
-            let seat = Seat(u8::try_from(i).ok()?);
-            let img = loaded.game.render_private(seat, &ctx)?;
-            Some(PrivatePost {
-                seat,
-                user: loaded.record.seats.get(i).and_then(|s| s.user),
-                text: loaded.game.private_summary(seat, &ctx)?,
-                png: encode_png(&img),
-            })
-        })
-        .collect();
-    let hands = private_views(loaded.game.as_ref())
+    let views = private_views(loaded.game.as_ref());
+    let hands = views.iter().any(Option::is_some);
+    let private = views
         .iter()
-        .any(Option::is_some);
+        .enumerate()
+        .filter(|(i, now)| before.is_none_or(|b| b.get(*i) != Some(*now)))
+        .filter_map(|(i, _)| private_post(loaded, Seat(u8::try_from(i).ok()?), &ctx))
+        .collect();
     Outputs {
         board,
         private,
