@@ -381,7 +381,8 @@ async fn play_bots<W: Write>(table: &mut Table<'_, W>, last: &mut Outputs) -> an
             break;
         }
         // Seeded by game and version: a replayed game gets the same bot decisions.
-        let seed = (loaded.record.seed as u64) ^ (u64::from(loaded.record.version.0) << 32);
+        let seed = crate::service::seed_from_i64(loaded.record.seed)
+            ^ (u64::from(loaded.record.version.0) << 32);
         let Some(choice) = loaded.game.bot_option(table.args.bot_level, seed) else {
             break;
         };
