@@ -337,7 +337,12 @@ pub async fn move_(
         .await;
     let outputs = named(ctx, game, outputs).await?;
     send::deliver(ctx.http(), ctx.data(), game, &outputs, plang).await?;
-    send::reply_text(ctx, &Text::new("bot.done.played").render(lang)).await
+    // Only the player sees why the end of their line was refused: it may name their cards.
+    let reply = match &outputs.refused {
+        Some(why) => why.render(lang),
+        None => Text::new("bot.done.played").render(lang),
+    };
+    send::reply_text(ctx, &reply).await
 }
 
 /// Show your hidden hand, only to you.

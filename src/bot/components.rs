@@ -9,7 +9,7 @@ use serenity::{
 };
 
 use super::ids::{CustomId, LobbyAction};
-use super::layout::content;
+use super::layout::{content, group_options};
 use super::send;
 use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
@@ -56,7 +56,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             action: LobbyAction::Start,
             ..
         } => Ack::Update,
-        CustomId::Hand { .. } => Ack::Deferred,
+        CustomId::Hand { .. } | CustomId::Group { .. } => Ack::Deferred,
         CustomId::Lobby { .. } => Ack::No,
     };
     let acked = match ack {
@@ -87,20 +87,18 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             version,
             index,
         } => choose(http, click, data, game, version, index, plang).await,
-        CustomId::Menu { game, version } => {
-            let index = match &click.data.kind {
-                ComponentInteractionDataKind::StringSelect { values } => {
-                    values.first().and_then(|v| v.parse::<usize>().ok())
-                }
-                _ => None,
-            };
-            match index {
-                Some(index) => choose(http, click, data, game, version, index, plang).await,
-                None => Err(Error::Service(
-                    crate::service::LobbyError::NoSuchChoice.into(),
-                )),
-            }
-        }
+        CustomId::Menu { game, version, .. } => match selected(click) {
+            Some(index) => choose(http, click, data, game, version, index, plang).await,
+            None => Err(Error::Service(
+                crate::service::LobbyError::NoSuchChoice.into(),
+            )),
+        },
+        CustomId::Group { game, version } => match selected(click) {
+            Some(group) => group_panel(http, click, data, game, version, group, lang).await,
+            None => Err(Error::Service(
+                crate::service::LobbyError::NoSuchChoice.into(),
+            )),
+        },
         CustomId::Lobby { game, action } => {
             lobby(http, click, data, game, action, ack, plang).await
         }
@@ -137,6 +135,50 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         }
         show_error(http, click, ack, &user_message(&e, lang, &names)).await;
     }
+}
+
+/// The value picked in a select menu, as a number (an option or a group index).
+fn selected(click: &ComponentInteraction) -> Option<usize> {
+    match &click.data.kind {
+        ComponentInteractionDataKind::StringSelect { values } => {
+            values.first().and_then(|v| v.parse::<usize>().ok())
+        }
+        _ => None,
+    }
+}
+
+/// A group of a long prompt picked from its menu: that group's options, only to the player
+/// who decides (the click came from a board or from their own private panel).
+async fn group_panel(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    data: &Data,
+    game: crate::engine::GameId,
+    version: crate::engine::Version,
+    group: usize,
+    lang: Lang,
+) -> Result<(), Error> {
+    let user = id_i64(click.user.id.get());
+    let prompt = data.service.prompt_for(game, user, version).await?;
+    let groups = group_options(&prompt.options).unwrap_or_default();
+    let Some(picked) = groups.get(group) else {
+        return Err(Error::Service(
+            crate::service::LobbyError::NoSuchChoice.into(),
+        ));
+    };
+    let text = crate::i18n::Text::new("bot.turn.group_panel")
+        .arg("group", picked.label.clone())
+        .render(lang);
+    let rows = send::group_rows(game, version, &prompt, &picked.indices, lang);
+    click
+        .edit_response(
+            http,
+            EditInteractionResponse::new()
+                .content(content(&text))
+                .components(rows),
+        )
+        .await?;
+    Ok(())
 }
 
 /// Shows an error to the clicker only, in the way the acknowledgement allows.
@@ -199,6 +241,19 @@ async fn choose(
         // A click in the player's own hand reply: the table gets a new board; the reply shows
         // the hand again, with the next private options if this player still decides.
         send::deliver(http, data, game, &outputs, lang).await?;
+        if !hands {
+            // A group panel of a game without hands: its options are on the new board.
+            let done = crate::i18n::Text::new("bot.turn.played").render(lang);
+            click
+                .edit_response(
+                    http,
+                    EditInteractionResponse::new()
+                        .content(content(&done))
+                        .components(Vec::new()),
+                )
+                .await?;
+            return Ok(());
+        }
         let mut edit = send::hand_reply(data, game, user, lang).await?;
         if !same_turn {
             edit = edit.content(content(

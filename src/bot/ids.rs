@@ -2,7 +2,9 @@
 //! global handler routes them, and they keep working after a restart.
 //!
 //! - `g:<game>:<version>:<index>`: a button for the `index`-th option of the prompt at `version`
-//! - `s:<game>:<version>`: the select menu of that prompt (the chosen value is the index)
+//! - `s:<game>:<version>[:<part>]`: a select menu of that prompt (the chosen value is the
+//!   option's index; a long prompt has several menus, `part` 1, 2, ...)
+//! - `o:<game>:<version>`: the menu of option groups of a long prompt (the value is the group)
 //! - `l:<game>:<join|leave|start|cancel>`: lobby buttons
 //! - `h:<game>`: "Show my hand"
 
@@ -47,6 +49,12 @@ pub enum CustomId {
     Menu {
         game: GameId,
         version: Version,
+        /// Which of the prompt's menus (custom ids must differ within a message).
+        part: usize,
+    },
+    Group {
+        game: GameId,
+        version: Version,
     },
     Lobby {
         game: GameId,
@@ -65,7 +73,17 @@ impl CustomId {
                 version,
                 index,
             } => format!("g:{}:{}:{index}", game.0, version.0),
-            CustomId::Menu { game, version } => format!("s:{}:{}", game.0, version.0),
+            CustomId::Menu {
+                game,
+                version,
+                part: 0,
+            } => format!("s:{}:{}", game.0, version.0),
+            CustomId::Menu {
+                game,
+                version,
+                part,
+            } => format!("s:{}:{}:{part}", game.0, version.0),
+            CustomId::Group { game, version } => format!("o:{}:{}", game.0, version.0),
             CustomId::Lobby { game, action } => format!("l:{}:{}", game.0, action.as_str()),
             CustomId::Hand { game } => format!("h:{}", game.0),
         }
@@ -76,6 +94,7 @@ impl CustomId {
         match self {
             CustomId::Choose { game, .. }
             | CustomId::Menu { game, .. }
+            | CustomId::Group { game, .. }
             | CustomId::Lobby { game, .. }
             | CustomId::Hand { game } => Some(*game),
         }
@@ -93,6 +112,16 @@ impl CustomId {
                 index: i.parse().ok()?,
             }),
             ["s", g, v] => Some(CustomId::Menu {
+                game: game(g)?,
+                version: version(v)?,
+                part: 0,
+            }),
+            ["s", g, v, p] => Some(CustomId::Menu {
+                game: game(g)?,
+                version: version(v)?,
+                part: p.parse().ok().filter(|&p: &usize| p > 0 && p < 5)?,
+            }),
+            ["o", g, v] => Some(CustomId::Group {
                 game: game(g)?,
                 version: version(v)?,
             }),
@@ -120,6 +149,16 @@ mod tests {
                 index: 24,
             },
             CustomId::Menu {
+                game: GameId(7),
+                version: Version(3),
+                part: 0,
+            },
+            CustomId::Menu {
+                game: GameId(7),
+                version: Version(3),
+                part: 3,
+            },
+            CustomId::Group {
                 game: GameId(7),
                 version: Version(3),
             },
@@ -156,6 +195,10 @@ mod tests {
             "l:1:dance",
             "h:1:2",
             "zz:1",
+            "s:1:2:0",
+            "s:1:2:9",
+            "o:1",
+            "o:1:x",
         ] {
             assert_eq!(CustomId::decode(s), None, "{s}");
         }

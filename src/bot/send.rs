@@ -8,7 +8,7 @@ use serenity::{
 };
 
 use super::ids::{CustomId, LobbyAction};
-use super::layout::{content, prompt_components, PromptComponents};
+use super::layout::{content, prompt_components, subset_components, PromptComponents, MAX_ROWS};
 use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
@@ -64,7 +64,7 @@ pub fn board_rows(board: &BoardPost, hands: bool, lang: Lang) -> Vec<CreateActio
     rows
 }
 
-/// The buttons or menu for a prompt's options. Public boards show them unless the options
+/// The buttons or menus for a prompt's options. Public boards show them unless the options
 /// are private; private ones go only in the deciding player's ephemeral reply.
 pub fn option_rows(
     game: GameId,
@@ -72,36 +72,56 @@ pub fn option_rows(
     prompt: &PromptInfo,
     lang: Lang,
 ) -> Vec<CreateActionRow> {
-    let mut rows = Vec::new();
-    {
-        match prompt_components(game, version, &prompt.options) {
-            PromptComponents::Buttons(buttons) => {
-                for row in buttons {
-                    rows.push(CreateActionRow::Buttons(
-                        row.into_iter()
-                            .map(|(id, label)| {
-                                CreateButton::new(id)
-                                    .label(label)
-                                    .style(ButtonStyle::Secondary)
-                            })
-                            .collect(),
-                    ));
-                }
-            }
-            PromptComponents::Menu { id, options } => {
-                let options = options
-                    .into_iter()
-                    .map(|(value, label)| CreateSelectMenuOption::new(label, value))
-                    .collect();
-                rows.push(CreateActionRow::SelectMenu(
-                    CreateSelectMenu::new(id, CreateSelectMenuKind::String { options })
-                        .placeholder(Text::new("bot.turn.menu").render(lang)),
-                ));
-            }
-            PromptComponents::None => {}
-        }
+    component_rows(prompt_components(game, version, &prompt.options), lang)
+}
+
+/// The rows for one group of a long prompt (its private panel; every row is free).
+pub fn group_rows(
+    game: GameId,
+    version: Version,
+    prompt: &PromptInfo,
+    indices: &[usize],
+    lang: Lang,
+) -> Vec<CreateActionRow> {
+    component_rows(
+        subset_components(game, version, &prompt.options, indices, MAX_ROWS),
+        lang,
+    )
+}
+
+fn component_rows(components: PromptComponents, lang: Lang) -> Vec<CreateActionRow> {
+    let menu = |id: String, options: Vec<(String, String)>, placeholder: &str| {
+        let options = options
+            .into_iter()
+            .map(|(value, label)| CreateSelectMenuOption::new(label, value))
+            .collect();
+        CreateActionRow::SelectMenu(
+            CreateSelectMenu::new(id, CreateSelectMenuKind::String { options })
+                .placeholder(Text::new(placeholder).render(lang)),
+        )
+    };
+    match components {
+        PromptComponents::Buttons(buttons) => buttons
+            .into_iter()
+            .map(|row| {
+                CreateActionRow::Buttons(
+                    row.into_iter()
+                        .map(|(id, label)| {
+                            CreateButton::new(id)
+                                .label(label)
+                                .style(ButtonStyle::Secondary)
+                        })
+                        .collect(),
+                )
+            })
+            .collect(),
+        PromptComponents::Menus(menus) => menus
+            .into_iter()
+            .map(|(id, options)| menu(id, options, "bot.turn.menu"))
+            .collect(),
+        PromptComponents::Groups { id, groups } => vec![menu(id, groups, "bot.turn.groups")],
+        PromptComponents::None => Vec::new(),
     }
-    rows
 }
 
 /// A player's hand, only to them: the image and text and, when they must choose among cards
@@ -527,9 +547,29 @@ mod tests {
             menu[0]["components"][0]["options"].as_array().map(Vec::len),
             Some(25)
         );
-        let too_many = board(26, None);
+        // 26 to 100 options that do not group: one menu per 25.
+        let menus = ids(&board_rows(&board(26, None), false, Lang::En));
+        assert_eq!(menus, [vec!["s:7:3"], vec!["s:7:3:1"]]);
+        let too_many = board(101, None);
         assert!(board_rows(&too_many, false, Lang::En).is_empty());
         assert!(board_content(&too_many, Lang::En).ends_with("type /move and pick from the list."));
+    }
+
+    #[test]
+    fn long_prompts_that_group_get_a_group_menu() {
+        let mut b = board(0, None);
+        if let Some(p) = b.prompt.as_mut() {
+            p.options = ('a'..='s')
+                .flat_map(|t| [format!("rot {t} cw"), format!("rot {t} ccw")])
+                .collect();
+        }
+        let rows = serde_json::to_value(board_rows(&b, false, Lang::En)).unwrap_or_default();
+        let menu = &rows[0]["components"][0];
+        assert_eq!(menu["custom_id"], "o:7:3");
+        assert_eq!(menu["placeholder"], "Choose what to act on");
+        assert_eq!(menu["options"].as_array().map(Vec::len), Some(19));
+        assert_eq!(menu["options"][9]["label"], "j · rot");
+        assert!(!board_content(&b, Lang::En).contains("/move"));
     }
 
     #[test]

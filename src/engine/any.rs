@@ -4,7 +4,7 @@
 use image::RgbaImage;
 use serde::{Deserialize, Serialize};
 
-use super::game::{Game, Outcome, ParseError, Reject, RenderCtx, RuleErrorText};
+use super::game::{Game, LineKeeps, Outcome, ParseError, Reject, RenderCtx, RuleErrorText};
 use super::{GameKind, Seat, Version};
 use crate::ai::{Level, Method};
 use crate::i18n::Text;
@@ -31,7 +31,7 @@ pub struct AppliedMove {
     pub events: Vec<Text>,
 }
 
-/// Why an input was refused. Nothing changed.
+/// Why an input was refused. Nothing changed, except after [`PlayError::Stopped`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
     #[error("the game is over")]
@@ -54,6 +54,17 @@ pub enum PlayError {
     },
     #[error("nothing to undo: {reason}")]
     CannotUndo { reason: Text },
+    /// A typed line stopped at a refused part after some of it was played, and that part
+    /// stands, as the game's [`Game::LINE_KEEPS`] says: up to a barrier the line crossed
+    /// (what it revealed cannot be taken back), or every part before the refused one.
+    /// The one error after which the game changed: `kept` must be stored like played moves.
+    #[error("{refused} (the line was played up to part {played_through})")]
+    Stopped {
+        kept: Vec<AppliedMove>,
+        /// The last `;` part that was played (wholly or, for a macro, up to its barrier).
+        played_through: usize,
+        refused: Box<PlayError>,
+    },
 }
 
 impl PlayError {
@@ -85,6 +96,13 @@ impl PlayError {
                     .arg("reason", reason.clone()),
             },
             PlayError::CannotUndo { reason } => reason.clone(),
+            PlayError::Stopped {
+                played_through,
+                refused,
+                ..
+            } => Text::new("core.error.line_stopped")
+                .arg("part", *played_through)
+                .arg("reason", refused.text()),
         }
     }
 }
@@ -193,6 +211,121 @@ fn apply_checked<G: Game>(
     })
 }
 
+/// Plays a typed line on a copy and commits it whole, or, when a part is refused, what the
+/// game's [`LineKeeps`] says must stand ([`PlayError::Stopped`]). `typed`: false for one
+/// canonical option (buttons, replay), which is all or nothing.
+fn run_line<G: Game>(
+    game: &mut G,
+    seat: Seat,
+    line: &str,
+    typed: bool,
+) -> Result<Vec<AppliedMove>, PlayError> {
+    let segments: Vec<&str> = line
+        .split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if segments.is_empty() {
+        return Err(PlayError::Empty);
+    }
+    // Only the deciding seat may type, even a line that would expand to nothing.
+    match Game::prompt(game) {
+        None => return Err(PlayError::GameOver),
+        Some(p) if p.seat != seat => {
+            return Err(PlayError::NotYourTurn {
+                waiting_for: p.seat,
+            })
+        }
+        Some(_) => {}
+    }
+    let keeps = if typed {
+        G::LINE_KEEPS
+    } else {
+        LineKeeps::Nothing
+    };
+    // Barriers stand in either keeping mode: played parts include them.
+    let keep_barriers = keeps != LineKeeps::Nothing;
+    let keep_parts = keeps == LineKeeps::PlayedParts;
+    // Work on a copy: the line lands whole, or up to what must stand, or not at all.
+    let mut work = game.clone();
+    let mut moves = Vec::new();
+    // The latest point that must stand: state, move count, part.
+    let mut stand: Option<(G, usize, usize)> = None;
+    for (i, segment) in segments.iter().enumerate() {
+        let part = i + 1;
+        if Game::prompt(&work).is_none() {
+            // An earlier part ended the game: what follows has nothing left to act on
+            // (a winning `rot g ccw; end`), so it is dropped rather than refusing the win.
+            break;
+        }
+        if keep_parts && part > 1 {
+            stand = Some((work.clone(), moves.len(), part - 1));
+        }
+        let played = play_segment(&mut work, seat, part, segment, &mut moves, |w, n| {
+            if keep_barriers {
+                stand = Some((w.clone(), n, part));
+            }
+        });
+        if let Err(refused) = played {
+            return match stand.filter(|(_, count, _)| *count > 0) {
+                Some((state, count, played_through)) => {
+                    *game = state;
+                    moves.truncate(count);
+                    Err(PlayError::Stopped {
+                        kept: moves,
+                        played_through,
+                        refused: Box::new(refused),
+                    })
+                }
+                None => Err(refused),
+            };
+        }
+    }
+    *game = work;
+    Ok(moves)
+}
+
+/// Parses and applies one `;` part (a macro may expand to several options). `barrier` is
+/// told the state and move count after each option that is a barrier.
+fn play_segment<G: Game>(
+    work: &mut G,
+    seat: Seat,
+    part: usize,
+    segment: &str,
+    moves: &mut Vec<AppliedMove>,
+    mut barrier: impl FnMut(&G, usize),
+) -> Result<(), PlayError> {
+    let lowered = segment.to_ascii_lowercase();
+    let actions = match work.parse(seat, &lowered) {
+        Ok(a) => a,
+        Err(Reject::Parse(error)) => {
+            return Err(PlayError::Parse {
+                segment: part,
+                error,
+            })
+        }
+        Err(Reject::Rule { token, error }) => return Err(illegal(part, segment, token, &error)),
+    };
+    let expanded = actions.len() > 1;
+    for (j, action) in actions.iter().enumerate() {
+        match apply_checked(work, seat, action) {
+            Ok(m) => {
+                let is_barrier = m.barrier;
+                moves.push(m);
+                if is_barrier {
+                    barrier(work, moves.len());
+                }
+            }
+            Err(Err(e)) => return Err(e),
+            Err(Ok(rule)) => {
+                let token = expanded.then_some(j + 1);
+                return Err(illegal(part, segment, token, &rule));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl<G: Game> AnyGame for G {
     fn kind(&self) -> GameKind {
         G::KIND
@@ -213,65 +346,12 @@ impl<G: Game> AnyGame for G {
     }
 
     fn play_line(&mut self, seat: Seat, line: &str) -> Result<Vec<AppliedMove>, PlayError> {
-        let segments: Vec<&str> = line
-            .split(';')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .collect();
-        if segments.is_empty() {
-            return Err(PlayError::Empty);
-        }
-        // Only the deciding seat may type, even a line that would expand to nothing.
-        match Game::prompt(self) {
-            None => return Err(PlayError::GameOver),
-            Some(p) if p.seat != seat => {
-                return Err(PlayError::NotYourTurn {
-                    waiting_for: p.seat,
-                })
-            }
-            Some(_) => {}
-        }
-        // Work on a copy: the line lands whole or not at all.
-        let mut work = self.clone();
-        let mut moves = Vec::new();
-        for (i, segment) in segments.iter().enumerate() {
-            let part = i + 1;
-            let lowered = segment.to_ascii_lowercase();
-            if Game::prompt(&work).is_none() {
-                // An earlier part ended the game: what follows has nothing left to act on
-                // (a winning `rot g ccw; end`), so it is dropped rather than refusing the win.
-                break;
-            }
-            let actions = match work.parse(seat, &lowered) {
-                Ok(a) => a,
-                Err(Reject::Parse(error)) => {
-                    return Err(PlayError::Parse {
-                        segment: part,
-                        error,
-                    })
-                }
-                Err(Reject::Rule { token, error }) => {
-                    return Err(illegal(part, segment, token, &error))
-                }
-            };
-            let expanded = actions.len() > 1;
-            for (j, action) in actions.iter().enumerate() {
-                match apply_checked(&mut work, seat, action) {
-                    Ok(m) => moves.push(m),
-                    Err(Err(e)) => return Err(e),
-                    Err(Ok(rule)) => {
-                        let token = expanded.then_some(j + 1);
-                        return Err(illegal(part, segment, token, &rule));
-                    }
-                }
-            }
-        }
-        *self = work;
-        Ok(moves)
+        run_line(self, seat, line, true)
     }
 
     fn apply_notation(&mut self, seat: Seat, notation: &str) -> Result<AppliedMove, PlayError> {
-        let mut moves = self.play_line(seat, notation)?;
+        // One canonical option: all or nothing, whatever barriers a macro would cross.
+        let mut moves = run_line(self, seat, notation, false)?;
         if moves.len() == 1 {
             Ok(moves.remove(0))
         } else {

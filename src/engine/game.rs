@@ -183,6 +183,8 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     const MAX_SEATS: usize;
     /// Whether a lower score wins (Cortexcape) or a higher one.
     const LOWER_SCORE_WINS: bool;
+    /// What stands of a typed `;` line when one of its parts is refused (its spec says).
+    const LINE_KEEPS: LineKeeps = LineKeeps::Nothing;
 
     fn option_specs() -> Vec<OptionSpec>;
 
@@ -264,6 +266,19 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     fn timeout_pass(&self, _seat: Seat) -> Option<Self::Action> {
         None
     }
+}
+
+/// What stands of a typed `;` line when one of its parts is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKeeps {
+    /// Nothing: the line lands whole or not at all.
+    Nothing,
+    /// Everything up to the last barrier the line crossed: in these games a barrier reveals
+    /// something (a drawn card), which cannot be taken back, and a refusal must not let a
+    /// player peek at a draw and then cancel.
+    UpToBarrier,
+    /// Every part before the refused one, as if the parts had been sent one by one.
+    PlayedParts,
 }
 
 /// Setup refused: bad option, bad seat count, bad data file.

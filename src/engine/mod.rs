@@ -7,8 +7,8 @@ mod registry;
 
 pub use any::{AnyGame, AppliedMove, BotMove, LoadError, PlayError, PromptInfo};
 pub use game::{
-    resolve_options, rng_from_seed, Applied, Game, GameOptions, GameRng, OptionSpec, Outcome,
-    ParseError, Prompt, Reject, RenderCtx, RuleErrorText, SetupError,
+    resolve_options, rng_from_seed, Applied, Game, GameOptions, GameRng, LineKeeps, OptionSpec,
+    Outcome, ParseError, Prompt, Reject, RenderCtx, RuleErrorText, SetupError,
 };
 pub use ids::{BySeat, GameId, Seat, Version};
 pub use registry::GameKind;

@@ -535,6 +535,31 @@ impl Service {
         Ok((post, prompt))
     }
 
+    /// The pending prompt, for the user who must decide it, as it stood at `seen` (a panel
+    /// opened from a board). Refused for anyone else: private options stay private.
+    pub async fn prompt_for(
+        &self,
+        game: GameId,
+        user: i64,
+        seen: Version,
+    ) -> Result<PromptInfo, ServiceError> {
+        let loaded = self.load_active(game, Some(seen)).await?;
+        Ok(self.deciding(&loaded, user)?.1)
+    }
+
+    /// The user's seat and the prompt it must decide now, or why they may not.
+    fn deciding(&self, loaded: &Loaded, user: i64) -> Result<(Seat, PromptInfo), ServiceError> {
+        let seat = self.seat_of(loaded, Actor::User(user))?;
+        let prompt = loaded.game.prompt().ok_or(PlayError::GameOver)?;
+        if prompt.seat != seat {
+            return Err(PlayError::NotYourTurn {
+                waiting_for: prompt.seat,
+            }
+            .into());
+        }
+        Ok((seat, prompt))
+    }
+
     /// The current prompt's options the user may pick, filtered by what they typed (every
     /// word typed must start a word of the option, or appear in it). Empty if not their turn.
     pub async fn choices(
@@ -568,14 +593,7 @@ impl Service {
     ) -> Result<Outputs, ServiceError> {
         // One load serves the checks and the move.
         let loaded = self.load_active(game, Some(seen)).await?;
-        let seat = self.seat_of(&loaded, Actor::User(user))?;
-        let prompt = loaded.game.prompt().ok_or(PlayError::GameOver)?;
-        if prompt.seat != seat {
-            return Err(PlayError::NotYourTurn {
-                waiting_for: prompt.seat,
-            }
-            .into());
-        }
+        let (seat, prompt) = self.deciding(&loaded, user)?;
         let line = prompt
             .options
             .get(index)

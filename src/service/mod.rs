@@ -330,9 +330,26 @@ impl Service {
         now: i64,
     ) -> Result<Outputs, ServiceError> {
         let hands_before = output::private_views(loaded.game.as_ref());
-        let applied = loaded.game.play_line(seat, line)?;
-        self.commit_applied(loaded, applied, &hands_before, lang, now, false)
-            .await
+        match loaded.game.play_line(seat, line) {
+            Ok(applied) => {
+                self.commit_applied(loaded, applied, &hands_before, lang, now, false)
+                    .await
+            }
+            // Part of the line stands (it crossed a barrier, or the game keeps played parts):
+            // store it like any moves, and tell the player why the rest was not played.
+            Err(e @ PlayError::Stopped { .. }) => {
+                let why = e.text();
+                let PlayError::Stopped { kept, .. } = e else {
+                    return Err(e.into());
+                };
+                let mut out = self
+                    .commit_applied(loaded, kept, &hands_before, lang, now, false)
+                    .await?;
+                out.refused = Some(why);
+                Ok(out)
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Takes back the actor's own options since the last barrier (one, or all of them).

@@ -46,6 +46,9 @@ pub struct Outputs {
     pub private: Vec<PrivatePost>,
     /// The game has hidden hands at all (boards then offer "Show my hand").
     pub hands: bool,
+    /// For the actor only: why the end of their typed line was refused while its start was
+    /// played ([`crate::engine::PlayError::Stopped`]).
+    pub refused: Option<Text>,
 }
 
 /// Something the scheduler or a clock, seat or settings change asks a front end to send. Texts
@@ -214,5 +217,6 @@ fn build(
         board,
         private,
         hands,
+        refused: None,
     }
 }

@@ -301,6 +301,7 @@ impl Service {
                 board: out.board,
                 private: Vec::new(),
                 hands: out.hands,
+                refused: None,
             })));
         }
         Ok(notices)

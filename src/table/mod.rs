@@ -350,7 +350,13 @@ pub async fn run(
         };
         match result {
             Ok(outputs) => {
-                table.report(&outputs, None)?;
+                // A line refused after a barrier: the part up to it was played; say why the
+                // rest was not.
+                let refused = match &outputs.refused {
+                    Some(why) => Some(why.render_with(lang, &names_of(&table).await)),
+                    None => None,
+                };
+                table.report(&outputs, refused)?;
                 last = outputs;
                 play_bots(&mut table, &mut last).await?;
             }

@@ -25,8 +25,8 @@ mod tests;
 use image::RgbaImage;
 
 use crate::engine::{
-    resolve_options, Applied, Game, GameKind, GameOptions, OptionSpec, Outcome, Prompt, Reject,
-    RenderCtx, RuleErrorText, Seat, SetupError,
+    resolve_options, Applied, Game, GameKind, GameOptions, LineKeeps, OptionSpec, Outcome, Prompt,
+    Reject, RenderCtx, RuleErrorText, Seat, SetupError,
 };
 use crate::i18n::Text;
 use components::{data, Region};
@@ -70,6 +70,8 @@ impl Game for Gates {
     const MIN_SEATS: usize = 2;
     const MAX_SEATS: usize = 4;
     const LOWER_SCORE_WINS: bool = false;
+    // Spec §10: a `;` line stops at its first illegal option; the options before it stay.
+    const LINE_KEEPS: LineKeeps = LineKeeps::PlayedParts;
 
     fn option_specs() -> Vec<OptionSpec> {
         vec![

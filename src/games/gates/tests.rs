@@ -6,7 +6,7 @@ use super::components::{self, CardId, Region, Scroll};
 use super::moves::{Action, Desperate, Event, PointsReason, RankEntry, Source};
 use super::rules::{self, rank_region, RuleError};
 use super::state::{EndReason, Gate, GateState, Gates, Mode, Owner, ScrollSlot, TurnState};
-use crate::engine::{AnyGame, Game, GameOptions, Seat};
+use crate::engine::{AnyGame, Game, GameOptions, PlayError, Seat};
 use crate::i18n::Lang;
 
 // ---------------------------------------------------------------- scenario builder
@@ -2499,6 +2499,44 @@ mod playouts {
         }
     }
 
+    #[test]
+    fn a_typed_line_stops_at_its_first_illegal_option_and_keeps_the_rest() {
+        // Spec §10: options are applied one at a time; the first illegal one is reported
+        // and those before it stay applied.
+        let mut g = new(3, &[]);
+        let first = opts(&g)[0].clone();
+        let mut alone = g.clone();
+        AnyGame::apply_notation(&mut alone, RED, &first).unwrap();
+        let line = format!("{first}; open nowhere");
+        let err = AnyGame::play_line(&mut g, RED, &line).unwrap_err();
+        let PlayError::Stopped {
+            kept,
+            played_through,
+            refused,
+        } = err
+        else {
+            panic!("expected the line to stop after part 1, got {err:?}");
+        };
+        assert_eq!(played_through, 1);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].notation, first);
+        assert!(
+            matches!(
+                *refused,
+                PlayError::Parse { segment: 2, .. } | PlayError::Illegal { segment: 2, .. }
+            ),
+            "{refused:?}"
+        );
+        assert_eq!(AnyGame::to_json(&g), AnyGame::to_json(&alone));
+        // A refused first part changes nothing.
+        let before = AnyGame::to_json(&g);
+        assert!(!matches!(
+            AnyGame::play_line(&mut g, RED, "open nowhere; end"),
+            Ok(_) | Err(PlayError::Stopped { .. })
+        ));
+        assert_eq!(AnyGame::to_json(&g), before);
+    }
+
     mod prop {
         use super::*;
         use proptest::prelude::*;
@@ -2512,8 +2550,17 @@ mod playouts {
                 let before = AnyGame::to_json(&g);
                 let line = format!("{s} {}", words.join(" "));
                 let mut copy = g.clone();
-                if AnyGame::play_line(&mut copy, RED, &line).is_err() {
-                    prop_assert_eq!(AnyGame::to_json(&copy), before);
+                match AnyGame::play_line(&mut copy, RED, &line) {
+                    // §10: the parts before the refused one stand, as if sent one by one.
+                    Err(PlayError::Stopped { kept, .. }) => {
+                        let mut alone = g.clone();
+                        for m in &kept {
+                            AnyGame::apply_notation(&mut alone, RED, &m.notation).unwrap();
+                        }
+                        prop_assert_eq!(AnyGame::to_json(&copy), AnyGame::to_json(&alone));
+                    }
+                    Err(_) => prop_assert_eq!(AnyGame::to_json(&copy), before),
+                    Ok(_) => {}
                 }
                 let _ = AnyGame::play_line(&mut g, BLUE, &line).map(|_| panic!("blue moved"));
             }

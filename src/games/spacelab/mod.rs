@@ -27,8 +27,8 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use crate::engine::{
-    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, OptionSpec, Outcome,
-    Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, LineKeeps, OptionSpec,
+    Outcome, Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
 };
 use crate::i18n::Text;
 use cards::data;
@@ -92,6 +92,8 @@ impl Game for SpaceLab {
     const MIN_SEATS: usize = 2;
     const MAX_SEATS: usize = 4;
     const LOWER_SCORE_WINS: bool = false;
+    // Spec T15: a typed line refused after a draw keeps what came before the draw.
+    const LINE_KEEPS: LineKeeps = LineKeeps::UpToBarrier;
 
     fn option_specs() -> Vec<OptionSpec> {
         vec![

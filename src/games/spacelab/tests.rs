@@ -11,7 +11,7 @@ use super::state::{
     Agency, Breakdown, FinalRound, Phase, Source, SpaceLab, LAB_CARDS, PROJECT_CARDS, SLOTS,
 };
 use super::RuleError;
-use crate::engine::{AnyGame, Game, GameOptions, Reject, RenderCtx, Seat};
+use crate::engine::{AnyGame, Game, GameOptions, PlayError, Reject, RenderCtx, Seat};
 
 // ---- helpers ----------------------------------------------------------------------------
 
@@ -1608,6 +1608,49 @@ fn t15_notation_round_trip_and_barriers() {
     let before = any.to_json();
     assert!(any.play_line(Seat(0), "card red13; slot t2").is_err());
     assert_eq!(any.to_json(), before);
+}
+
+#[test]
+fn t15_a_line_refused_after_a_draw_keeps_the_draw() {
+    // T6's position: placing grn04 in m0 draws gld02 (a barrier). The rest of the line is
+    // legal up to `card blu13`, which is not in hand: the blu01 placement is rolled back, the
+    // grn04 placement and its draw stand.
+    let mut g = blank(2);
+    set_objectives(&mut g, 0, ["o05", "o08", "o12"]);
+    g.players[0].hand = labs(&["grn04", "red10", "blu01"]);
+    start(&mut g);
+    deck_top(&mut g, &["gld02"]);
+    let mut any: Box<dyn AnyGame> = Box::new(g.clone());
+    let err = any
+        .play_line(
+            Seat(0),
+            "place; card grn04; slot m0; card blu01; slot m1; card blu13",
+        )
+        .unwrap_err();
+    let PlayError::Stopped {
+        kept,
+        played_through,
+        refused,
+    } = err
+    else {
+        panic!("expected a refusal after the draw, got {err:?}");
+    };
+    assert_eq!(played_through, 3, "the draw happened in part 3 (`slot m0`)");
+    assert!(kept.last().is_some_and(|m| m.barrier));
+    assert!(
+        matches!(*refused, PlayError::Illegal { segment: 6, .. }),
+        "{refused:?}"
+    );
+    // The kept part equals playing it alone.
+    ok(&mut g, 0, "place; card grn04; slot m0");
+    assert_eq!(any.to_json(), AnyGame::to_json(&g));
+    assert_eq!(g.players[0].station[slot("m0")], Some(lab("grn04")));
+    assert_eq!(g.players[0].station[slot("m1")], None);
+    assert_eq!(g.players[0].hand, labs(&["red10", "blu01", "gld02"]));
+    assert_eq!(
+        notations(&g),
+        ["card red10", "card blu01", "card gld02", "end"]
+    );
 }
 
 // ---- playouts, invariants, leak ----------------------------------------------------------
