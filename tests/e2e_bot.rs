@@ -1432,3 +1432,90 @@ async fn decide_on_private_reply(
     assert_eq!(cb.kind, 6, "{cb:?}");
     next_board(fake, channel, reply.id).await
 }
+
+// ----- long prompts: a menu of groups, then a private panel -----
+
+#[tokio::test]
+async fn a_long_prompt_opens_a_private_group_panel_for_its_player() {
+    let w = world().await;
+    let fake = &w.fake;
+    // Vortex alone is Solitaire: every tower turns both ways, far more than 25 options.
+    let (game, lobby, thread) = open_lobby_of(fake, "vortex", "", "en-US").await;
+    join_and_start(fake, game, &lobby, &[]).await;
+    let board = next_board(fake, thread, 0).await;
+    let loaded = w.service.load(game).await.expect("the game");
+    let prompt = loaded.game.prompt().expect("a running game");
+    assert!(prompt.options.len() > 25, "{:?}", prompt.options);
+    let group_id = format!("o:{}:{}", game.0, loaded.record.version.0);
+    let menu = component(&board.components, &group_id)
+        .unwrap_or_else(|| panic!("no group menu in {:?}", custom_ids(&board.components)));
+    let groups = menu["options"].as_array().expect("groups").clone();
+    assert!(groups.len() <= 25 && groups.len() > 1, "{groups:?}");
+    assert!(!board.content.contains("/move"), "{}", board.content);
+    // Someone else may not open the deciding player's panel.
+    let p = fake
+        .push(
+            Push::select(board.id, &group_id, &["0"])
+                .by(BOB)
+                .in_channel(thread),
+        )
+        .await;
+    let cb = fake.wait_for_callback(p.id).await;
+    assert!(cb.ephemeral(), "{cb:?}");
+    let refusal = fake
+        .wait_until("the refusal", |st| {
+            let m = st.message(st.interactions.get(&p.id)?.original?)?;
+            (!m.content.is_empty()).then(|| m.clone())
+        })
+        .await;
+    assert!(custom_ids(&refusal.components).is_empty(), "{refusal:?}");
+    // Alice picks the first group: a panel only she sees, with that group's options.
+    let label = groups[0]["label"].as_str().expect("label").to_string();
+    let p = fake
+        .push(
+            Push::select(board.id, &group_id, &["0"])
+                .by(ALICE)
+                .in_channel(thread),
+        )
+        .await;
+    let cb = fake.wait_for_callback(p.id).await;
+    assert!(cb.ephemeral(), "{cb:?}");
+    let panel = fake
+        .wait_until("the group panel", |st| {
+            let m = st.message(st.interactions.get(&p.id)?.original?)?;
+            (!custom_ids(&m.components).is_empty()).then(|| m.clone())
+        })
+        .await;
+    assert!(panel.ephemeral());
+    assert!(panel.content.contains(&label), "{}", panel.content);
+    let ids = custom_ids(&panel.components);
+    let tower = label.split(' ').next().expect("a tower");
+    let picked: Vec<&str> = ids
+        .iter()
+        .filter_map(|id| id.rsplit(':').next()?.parse::<usize>().ok())
+        .map(|i| prompt.options[i].as_str())
+        .collect();
+    assert!(!picked.is_empty());
+    assert!(
+        picked
+            .iter()
+            .all(|o| o.split(' ').nth(1).is_some_and(|t| t == tower)),
+        "{picked:?} are not all about {tower}"
+    );
+    // Her click plays the option and posts the new board.
+    let before = loaded.record.version;
+    let next = decide_on_private_reply(fake, thread, &panel, ALICE).await;
+    assert!(next.id > board.id);
+    assert_png(&next);
+    let after = w.service.load(game).await.expect("the game");
+    assert!(after.record.version > before);
+    let played = fake
+        .wait_until("the panel says played", |st| {
+            let m = st.message(panel.id)?;
+            custom_ids(&m.components).is_empty().then(|| m.clone())
+        })
+        .await;
+    assert!(played.content.contains("Played"), "{}", played.content);
+    finish(fake).await;
+    w.bot.stop().await;
+}
