@@ -197,7 +197,7 @@ async fn open_lobby_of(
         .unwrap_or_else(|| panic!("no lobby buttons: {ids:?}"));
     assert_eq!(
         ids,
-        ["join", "leave", "start", "cancel"].map(|a| format!("l:{}:{a}", game.0))
+        ["join", "leave", "start", "cancel", "bot"].map(|a| format!("l:{}:{a}", game.0))
     );
     // The thread hangs off the lobby message; the store knows it.
     let view = fake_thread_owner(fake, thread);
@@ -1516,6 +1516,91 @@ async fn a_long_prompt_opens_a_private_group_panel_for_its_player() {
         })
         .await;
     assert!(played.content.contains("Played"), "{}", played.content);
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+// ----- bot seats: added in the lobby, they play their turns by themselves -----
+
+#[tokio::test]
+async fn a_bot_added_in_the_lobby_plays_its_turns() {
+    let w = world().await;
+    let fake = &w.fake;
+    fake.set_member_permissions(BOB, PLAIN_MEMBER);
+    let cmd = fake
+        .push(Push::command(
+            "play",
+            vec![
+                opt::string("game", "cortexcape"),
+                opt::string("options", "short=true"),
+                opt::integer("players", 2),
+                opt::string("bots", "easy"),
+            ],
+        ))
+        .await;
+    assert_eq!(fake.wait_for_callback(cmd.id).await.kind, 4);
+    let lobby = fake.original_response(cmd.id).expect("lobby message");
+    let game = w
+        .service
+        .games_of_user(croupier_user(ALICE), 10)
+        .await
+        .expect("games")
+        .first()
+        .map(|g| g.game)
+        .expect("the lobby");
+    let thread = fake
+        .wait_until("the thread", |st| {
+            st.channels
+                .values()
+                .find(|c| c.kind == ChannelKind::PublicThread)
+                .map(|c| c.id)
+        })
+        .await;
+    // Only the host (or a moderator) may seat a bot.
+    let add = format!("l:{}:bot", game.0);
+    let cb = click(fake, lobby.id, &add, BOB, CHANNEL_ID).await;
+    assert_eq!(cb.kind, 4, "a refusal for Bob: {cb:?}");
+    assert!(cb.ephemeral());
+    let cb = click(fake, lobby.id, &add, ALICE, CHANNEL_ID).await;
+    assert_eq!(cb.kind, 7, "the lobby is updated: {cb:?}");
+    let lobby = fake.message(lobby.id).expect("lobby");
+    assert!(lobby.content.contains("🤖 Bot 1"), "{}", lobby.content);
+    assert!(lobby.content.contains("level easy"), "{}", lobby.content);
+    let ids = custom_ids(&lobby.components);
+    assert!(ids.contains(&format!("l:{}:unbot", game.0)), "{ids:?}");
+    assert!(!ids.contains(&add), "two seats, both taken: {ids:?}");
+    let view = w.service.lobby(game).await.expect("lobby");
+    assert!(view.seats[1].is_bot && view.seats[1].user.is_none());
+    let cb = click(
+        fake,
+        lobby.id,
+        &format!("l:{}:start", game.0),
+        ALICE,
+        CHANNEL_ID,
+    )
+    .await;
+    assert_eq!(cb.kind, 6);
+    // Alice plays her decisions; the bot plays its own without anyone clicking.
+    let mut board = next_board(fake, thread, 0).await;
+    let mut bot_moves = 0;
+    for _ in 0..60 {
+        let moves = w.service.store().moves(game).await.expect("moves");
+        bot_moves = moves.iter().filter(|m| m.seat.index() == 1).count();
+        if bot_moves >= 2 || status(&w.service, game).await != GameStatus::Active {
+            break;
+        }
+        let loaded = w.service.load(game).await.expect("the game");
+        match loaded.game.prompt() {
+            Some(p) if p.seat.index() == 0 && mentioned(&board) == Some(ALICE) => {
+                board = decide_first(fake, thread, &board).await;
+            }
+            _ => {
+                // The bot's turn: wait for the board it posts.
+                board = next_board(fake, thread, board.id).await;
+            }
+        }
+    }
+    assert!(bot_moves >= 2, "the bot did not play");
     finish(fake).await;
     w.bot.stop().await;
 }

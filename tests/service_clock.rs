@@ -11,7 +11,7 @@ use croupier::engine::{GameId, GameKind, GameOptions, Seat};
 use croupier::i18n::Lang;
 use croupier::service::{
     Actor, ClockAction, LobbyError, Newcomer, Notice, Place, PlayLine, Player, Service,
-    ServiceError, SettingsChange, StartGame, Timers, JOB_DEADLINE, JOB_REMIND,
+    ServiceError, SettingsChange, StartGame, Timers, JOB_BOT, JOB_DEADLINE, JOB_REMIND,
 };
 use croupier::store::{GameStatus, NewJob, TimeoutPolicy};
 
@@ -32,6 +32,7 @@ on_backends!(the_host_pauses_resumes_extends_and_changes_the_clock);
 on_backends!(the_digest_lists_only_games_waiting_for_you);
 on_backends!(two_schedulers_on_one_database_fire_a_job_once);
 on_backends!(stats_count_finished_games_and_wins);
+on_backends!(a_bot_seat_waits_its_delay_then_plays_at_its_level);
 
 /// 2026-09-21 00:00 UTC.
 const T0: i64 = 1_789_948_800;
@@ -764,4 +765,39 @@ async fn stats_count_finished_games_and_wins(db: &Db) {
         w.svc.stats_text(999, None, Lang::En).await.unwrap(),
         "No game has been played here yet."
     );
+}
+
+async fn a_bot_seat_waits_its_delay_then_plays_at_its_level(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    let t = now(&w);
+    let id = w.game(TimeoutPolicy::Skip, 21).await;
+    w.svc
+        .set_bots(id, croupier::ai::Level::Hard, 15)
+        .await
+        .unwrap();
+    // A delay past the limit is cut to a minute.
+    let id2 = w.game(TimeoutPolicy::Skip, 22).await;
+    w.svc
+        .set_bots(id2, croupier::ai::Level::Easy, 3600)
+        .await
+        .unwrap();
+    assert_eq!(w.svc.lobby(id2).await.unwrap().bot_delay, 60);
+    // The mover's seat goes to a bot: its job is due 15 s later, not at once.
+    let (seat, _) = w.mover(id).await;
+    let n = seat.index() + 1;
+    w.svc
+        .replace(id, HOST, false, n, Newcomer::Bot, t)
+        .await
+        .unwrap();
+    let view = w.svc.lobby(id).await.unwrap();
+    assert_eq!(view.bot_level, croupier::ai::Level::Hard);
+    assert_eq!(w.jobs(id).await, [(JOB_BOT.to_string(), t + 15)]);
+    assert!(w.run().await.is_empty(), "not due yet");
+    let version = w.svc.load(id).await.unwrap().record.version;
+    w.clock.set(t + 15);
+    let sent = w.run().await;
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    let after = w.svc.load(id).await.unwrap();
+    assert!(after.record.version > version, "the bot played");
+    assert_ne!(after.game.prompt().map(|p| p.seat), Some(seat));
 }

@@ -6,6 +6,7 @@ use poise::serenity_prelude as serenity;
 use super::commands::{defer, named, parse_kind, resolve_game};
 use super::send::{self, author_id};
 use super::{id_i64, is_moderator, lang_of, Context, Error};
+use crate::ai::Level;
 use crate::clock::{hhmm, parse_duration, Date, Quiet, Zone};
 use crate::i18n::Text;
 use crate::service::{ClockAction, Newcomer, SettingsChange};
@@ -34,6 +35,24 @@ pub fn read_policy(s: &str) -> Result<TimeoutPolicy, Text> {
             .arg("input", s.to_string())
             .arg("known", "skip, bot, open")
     })
+}
+
+/// A bot level typed at `/play`.
+pub fn read_level(s: &str) -> Result<Level, Text> {
+    Level::parse(s).ok_or_else(|| {
+        Text::new("bot.error.level")
+            .arg("input", s.to_string())
+            .arg("known", "easy, normal, hard")
+    })
+}
+
+pub async fn autocomplete_level(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+    let p = partial.trim().to_lowercase();
+    Level::ALL
+        .iter()
+        .map(|l| l.id().to_string())
+        .filter(|l| l.starts_with(&p))
+        .collect()
 }
 
 pub async fn autocomplete_clock(_ctx: Context<'_>, partial: &str) -> Vec<String> {

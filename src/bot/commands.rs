@@ -8,6 +8,7 @@ use serenity::EditInteractionResponse;
 use super::layout::content;
 use super::send::{self, author_id};
 use super::{fresh_seed, id_i64, is_moderator, lang_of, public_lang_of, Context, Data, Error};
+use crate::ai::Level;
 use crate::engine::{GameId, GameKind, GameOptions};
 use crate::i18n::{lookup, Lang, Text};
 use crate::service::{OpenLobby, Place, PlayLine, Player, UndoScope};
@@ -225,8 +226,18 @@ pub async fn play(
     players: Option<u32>,
     #[autocomplete = "super::clocks::autocomplete_clock"] clock: Option<String>,
     #[autocomplete = "super::clocks::autocomplete_policy"] timeout: Option<String>,
+    #[autocomplete = "super::clocks::autocomplete_level"] bots: Option<String>,
+    #[min = 0]
+    #[max = 60]
+    bot_delay: Option<u32>,
 ) -> Result<(), Error> {
     let plang = public_lang_of(ctx);
+    let bot_level = bots
+        .as_deref()
+        .map(super::clocks::read_level)
+        .transpose()
+        .map_err(Error::User)?
+        .unwrap_or_default();
     let clock_secs = match clock.as_deref() {
         Some(c) => super::clocks::read_duration(c).map_err(Error::User)?,
         None => Some(ctx.data().service.timers().default_clock_secs),
@@ -270,6 +281,14 @@ pub async fn play(
             ctx.data().service.now(),
         )
         .await?;
+    let view = if bot_level != Level::default() || bot_delay.unwrap_or(0) > 0 {
+        service
+            .set_bots(view.game, bot_level, i64::from(bot_delay.unwrap_or(0)))
+            .await?;
+        service.lobby(view.game).await?
+    } else {
+        view
+    };
     let reply = ctx
         .send(
             poise::CreateReply::default()

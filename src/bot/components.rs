@@ -325,6 +325,18 @@ async fn lobby(
                 .await?;
             update_lobby(http, click, &view, ack, lang).await?;
         }
+        LobbyAction::AddBot => {
+            let view = service
+                .add_bot(game, user, moderator, lang, data.service.now())
+                .await?;
+            update_lobby(http, click, &view, ack, lang).await?;
+        }
+        LobbyAction::RemoveBot => {
+            let view = service
+                .remove_bot(game, user, moderator, data.service.now())
+                .await?;
+            update_lobby(http, click, &view, ack, lang).await?;
+        }
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 //! - `s:<game>:<version>[:<part>]`: a select menu of that prompt (the chosen value is the
 //!   option's index; a long prompt has several menus, `part` 1, 2, ...)
 //! - `o:<game>:<version>`: the menu of option groups of a long prompt (the value is the group)
-//! - `l:<game>:<join|leave|start|cancel>`: lobby buttons
+//! - `l:<game>:<join|leave|start|cancel|bot|unbot>`: lobby buttons
 //! - `h:<game>`: "Show my hand"
 
 use crate::engine::{GameId, Version};
@@ -19,14 +19,18 @@ pub enum LobbyAction {
     Leave,
     Start,
     Cancel,
+    AddBot,
+    RemoveBot,
 }
 
 impl LobbyAction {
-    pub const ALL: [LobbyAction; 4] = [
+    pub const ALL: [LobbyAction; 6] = [
         LobbyAction::Join,
         LobbyAction::Leave,
         LobbyAction::Start,
         LobbyAction::Cancel,
+        LobbyAction::AddBot,
+        LobbyAction::RemoveBot,
     ];
 
     fn as_str(self) -> &'static str {
@@ -35,6 +39,8 @@ impl LobbyAction {
             LobbyAction::Leave => "leave",
             LobbyAction::Start => "start",
             LobbyAction::Cancel => "cancel",
+            LobbyAction::AddBot => "bot",
+            LobbyAction::RemoveBot => "unbot",
         }
     }
 }

@@ -198,7 +198,7 @@ pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
         .label(Text::new(key).render(lang))
         .style(style)
     };
-    vec![CreateActionRow::Buttons(vec![
+    let mut rows = vec![CreateActionRow::Buttons(vec![
         button(LobbyAction::Join, "bot.lobby.join", ButtonStyle::Success),
         button(
             LobbyAction::Leave,
@@ -207,7 +207,27 @@ pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
         ),
         button(LobbyAction::Start, "bot.lobby.start", ButtonStyle::Primary),
         button(LobbyAction::Cancel, "bot.lobby.cancel", ButtonStyle::Danger),
-    ])]
+    ])];
+    // Bots fill empty chairs (host or moderator); shown only when they apply.
+    let mut bots = Vec::new();
+    if view.can_add_bot() {
+        bots.push(button(
+            LobbyAction::AddBot,
+            "bot.lobby.add_bot",
+            ButtonStyle::Secondary,
+        ));
+    }
+    if view.has_bot() {
+        bots.push(button(
+            LobbyAction::RemoveBot,
+            "bot.lobby.remove_bot",
+            ButtonStyle::Secondary,
+        ));
+    }
+    if !bots.is_empty() {
+        rows.push(CreateActionRow::Buttons(bots));
+    }
+    rows
 }
 
 /// Where a game's messages go: its thread, else its channel.
@@ -587,10 +607,15 @@ mod tests {
             guild: None,
             channel: Some(10),
             thread: None,
+            bot_level: crate::ai::Level::Normal,
+            bot_delay: 0,
         };
         assert_eq!(
             ids(&lobby_rows(&view, Lang::En)),
-            vec![vec!["l:4:join", "l:4:leave", "l:4:start", "l:4:cancel"]]
+            vec![
+                vec!["l:4:join", "l:4:leave", "l:4:start", "l:4:cancel"],
+                vec!["l:4:bot"]
+            ]
         );
         assert_eq!(place_of(&view), Some(serenity::ChannelId::new(10)));
         view.thread = Some(11);

@@ -133,6 +133,40 @@ fn turn_job(kind: &str, game: GameId, due_at: i64, rev: i64, seat: Seat, last: b
     }
 }
 
+/// Lets the seat's bot (src/ai) decide, from that seat's views only, until another seat must
+/// decide or the game ends. Returns the game and the options played.
+fn bot_turn(
+    mut work: Box<dyn AnyGame>,
+    seat: Seat,
+    level: crate::ai::Level,
+    seed: u64,
+) -> (Box<dyn AnyGame>, Result<Vec<AppliedMove>, PlayError>) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut applied = Vec::new();
+    for _ in 0..MAX_AUTO_STEPS {
+        let Some(prompt) = work.prompt() else { break };
+        if prompt.seat != seat || prompt.options.is_empty() {
+            break;
+        }
+        let pick = match work.bot_option(level, rng.gen()) {
+            Some(m) => m.notation,
+            None => prompt.options[rng.gen_range(0..prompt.options.len())].clone(),
+        };
+        match work.apply_notation(seat, &pick) {
+            Ok(m) => applied.push(m),
+            Err(e) => return (work, Err(e)),
+        }
+    }
+    (work, Ok(applied))
+}
+
+/// A bot seat's turn: it plays after the game's delay (none by default), so people can
+/// follow what happens.
+fn bot_job(record: &GameRecord, now: i64, rev: i64, seat: Seat) -> NewJob {
+    let due = now.saturating_add(record.bot_delay.clamp(0, super::lobby::MAX_BOT_DELAY));
+    turn_job(JOB_BOT, record.id, due, rev, seat, false)
+}
+
 /// The language of a game's public messages.
 pub(super) fn game_lang(record: &GameRecord) -> Lang {
     Lang::from_locale(record.lang.as_deref().unwrap_or("en"))
@@ -194,14 +228,7 @@ impl Service {
             return Ok(Some(plan));
         };
         if holder.is_bot {
-            plan.jobs.push(turn_job(
-                JOB_BOT,
-                record.id,
-                now,
-                plan.clock.rev,
-                seat,
-                false,
-            ));
+            plan.jobs.push(bot_job(record, now, plan.clock.rev, seat));
             return Ok(Some(plan));
         }
         let Some(len) = record.clock_secs.filter(|_| !holder.vacant) else {
@@ -267,14 +294,7 @@ impl Service {
         };
         let holder = record.seats.get(seat.index());
         if holder.is_some_and(|h| h.is_bot) {
-            plan.jobs.push(turn_job(
-                JOB_BOT,
-                record.id,
-                now,
-                plan.clock.rev,
-                seat,
-                false,
-            ));
+            plan.jobs.push(bot_job(record, now, plan.clock.rev, seat));
         } else if let Some(deadline) = record.clock.deadline_at {
             let settings = self.holder_settings(record, seat).await?;
             let start = record.clock.started_at.unwrap_or(now);
@@ -438,8 +458,7 @@ impl Service {
         };
         // The plan replaces every job of the game: a bot seat still to play keeps its turn.
         if let Some(seat) = seat.filter(|s| record.seats.get(s.index()).is_some_and(|h| h.is_bot)) {
-            plan.jobs
-                .push(turn_job(JOB_BOT, game, now, plan.clock.rev, seat, false));
+            plan.jobs.push(bot_job(record, now, plan.clock.rev, seat));
         }
         if !self.store.apply_turn_plan(game, &plan).await? {
             return Err(stale(record));
@@ -637,20 +656,14 @@ impl Service {
                 ^ u64::from_ne_bytes(loaded.record.clock.rev.to_ne_bytes())
                     .wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 ^ u64::from(loaded.record.version.0);
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(mix);
-            for _ in 0..MAX_AUTO_STEPS {
-                let Some(prompt) = work.prompt() else { break };
-                if prompt.seat != seat || prompt.options.is_empty() {
-                    break;
-                }
-                // The seat's bot (src/ai) decides from that seat's views; a game without a bot
-                // yet gets a random legal option.
-                let pick = match work.bot_option(crate::ai::Level::Normal, rng.gen()) {
-                    Some(m) => m.notation,
-                    None => prompt.options[rng.gen_range(0..prompt.options.len())].clone(),
-                };
-                applied.push(work.apply_notation(seat, &pick)?);
-            }
+            let level = crate::ai::Level::parse(&loaded.record.bot_level).unwrap_or_default();
+            // A bot thinks for up to a second: off the async workers.
+            let (back, played) =
+                tokio::task::spawn_blocking(move || bot_turn(work, seat, level, mix))
+                    .await
+                    .map_err(|e| ServiceError::Task(e.to_string()))?;
+            work = back;
+            applied.extend(played?);
         }
         let loaded = Loaded {
             record: loaded.record,

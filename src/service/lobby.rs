@@ -6,8 +6,12 @@
 
 use super::output::{self, Outputs, PrivatePost};
 use super::{Actor, Loaded, Place, Player, Service, ServiceError};
+use crate::ai::Level;
 use crate::engine::{GameId, GameKind, GameOptions, PlayError, PromptInfo, Seat, Version};
 use crate::i18n::{Lang, Text};
+
+/// The longest wait a bot seat may be given before it plays, in seconds.
+pub const MAX_BOT_DELAY: i64 = 60;
 use crate::store::{
     DmStatus, GameRecord, GameStatus, JoinOutcome, LeaveOutcome, NewGame, NewSeat, SeatRecord,
     TimeoutPolicy,
@@ -22,6 +26,8 @@ pub enum LobbyError {
     Full { max: usize },
     #[error("not seated in this lobby")]
     NotSeated,
+    #[error("no bot in this lobby")]
+    NoBot,
     #[error("game {0} is not a lobby any more")]
     NotLobby(GameId),
     #[error("game {0} has not started yet")]
@@ -68,6 +74,7 @@ impl LobbyError {
                 .arg("min", *min)
                 .arg("found", *found),
             LobbyError::NotHost => Text::new("bot.error.not_host"),
+            LobbyError::NoBot => Text::new("bot.error.no_bot"),
             LobbyError::HostLeaves => Text::new("bot.error.host_leaves"),
             LobbyError::NoGameHere => Text::new("bot.error.no_game_here"),
             LobbyError::SeveralGames(ids) => Text::new("bot.error.several_games").arg(
@@ -124,6 +131,9 @@ pub struct LobbyView {
     pub guild: Option<i64>,
     pub channel: Option<i64>,
     pub thread: Option<i64>,
+    /// How the game's bot seats play.
+    pub bot_level: Level,
+    pub bot_delay: i64,
 }
 
 impl LobbyView {
@@ -149,7 +159,19 @@ impl LobbyView {
             guild: record.guild,
             channel: record.channel,
             thread: record.thread,
+            bot_level: Level::parse(&record.bot_level).unwrap_or_default(),
+            bot_delay: record.bot_delay,
         })
+    }
+
+    /// Whether another bot could sit down now.
+    pub fn can_add_bot(&self) -> bool {
+        self.status == GameStatus::Lobby && self.seats.len() < self.max
+    }
+
+    /// Whether a bot sits in the lobby.
+    pub fn has_bot(&self) -> bool {
+        self.status == GameStatus::Lobby && self.seats.iter().any(|s| s.is_bot)
     }
 
     /// Whether the host could start now.
@@ -196,6 +218,20 @@ impl LobbyView {
                 Text::new(key)
                     .arg("n", s.seat.index() + 1)
                     .arg("who", who)
+                    .render(lang),
+            );
+        }
+        if self.seats.iter().any(|s| s.is_bot) {
+            let level = Text::new(format!("core.level.{}", self.bot_level.id()));
+            let key = if self.bot_delay > 0 {
+                "bot.lobby.bots_delay"
+            } else {
+                "bot.lobby.bots"
+            };
+            lines.push(
+                Text::new(key)
+                    .arg("level", level)
+                    .arg("secs", self.bot_delay)
                     .render(lang),
             );
         }
@@ -376,6 +412,69 @@ impl Service {
             LeaveOutcome::NotSeated => Err(LobbyError::NotSeated.into()),
             LeaveOutcome::NotLobby(_) => Err(LobbyError::NotLobby(game).into()),
         }
+    }
+
+    /// A lobby, if `user` hosts it or moderates.
+    async fn hosted_lobby(
+        &self,
+        game: GameId,
+        user: i64,
+        is_moderator: bool,
+    ) -> Result<LobbyView, ServiceError> {
+        let view = self.lobby(game).await?;
+        if view.host != Some(user) && !is_moderator {
+            return Err(LobbyError::NotHost.into());
+        }
+        Ok(view)
+    }
+
+    /// Seats a bot in the next free seat (host or moderator).
+    pub async fn add_bot(
+        &self,
+        game: GameId,
+        user: i64,
+        is_moderator: bool,
+        lang: Lang,
+        now: i64,
+    ) -> Result<LobbyView, ServiceError> {
+        let view = self.hosted_lobby(game, user, is_moderator).await?;
+        let bots = view.seats.iter().filter(|s| s.is_bot).count();
+        let name = Text::new("bot.lobby.bot_name")
+            .arg("n", bots + 1)
+            .render(lang);
+        match self.store.lobby_add_bot(game, &name, view.max, now).await? {
+            JoinOutcome::Joined(_) | JoinOutcome::AlreadySeated(_) => self.lobby(game).await,
+            JoinOutcome::Full => Err(LobbyError::Full { max: view.max }.into()),
+            JoinOutcome::NotLobby(_) => Err(LobbyError::NotLobby(game).into()),
+        }
+    }
+
+    /// Takes the last bot out of the lobby (host or moderator).
+    pub async fn remove_bot(
+        &self,
+        game: GameId,
+        user: i64,
+        is_moderator: bool,
+        now: i64,
+    ) -> Result<LobbyView, ServiceError> {
+        let view = self.hosted_lobby(game, user, is_moderator).await?;
+        match self.store.lobby_remove_bot(game, now).await? {
+            LeaveOutcome::Left => self.lobby(game).await,
+            LeaveOutcome::NotSeated => Err(LobbyError::NoBot.into()),
+            LeaveOutcome::NotLobby(_) => Err(LobbyError::NotLobby(game).into()),
+        }
+    }
+
+    /// How the game's bot seats play: level, and seconds they wait before each decision so
+    /// people can follow (at most a minute).
+    pub async fn set_bots(
+        &self,
+        game: GameId,
+        level: Level,
+        delay_secs: i64,
+    ) -> Result<(), ServiceError> {
+        let delay = delay_secs.clamp(0, MAX_BOT_DELAY);
+        Ok(self.store.set_bots(game, level.id(), delay).await?)
     }
 
     /// Starts a lobby (host or moderator, enough players): sets the game up with the stored

@@ -109,6 +109,9 @@ pub enum ServiceError {
     },
     #[error("storage: {0}")]
     Store(StoreError),
+    /// A worker thread (a bot thinking) stopped before answering.
+    #[error("a background task failed: {0}")]
+    Task(String),
 }
 
 impl From<StoreError> for ServiceError {
@@ -138,9 +141,10 @@ impl ServiceError {
             ServiceError::NotActive(_) => Text::new("core.error.not_active"),
             ServiceError::NoGame(id) => Text::new("core.error.no_game").arg("id", id.0),
             ServiceError::Lobby(e) => e.text(),
-            ServiceError::Load { .. } | ServiceError::Replay { .. } | ServiceError::Store(_) => {
-                Text::new("core.error.internal")
-            }
+            ServiceError::Load { .. }
+            | ServiceError::Replay { .. }
+            | ServiceError::Store(_)
+            | ServiceError::Task(_) => Text::new("core.error.internal"),
         }
     }
 
@@ -148,7 +152,10 @@ impl ServiceError {
     pub fn is_user_error(&self) -> bool {
         !matches!(
             self,
-            ServiceError::Load { .. } | ServiceError::Replay { .. } | ServiceError::Store(_)
+            ServiceError::Load { .. }
+                | ServiceError::Replay { .. }
+                | ServiceError::Store(_)
+                | ServiceError::Task(_)
         )
     }
 }

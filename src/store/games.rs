@@ -13,7 +13,7 @@ use super::{
 
 pub(super) const GAME_COLUMNS: &str = "id, kind, options_json, seed, state, version, status, \
      guild, channel, thread, host, clock_secs, policy, lang, clock_rev, turn_seat, \
-     turn_started_at, deadline_at, paused_left, created_at, updated_at";
+     turn_started_at, deadline_at, paused_left, bot_level, bot_delay, created_at, updated_at";
 
 const SEAT_COLUMNS: &str = "game, seat, user_id, name, is_bot, dm_status, vacant, final_rank";
 
@@ -490,6 +490,8 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
                 .ok_or_else(|| StoreError::Corrupt(format!("policy = {p:?} is unknown")))?,
         },
         lang: get(row, "lang")?,
+        bot_level: get(row, "bot_level")?,
+        bot_delay: get(row, "bot_delay")?,
         clock: TurnClock {
             rev: get(row, "clock_rev")?,
             seat: match get::<Option<i64>>(row, "turn_seat")? {

@@ -63,6 +63,20 @@ impl Store {
         Ok(())
     }
 
+    /// Sets how the game's bot seats play: their level and their delay in seconds.
+    pub async fn set_bots(&self, game: GameId, level: &str, delay: i64) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE games SET bot_level = $1, bot_delay = $2 WHERE id = $3")
+            .bind(level)
+            .bind(delay)
+            .bind(game.0)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(game));
+        }
+        Ok(())
+    }
+
     /// Records the thread the bot opened for a game. No version change.
     pub async fn set_thread(&self, game: GameId, thread: Option<i64>) -> Result<(), StoreError> {
         let done = sqlx::query("UPDATE games SET thread = $1 WHERE id = $2")
@@ -85,13 +99,36 @@ impl Store {
         max: usize,
         now: i64,
     ) -> Result<JoinOutcome, StoreError> {
+        self.lobby_seat(game, Some(user), name, max, now).await
+    }
+
+    /// Seats a bot in the next free seat of a lobby.
+    pub async fn lobby_add_bot(
+        &self,
+        game: GameId,
+        name: &str,
+        max: usize,
+        now: i64,
+    ) -> Result<JoinOutcome, StoreError> {
+        self.lobby_seat(game, None, name, max, now).await
+    }
+
+    /// Takes the next free seat for a user, or for a bot (`user` None).
+    async fn lobby_seat(
+        &self,
+        game: GameId,
+        user: Option<i64>,
+        name: &str,
+        max: usize,
+        now: i64,
+    ) -> Result<JoinOutcome, StoreError> {
         let mut tx = self.pool.begin().await?;
         if let Some(status) = touch_lobby(&mut tx, game, now).await? {
             tx.rollback().await?;
             return Ok(JoinOutcome::NotLobby(status));
         }
         let users = seat_users(&mut tx, game).await?;
-        if let Some(i) = users.iter().position(|u| *u == Some(user)) {
+        if let Some(i) = users.iter().position(|u| user.is_some() && *u == user) {
             tx.rollback().await?;
             return Ok(JoinOutcome::AlreadySeated(seat_at(i)?));
         }
@@ -108,7 +145,7 @@ impl Store {
         .bind(i64::from(seat.0))
         .bind(user)
         .bind(name)
-        .bind(bool_i64(false))
+        .bind(bool_i64(user.is_none()))
         .bind(DmStatus::Unknown.as_str())
         .execute(&mut *tx)
         .await?;
@@ -123,6 +160,29 @@ impl Store {
         user: i64,
         now: i64,
     ) -> Result<LeaveOutcome, StoreError> {
+        self.lobby_free(game, now, |seats| {
+            seats.iter().position(|s| s.user == Some(user))
+        })
+        .await
+    }
+
+    /// Frees the last bot's seat in a lobby (`NotSeated` if there is no bot).
+    pub async fn lobby_remove_bot(
+        &self,
+        game: GameId,
+        now: i64,
+    ) -> Result<LeaveOutcome, StoreError> {
+        self.lobby_free(game, now, |seats| seats.iter().rposition(|s| s.is_bot))
+            .await
+    }
+
+    /// Frees the seat `pick` finds among a lobby's seats; later seats move up one.
+    async fn lobby_free(
+        &self,
+        game: GameId,
+        now: i64,
+        pick: impl Fn(&[KeptSeat]) -> Option<usize>,
+    ) -> Result<LeaveOutcome, StoreError> {
         let mut tx = self.pool.begin().await?;
         if let Some(status) = touch_lobby(&mut tx, game, now).await? {
             tx.rollback().await?;
@@ -135,24 +195,19 @@ impl Store {
         .fetch_all(&mut *tx)
         .await?;
         let mut kept = Vec::with_capacity(rows.len());
-        let mut found = false;
         for row in &rows {
-            let seat_user: Option<i64> = get(row, "user_id")?;
-            if seat_user == Some(user) {
-                found = true;
-                continue;
-            }
             kept.push(KeptSeat {
-                user: seat_user,
+                user: get(row, "user_id")?,
                 name: get(row, "name")?,
                 is_bot: get::<i64>(row, "is_bot")? != 0,
                 dm_status: get(row, "dm_status")?,
             });
         }
-        if !found {
+        let Some(gone) = pick(&kept) else {
             tx.rollback().await?;
             return Ok(LeaveOutcome::NotSeated);
-        }
+        };
+        kept.remove(gone);
         // Rewrite the seats whole: renumbering in place could collide on the primary key.
         sqlx::query("DELETE FROM seats WHERE game = $1")
             .bind(game.0)

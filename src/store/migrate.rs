@@ -33,6 +33,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "clocks",
         sql: include_str!("../../migrations/sqlite/0003_clocks.sql"),
     },
+    Migration {
+        version: 4,
+        name: "bots",
+        sql: include_str!("../../migrations/sqlite/0004_bots.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -50,6 +55,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 3,
         name: "clocks",
         sql: include_str!("../../migrations/postgres/0003_clocks.sql"),
+    },
+    Migration {
+        version: 4,
+        name: "bots",
+        sql: include_str!("../../migrations/postgres/0004_bots.sql"),
     },
 ];
 

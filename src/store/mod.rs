@@ -261,6 +261,10 @@ pub struct GameRecord {
     pub clock_secs: Option<i64>,
     pub policy: TimeoutPolicy,
     pub lang: Option<String>,
+    /// How hard the game's bot seats think (`easy`, `normal`, `hard`).
+    pub bot_level: String,
+    /// Seconds a bot seat waits before playing, so people can follow.
+    pub bot_delay: i64,
     pub clock: TurnClock,
     pub created_at: i64,
     pub updated_at: i64,
