@@ -457,7 +457,7 @@ impl Service {
         is_moderator: bool,
         now: i64,
     ) -> Result<LobbyView, ServiceError> {
-        let view = self.hosted_lobby(game, user, is_moderator).await?;
+        self.hosted_lobby(game, user, is_moderator).await?;
         match self.store.lobby_remove_bot(game, now).await? {
             LeaveOutcome::Left => self.lobby(game).await,
             LeaveOutcome::NotSeated => Err(LobbyError::NoBot.into()),
