@@ -11,6 +11,7 @@
 //! `from gold`. A whole turn may be typed: `place; card red13; slot t2; pay blu01; pay grn04;
 //! pay gld02; keep medbay`.
 
+mod ai;
 pub mod cards;
 pub mod moves;
 pub mod notation;
@@ -27,8 +28,8 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use crate::engine::{
-    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, LineKeeps, OptionSpec,
-    Outcome, Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, LineKeeps,
+    OptionSpec, Outcome, Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
 };
 use crate::i18n::Text;
 use cards::data;
@@ -70,6 +71,21 @@ fn seat_list(seats: &[Seat]) -> Text {
 }
 
 impl SpaceLab {
+    /// The events of the setup itself (spec 6.8: `game_started`, then `objectives_dealt`),
+    /// all public: the seats, the first seat, the options, and the tiles dealt face up.
+    pub fn setup_events(&self) -> Vec<Event> {
+        vec![
+            Event::GameStarted {
+                seats: self.n,
+                first: seat(self.first),
+                options: self.opts,
+            },
+            Event::ObjectivesDealt {
+                tiles: self.players.iter().map(|p| p.dealt).collect(),
+            },
+        ]
+    }
+
     fn ids(&self, cards: &[u8]) -> String {
         let d = self.data();
         cards
@@ -291,6 +307,58 @@ impl Game for SpaceLab {
         let d = self.data();
         let e = |k: &str| t(&format!("event.{k}"));
         match event {
+            Event::GameStarted {
+                seats,
+                first,
+                options,
+            } => e("game_started")
+                .arg("seats", *seats)
+                .arg("first", *first)
+                .arg(
+                    "objectives",
+                    if options.choose_objectives {
+                        "choose"
+                    } else {
+                        "dealt"
+                    },
+                )
+                .arg(
+                    "final_round",
+                    match options.final_round {
+                        FinalRound::OthersOnce => "others_once",
+                        FinalRound::EqualTurns => "equal_turns",
+                    },
+                )
+                .arg(
+                    "trigger",
+                    if options.trigger_ends_turn {
+                        "true"
+                    } else {
+                        "false"
+                    },
+                )
+                .arg(
+                    "bonus",
+                    if options.validation_bonus {
+                        "first_of_each_pile"
+                    } else {
+                        "off"
+                    },
+                ),
+            Event::ObjectivesDealt { tiles } => {
+                let lines: Vec<Text> = tiles
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        e("dealt_line")
+                            .arg("seat", seat(u8::try_from(i).unwrap_or(0)))
+                            .arg("a", d.objective_id(t[0]))
+                            .arg("b", d.objective_id(t[1]))
+                            .arg("c", d.objective_id(t[2]))
+                    })
+                    .collect();
+                e("objectives_dealt").arg("tiles", lines)
+            }
             Event::ObjectivesArranged { seat, tiles } => e("objectives_arranged")
                 .arg("seat", *seat)
                 .arg("c1", d.objective_id(tiles[0]))
@@ -501,5 +569,27 @@ impl Game for SpaceLab {
             self.prompt_kind(),
             Some("place_filter" | "place_card" | "place_pay" | "pay_filter" | "keep_project")
         )
+    }
+
+    fn imagine(
+        public: &view::PublicView,
+        private: Option<&view::PrivateView>,
+        seat: Seat,
+        rng: &mut GameRng,
+    ) -> Option<Self> {
+        ai::imagine(public, private, seat, rng)
+    }
+
+    /// Only the playout policy: the root decision is always searched.
+    fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {
+        if effort == 0 {
+            self.playout_hint(rng)
+        } else {
+            None
+        }
+    }
+
+    fn estimate(&self) -> Vec<f64> {
+        self.potential_estimate()
     }
 }

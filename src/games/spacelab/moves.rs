@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::state::{Agency, Breakdown, Source};
+use super::state::{Agency, Breakdown, Opts, Source};
 use crate::engine::Seat;
 
 /// The validation bonus choice.
@@ -54,6 +54,16 @@ pub enum EndReason {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Event {
+    /// Setup: how many play, who starts and the options that change play.
+    GameStarted {
+        seats: u8,
+        first: Seat,
+        options: Opts,
+    },
+    /// Setup: the three objective tiles dealt face up to each seat, in seat order.
+    ObjectivesDealt {
+        tiles: Vec<[u8; 3]>,
+    },
     ObjectivesArranged {
         seat: Seat,
         tiles: [u8; 3],

@@ -2136,3 +2136,331 @@ fn images_are_within_limits_and_names_are_drawn() {
     let _ = FinalRound::OthersOnce;
     let _ = PROJECT_CARDS;
 }
+
+// ---- setup events (spec 6.8) ------------------------------------------------------------
+
+#[test]
+fn setup_emits_game_started_then_objectives_dealt_all_public() {
+    use super::state::Opts;
+    let o = opts(&[
+        ("first_player", "host_choice"),
+        ("first_seat", "1"),
+        ("final_round", "equal_turns"),
+        ("validation_bonus", "off"),
+    ]);
+    let g = SpaceLab::setup(&o, 3, 5).unwrap();
+    // Dealt in turn order from the first player: seat 1, then 2, then 0, three each.
+    let mut objs: Vec<u8> = (0..12).collect();
+    let mut rng = crate::engine::rng_from_seed(5);
+    {
+        use rand::seq::SliceRandom;
+        let mut labs: Vec<u8> = (0..60).collect();
+        labs.shuffle(&mut rng);
+        let mut pj: Vec<u8> = (0..24).collect();
+        pj.shuffle(&mut rng);
+        objs.shuffle(&mut rng);
+    }
+    let dealt = vec![
+        [objs[6], objs[7], objs[8]],
+        [objs[0], objs[1], objs[2]],
+        [objs[3], objs[4], objs[5]],
+    ];
+    assert_eq!(
+        g.setup_events(),
+        vec![
+            Event::GameStarted {
+                seats: 3,
+                first: Seat(1),
+                options: Opts {
+                    choose_objectives: true,
+                    final_round: FinalRound::EqualTurns,
+                    trigger_ends_turn: true,
+                    validation_bonus: false,
+                },
+            },
+            Event::ObjectivesDealt {
+                tiles: dealt.clone()
+            },
+        ]
+    );
+    let texts: Vec<String> = g
+        .setup_events()
+        .iter()
+        .map(|e| g.event_text(e).render(crate::i18n::Lang::En))
+        .collect();
+    let id = |o: u8| d().objective_id(o);
+    assert_eq!(
+        texts,
+        vec![
+            "Space Lab for 3 players: seat 2 starts. Options: objectives choose, final round \
+             equal_turns, trigger ends the turn true, validation bonus off."
+                .to_string(),
+            format!(
+                "Objective tiles dealt face up: seat 1 gets {}, {} and {}, seat 2 gets {}, {} \
+                 and {}, seat 3 gets {}, {} and {}.",
+                id(dealt[0][0]),
+                id(dealt[0][1]),
+                id(dealt[0][2]),
+                id(dealt[1][0]),
+                id(dealt[1][1]),
+                id(dealt[1][2]),
+                id(dealt[2][0]),
+                id(dealt[2][1]),
+                id(dealt[2][2]),
+            ),
+        ]
+    );
+    let fr = g
+        .event_text(&g.setup_events()[0])
+        .render(crate::i18n::Lang::Fr);
+    assert!(fr.starts_with("Space Lab à 3 joueurs"), "{fr}");
+    // The same events whatever is hidden: the decks and the set-aside tiles.
+    let mut h = g.clone();
+    h.lab_deck.reverse();
+    h.project_deck.reverse();
+    assert_eq!(h.setup_events(), g.setup_events());
+    // With `dealt` the tiles are the same dealt ones, and the options say so.
+    let g = SpaceLab::setup(&opts(&[("objective_setup", "dealt")]), 2, 9).unwrap();
+    let ev = g.setup_events();
+    assert!(matches!(
+        &ev[0],
+        Event::GameStarted { seats: 2, options, .. } if !options.choose_objectives
+    ));
+    let tiles: Vec<[u8; 3]> = g.players.iter().map(|p| p.objectives.unwrap()).collect();
+    assert_eq!(ev[1], Event::ObjectivesDealt { tiles });
+}
+
+// ---- bot players (issue 9) --------------------------------------------------------------
+
+mod bot {
+    use super::*;
+    use crate::ai::{choose, Level, Method};
+    use crate::engine::rng_from_seed;
+
+    fn views(
+        g: &SpaceLab,
+        s: u8,
+    ) -> (
+        super::super::view::PublicView,
+        super::super::view::PrivateView,
+    ) {
+        (g.build_public(), g.build_private(s).unwrap())
+    }
+
+    /// Random games in every option set; at every prompt the deciding seat imagines: the
+    /// imagined game shows exactly the same public view and the same private view, every
+    /// card exists once, and the imagined game accepts the same options.
+    #[test]
+    fn imagined_games_match_the_views_and_conserve_the_cards() {
+        let mut checked = 0;
+        for (i, set) in OPTION_SETS.iter().enumerate() {
+            let n = 2 + i % 3;
+            let seed = 40 + i as u64;
+            let mut g = SpaceLab::setup(&opts(set), n, seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut irng = rng_from_seed(seed);
+            while let Some(p) = Game::prompt(&g) {
+                let s = p.seat.0;
+                let (public, private) = views(&g, s);
+                let im = SpaceLab::imagine(&public, Some(&private), p.seat, &mut irng)
+                    .unwrap_or_else(|| panic!("no imagined game at {} (seed {seed})", p.kind));
+                assert_eq!(im.build_public(), public, "public view, {}", p.kind);
+                assert_eq!(im.build_private(s).unwrap(), private, "private view");
+                conserved(&im);
+                assert_eq!(im.options(), g.options());
+                // Another seat imagines too, except inside this seat's placement.
+                let o = (s + 1) % u8::try_from(n).unwrap();
+                let other = g.build_private(o).unwrap();
+                if let Some(im) = SpaceLab::imagine(&public, Some(&other), Seat(o), &mut irng) {
+                    assert_eq!(im.build_public(), public);
+                    assert_eq!(im.build_private(o).unwrap(), other);
+                    conserved(&im);
+                } else {
+                    assert!(
+                        !matches!(
+                            p.kind,
+                            "choose_action"
+                                | "take_revealed"
+                                | "take_centre"
+                                | "arrange_objectives"
+                        ),
+                        "{}",
+                        p.kind
+                    );
+                }
+                checked += 1;
+                let a = p.options[rng.gen_range(0..p.options.len())];
+                Game::apply(&mut g, p.seat, &a).unwrap();
+            }
+        }
+        assert!(checked > 300, "{checked}");
+    }
+
+    /// Easy bots play whole games against each other: every choice is a listed option.
+    #[test]
+    fn bots_only_pick_listed_options() {
+        for seed in 0..2u64 {
+            let mut g = SpaceLab::setup(&GameOptions::new(), 2, seed).unwrap();
+            let mut decisions = 0;
+            while let Some(p) = Game::prompt(&g) {
+                let (public, private) = views(&g, p.seat.0);
+                let c = choose::<SpaceLab>(
+                    &public,
+                    Some(&private),
+                    p.seat,
+                    &p.options,
+                    Level::Easy,
+                    seed * 7919 + decisions,
+                )
+                .unwrap();
+                assert!(c.index < p.options.len());
+                if p.options.len() > 1 && c.method != Method::Random {
+                    assert_eq!(c.method, Method::Search);
+                }
+                Game::apply(&mut g, p.seat, &p.options[c.index]).unwrap();
+                decisions += 1;
+                assert!(decisions < 2000);
+            }
+            assert!(g.outcome.is_some());
+        }
+    }
+
+    /// Honesty: swapping the other seat's hidden cards with deck cards, shuffling both decks
+    /// and swapping its Projects changes neither view of the deciding seat, so the bot's
+    /// choice is the same (same seed).
+    #[test]
+    fn hidden_cards_of_others_do_not_change_the_choice() {
+        let mut compared = 0;
+        for seed in 0..30u64 {
+            let mut g = SpaceLab::setup(&GameOptions::new(), 2, seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..(30 + seed * 3) {
+                let Some(p) = Game::prompt(&g) else { break };
+                let a = p.options[rng.gen_range(0..p.options.len())];
+                Game::apply(&mut g, p.seat, &a).unwrap();
+            }
+            let Some(p) = Game::prompt(&g) else { continue };
+            if p.options.len() < 2 {
+                continue;
+            }
+            let me = p.seat.0;
+            let other = usize::from(1 - me);
+            let mut h = g.clone();
+            for k in 0..h.players[other].hand.len().min(h.lab_deck.len()) {
+                std::mem::swap(&mut h.players[other].hand[k], &mut h.lab_deck[k]);
+            }
+            h.lab_deck.reverse();
+            if let (Some(x), Some(y)) = (
+                h.players[other].projects.first_mut(),
+                h.project_deck.first_mut(),
+            ) {
+                std::mem::swap(x, y);
+            }
+            h.project_deck.reverse();
+            h.rng = rng_from_seed(seed + 1000);
+            assert_ne!(g, h);
+            let (pg, vg) = views(&g, me);
+            let (ph, vh) = views(&h, me);
+            assert_eq!(pg, ph);
+            assert_eq!(vg, vh);
+            let pick = |public, private| {
+                choose::<SpaceLab>(public, Some(private), p.seat, &p.options, Level::Easy, seed)
+                    .unwrap()
+            };
+            assert_eq!(pick(&pg, &vg), pick(&ph, &vh), "seed {seed}");
+            compared += 1;
+        }
+        assert!(compared >= 10, "{compared}");
+    }
+
+    /// The last turn of the game: one slot validates the violet capsule (6 VP) and wins, every
+    /// other slot loses. The bot (choosing the slot of a card it already picked) finds it.
+    #[test]
+    fn bot_places_the_card_that_validates_and_wins() {
+        let mut g = blank_with(2, &[("validation_bonus", "off")]);
+        // o12 asks for 2 gold and 1 green around a capsule.
+        set_objectives(&mut g, 0, ["o12", "o12", "o12"]);
+        set_objectives(&mut g, 1, ["o12", "o12", "o12"]);
+        let free_gold = |used: &[u8]| {
+            (0..60u8)
+                .find(|&c| {
+                    let l = d().lab(c).unwrap();
+                    l.agency == Agency::Gold
+                        && l.cost == 0
+                        && !l.effect.instant()
+                        && l.specialty != super::super::state::Specialty::Technician
+                        && !used.contains(&c)
+                })
+                .unwrap()
+        };
+        let a = free_gold(&[]);
+        let x = free_gold(&[a]);
+        let green = (0..60u8)
+            .find(|&c| d().lab(c).unwrap().agency == Agency::Green)
+            .unwrap();
+        g.players[0].station[slot("t2")] = Some(a);
+        g.players[0].station[slot("b2")] = Some(green);
+        g.players[0].hand = vec![x];
+        g.players[1].hand.clear();
+        tidy(&mut g);
+        // Seat 1 triggered the end; seat 0 plays the last turn, about to choose a slot.
+        g.end = Some(super::super::state::EndState {
+            trigger: 1,
+            remaining: Vec::new(),
+        });
+        g.phase = Phase::PlaceSlot { card: x };
+        let finish = |slot_id: &str| {
+            let mut t = g.clone();
+            Game::apply(
+                &mut t,
+                Seat(0),
+                &Action::Slot(u8::try_from(slot(slot_id)).unwrap()),
+            )
+            .unwrap();
+            t.outcome.clone().unwrap().scores[0]
+        };
+        let winning = ["m1", "m2"];
+        let best_other = ["t1", "t3", "m0", "m3", "b1", "b3"]
+            .iter()
+            .map(|s| finish(s))
+            .max()
+            .unwrap();
+        let worst_win = winning.iter().map(|s| finish(s)).min().unwrap();
+        assert!(worst_win >= best_other + 2, "{worst_win} vs {best_other}");
+        // Seat 1 scores in between with flat-point cards (no objective of its own).
+        let target = best_other + 1;
+        let mut score = 0;
+        let mut slot_ix = 0;
+        for c in 0..60u8 {
+            let l = d().lab(c).unwrap();
+            let super::super::cards::LabEffect::Flat { vp } = l.effect else {
+                continue;
+            };
+            let in_use = g.players.iter().any(|p| p.station.contains(&Some(c)));
+            if in_use || l.agency == Agency::Gold || score + vp > target || slot_ix >= 9 {
+                continue;
+            }
+            g.players[1].station[slot_ix] = Some(c);
+            slot_ix += 1;
+            score += vp;
+        }
+        assert_eq!(score, target);
+        tidy(&mut g);
+        assert!(worst_win > target && best_other < target);
+        let p = Game::prompt(&g).unwrap();
+        assert_eq!(p.kind, "place_slot");
+        let (public, private) = views(&g, 0);
+        let c = choose::<SpaceLab>(
+            &public,
+            Some(&private),
+            Seat(0),
+            &p.options,
+            Level::Normal,
+            3,
+        )
+        .unwrap();
+        assert_eq!(c.method, Method::Search);
+        let chosen = Game::notation(&g, &p.options[c.index]);
+        assert!(chosen == "slot m1" || chosen == "slot m2", "{chosen}");
+    }
+}

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::cards::{BottomEffect, Data, LabEffect, ProjectScoring};
-use super::state::{Agency, Breakdown, Phase, Row, SpaceLab, Specialty};
+use super::state::{Agency, Breakdown, Opts, Phase, Row, Source, SpaceLab, Specialty};
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
 
@@ -93,6 +93,12 @@ pub struct PublicView {
     /// Seats still to play in the final round, once it is triggered.
     pub final_round: Option<Vec<Seat>>,
     pub finals: Option<Vec<FinalView>>,
+    /// The options that change play (chosen at setup, known to all).
+    pub rules: Opts,
+    /// Cards the current seat placed in its Place action so far (each placement was public).
+    pub placed_this_action: u8,
+    /// The seat whose station triggered the end, once triggered.
+    pub end_trigger: Option<Seat>,
 }
 
 /// A card in the private hand.
@@ -126,6 +132,26 @@ pub struct PrivateView {
     pub returned: Vec<String>,
     /// Tiles to arrange (during setup) or on c1 c2 c3.
     pub objectives: Vec<ObjectiveView>,
+    /// This seat's placement in progress, while it is the one deciding inside it.
+    pub pending: Option<PendingView>,
+}
+
+/// The choices of a placement not committed yet and the draw being resolved: shown to the
+/// placing seat only (the card and its payments are still hand cards).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PendingView {
+    /// The agency filter of a long hand (`from`), if chosen.
+    pub filter: Option<Agency>,
+    /// The card chosen and its slot, once chosen.
+    pub card: Option<String>,
+    pub slot: Option<String>,
+    /// Payments chosen so far.
+    pub paid: Vec<String>,
+    /// Project codes just drawn, in draw order, and where the draw came from (keep prompt).
+    pub drawn: Vec<String>,
+    pub source: Option<Source>,
+    /// The committed placement still resolving (its card, slot and next step), if paused.
+    pub resolving: Option<(String, String, u8)>,
 }
 
 pub fn card_view(d: &Data, c: u8) -> Option<CardView> {
@@ -264,7 +290,51 @@ impl SpaceLab {
                 v
             }),
             finals,
+            rules: self.opts,
+            placed_this_action: self.player(self.current).placed_this_action,
+            end_trigger: self.end.as_ref().map(|e| Seat(e.trigger)),
         }
+    }
+
+    /// The placement in progress of seat `s`, when it is the seat deciding inside one.
+    fn pending_view(&self, s: u8) -> Option<PendingView> {
+        if s != self.current {
+            return None;
+        }
+        let d = self.data();
+        let mut v = PendingView {
+            filter: None,
+            card: None,
+            slot: None,
+            paid: Vec::new(),
+            drawn: Vec::new(),
+            source: None,
+            resolving: self
+                .resolving
+                .map(|r| (d.lab_id(r.card), d.slot_id(r.slot), r.step)),
+        };
+        match &self.phase {
+            Phase::PlaceCard { filter } => v.filter = *filter,
+            Phase::PlaceSlot { card } => v.card = Some(d.lab_id(*card)),
+            Phase::PlacePay {
+                card,
+                slot,
+                paid,
+                filter,
+            } => {
+                v.card = Some(d.lab_id(*card));
+                v.slot = Some(d.slot_id(*slot));
+                v.paid = paid.iter().map(|&c| d.lab_id(c)).collect();
+                v.filter = *filter;
+            }
+            Phase::KeepProject { drawn, source } => {
+                v.drawn = drawn.iter().map(|&c| d.kind_code(d.kind_of(c))).collect();
+                v.source = Some(*source);
+            }
+            Phase::Bonus => {}
+            _ => return None,
+        }
+        Some(v)
     }
 
     pub fn build_private(&self, s: u8) -> Option<PrivateView> {
@@ -319,6 +389,7 @@ impl SpaceLab {
             projected: b.total(),
             returned: p.returned.iter().map(|&k| d.kind_code(k)).collect(),
             objectives,
+            pending: self.pending_view(s),
         })
     }
 }
