@@ -193,6 +193,79 @@ fn apply_checked<G: Game>(
     })
 }
 
+/// Plays a typed line for `seat` on a copy and commits it whole; `single`: the line must be
+/// exactly one atomic option, or nothing is committed.
+fn play_checked<G: Game>(
+    state: &mut G,
+    seat: Seat,
+    line: &str,
+    single: bool,
+) -> Result<Vec<AppliedMove>, PlayError> {
+    let segments: Vec<&str> = line
+        .split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if segments.is_empty() {
+        return Err(PlayError::Empty);
+    }
+    // Only the deciding seat may type, even a line that would expand to nothing.
+    match Game::prompt(state) {
+        None => return Err(PlayError::GameOver),
+        Some(p) if p.seat != seat => {
+            return Err(PlayError::NotYourTurn {
+                waiting_for: p.seat,
+            })
+        }
+        Some(_) => {}
+    }
+    // Work on a copy: the line lands whole or not at all.
+    let mut work = state.clone();
+    let mut moves = Vec::new();
+    for (i, segment) in segments.iter().enumerate() {
+        let part = i + 1;
+        let lowered = segment.to_ascii_lowercase();
+        if Game::prompt(&work).is_none() {
+            // An earlier part ended the game: what follows has nothing left to act on
+            // (a winning `rot g ccw; end`), so it is dropped rather than refusing the win.
+            break;
+        }
+        let actions = match work.parse(seat, &lowered) {
+            Ok(a) => a,
+            Err(Reject::Parse(error)) => {
+                return Err(PlayError::Parse {
+                    segment: part,
+                    error,
+                })
+            }
+            Err(Reject::Rule { token, error }) => {
+                return Err(illegal(part, segment, token, &error))
+            }
+        };
+        let expanded = actions.len() > 1;
+        for (j, action) in actions.iter().enumerate() {
+            match apply_checked(&mut work, seat, action) {
+                Ok(m) => moves.push(m),
+                Err(Err(e)) => return Err(e),
+                Err(Ok(rule)) => {
+                    let token = expanded.then_some(j + 1);
+                    return Err(illegal(part, segment, token, &rule));
+                }
+            }
+        }
+    }
+    if single && moves.len() != 1 {
+        // A macro or several parts where one canonical option was expected (replay,
+        // buttons): refused before anything is committed.
+        return Err(PlayError::Parse {
+            segment: 1,
+            error: ParseError::new(1, line, vec!["one option".into()]),
+        });
+    }
+    *state = work;
+    Ok(moves)
+}
+
 impl<G: Game> AnyGame for G {
     fn kind(&self) -> GameKind {
         G::KIND
@@ -213,74 +286,12 @@ impl<G: Game> AnyGame for G {
     }
 
     fn play_line(&mut self, seat: Seat, line: &str) -> Result<Vec<AppliedMove>, PlayError> {
-        let segments: Vec<&str> = line
-            .split(';')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .collect();
-        if segments.is_empty() {
-            return Err(PlayError::Empty);
-        }
-        // Only the deciding seat may type, even a line that would expand to nothing.
-        match Game::prompt(self) {
-            None => return Err(PlayError::GameOver),
-            Some(p) if p.seat != seat => {
-                return Err(PlayError::NotYourTurn {
-                    waiting_for: p.seat,
-                })
-            }
-            Some(_) => {}
-        }
-        // Work on a copy: the line lands whole or not at all.
-        let mut work = self.clone();
-        let mut moves = Vec::new();
-        for (i, segment) in segments.iter().enumerate() {
-            let part = i + 1;
-            let lowered = segment.to_ascii_lowercase();
-            if Game::prompt(&work).is_none() {
-                // An earlier part ended the game: what follows has nothing left to act on
-                // (a winning `rot g ccw; end`), so it is dropped rather than refusing the win.
-                break;
-            }
-            let actions = match work.parse(seat, &lowered) {
-                Ok(a) => a,
-                Err(Reject::Parse(error)) => {
-                    return Err(PlayError::Parse {
-                        segment: part,
-                        error,
-                    })
-                }
-                Err(Reject::Rule { token, error }) => {
-                    return Err(illegal(part, segment, token, &error))
-                }
-            };
-            let expanded = actions.len() > 1;
-            for (j, action) in actions.iter().enumerate() {
-                match apply_checked(&mut work, seat, action) {
-                    Ok(m) => moves.push(m),
-                    Err(Err(e)) => return Err(e),
-                    Err(Ok(rule)) => {
-                        let token = expanded.then_some(j + 1);
-                        return Err(illegal(part, segment, token, &rule));
-                    }
-                }
-            }
-        }
-        *self = work;
-        Ok(moves)
+        play_checked(self, seat, line, false)
     }
 
     fn apply_notation(&mut self, seat: Seat, notation: &str) -> Result<AppliedMove, PlayError> {
-        let mut moves = self.play_line(seat, notation)?;
-        if moves.len() == 1 {
-            Ok(moves.remove(0))
-        } else {
-            // A macro is not a single option; callers of this method pass canonical options.
-            Err(PlayError::Parse {
-                segment: 1,
-                error: ParseError::new(1, notation, vec!["one option".into()]),
-            })
-        }
+        let mut moves = play_checked(self, seat, notation, true)?;
+        Ok(moves.remove(0))
     }
 
     fn scores(&self) -> Vec<i64> {
