@@ -47,7 +47,7 @@ fn positions() -> Vec<Box<dyn AnyGame>> {
             let mut step = 0usize;
             while let Some(p) = game.prompt() {
                 // Dense at the start (setup prompts), then every few options.
-                if step < 6 || step % 9 == 0 {
+                if step < 6 || step.is_multiple_of(9) {
                     out.push(game.clone());
                 }
                 let pick = p.options[rng.gen_range(0..p.options.len())].clone();
