@@ -73,12 +73,27 @@ pub(super) async fn defer(ctx: Context<'_>) -> Result<(), Error> {
 /// The game a command is about: the one given, else the one played here.
 pub(super) async fn resolve_game(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Error> {
     match game {
+        Some(id) if out_of_reach(ctx, GameId(id)).await => {
+            Err(Error::User(Text::new("bot.error.other_server")))
+        }
         Some(id) => Ok(GameId(id)),
         None => Ok(ctx
             .data()
             .service
             .game_here(id_i64(ctx.channel_id().get()), author_id(ctx))
             .await?),
+    }
+}
+
+/// A game belongs to its server. Discord only delivers a server's commands from its members,
+/// so asking from that server is the membership check: from a DM or another server (a player
+/// who left, a stranger) the game is out of reach.
+async fn out_of_reach(ctx: Context<'_>, game: GameId) -> bool {
+    let here = ctx.guild_id().map(|g| id_i64(g.get()));
+    match ctx.data().service.lobby(game).await {
+        Ok(view) => view.guild.is_some() && view.guild != here,
+        // Unknown game: the command itself reports it.
+        Err(_) => false,
     }
 }
 
@@ -170,6 +185,9 @@ async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<String> {
     let service = &ctx.data().service;
     let user = author_id(ctx);
     let game = match filled(ctx, "game") {
+        Some(serenity::ResolvedValue::Integer(id)) if out_of_reach(ctx, GameId(*id)).await => {
+            return Vec::new()
+        }
         Some(serenity::ResolvedValue::Integer(id)) => Ok(GameId(*id)),
         _ => {
             service

@@ -281,6 +281,14 @@ fn run_line<G: Game>(
             };
         }
     }
+    if !typed && moves.len() != 1 {
+        // A macro or several parts where one canonical option was expected (replay,
+        // buttons): refused before anything is committed.
+        return Err(PlayError::Parse {
+            segment: 1,
+            error: ParseError::new(1, line, vec!["one option".into()]),
+        });
+    }
     *game = work;
     Ok(moves)
 }
@@ -350,17 +358,9 @@ impl<G: Game> AnyGame for G {
     }
 
     fn apply_notation(&mut self, seat: Seat, notation: &str) -> Result<AppliedMove, PlayError> {
-        // One canonical option: all or nothing, whatever barriers a macro would cross.
+        // One canonical option: all or nothing, and exactly one (checked before committing).
         let mut moves = run_line(self, seat, notation, false)?;
-        if moves.len() == 1 {
-            Ok(moves.remove(0))
-        } else {
-            // A macro is not a single option; callers of this method pass canonical options.
-            Err(PlayError::Parse {
-                segment: 1,
-                error: ParseError::new(1, notation, vec!["one option".into()]),
-            })
-        }
+        moves.pop().ok_or(PlayError::Empty)
     }
 
     fn scores(&self) -> Vec<i64> {

@@ -1,0 +1,442 @@
+//! No leaks. Twin states that differ only in what the public may not see (other seats' hands,
+//! deck orders, the RNG) must give byte-identical public outputs: board PNG, summaries, prompts,
+//! refusals of the same inputs, event texts of the same non-revealing option, the service's
+//! board post, and the log lines written meanwhile. The token never reaches a log line.
+
+#[path = "support/fake_discord/mod.rs"]
+mod fake_discord;
+
+#[path = "support/bot_run.rs"]
+mod bot_run;
+
+#[macro_use]
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx, Seat};
+use croupier::i18n::Lang;
+use croupier::service::{encode_png, Actor, Place, PlayLine, Player, Service, StartGame};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use store_db::Db;
+
+fn options_for(kind: GameKind) -> GameOptions {
+    let mut o = GameOptions::new();
+    if kind == GameKind::Portal {
+        o.insert("hands".into(), "hidden".into());
+    }
+    o
+}
+
+/// JSON pointers (under `/state`) of the values pooled and reshuffled for a twin: hand cards of
+/// seats other than `keep` (the deciding seat keeps its hand, so its options stay the same)
+/// together with the hidden part of the draw pile.
+fn hidden_slots(kind: GameKind, state: &Value, keep: Seat) -> Vec<Vec<String>> {
+    let len = |p: &str| {
+        state
+            .pointer(p)
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+    };
+    let contains = |p: &str, v: &Value| {
+        state
+            .pointer(p)
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.contains(v))
+    };
+    let mut pools = Vec::new();
+    let others = |n: usize| (0..n).filter(move |s| *s != usize::from(keep.0));
+    match kind {
+        GameKind::Portal => {
+            let mut pool = Vec::new();
+            for s in others(len("/seats")) {
+                for j in 0..len(&format!("/seats/{s}/hand")) {
+                    pool.push(format!("/seats/{s}/hand/{j}/card"));
+                }
+            }
+            // Last = top, which the board shows.
+            for j in 0..len("/deck").saturating_sub(1) {
+                pool.push(format!("/deck/{j}"));
+            }
+            pools.push(pool);
+        }
+        GameKind::Gates => {
+            let mut pool = Vec::new();
+            for s in others(len("/players")) {
+                for j in 0..len(&format!("/players/{s}/hand")) {
+                    let p = format!("/players/{s}/hand/{j}");
+                    // Just-drawn cards are named in the seat's own notice; leave them be.
+                    if !contains(&format!("/players/{s}/last_drawn"), state.at(&p)) {
+                        pool.push(p);
+                    }
+                }
+            }
+            pool.extend((0..len("/deck")).map(|j| format!("/deck/{j}")));
+            pools.push(pool);
+            pools.push(
+                (0..len("/gate_deck"))
+                    .map(|j| format!("/gate_deck/{j}"))
+                    .collect(),
+            );
+        }
+        GameKind::SpaceLab => {
+            let (mut labs, mut projects) = (Vec::new(), Vec::new());
+            for s in others(len("/players")) {
+                for j in 0..len(&format!("/players/{s}/hand")) {
+                    let p = format!("/players/{s}/hand/{j}");
+                    let card = state.pointer(&p).cloned().unwrap_or_default();
+                    if !contains(&format!("/players/{s}/drawn"), &card)
+                        && !contains(&format!("/players/{s}/returned"), &card)
+                    {
+                        labs.push(p);
+                    }
+                }
+                for j in 0..len(&format!("/players/{s}/projects")) {
+                    projects.push(format!("/players/{s}/projects/{j}"));
+                }
+            }
+            labs.extend((0..len("/lab_deck")).map(|j| format!("/lab_deck/{j}")));
+            projects.extend((0..len("/project_deck")).map(|j| format!("/project_deck/{j}")));
+            pools.push(labs);
+            pools.push(projects);
+        }
+        GameKind::Vortex | GameKind::Cortexcape => {}
+    }
+    pools
+}
+
+/// A twin of `game`: the same public information, the hidden parts reshuffled and the RNG
+/// reseeded (so what is drawn next differs too).
+fn twin(game: &dyn AnyGame, keep: Seat, rng: &mut ChaCha8Rng) -> Box<dyn AnyGame> {
+    let mut v: Value = serde_json::from_str(&game.to_json()).unwrap();
+    let state = &mut v["state"];
+    for pool in hidden_slots(game.kind(), state, keep) {
+        let mut values: Vec<Value> = pool.iter().map(|p| state.at(p).clone()).collect();
+        values.shuffle(rng);
+        for (p, x) in pool.iter().zip(values) {
+            *state.pointer_mut(p).unwrap() = x;
+        }
+    }
+    let seed = state
+        .pointer_mut("/rng/seed")
+        .and_then(Value::as_array_mut)
+        .unwrap();
+    for b in seed.iter_mut() {
+        *b = Value::from(rng.gen::<u8>());
+    }
+    GameKind::load(&v.to_string()).unwrap()
+}
+
+/// `state[p]` for a JSON pointer (`Index` does not read pointers).
+trait At {
+    fn at(&self, p: &str) -> &Value;
+}
+
+impl At for Value {
+    fn at(&self, p: &str) -> &Value {
+        self.pointer(p).unwrap_or(&Value::Null)
+    }
+}
+
+fn ctx(game: &dyn AnyGame, lang: Lang) -> RenderCtx {
+    RenderCtx {
+        lang,
+        names: (0..game.seat_count())
+            .map(|i| format!("Player{i}"))
+            .collect(),
+    }
+}
+
+/// Everything the public sees of a state.
+fn public_face(game: &dyn AnyGame, png: bool) -> (String, String, String, Vec<u8>) {
+    let prompt = game.prompt().map(|p| {
+        // The prompt's options go on the board only when they are not private.
+        let options = if p.private { Vec::new() } else { p.options };
+        format!("{:?} {} {:?} {options:?}", p.seat, p.kind, p.text)
+    });
+    (
+        game.public_view_json().to_string(),
+        format!(
+            "{}\n{}\n{prompt:?}",
+            game.public_summary(&ctx(game, Lang::En)),
+            game.public_summary(&ctx(game, Lang::Fr)),
+        ),
+        format!("{:?} {:?}", game.scores(), game.outcome()),
+        if png {
+            encode_png(&game.render_public(&ctx(game, Lang::En)))
+        } else {
+            Vec::new()
+        },
+    )
+}
+
+/// What the same input gives on a state: the rendered refusal, or the events of what applied.
+fn answer(game: &dyn AnyGame, seat: Seat, line: &str) -> (Result<Vec<String>, String>, bool) {
+    let mut work = game.clone_box();
+    let names: Vec<String> = (0..game.seat_count())
+        .map(|i| format!("Player{i}"))
+        .collect();
+    match work.play_line(seat, line) {
+        Ok(moves) => {
+            let barrier = moves.iter().any(|m| m.barrier);
+            let events = moves
+                .iter()
+                .flat_map(|m| m.events.iter().map(|e| e.render_with(Lang::En, &names)))
+                .collect();
+            (Ok(events), barrier)
+        }
+        Err(e) => (Err(e.text().render_with(Lang::En, &names)), false),
+    }
+}
+
+#[test]
+fn twins_with_other_hidden_cards_show_the_same_public_face() {
+    let mut twins = 0;
+    let mut pngs = 0;
+    for &kind in GameKind::ALL {
+        let (min, max) = kind.seat_range();
+        for seats in min..=max {
+            let seed = 900 + seats as u64;
+            let mut game = kind.setup(&options_for(kind), seats, seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut step = 0;
+            let mut here = 0;
+            while let Some(p) = game.prompt() {
+                // A few twins per playout, spread over it; images for the first two.
+                if step % 23 == 5 && here < 6 {
+                    let h = twin(game.as_ref(), p.seat, &mut rng);
+                    twins += 1;
+                    here += 1;
+                    let png = here <= 2;
+                    pngs += usize::from(png);
+                    let (a, b) = (
+                        public_face(game.as_ref(), png),
+                        public_face(h.as_ref(), png),
+                    );
+                    assert_eq!(a.0, b.0, "{kind} {seats}p step {step}: public view");
+                    assert_eq!(
+                        a.1, b.1,
+                        "{kind} {seats}p step {step}: summaries and prompt"
+                    );
+                    assert_eq!(a.2, b.2, "{kind} {seats}p step {step}: scores");
+                    assert!(a.3 == b.3, "{kind} {seats}p step {step}: board PNG differs");
+                    // The same inputs from every seat get the same answers.
+                    let mut inputs: Vec<String> = p.options.iter().take(4).cloned().collect();
+                    inputs.extend(["pass", "zz 9", "play 1", "draw", "done"].map(String::from));
+                    inputs.extend(p.options.iter().take(2).map(|o| format!("{o};{o}")));
+                    for s in 0..seats {
+                        let seat = Seat(u8::try_from(s).unwrap());
+                        for line in &inputs {
+                            let (x, barrier) = answer(game.as_ref(), seat, line);
+                            let (y, _) = answer(h.as_ref(), seat, line);
+                            match (&x, &y) {
+                                (Err(_), _) | (_, Err(_)) => assert_eq!(
+                                    x, y,
+                                    "{kind} {seats}p step {step}: `{line}` by seat {s}"
+                                ),
+                                // An option that draws or reveals may say what it revealed.
+                                (Ok(_), Ok(_)) if !barrier => assert_eq!(
+                                    x, y,
+                                    "{kind} {seats}p step {step}: events of `{line}`"
+                                ),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+                game.apply_notation(p.seat, &pick).unwrap();
+                step += 1;
+            }
+        }
+    }
+    println!("{twins} twins, {pngs} PNG pairs");
+    assert!(twins > 60 && pngs > 20, "{twins} twins, {pngs} PNGs");
+}
+
+/// A writer that keeps what the log subscriber writes.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+
+    /// Logs into this buffer on the current thread (tests run the runtime on one thread).
+    fn install(&self, level: tracing::Level) -> tracing::subscriber::DefaultGuard {
+        let writer = self.clone();
+        let sub = tracing_subscriber::fmt()
+            .with_max_level(level)
+            .with_ansi(false)
+            .without_time()
+            .with_writer(move || writer.clone())
+            .finish();
+        tracing::subscriber::set_default(sub)
+    }
+}
+
+/// Through the service: twin games in the store give the same board posts and the same
+/// info-level log lines for the same inputs.
+async fn service_twins_log_and_post_the_same(db: &Db) {
+    let svc = Service::new(db.connect().await);
+    for (kind, seed) in [
+        (GameKind::Portal, 3),
+        (GameKind::Gates, 4),
+        (GameKind::SpaceLab, 5),
+    ] {
+        let seats = kind.seat_range().0.max(2);
+        let start = || StartGame {
+            kind,
+            options: options_for(kind),
+            players: (0..seats)
+                .map(|i| Player {
+                    user: Some(600 + i as i64),
+                    name: format!("P{i}"),
+                    is_bot: false,
+                })
+                .collect(),
+            seed,
+            place: Place::default(),
+            host: Some(600),
+            clock_secs: None,
+        };
+        let (a, _) = svc.start(start(), Lang::En, 1).await.unwrap();
+        let (b, _) = svc.start(start(), Lang::En, 1).await.unwrap();
+        // Play both a few options in (the same ones), then give b a twin state.
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..8 {
+            let g = svc.load(a).await.unwrap().game;
+            let Some(p) = g.prompt() else { break };
+            let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+            for id in [a, b] {
+                let line = PlayLine {
+                    game: id,
+                    actor: Actor::User(600 + i64::from(p.seat.0)),
+                    line: pick.clone(),
+                    seen: None,
+                };
+                svc.play(line, Lang::En, 2).await.unwrap();
+            }
+        }
+        let g = svc.load(a).await.unwrap().game;
+        let p = g.prompt().unwrap();
+        let h = twin(g.as_ref(), p.seat, &mut rng);
+        assert_ne!(h.to_json(), g.to_json());
+        db.raw(&format!(
+            "UPDATE games SET state = '{}' WHERE id = {}",
+            h.to_json().replace('\'', "''"),
+            b.0
+        ))
+        .await;
+        // Every seat types garbage; the waiting seats also try the decider's options.
+        let garbage = ["zz 9 9", "9999", ";;x"].map(String::from);
+        let options: Vec<String> = p.options.iter().take(4).cloned().collect();
+        let mut logs = Vec::new();
+        let mut posts = Vec::new();
+        for id in [a, b] {
+            let captured = Captured::default();
+            let guard = captured.install(tracing::Level::INFO);
+            let mut out = Vec::new();
+            for s in 0..seats {
+                let waiting = s != usize::from(p.seat.0);
+                let lines = garbage.iter().chain(options.iter().filter(|_| waiting));
+                for line in lines {
+                    let cmd = PlayLine {
+                        game: id,
+                        actor: Actor::User(600 + s as i64),
+                        line: line.clone(),
+                        seen: None,
+                    };
+                    let e = svc.play(cmd, Lang::En, 3).await.map(|_| ()).unwrap_err();
+                    out.push(format!("{s} {line}: {}", e.text().render(Lang::En)));
+                }
+            }
+            // The decider's own option applies on both.
+            let cmd = PlayLine {
+                game: id,
+                actor: Actor::User(600 + i64::from(p.seat.0)),
+                line: options[0].clone(),
+                seen: None,
+            };
+            let o = svc.play(cmd, Lang::En, 4).await.unwrap();
+            out.push(format!("version {}", o.board.version.0));
+            drop(guard);
+            logs.push(captured.text().replace(&format!("game={}", id.0), "game=G"));
+            posts.push(out);
+        }
+        assert_eq!(logs[0], logs[1], "{kind}: log lines");
+        assert_eq!(posts[0], posts[1], "{kind}: answers and board posts");
+    }
+}
+
+on_backends!(service_twins_log_and_post_the_same);
+
+#[tokio::test]
+async fn the_token_never_reaches_a_log_line() {
+    use bot_run::RunningBot;
+    use croupier::bot::run_with_service;
+    use fake_discord::*;
+    let captured = Captured::default();
+    let _guard = captured.install(tracing::Level::TRACE);
+    // The fake's token is the canary: a string found nowhere else.
+    std::env::set_var("DISCORD_TOKEN", format!(" {TOKEN} "));
+    let config = croupier::config::Config::from_env();
+    std::env::remove_var("DISCORD_TOKEN");
+    let token = config.token.clone().expect("token read");
+    assert_eq!(token.expose(), TOKEN);
+    for shown in [format!("{config:?}"), format!("{token:?} {token}")] {
+        assert!(!shown.contains(TOKEN), "{shown}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/canary.db", dir.path().display());
+    let service = Service::new(croupier::store::Store::connect(&url).await.unwrap());
+    let fake = FakeDiscord::start().await;
+    let bot = |api_base: String| {
+        let tick = Some(std::time::Duration::from_millis(50));
+        bot_run::config(token.clone(), api_base, tick)
+    };
+    // Start-up, a command, the scheduler ticking, shutdown: everything logged at TRACE.
+    let running = RunningBot::start(&fake, service.clone(), bot(fake.api_base())).await;
+    let cmd = fake
+        .push(Push::command(
+            "play",
+            vec![opt::string("game", "cortexcape")],
+        ))
+        .await;
+    fake.wait_for_callback(cmd.id).await;
+    running.stop(&fake).await;
+    // Discord unreachable: the bot keeps retrying (logging as it goes) until stopped.
+    let unreachable = tokio::time::timeout(
+        std::time::Duration::from_secs(3),
+        run_with_service(
+            bot("http://127.0.0.1:9".into()),
+            service,
+            std::future::pending(),
+        ),
+    )
+    .await;
+    assert!(unreachable.is_err(), "the bot gave up: {unreachable:?}");
+    let logs = captured.text();
+    assert!(logs.contains("connected to Discord"), "nothing captured");
+    assert!(logs.lines().count() > 20, "{logs}");
+    for line in logs.lines() {
+        assert!(!line.contains(TOKEN), "token in a log line: {line}");
+    }
+}

@@ -1,0 +1,292 @@
+//! Who may do what, through the real bot against the fake Discord: host/moderator commands
+//! checked against the member's Discord permissions, only the deciding seat moves, private
+//! answers are ephemeral and hand DMs reach only their owner, a game is out of reach from
+//! outside its server (a DM, or a player who left it), unknown locales answer in English and an
+//! oversize `/move` changes nothing.
+
+#[path = "support/fake_discord/mod.rs"]
+mod fake_discord;
+
+#[path = "support/bot_run.rs"]
+mod bot_run;
+
+use bot_run::RunningBot;
+use croupier::config::Token;
+use croupier::engine::{GameId, GameKind, GameOptions};
+use croupier::i18n::{Lang, Text};
+use croupier::service::{Actor, Place, PlayLine, Player, Service, StartGame};
+use croupier::store::{GameStatus, Store};
+use fake_discord::*;
+use serde_json::Value;
+
+/// Send and view messages, read history, use slash commands: no Manage Threads/Channels.
+const PLAIN_MEMBER: u64 = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 38);
+const CAROL: u64 = 7_000_000_000_000_003;
+
+fn uid(user: u64) -> i64 {
+    i64::try_from(user).unwrap()
+}
+
+async fn start_game(svc: &Service, kind: GameKind, options: GameOptions) -> GameId {
+    let (id, _) = svc
+        .start(
+            StartGame {
+                kind,
+                options,
+                players: [(ALICE, "Alice"), (BOB, "Bob")]
+                    .iter()
+                    .map(|(u, n)| Player {
+                        user: Some(uid(*u)),
+                        name: (*n).into(),
+                        is_bot: false,
+                    })
+                    .collect(),
+                seed: 12,
+                place: Place {
+                    guild: Some(uid(GUILD_ID)),
+                    channel: Some(uid(CHANNEL_ID)),
+                    thread: None,
+                },
+                host: Some(uid(ALICE)),
+                clock_secs: Some(86_400),
+            },
+            Lang::En,
+            svc.now(),
+        )
+        .await
+        .unwrap();
+    id
+}
+
+/// A command answered ephemerally after a deferral; returns the answer.
+async fn ask(fake: &FakeDiscord, user: u64, channel: u64, push: Push) -> String {
+    let cmd = fake.push(push.by(user).in_channel(channel)).await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(cb.kind, 5, "{cb:?}");
+    assert!(cb.ephemeral(), "a private answer must be ephemeral");
+    fake.wait_until("the answer", |st| {
+        let i = st.interactions.get(&cmd.id)?;
+        let m = st.message(i.original?)?;
+        (!m.content.is_empty()).then(|| m.content.clone())
+    })
+    .await
+}
+
+fn with_game(mut options: Vec<Value>, game: GameId) -> Vec<Value> {
+    options.push(opt::integer("game", game.0));
+    options
+}
+
+fn en(key: &str) -> String {
+    Text::new(key).render(Lang::En)
+}
+
+/// What must not change when a command is refused.
+async fn snapshot(svc: &Service, game: GameId) -> (GameStatus, u32, String, usize) {
+    let l = svc.load(game).await.unwrap();
+    let moves = svc.store().moves(game).await.unwrap().len();
+    (l.record.status, l.record.version.0, l.game.to_json(), moves)
+}
+
+#[tokio::test]
+async fn who_may_do_what() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/perm.db", dir.path().display());
+    let svc = Service::new(Store::connect(&url).await.unwrap());
+    let fake = FakeDiscord::start().await;
+    fake.add_user(CAROL, "carol");
+    fake.set_member_permissions(BOB, PLAIN_MEMBER);
+    let config = bot_run::config(Token::new(TOKEN), fake.api_base(), None);
+    let bot = RunningBot::start(&fake, svc.clone(), config).await;
+
+    let game = start_game(&svc, GameKind::Cortexcape, GameOptions::new()).await;
+    let before = snapshot(&svc, game).await;
+
+    // Host/moderator commands by a plain member who is not the host: refused, nothing changes.
+    let not_host = en("bot.error.not_host");
+    for (name, options) in [
+        ("cancel", vec![]),
+        ("kick", vec![opt::integer("seat", 1)]),
+        (
+            "replace",
+            vec![opt::integer("seat", 1), opt::boolean("bot", true)],
+        ),
+        ("clock", vec![opt::string("action", "pause")]),
+    ] {
+        let answer = ask(
+            &fake,
+            BOB,
+            CHANNEL_ID,
+            Push::command(name, with_game(options, game)),
+        )
+        .await;
+        assert_eq!(answer, not_host, "/{name} by a plain member");
+        assert_eq!(snapshot(&svc, game).await, before, "/{name}");
+    }
+    // A member who may manage threads (Carol, not seated) may pause the clock.
+    let answer = ask(
+        &fake,
+        CAROL,
+        CHANNEL_ID,
+        Push::command(
+            "clock",
+            with_game(vec![opt::string("action", "pause")], game),
+        ),
+    )
+    .await;
+    assert_eq!(answer, en("bot.done.clock"));
+
+    // Only the deciding seat moves: the other one is told whose turn it is.
+    let prompt = svc.load(game).await.unwrap().game.prompt().unwrap();
+    let (decider, waiting) = if prompt.seat.0 == 0 {
+        (ALICE, BOB)
+    } else {
+        (BOB, ALICE)
+    };
+    let version = svc.load(game).await.unwrap().record.version.0;
+    let line = prompt.options[0].clone();
+    let answer = ask(
+        &fake,
+        waiting,
+        CHANNEL_ID,
+        Push::command("move", with_game(vec![opt::string("option", &line)], game)),
+    )
+    .await;
+    let name = if decider == ALICE { "Alice" } else { "Bob" };
+    assert_eq!(
+        answer,
+        format!("It is not your turn: {name} must decide now.")
+    );
+    // Carol has no seat: her /move and /hand are refused, privately.
+    for push in [
+        Push::command("move", with_game(vec![opt::string("option", &line)], game)),
+        Push::command("hand", with_game(vec![], game)),
+    ] {
+        let answer = ask(&fake, CAROL, CHANNEL_ID, push).await;
+        assert_eq!(answer, en("core.error.not_seated"));
+    }
+
+    // From a DM (as a player who left the server would be): the game is out of reach.
+    let dm = fake.dm_channel(decider);
+    for push in [
+        Push::command("move", with_game(vec![opt::string("option", &line)], game)),
+        Push::command("hand", with_game(vec![], game)),
+        Push::command("board", with_game(vec![], game)),
+    ] {
+        let answer = ask(&fake, decider, dm, push).await;
+        assert_eq!(answer, en("bot.error.other_server"));
+    }
+    let ac = fake
+        .push(
+            Push::autocomplete(
+                "move",
+                vec![opt::focused("option", ""), opt::integer("game", game.0)],
+            )
+            .by(decider)
+            .in_channel(dm),
+        )
+        .await;
+    let cb = fake.wait_for_callback(ac.id).await;
+    assert_eq!(
+        cb.data["choices"].as_array().map(Vec::len),
+        Some(0),
+        "no options offered outside the server: {cb:?}"
+    );
+    assert_eq!(svc.load(game).await.unwrap().record.version.0, version);
+
+    // An unknown locale answers in English; a 10 KB line is refused whole.
+    for (typed, locale) in [
+        ("zz top".to_string(), "xx-YY"),
+        ("x".repeat(10_240), "en-US"),
+    ] {
+        let answer = ask(
+            &fake,
+            decider,
+            CHANNEL_ID,
+            Push::command("move", with_game(vec![opt::string("option", &typed)], game))
+                .locale(locale),
+        )
+        .await;
+        let refused = svc
+            .play(
+                PlayLine {
+                    game,
+                    actor: Actor::User(uid(decider)),
+                    line: typed.clone(),
+                    seen: None,
+                },
+                Lang::En,
+                svc.now(),
+            )
+            .await
+            .map(|_| ())
+            .unwrap_err();
+        let expected = refused.text().render(Lang::En);
+        assert!(
+            answer.chars().count() <= 2000 && expected.starts_with(answer.trim_end_matches('…')),
+            "{locale}: {answer:.200}"
+        );
+        assert_eq!(svc.load(game).await.unwrap().record.version.0, version);
+    }
+    // The decider's own move, from the server, works.
+    let answer = ask(
+        &fake,
+        decider,
+        CHANNEL_ID,
+        Push::command("move", with_game(vec![opt::string("option", &line)], game)),
+    )
+    .await;
+    assert_eq!(answer, en("bot.done.played"));
+
+    // Hidden hands: each hand DM goes to its owner only, and says what that seat holds.
+    let mut portal = GameOptions::new();
+    portal.insert("hands".into(), "hidden".into());
+    let pgame = start_game(&svc, GameKind::Portal, portal).await;
+    let p = svc.load(pgame).await.unwrap().game.prompt().unwrap();
+    let mover = if p.seat.0 == 0 { ALICE } else { BOB };
+    ask(
+        &fake,
+        mover,
+        CHANNEL_ID,
+        Push::command(
+            "move",
+            with_game(vec![opt::string("option", &p.options[0])], pgame),
+        ),
+    )
+    .await;
+    let hand = ask(
+        &fake,
+        mover,
+        CHANNEL_ID,
+        Push::command("hand", with_game(vec![], pgame)),
+    )
+    .await;
+    assert!(!hand.is_empty());
+    let mut dms = 0;
+    for user in [ALICE, BOB] {
+        let own = svc
+            .hand(pgame, uid(user), Lang::En)
+            .await
+            .unwrap()
+            .expect("a hand")
+            .text;
+        // Messages the bot sent (answers to commands typed in the DM channel are not DMs).
+        let sent: Vec<_> = fake
+            .dms(user)
+            .into_iter()
+            .filter(|m| m.interaction_id.is_none())
+            .collect();
+        dms += sent.len();
+        for m in sent {
+            assert!(
+                m.content.ends_with(&own),
+                "{user}: a DM not of their own hand:\n{}\n---\n{own}",
+                m.content
+            );
+        }
+    }
+    assert!(dms > 0, "no hand was sent by DM");
+    assert!(fake.dms(CAROL).is_empty());
+
+    bot.stop(&fake).await;
+}
