@@ -40,6 +40,17 @@ fn play(kind: GameKind, seed: u64, a: Player, b: Player, a_seat: usize, tally: &
     if kind == GameKind::Cortexcape {
         options.insert("short".into(), "true".into());
     }
+    // e.g. AI_BENCH_VORTEX="mode=catmouse seating=host" (then seat 0 is the mouse).
+    if kind == GameKind::Vortex {
+        for kv in std::env::var("AI_BENCH_VORTEX")
+            .unwrap_or_default()
+            .split_whitespace()
+        {
+            if let Some((k, v)) = kv.split_once('=') {
+                options.insert(k.into(), v.into());
+            }
+        }
+    }
     let Ok(mut game) = kind.setup(&options, 2, seed) else {
         return;
     };
@@ -108,8 +119,16 @@ fn main() {
         "{:<18} {:<16} {:>9} {:>10} {:>10} {:>10}",
         "game", "pairing", "win rate", "p50", "p99", "note"
     );
+    // AI_BENCH_ONLY=vortex plays one game; AI_BENCH_SEAT=0 or 1 keeps the first player there.
+    let only = std::env::var("AI_BENCH_ONLY").unwrap_or_default();
+    let fixed_seat: Option<usize> = std::env::var("AI_BENCH_SEAT")
+        .ok()
+        .and_then(|v| v.parse().ok());
     for &kind in GameKind::ALL {
         if kind.seat_range().0 > 2 || kind.seat_range().1 < 2 {
+            continue;
+        }
+        if !only.is_empty() && !kind.display_name().to_lowercase().contains(&only) {
             continue;
         }
         for (a, b) in [
@@ -118,7 +137,8 @@ fn main() {
         ] {
             let mut tally = Tally::default();
             for g in 0..games {
-                play(kind, 1000 + g, a, b, usize::from(g % 2 == 1), &mut tally);
+                let a_seat = fixed_seat.unwrap_or(usize::from(g % 2 == 1));
+                play(kind, 1000 + g, a, b, a_seat, &mut tally);
             }
             let note = if tally.random_fallbacks == tally.decisions && tally.decisions > 0 {
                 "no bot yet"
