@@ -160,4 +160,60 @@ fn main() {
             );
         }
     }
+    if only.is_empty() || only == "vortex" {
+        solitaire(games);
+    }
+}
+
+/// Vortex Solitaire (one seat): how often a bot solves the default puzzle within the rotation
+/// limit, and in how many rotations (fewer is better), against random rotations.
+fn solitaire(games: u64) {
+    let mut options = GameOptions::new();
+    options.insert("mode".into(), "solitaire".into());
+    for who in [Player::Random, Player::Bot(Level::Normal)] {
+        let (mut solved, mut rotations, mut times) = (0u32, 0i64, Vec::new());
+        for g in 0..games.min(10) {
+            let Ok(mut game) = GameKind::Vortex.setup(&options, 1, 2000 + g) else {
+                return;
+            };
+            let mut step = 0u64;
+            while let Some(prompt) = game.prompt() {
+                step += 1;
+                let seed = g.wrapping_mul(1_000_003).wrapping_add(step);
+                let notation = match who {
+                    Player::Random => {
+                        let i = random_index(prompt.options.len(), seed).unwrap_or(0);
+                        prompt.options[i].clone()
+                    }
+                    Player::Bot(level) => {
+                        let t = Instant::now();
+                        let Some(m) = game.bot_option(level, seed) else {
+                            break;
+                        };
+                        times.push(t.elapsed());
+                        m.notation
+                    }
+                };
+                if game.apply_notation(prompt.seat, &notation).is_err() {
+                    break;
+                }
+            }
+            if let Some(o) = game.outcome().filter(|o| !o.winners.is_empty()) {
+                solved += 1;
+                rotations += o.scores[0];
+            }
+        }
+        // Small counts: precision is irrelevant.
+        #[allow(clippy::cast_precision_loss)]
+        let mean = rotations as f64 / f64::from(solved.max(1));
+        println!(
+            "{:<18} {:<16} solved {:>2}/{:<2} mean rotations {:>6.1} p99 {:>10.2?}",
+            "Vortex solitaire",
+            who.name(),
+            solved,
+            games.min(10),
+            mean,
+            percentile(&mut times, 0.99)
+        );
+    }
 }

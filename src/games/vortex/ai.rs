@@ -296,7 +296,11 @@ impl Vortex {
     /// (effort 0) a greedy option by the estimate's measures, now and then a random one.
     pub(crate) fn expert(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {
         if effort > 0 {
-            return self.winning_option();
+            let win = self.winning_option();
+            if win.is_none() && self.mode == Mode::Solitaire {
+                return self.solo_lookahead(effort, rng);
+            }
+            return win;
         }
         if rng.gen_bool(PLAYOUT_NOISE) {
             return None;
@@ -408,6 +412,66 @@ impl Vortex {
     }
 }
 
+impl Vortex {
+    /// Solitaire at the root: the rotation that opens the best sequence of `depth` rotations by
+    /// the distance still needed (depth 1 to 3 with the effort), then the best at once; never
+    /// the exact undo of the previous rotation.
+    fn solo_lookahead(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {
+        let depth = match effort {
+            0..=20 => 1,
+            21..=200 => 2,
+            _ => 3,
+        };
+        let undo = self.this_turn.steps.last().map(|s| Action::Rot {
+            tower: s.tower,
+            dir: s.dir.flip(),
+        });
+        let scored: Vec<(Action, f64)> = all_rotations()
+            .filter(|a| Some(*a) != undo)
+            .map(|a| {
+                let Action::Rot { tower, dir } = a else {
+                    return (a, f64::MIN);
+                };
+                let mut g = self.clone();
+                g.board = rotated(&self.board, tower, dir);
+                let now = f64::from(g.solo_needed());
+                let best = f64::from(g.solo_best_after(depth - 1));
+                (a, -(best * 100.0 + now))
+            })
+            .collect();
+        best_of(&scored, rng)
+    }
+
+    fn solo_needed(&self) -> u32 {
+        (0..self.sides.len()).map(|i| self.remaining(i)).sum()
+    }
+
+    /// The least distance still needed within `depth` more rotations.
+    fn solo_best_after(&self, depth: u32) -> u32 {
+        let now = self.solo_needed();
+        if depth == 0 || now == 0 {
+            return now;
+        }
+        let mut g = self.clone();
+        all_rotations()
+            .map(|a| {
+                let Action::Rot { tower, dir } = a else {
+                    return now;
+                };
+                g.board = rotated(&self.board, tower, dir);
+                g.solo_best_after(depth - 1)
+            })
+            .min()
+            .unwrap_or(now)
+            .min(now)
+    }
+}
+
+fn all_rotations() -> impl Iterator<Item = Action> {
+    (0..TOWERS as u8)
+        .flat_map(|tower| [Dir::Cw, Dir::Ccw].map(move |dir| Action::Rot { tower, dir }))
+}
+
 /// The best-scored option, ties broken at random.
 fn best_of(scored: &[(Action, f64)], rng: &mut GameRng) -> Option<Action> {
     let best = scored.iter().map(|(_, v)| *v).fold(f64::MIN, f64::max);
@@ -502,7 +566,8 @@ fn mouse_value(board: &[Option<Router>], pantry: &[u8]) -> f64 {
     let guarded = towers.iter().filter(|t| cats_at(board, **t) >= 2).count();
     #[allow(clippy::cast_precision_loss)]
     let danger = guarded as f64 / towers.len().max(1) as f64;
-    logistic(1.2 * (2.5 - mouse_cost(board, pantry)) - 1.5 * danger)
+    // Centred on the start position's cost (about 5), so the search sees differences there.
+    logistic(0.8 * (5.0 - mouse_cost(board, pantry)) - 1.5 * danger)
 }
 
 /// Rebuilds the game a seat sees (every seat sees it all).
