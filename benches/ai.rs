@@ -41,6 +41,17 @@ fn play(kind: GameKind, seed: u64, a: Player, b: Player, a_seat: usize, tally: &
     if kind == GameKind::Cortexcape {
         options.insert("short".into(), "true".into());
     }
+    // e.g. AI_BENCH_VORTEX="mode=catmouse seating=host" (then seat 0 is the mouse).
+    if kind == GameKind::Vortex {
+        for kv in std::env::var("AI_BENCH_VORTEX")
+            .unwrap_or_default()
+            .split_whitespace()
+        {
+            if let Some((k, v)) = kv.split_once('=') {
+                options.insert(k.into(), v.into());
+            }
+        }
+    }
     let Ok(mut game) = kind.setup(&options, 2, seed) else {
         return;
     };
@@ -109,7 +120,11 @@ fn main() {
         "{:<18} {:<16} {:>9} {:>10} {:>10} {:>10}",
         "game", "pairing", "win rate", "p50", "p99", "note"
     );
+    // AI_BENCH_ONLY=vortex plays one game; AI_BENCH_SEAT=0 or 1 keeps the first player there.
     let only = std::env::var("AI_BENCH_ONLY").ok();
+    let fixed_seat: Option<usize> = std::env::var("AI_BENCH_SEAT")
+        .ok()
+        .and_then(|v| v.parse().ok());
     for &kind in GameKind::ALL {
         if kind.seat_range().0 > 2 || kind.seat_range().1 < 2 {
             continue;
@@ -123,7 +138,8 @@ fn main() {
         ] {
             let mut tally = Tally::default();
             for g in 0..games {
-                play(kind, 1000 + g, a, b, usize::from(g % 2 == 1), &mut tally);
+                let a_seat = fixed_seat.unwrap_or(usize::from(g % 2 == 1));
+                play(kind, 1000 + g, a, b, a_seat, &mut tally);
             }
             let note = if tally.random_fallbacks == tally.decisions && tally.decisions > 0 {
                 "no bot yet"
@@ -144,5 +160,61 @@ fn main() {
                 note
             );
         }
+    }
+    if only.as_deref().is_none_or(|id| id == "vortex") {
+        solitaire(games);
+    }
+}
+
+/// Vortex Solitaire (one seat): how often a bot solves the default puzzle within the rotation
+/// limit, and in how many rotations (fewer is better), against random rotations.
+fn solitaire(games: u64) {
+    let mut options = GameOptions::new();
+    options.insert("mode".into(), "solitaire".into());
+    for who in [Player::Random, Player::Bot(Level::Normal)] {
+        let (mut solved, mut rotations, mut times) = (0u32, 0i64, Vec::new());
+        for g in 0..games.min(10) {
+            let Ok(mut game) = GameKind::Vortex.setup(&options, 1, 2000 + g) else {
+                return;
+            };
+            let mut step = 0u64;
+            while let Some(prompt) = game.prompt() {
+                step += 1;
+                let seed = g.wrapping_mul(1_000_003).wrapping_add(step);
+                let notation = match who {
+                    Player::Random => {
+                        let i = random_index(prompt.options.len(), seed).unwrap_or(0);
+                        prompt.options[i].clone()
+                    }
+                    Player::Bot(level) => {
+                        let t = Instant::now();
+                        let Some(m) = game.bot_option(level, seed) else {
+                            break;
+                        };
+                        times.push(t.elapsed());
+                        m.notation
+                    }
+                };
+                if game.apply_notation(prompt.seat, &notation).is_err() {
+                    break;
+                }
+            }
+            if let Some(o) = game.outcome().filter(|o| !o.winners.is_empty()) {
+                solved += 1;
+                rotations += o.scores[0];
+            }
+        }
+        // Small counts: precision is irrelevant.
+        #[allow(clippy::cast_precision_loss)]
+        let mean = rotations as f64 / f64::from(solved.max(1));
+        println!(
+            "{:<18} {:<16} solved {:>2}/{:<2} mean rotations {:>6.1} p99 {:>10.2?}",
+            "Vortex solitaire",
+            who.name(),
+            solved,
+            games.min(10),
+            mean,
+            percentile(&mut times, 0.99)
+        );
     }
 }

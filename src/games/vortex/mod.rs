@@ -13,6 +13,7 @@
 //! `claim j 19`, `ctrl 24 9`, `recall j 13`, `place 3`, `end`; a whole turn:
 //! `rot h cw; rot h cw; rot i ccw; end`.
 
+mod ai;
 pub mod board;
 pub mod moves;
 pub mod notation;
@@ -671,5 +672,22 @@ impl Game for Vortex {
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
+    }
+
+    fn imagine(
+        public: &view::PublicView,
+        _private: Option<&()>,
+        seat: Seat,
+        rng: &mut crate::engine::GameRng,
+    ) -> Option<Self> {
+        ai::imagine(public, seat, rng)
+    }
+
+    fn expert_option(&self, effort: u32, rng: &mut crate::engine::GameRng) -> Option<Action> {
+        self.expert(effort, rng)
+    }
+
+    fn estimate(&self) -> Vec<f64> {
+        self.bot_estimate()
     }
 }

@@ -368,7 +368,7 @@ impl Vortex {
         seen
     }
 
-    fn mouse_space(&self) -> u8 {
+    pub(super) fn mouse_space(&self) -> u8 {
         (1..=54u8)
             .find(|s| self.cell(*s).is_some_and(|r| r.colour == Colour::Red))
             .unwrap_or(1)
@@ -379,7 +379,7 @@ impl Vortex {
     }
 
     /// Where the contents of `space` go when `tower` turns (the space itself if not on it).
-    fn dest(tower: u8, dir: Dir, space: u8) -> u8 {
+    pub(super) fn dest(tower: u8, dir: Dir, space: u8) -> u8 {
         let ring = geo().ring(tower);
         match ring.iter().position(|s| *s == space) {
             Some(k) => match dir {

@@ -1769,3 +1769,178 @@ fn every_rule_error_has_texts() {
         }
     }
 }
+
+// ---------------------------------------------------------------- bot players (issue 9)
+
+mod bot {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::super::ai::distance;
+    use super::{new_game, play, pos, seat_now};
+    use crate::ai::{Level, Method};
+    use crate::engine::{rng_from_seed, AnyGame, Game, Seat};
+
+    use super::super::state::Vortex;
+
+    /// One game per mode, with the settings people play most.
+    fn games() -> Vec<Vortex> {
+        vec![
+            new_game("", 2),
+            new_game("mode=advanced", 2),
+            new_game("teams=on", 4),
+            new_game("mode=catmouse", 2),
+            new_game("mode=catmouse cats=5", 2),
+            new_game("mode=solitaire", 1),
+        ]
+    }
+
+    /// Walks a random game and calls `check` at every prompt.
+    fn random_walk(mut g: Vortex, seed: u64, steps: usize, mut check: impl FnMut(&Vortex)) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..steps {
+            let Some(p) = Game::prompt(&g) else {
+                return;
+            };
+            check(&g);
+            let a = p.options[rng.gen_range(0..p.options.len())];
+            g.apply(p.seat, &a).unwrap();
+        }
+    }
+
+    fn imagined(g: &Vortex, seed: u64) -> Vortex {
+        let seat = seat_now(g);
+        Vortex::imagine(&g.public_view(), None, seat, &mut rng_from_seed(seed))
+            .expect("a running game can be rebuilt")
+    }
+
+    /// The rebuilt game shows the same public view, asks the same seat the same question
+    /// with the same options, and nothing is private in Vortex.
+    fn assert_rebuilt(g: &Vortex) {
+        let i = imagined(g, 1);
+        assert_eq!(i.public_view(), g.public_view());
+        assert_eq!(Game::prompt(&i), Game::prompt(g));
+        assert_eq!(i.private_view(seat_now(g)), g.private_view(seat_now(g)));
+        if let (Some(a), Some(b)) = (&i.catmouse, &g.catmouse) {
+            if b.mouse_to_move {
+                assert_eq!(a.visited, b.visited);
+            }
+        }
+    }
+
+    #[test]
+    fn distances_follow_the_board() {
+        assert_eq!(distance(19, 19), 0);
+        assert_eq!(distance(19, 25), 1);
+        // Spec 4.5: 10 rotations from 53 to the nearest pantry space, 11 at most anywhere.
+        assert_eq!((1..=7).map(|p| distance(53, p)).min(), Some(10));
+        let far = (1..=54u8)
+            .flat_map(|a| (1..=54u8).map(move |b| distance(a, b)))
+            .max();
+        assert_eq!(far, Some(11));
+    }
+
+    #[test]
+    fn imagine_rebuilds_every_mode_from_the_public_view() {
+        for (n, g) in games().into_iter().enumerate() {
+            let mut checked = 0;
+            random_walk(g, 40 + n as u64, 150, |g| {
+                assert_rebuilt(g);
+                checked += 1;
+            });
+            assert!(checked > 20);
+        }
+        // A captured controller waiting for its place (spec T9), both placement rules.
+        for extra in ["", " capture_place=victim"] {
+            let mut g = pos(
+                &format!("mode=advanced{extra}"),
+                2,
+                "to=orange used=0 allowance=4 own=j:blue blue=19,1,2,3,4,8* orange=25*,31,36,51*,52,53",
+            );
+            play(&mut g, "claim j 25");
+            assert_eq!(Game::prompt(&g).unwrap().kind, "place");
+            assert_rebuilt(&g);
+        }
+        // The mouse in the middle of a free run (spec T13): it may not go back to 18.
+        let mut g = pos("mode=catmouse", 2, "to=mouse mouse=18 cats=8,9,10,11");
+        play(&mut g, "rot i cw");
+        assert_rebuilt(&g);
+        assert_eq!(imagined(&g, 3).catmouse.unwrap().visited, vec![18, 24]);
+    }
+
+    /// The bot's options are always listed ones, for the seat asked, over seeded games.
+    #[test]
+    fn the_bot_plays_legal_options_in_every_mode() {
+        for (n, mut g) in games().into_iter().enumerate() {
+            for k in 0..6u64 {
+                let Some(p) = AnyGame::prompt(&g) else {
+                    break;
+                };
+                let m = g.bot_option(Level::Easy, 100 * n as u64 + k).unwrap();
+                assert!(p.options.contains(&m.notation), "{} not listed", m.notation);
+                assert_eq!(m.seat, p.seat);
+                g.apply_notation(m.seat, &m.notation).unwrap();
+            }
+        }
+    }
+
+    /// Honesty: nothing is hidden in Vortex but the RNG and bookkeeping the views do not show;
+    /// changing them changes nothing the bot chooses.
+    #[test]
+    fn the_bot_ignores_what_it_cannot_see() {
+        for (n, g) in games().into_iter().enumerate() {
+            let mut g = g;
+            let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
+            for _ in 0..7 {
+                let p = Game::prompt(&g).unwrap();
+                let a = p.options[rng.gen_range(0..p.options.len())];
+                g.apply(p.seat, &a).unwrap();
+            }
+            let mut other = g.clone();
+            other.rng = rng_from_seed(12_345);
+            other.auto_ended = None;
+            assert_eq!(other.public_view(), g.public_view());
+            let a = g.bot_option(Level::Easy, 9);
+            let b = other.bot_option(Level::Easy, 9);
+            assert_eq!(a, b);
+        }
+    }
+
+    fn bot_line(g: &Vortex) -> String {
+        let m = g.bot_option(Level::Normal, 5).unwrap();
+        assert_eq!(m.method, Method::Expert);
+        m.notation
+    }
+
+    /// The bot takes a win it is offered, in every mode and role.
+    #[test]
+    fn the_bot_takes_an_immediate_win() {
+        // Crossing, 2 players: blue finishes on the L ring with one turn of G (16 to 21, 21
+        // to 26); the other direction and every other tower leave it short.
+        let g = pos(
+            "",
+            2,
+            "to=blue used=1 allowance=4 blue=16,21,27,32,33,38 orange=1,2,3,4,5,6",
+        );
+        assert_eq!(bot_line(&g), "rot g cw");
+        // The mouse runs into the pantry; the cats close the trap (spec T14).
+        let g = pos("mode=catmouse", 2, "to=mouse mouse=9 cats=13,15,20,30");
+        assert_eq!(bot_line(&g), "rot a ccw");
+        let g = pos(
+            "mode=catmouse",
+            2,
+            "to=cats mouse=22 cats=17,35,52,54 last=h:cw",
+        );
+        // Both `rot m ccw` (35 to 29) and `rot i cw` (the same cat) put a second cat on H.
+        let mut after = g.clone();
+        play(&mut after, &bot_line(&g));
+        assert_eq!(after.outcome.unwrap().winners, vec![Seat(1)]);
+        // Solitaire one rotation from solved (spec T15).
+        let g = pos(
+            "mode=solitaire solo_colours=2 solo_targets=close",
+            1,
+            super::T15,
+        );
+        assert_eq!(bot_line(&g), "rot j ccw");
+    }
+}
