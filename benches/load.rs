@@ -186,7 +186,12 @@ fn cpu_secs() -> f64 {
     // Fields after the command name (which may hold spaces) start at field 3.
     let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
     let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
     // utime and stime are fields 14 and 15, i.e. 11 and 12 after the name.
     (ticks(11) + ticks(12)) as f64 / 100.0
 }

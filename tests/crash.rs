@@ -17,7 +17,7 @@ mod bot_play;
 mod store_db;
 
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bot_play::*;
 use croupier::engine::GameId;
@@ -111,6 +111,9 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
     let (game, thread) = start_game(&fake).await;
     let mut committed: Vec<(u8, String)> = moves(&reader, game).await;
     let (mut steps, mut kills, mut acknowledged) = (0, 0, 0);
+    // Kills that left the move out of the store, and those that stored it unanswered.
+    let (mut lost_unanswered, mut stored_unanswered) = (0, 0);
+    let mut durations: Vec<Duration> = Vec::new();
     while reader.load(game).await.expect("game").record.status == GameStatus::Active {
         steps += 1;
         assert!(steps < 400, "the game does not end");
@@ -128,11 +131,16 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
                     .in_channel(thread),
             )
             .await;
-        let kill_now = kills < KILLS && rng.gen_bool(0.25);
+        // A few moves first, to learn how long one takes on this machine.
+        let kill_now = steps > 3 && kills < KILLS && rng.gen_bool(0.25);
+        let sent = Instant::now();
         let acked = if kill_now {
-            // Anywhere from before the acknowledgement to after the board post.
-            tokio::time::sleep(Duration::from_millis(rng.gen_range(0..400))).await;
-            let acked = fake.wait_until("a look", |st| Some(played(st, cmd.id))).await;
+            // Anywhere from before the acknowledgement to just after the answer.
+            let typical = durations[durations.len() / 2];
+            tokio::time::sleep(typical.mul_f64(rng.gen_range(0.0..1.2))).await;
+            let acked = fake
+                .wait_until("a look", |st| Some(played(st, cmd.id)))
+                .await;
             bot.kill();
             kills += 1;
             bot = BotProcess::start(&fake, database_url, dir.path()).await;
@@ -140,6 +148,8 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
         } else {
             fake.wait_until("the /move answer", |st| played(st, cmd.id).then_some(()))
                 .await;
+            durations.push(sent.elapsed());
+            durations.sort();
             true
         };
         acknowledged += u32::from(acked);
@@ -151,9 +161,16 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
         );
         let added = &now[committed.len()..];
         match added {
-            [] => assert!(!acked, "{label}: step {steps}: acknowledged `{option}` is lost"),
+            [] => {
+                assert!(
+                    !acked,
+                    "{label}: step {steps}: acknowledged `{option}` is lost"
+                );
+                lost_unanswered += 1;
+            }
             [(seat, played)] => {
                 assert_eq!((*seat, played.as_str()), (prompt.seat.0, option.as_str()));
+                stored_unanswered += u32::from(!acked);
             }
             more => panic!("{label}: step {steps}: `{option}` stored as {more:?}"),
         }
@@ -162,7 +179,11 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
     }
     // The end is shown: `/board` answers with the final board.
     let cmd = fake
-        .push(Push::command("board", vec![]).by(ALICE).in_channel(thread))
+        .push(
+            Push::command("board", vec![opt::integer("game", game.0)])
+                .by(ALICE)
+                .in_channel(thread),
+        )
         .await;
     let last = fake
         .wait_until("the final board", |st| {
@@ -173,7 +194,9 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
     assert!(last.content.contains("Game over"), "{}", last.content);
     assert!(kills > 0, "no kill happened: change CRASH_SEED");
     eprintln!(
-        "{label}: seed {seed}: {steps} moves, {kills} kills, {acknowledged} acknowledged, game over"
+        "{label}: seed {seed}: {steps} moves sent, {kills} kills ({lost_unanswered} before the \
+         move was stored, {stored_unanswered} stored but unanswered, the rest after the answer), \
+         {acknowledged} acknowledged, game over"
     );
     fake.assert_clean();
     bot.kill();

@@ -8,8 +8,8 @@ use serenity::{
 };
 
 use super::ids::{CustomId, LobbyAction};
-use super::retry::retrying;
 use super::layout::{content, prompt_components, PromptComponents};
+use super::retry::retrying;
 use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};

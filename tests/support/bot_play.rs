@@ -144,7 +144,7 @@ pub async fn start_game(fake: &FakeDiscord) -> (GameId, u64) {
 /// The newest board in `channel` with an id above `after`.
 pub async fn latest_board_after(fake: &FakeDiscord, channel: u64, after: u64) -> Message {
     fake.wait_until("a new board", |st| newer_board(st, channel, after))
-    .await
+        .await
 }
 
 /// Clicks the first option of `board` (button, or first entry of its menu) as `user`.

@@ -22,7 +22,7 @@ mod state;
 
 pub use interactions::{opt, Actor, Push};
 pub use state::{
-    Attachment, Callback, Fault, ChannelKind, ChannelRec, InteractionKind, InteractionRec, Message,
+    Attachment, Callback, ChannelKind, ChannelRec, Fault, InteractionKind, InteractionRec, Message,
     RequestLog, Violation, ALICE, APPLICATION_ID, BOB, BOT_USER_ID, CHANNEL_ID, GUILD_ID, OWNER_ID,
 };
 
@@ -245,7 +245,10 @@ impl FakeDiscord {
     /// Injected faults not used up yet, as `(route, times left)`.
     pub fn pending_faults(&self) -> Vec<(String, u32)> {
         let st = self.inner.lock();
-        st.faults.iter().map(|f| (f.route.clone(), f.times)).collect()
+        st.faults
+            .iter()
+            .map(|f| (f.route.clone(), f.times))
+            .collect()
     }
 
     /// Drops every gateway connection without a close frame, as a network cut would; the
@@ -411,7 +414,9 @@ impl FakeDiscord {
             .unwrap_or_else(|e| panic!("fake Discord: cannot push {push:?}: {e}"));
         let pushed = if late {
             let past = st.ack_deadline + Duration::from_secs(1);
-            Instant::now().checked_sub(past).unwrap_or_else(Instant::now)
+            Instant::now()
+                .checked_sub(past)
+                .unwrap_or_else(Instant::now)
         } else {
             Instant::now()
         };
