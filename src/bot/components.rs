@@ -10,6 +10,7 @@ use serenity::{
 
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, group_options};
+use super::retry::retrying;
 use super::send;
 use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
@@ -34,15 +35,8 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         return;
     };
     // A click delivered twice (several processes, a retried gateway event) is handled once.
-    match data
-        .service
-        .store()
-        .first_seen(id_i64(click.id.get()), data.service.now())
-        .await
-    {
-        Ok(true) => {}
-        Ok(false) => return,
-        Err(e) => tracing::warn!(error = %e, "could not check the interaction id"),
+    if !super::first_seen(&data.service, click.id.get()).await {
+        return;
     }
     let lang = Lang::from_locale(&click.locale);
     // Boards and the lobby are public: the guild's language; refusals are the clicker's.
@@ -62,19 +56,19 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
     let acked = match ack {
         Ack::No => Ok(()),
         Ack::Update => {
-            click
-                .create_response(http, CreateInteractionResponse::Acknowledge)
-                .await
+            retrying("acknowledge a click", || {
+                click.create_response(http, CreateInteractionResponse::Acknowledge)
+            })
+            .await
         }
         Ack::Deferred => {
-            click
-                .create_response(
-                    http,
-                    CreateInteractionResponse::Defer(
-                        CreateInteractionResponseMessage::new().ephemeral(true),
-                    ),
-                )
-                .await
+            let defer = CreateInteractionResponse::Defer(
+                CreateInteractionResponseMessage::new().ephemeral(true),
+            );
+            retrying("acknowledge a click", || {
+                click.create_response(http, defer.clone())
+            })
+            .await
         }
     };
     if let Err(e) = acked {
@@ -106,7 +100,10 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
     };
     if let Err(e) = result {
         // Seats in the message are shown by the players' names.
+        let unavailable = matches!(&e, Error::Service(s) if s.is_unavailable());
         let names: Vec<String> = match id.game() {
+            // The database is away: asking it for the names would only keep the user waiting.
+            Some(_) if unavailable => Vec::new(),
             Some(g) => data
                 .service
                 .lobby(g)
@@ -263,16 +260,16 @@ async fn choose(
         click.edit_response(http, edit).await?;
     } else if same_turn {
         // An intermediate step of the same player's turn: update the board in place.
-        click
-            .edit_response(http, send::board_edit(&outputs.board, hands, lang))
-            .await?;
+        let edit = send::board_edit(&outputs.board, hands, lang);
+        retrying("update a board", || click.edit_response(http, edit.clone())).await?;
         let view = data.service.lobby(game).await?;
         send::send_private(http, data, &view, &outputs.private, None, lang).await;
     } else {
         // The old board keeps its picture but loses its buttons; the new one is posted.
-        click
-            .edit_response(http, EditInteractionResponse::new().components(Vec::new()))
-            .await?;
+        retrying("retire a board", || {
+            click.edit_response(http, EditInteractionResponse::new().components(Vec::new()))
+        })
+        .await?;
         send::deliver(http, data, game, &outputs, lang).await?;
     }
     Ok(())

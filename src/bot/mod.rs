@@ -15,6 +15,7 @@ mod commands;
 mod components;
 pub mod ids;
 pub mod layout;
+mod retry;
 mod send;
 pub mod setup_help;
 
@@ -270,20 +271,31 @@ async fn first_delivery(ctx: Context<'_>) -> Result<bool, Error> {
     let Context::Application(a) = ctx else {
         return Ok(true);
     };
-    let service = &ctx.data().service;
-    match service
+    Ok(first_seen(&ctx.data().service, a.interaction.id.get()).await)
+}
+
+/// Whether this is the first delivery of an interaction. The check must not eat Discord's 3 s
+/// for the acknowledgement: if the database does not answer in time, the interaction is
+/// handled (better twice than never: the game's version check still stops a double move).
+async fn first_seen(service: &Service, interaction: u64) -> bool {
+    let check = service
         .store()
-        .first_seen(id_i64(a.interaction.id.get()), service.now())
-        .await
-    {
-        Ok(first) => Ok(first),
-        Err(e) => {
-            // Better twice than never: the game's version check still stops a double move.
+        .first_seen(id_i64(interaction), service.now());
+    match tokio::time::timeout(FIRST_SEEN_WAIT, check).await {
+        Ok(Ok(first)) => first,
+        Ok(Err(e)) => {
             tracing::warn!(error = %e, "could not check the interaction id");
-            Ok(true)
+            true
+        }
+        Err(_) => {
+            tracing::warn!("the interaction id check timed out");
+            true
         }
     }
 }
+
+/// How long the duplicate-delivery check may take before the interaction is handled anyway.
+const FIRST_SEEN_WAIT: std::time::Duration = std::time::Duration::from_millis(1000);
 
 /// Runs due jobs (deadlines, reminders, bot turns, digests) and sends what they produce.
 /// Jobs live in the database: a restart loses nothing, and several processes on PostgreSQL
@@ -356,6 +368,11 @@ fn user_message(error: &Error, lang: Lang, names: &[String]) -> String {
     };
     if is_user {
         return text.render_with(lang, names);
+    }
+    if matches!(error, Error::Service(e) | Error::InGame(e, _) if e.is_unavailable()) {
+        // Nothing to investigate per user: the database is away, and comes back by itself.
+        tracing::warn!(error = %error, "the database is out of reach");
+        return text.render(lang);
     }
     let id = error_id();
     tracing::error!(error_id = %id, error = %error, "internal error");

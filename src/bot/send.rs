@@ -9,6 +9,7 @@ use serenity::{
 
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, prompt_components, subset_components, PromptComponents, MAX_ROWS};
+use super::retry::retrying;
 use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
@@ -244,10 +245,8 @@ pub async fn post_board(
     outputs: &Outputs,
     lang: Lang,
 ) -> Result<serenity::Message, Error> {
-    let hands = outputs.hands;
-    Ok(place
-        .send_message(http, board_message(&outputs.board, hands, lang))
-        .await?)
+    let msg = board_message(&outputs.board, outputs.hands, lang);
+    Ok(retrying("post a board", || place.send_message(http, msg.clone())).await?)
 }
 
 /// DMs every private post; on a closed DM (50007) the service remembers it and, the first time,
@@ -291,7 +290,7 @@ async fn dm(http: &serenity::Http, user: i64, msg: CreateMessage) -> Result<bool
         Err(e) if is_closed_dm(&e) => return Ok(false),
         Err(e) => return Err(e.into()),
     };
-    match channel.id.send_message(http, msg).await {
+    match retrying("send a DM", || channel.id.send_message(http, msg.clone())).await {
         Ok(_) => Ok(true),
         Err(e) if is_closed_dm(&e) => Ok(false),
         Err(e) => Err(e.into()),

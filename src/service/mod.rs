@@ -141,11 +141,17 @@ impl ServiceError {
             ServiceError::NotActive(_) => Text::new("core.error.not_active"),
             ServiceError::NoGame(id) => Text::new("core.error.no_game").arg("id", id.0),
             ServiceError::Lobby(e) => e.text(),
+            ServiceError::Store(e) if e.is_unavailable() => Text::new("core.error.unavailable"),
             ServiceError::Load { .. }
             | ServiceError::Replay { .. }
             | ServiceError::Store(_)
             | ServiceError::Task(_) => Text::new("core.error.internal"),
         }
+    }
+
+    /// The database is out of reach for now: worth trying again in a moment.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, ServiceError::Store(e) if e.is_unavailable())
     }
 
     /// Whether the user caused it (shown as is) or the system did (logged, apology shown).

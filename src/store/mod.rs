@@ -88,6 +88,28 @@ pub enum StoreError {
     Schema(String),
 }
 
+impl StoreError {
+    /// The database could not be reached or dropped the connection (down, restarting, network
+    /// cut): nothing was written, and the same request can succeed a moment later.
+    pub fn is_unavailable(&self) -> bool {
+        let (StoreError::Db(e) | StoreError::Connect { source: e, .. }) = self else {
+            return false;
+        };
+        match e {
+            sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::WorkerCrashed => true,
+            // SQLSTATE class 08 (connection exception) and 57P01-57P03 (shutdown, restart).
+            sqlx::Error::Database(d) => d
+                .code()
+                .is_some_and(|c| c.starts_with("08") || matches!(&*c, "57P01" | "57P02" | "57P03")),
+            _ => false,
+        }
+    }
+}
+
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
         match e {
@@ -376,7 +398,9 @@ impl Store {
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             let options = AnyPoolOptions::new()
                 .max_connections(8)
-                .acquire_timeout(Duration::from_secs(10));
+                // A user waits for this when the server is out of reach: short enough that
+                // their "try again in a moment" comes soon, long enough for a busy pool.
+                .acquire_timeout(Duration::from_secs(5));
             (Backend::Postgres, url.to_string(), options)
         } else {
             return Err(connect_err(sqlx::Error::Configuration(

@@ -49,7 +49,17 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream) {
         );
     }
     let mut session: Option<String> = None;
-    while let Some(Ok(frame)) = incoming.next().await {
+    let mut cut = inner.cut.subscribe();
+    loop {
+        let frame = tokio::select! {
+            frame = incoming.next() => frame,
+            _ = cut.recv() => {
+                // No close frame: the socket just goes away, as in a network cut.
+                writer.abort();
+                break;
+            }
+        };
+        let Some(Ok(frame)) = frame else { break };
         let text = match frame {
             WsMessage::Text(t) => t,
             WsMessage::Binary(_) => {

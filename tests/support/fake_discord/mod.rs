@@ -22,7 +22,7 @@ mod state;
 
 pub use interactions::{opt, Actor, Push};
 pub use state::{
-    Attachment, Callback, ChannelKind, ChannelRec, InteractionKind, InteractionRec, Message,
+    Attachment, Callback, ChannelKind, ChannelRec, Fault, InteractionKind, InteractionRec, Message,
     RequestLog, Violation, ALICE, APPLICATION_ID, BOB, BOT_USER_ID, CHANNEL_ID, GUILD_ID, OWNER_ID,
 };
 
@@ -61,6 +61,8 @@ pub(crate) struct Inner {
     gateway_url: String,
     /// `127.0.0.1:port`, what the Host header must say.
     host: String,
+    /// `drop_gateway`: every live connection ends without a close frame.
+    cut: tokio::sync::broadcast::Sender<()>,
 }
 
 impl Inner {
@@ -109,6 +111,7 @@ impl FakeDiscord {
             api_base: format!("http://{rest_addr}"),
             gateway_url: format!("ws://{gw_addr}"),
             host: rest_addr.to_string(),
+            cut: tokio::sync::broadcast::channel(4).0,
         });
         let rest_inner = Arc::clone(&inner);
         let rest_task = tokio::spawn(async move {
@@ -206,6 +209,52 @@ impl FakeDiscord {
             },
         );
         id
+    }
+
+    /// For long load runs: no request log, and uploaded files are checked but their bytes
+    /// dropped, so the process's memory is the bot's rather than the fake's records.
+    pub fn lean(&self) {
+        self.inner.lock().lean = true;
+    }
+
+    // ----- faults -----
+
+    /// The next `times` requests on `route` (`"POST /channels/{channel_id}/messages"`) get
+    /// `status` with Discord's JSON error `code` instead of being served.
+    pub fn fail_next(&self, route: &str, times: u32, status: u16, code: u64) {
+        self.inner.lock().faults.push(Fault {
+            route: route.into(),
+            times,
+            status,
+            code,
+            retry_after: None,
+        });
+    }
+
+    /// The next `times` requests on `route` are rate limited: 429 with `retry_after` seconds.
+    pub fn rate_limit_next(&self, route: &str, times: u32, retry_after: f64) {
+        self.inner.lock().faults.push(Fault {
+            route: route.into(),
+            times,
+            status: 429,
+            code: 0,
+            retry_after: Some(retry_after),
+        });
+    }
+
+    /// Injected faults not used up yet, as `(route, times left)`.
+    pub fn pending_faults(&self) -> Vec<(String, u32)> {
+        let st = self.inner.lock();
+        st.faults
+            .iter()
+            .map(|f| (f.route.clone(), f.times))
+            .collect()
+    }
+
+    /// Drops every gateway connection without a close frame, as a network cut would; the
+    /// sessions stay known, so the bot can RESUME them.
+    pub fn drop_gateway(&self) {
+        let _ = self.inner.cut.send(());
     }
 
     // ----- what happened -----
@@ -345,6 +394,16 @@ impl FakeDiscord {
 
     /// Pushes an INTERACTION_CREATE to the connected bot; waits for a session first.
     pub async fn push(&self, push: Push) -> Pushed {
+        self.push_at(push, false).await
+    }
+
+    /// Pushes an interaction whose deadline has already passed (a delivery delayed on the way):
+    /// its callback gets 404 / 10062, as on Discord, without a violation.
+    pub async fn push_late(&self, push: Push) -> Pushed {
+        self.push_at(push, true).await
+    }
+
+    async fn push_at(&self, push: Push, late: bool) -> Pushed {
         self.wait_for_session().await;
         let mut st = self.inner.lock();
         let id = st.next_id();
@@ -353,6 +412,14 @@ impl FakeDiscord {
         let token = format!("fake-interaction-token-{id}");
         let d = interactions::payload(&st, &push, id, &token, &self.inner.api_base)
             .unwrap_or_else(|e| panic!("fake Discord: cannot push {push:?}: {e}"));
+        let pushed = if late {
+            let past = st.ack_deadline + Duration::from_secs(1);
+            Instant::now()
+                .checked_sub(past)
+                .unwrap_or_else(Instant::now)
+        } else {
+            Instant::now()
+        };
         st.interactions.insert(
             id,
             InteractionRec {
@@ -362,15 +429,28 @@ impl FakeDiscord {
                 channel_id: push.actor().channel,
                 user_id: push.actor().user,
                 message_id: push.message_id(),
-                pushed: Instant::now(),
+                pushed,
                 callback: None,
                 original: None,
                 followups: Vec::new(),
                 payload: d.clone(),
+                late,
             },
         );
         gateway::dispatch_all(&mut st, "INTERACTION_CREATE", &d);
         Pushed { id, token }
+    }
+
+    /// Delivers an interaction already pushed once more (same id and token), as a gateway
+    /// replaying events or a second process would.
+    pub fn redeliver(&self, pushed: &Pushed) {
+        let mut st = self.inner.lock();
+        let d = st
+            .interactions
+            .get(&pushed.id)
+            .map(|i| i.payload.clone())
+            .unwrap_or_else(|| panic!("fake Discord: no interaction {}", pushed.id));
+        gateway::dispatch_all(&mut st, "INTERACTION_CREATE", &d);
     }
 
     /// Records an interaction as if pushed, without a gateway (to answer it over REST directly).
@@ -401,6 +481,7 @@ impl FakeDiscord {
                 original: None,
                 followups: Vec::new(),
                 payload: d,
+                late: false,
             },
         );
         Pushed { id, token }

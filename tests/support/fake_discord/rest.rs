@@ -32,6 +32,9 @@ pub async fn handle(
     };
     inner.changed.notify_waiters();
     let mut builder = Response::builder().status(reply.status);
+    for (name, value) in &reply.headers {
+        builder = builder.header(*name, value);
+    }
     let body = match reply.body {
         Some(v) => {
             builder = builder.header("content-type", "application/json");
@@ -47,12 +50,14 @@ pub async fn handle(
 pub struct Reply {
     pub status: u16,
     pub body: Option<Value>,
+    pub headers: Vec<(&'static str, String)>,
 }
 
 fn ok(body: Value) -> Reply {
     Reply {
         status: 200,
         body: Some(body),
+        headers: Vec::new(),
     }
 }
 
@@ -60,6 +65,7 @@ fn no_content() -> Reply {
     Reply {
         status: 204,
         body: None,
+        headers: Vec::new(),
     }
 }
 
@@ -68,6 +74,30 @@ fn error(status: u16, code: u64, message: &str) -> Reply {
     Reply {
         status,
         body: Some(json!({"code": code, "message": message})),
+        headers: Vec::new(),
+    }
+}
+
+/// The answer of an injected fault, shaped as Discord's (429: `retry_after` in the body and
+/// the headers, `global` false).
+fn fault_reply(f: &super::state::Fault) -> Reply {
+    match f.retry_after {
+        Some(secs) => Reply {
+            status: f.status,
+            body: Some(json!({
+                "message": "You are being rate limited.",
+                "retry_after": secs,
+                "global": false,
+                "code": f.code,
+            })),
+            headers: vec![
+                ("retry-after", format!("{}", secs.ceil())),
+                ("x-ratelimit-remaining", "0".into()),
+                ("x-ratelimit-reset-after", format!("{secs:.3}")),
+                ("x-ratelimit-scope", "user".into()),
+            ],
+        },
+        None => error(f.status, f.code, "injected failure"),
     }
 }
 
@@ -122,7 +152,9 @@ impl Inner {
         }
         let reply = self.rest_inner(st, parts, bytes, &method, &path, &label, &mut log);
         log.status = reply.status;
-        st.requests.push(log);
+        if !st.lean {
+            st.requests.push(log);
+        }
         reply
     }
 
@@ -155,6 +187,16 @@ impl Inner {
         let template = route.template.to_string();
         log.route = Some(template.clone());
         let label = format!("{method} {template}");
+        if let Some(f) = st
+            .faults
+            .iter_mut()
+            .find(|f| f.times > 0 && f.route == label)
+        {
+            f.times -= 1;
+            let f = f.clone();
+            st.faults.retain(|f| f.times > 0);
+            return fault_reply(&f);
+        }
         let query = query(parts.uri.query().unwrap_or(""));
         let mut bad_params = self.spec.check_params(&route);
         bad_params.extend(self.spec.check_query(&route, &query));
@@ -598,6 +640,9 @@ impl Inner {
             return error(400, 40060, "Interaction has already been acknowledged.");
         }
         let after = rec.pushed.elapsed();
+        if rec.late {
+            return error(404, 10062, "Unknown interaction");
+        }
         if after > st.ack_deadline {
             st.violation(
                 &r.label,
@@ -761,6 +806,9 @@ impl Inner {
             let mut a = f.clone();
             a.id = st.next_id();
             checks::file(st, &r.label, *index, &mut a);
+            if st.lean {
+                a.bytes = Vec::new();
+            }
             out.push((*index, a));
         }
         out

@@ -175,6 +175,22 @@ pub struct InteractionRec {
     pub followups: Vec<u64>,
     /// The INTERACTION_CREATE `d` the fake built.
     pub payload: Value,
+    /// Delivered after its deadline on purpose (`push_late`): a callback gets 404 / 10062
+    /// without a violation, as on Discord.
+    pub late: bool,
+}
+
+/// An injected REST failure (`FakeDiscord::fail_next`): the next `times` requests on `route`
+/// get this answer instead of being served.
+#[derive(Clone, Debug)]
+pub struct Fault {
+    /// `METHOD /openapi/template`, e.g. `POST /channels/{channel_id}/messages`.
+    pub route: String,
+    pub times: u32,
+    pub status: u16,
+    pub code: u64,
+    /// 429 only: seconds, in the body and the `retry-after` header.
+    pub retry_after: Option<f64>,
 }
 
 /// One request the fake received.
@@ -242,6 +258,9 @@ pub struct State {
     pub next_id: u64,
     pub ack_deadline: Duration,
     pub token: String,
+    pub faults: Vec<Fault>,
+    /// `FakeDiscord::lean`: no request log and no file bytes kept (long load runs).
+    pub lean: bool,
 }
 
 impl State {
@@ -297,6 +316,8 @@ impl State {
             next_id: first_id(),
             ack_deadline: Duration::from_secs(3),
             token: token.into(),
+            faults: Vec::new(),
+            lean: false,
         }
     }
 
@@ -314,11 +335,22 @@ impl State {
     }
 
     pub fn message(&self, id: u64) -> Option<&Message> {
-        self.messages.iter().find(|m| m.id == id && !m.deleted)
+        self.message_index(id).map(|i| &self.messages[i])
     }
 
     pub fn message_mut(&mut self, id: u64) -> Option<&mut Message> {
-        self.messages.iter_mut().find(|m| m.id == id && !m.deleted)
+        self.message_index(id).map(|i| &mut self.messages[i])
+    }
+
+    /// Messages are appended with growing ids: a binary search first (the load bench keeps
+    /// many), a scan if the order ever breaks.
+    fn message_index(&self, id: u64) -> Option<usize> {
+        let i = self
+            .messages
+            .binary_search_by_key(&id, |m| m.id)
+            .ok()
+            .or_else(|| self.messages.iter().position(|m| m.id == id))?;
+        (!self.messages[i].deleted).then_some(i)
     }
 }
 

@@ -1,0 +1,52 @@
+//! Retrying Discord calls that failed for a passing reason (429, 5xx, a refused connection).
+//!
+//! Without a proxy, serenity's rate limiter already waits out a 429. With `DISCORD_API_BASE`
+//! the rate limiter must be off (serenity only rewrites URLs on that path), so nothing else
+//! would retry, and a lost board post would leave a game without its buttons. serenity keeps
+//! only the JSON error code of a failed answer, not `retry_after`, so the waits here are a
+//! fixed, growing backoff, longer than Discord's usual per-route waits.
+
+use std::future::Future;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+
+/// Attempts after the first one.
+const RETRIES: u32 = 3;
+/// The first wait; each next one doubles.
+const FIRST_WAIT: Duration = Duration::from_millis(400);
+
+/// Runs `call` until it succeeds, fails for good, or has been retried `RETRIES` times.
+pub async fn retrying<T, Fut>(
+    what: &str,
+    mut call: impl FnMut() -> Fut,
+) -> Result<T, serenity::Error>
+where
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    let mut wait = FIRST_WAIT;
+    let mut attempt = 0;
+    loop {
+        match call().await {
+            Err(e) if attempt < RETRIES && is_passing(&e) => {
+                attempt += 1;
+                tracing::info!(what, attempt, error = %e, "Discord call failed; retrying");
+                tokio::time::sleep(wait).await;
+                wait *= 2;
+            }
+            done => return done,
+        }
+    }
+}
+
+/// Rate limited, a server error, or no connection at all: worth another try.
+fn is_passing(e: &serenity::Error) -> bool {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            let status = r.status_code.as_u16();
+            status == 429 || (500..600).contains(&status)
+        }
+        serenity::Error::Http(serenity::HttpError::Request(r)) => r.is_connect(),
+        _ => false,
+    }
+}

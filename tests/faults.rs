@@ -1,0 +1,418 @@
+//! Faults around the bot (RELIABILITY.md): Discord answering 429 and 500, a dropped gateway,
+//! late, duplicate and unknown interactions, many clicks on one button at once, and
+//! PostgreSQL out of reach behind a proxy the test cuts and restores.
+
+#[path = "support/fake_discord/mod.rs"]
+mod fake_discord;
+
+#[path = "support/bot_play.rs"]
+mod bot_play;
+
+#[macro_use]
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bot_play::*;
+use croupier::engine::GameId;
+use croupier::service::Service;
+use croupier::store::Store;
+use fake_discord::*;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinHandle;
+
+const CALLBACK: &str = "POST /interactions/{interaction_id}/{interaction_token}/callback";
+const POST_MESSAGE: &str = "POST /channels/{channel_id}/messages";
+const EDIT_ORIGINAL: &str = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original";
+const STALE: &str = "The board changed since you looked at it.";
+
+struct World {
+    fake: FakeDiscord,
+    service: Service,
+    bot: Bot,
+    _dir: tempfile::TempDir,
+}
+
+async fn world() -> World {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}/faults.db", dir.path().display());
+    let service = Service::new(Store::connect(&url).await.expect("sqlite store"));
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, service.clone()).await;
+    World {
+        fake,
+        service,
+        bot,
+        _dir: dir,
+    }
+}
+
+async fn version(service: &Service, game: GameId) -> u32 {
+    service.load(game).await.expect("game").record.version.0
+}
+
+async fn move_count(service: &Service, game: GameId) -> usize {
+    service.store().moves(game).await.expect("moves").len()
+}
+
+/// The statuses the fake answered on `route`, in order.
+fn statuses(fake: &FakeDiscord, route: &str) -> Vec<u16> {
+    statuses_in(&fake.requests(), route)
+}
+
+fn statuses_in(requests: &[RequestLog], route: &str) -> Vec<u16> {
+    let (method, template) = route.split_once(' ').expect("METHOD /route");
+    requests
+        .iter()
+        .filter(|r| r.method == method && r.route.as_deref() == Some(template))
+        .map(|r| r.status)
+        .collect()
+}
+
+/// A legal click whose acknowledgement, board edit and new board post first meet 429s and
+/// 500s: the bot retries each and the game moves on as if nothing happened.
+#[tokio::test]
+async fn rate_limits_and_server_errors_are_retried_until_the_board_is_posted() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    let board = latest_board_after(fake, thread, 0).await;
+    let before = version(&w.service, game).await;
+    let posts_before = statuses(fake, POST_MESSAGE).len();
+    let edits_before = statuses(fake, EDIT_ORIGINAL).len();
+    let callbacks_before = statuses(fake, CALLBACK).len();
+    fake.fail_next(CALLBACK, 1, 500, 0);
+    fake.rate_limit_next(EDIT_ORIGINAL, 1, 0.2);
+    fake.rate_limit_next(POST_MESSAGE, 2, 0.2);
+    // Steps of one turn edit the board in place; play on until a new board is posted.
+    let mut board = board;
+    let mut clicked = Vec::new();
+    loop {
+        let p = click_first(fake, &board).await;
+        let cb = fake.wait_for_callback(p.id).await;
+        assert_eq!(cb.kind, 6, "{cb:?}");
+        let next = board_after(fake, &board).await;
+        clicked.push(p);
+        assert!(clicked.len() < 50, "no new board in 50 clicks");
+        if next.id != board.id {
+            break;
+        }
+        board = next;
+    }
+    assert!(
+        fake.pending_faults().is_empty(),
+        "{:?}",
+        fake.pending_faults()
+    );
+    assert_eq!(
+        statuses(fake, CALLBACK)[callbacks_before..][..2],
+        [500, 204]
+    );
+    let edits = &statuses(fake, EDIT_ORIGINAL)[edits_before..];
+    let posts = &statuses(fake, POST_MESSAGE)[posts_before..];
+    assert_eq!(edits.first(), Some(&429), "{edits:?}");
+    assert!(edits[1..].iter().all(|s| *s == 200), "{edits:?}");
+    assert_eq!(posts, &[429, 429, 200], "{posts:?}");
+    for p in &clicked {
+        assert!(
+            fake.followups(p.id).is_empty(),
+            "{:?}",
+            fake.followups(p.id)
+        );
+    }
+    assert!(version(&w.service, game).await > before);
+    fake.assert_clean();
+    w.bot.stop().await;
+}
+
+/// The gateway connection drops without a close frame: the bot resumes its session (no
+/// second IDENTIFY) and the next click is played.
+#[tokio::test]
+async fn a_dropped_gateway_connection_is_resumed_and_play_goes_on() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    let board = latest_board_after(fake, thread, 0).await;
+    let before = version(&w.service, game).await;
+    fake.drop_gateway();
+    fake.wait_until("the bot to resume", |st| {
+        (st.sessions.iter().map(|s| s.resumes).sum::<u32>() >= 1
+            && st.sessions.iter().any(|s| s.tx.is_some()))
+        .then_some(())
+    })
+    .await;
+    assert_eq!(fake.identifies().len(), 1, "the session was resumed");
+    let p = click_first(fake, &board).await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    board_after(fake, &board).await;
+    assert!(version(&w.service, game).await > before);
+    fake.assert_clean();
+    w.bot.stop().await;
+}
+
+/// A click delivered after its deadline (Discord answers 10062), and one whose callback
+/// Discord no longer knows (10062): neither is played, nothing is posted, and the bot keeps
+/// serving. A click delivered twice is played once and acknowledged once.
+#[tokio::test]
+async fn late_unknown_and_duplicate_interactions_apply_at_most_once() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    let board = latest_board_after(fake, thread, 0).await;
+    let user = mentioned(&board).expect("someone decides");
+    let (v0, m0) = (
+        version(&w.service, game).await,
+        move_count(&w.service, game).await,
+    );
+    let messages0 = fake.messages(thread).len();
+
+    // Late: the acknowledgement is refused, so the move is not played.
+    let before = statuses(fake, CALLBACK).len();
+    let late = fake
+        .push_late(push_first(&board).by(user).in_channel(thread))
+        .await;
+    fake.wait_until("the late acknowledgement", |st| {
+        (statuses_in(&st.requests, CALLBACK).len() > before).then_some(())
+    })
+    .await;
+    assert_eq!(statuses(fake, CALLBACK)[before], 404);
+    assert!(fake.interaction(late.id).expect("late").callback.is_none());
+
+    // Unknown: Discord forgot the interaction when the bot answers.
+    fake.fail_next(CALLBACK, 1, 404, 10062);
+    let unknown = click_first_as(fake, &board, user).await;
+    fake.wait_until("the refused acknowledgement", |st| {
+        st.faults.is_empty().then_some(())
+    })
+    .await;
+    // Give the bot the time it would need to (wrongly) play either click.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(fake
+        .interaction(unknown.id)
+        .expect("rec")
+        .callback
+        .is_none());
+    assert_eq!(version(&w.service, game).await, v0);
+    assert_eq!(move_count(&w.service, game).await, m0);
+    assert_eq!(fake.messages(thread).len(), messages0);
+
+    // Twice: one acknowledgement (a second is a 40060 violation), one move.
+    let p = click_first_as(fake, &board, user).await;
+    fake.redeliver(&p);
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    board_after(fake, &board).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(move_count(&w.service, game).await, m0 + 1);
+    assert!(version(&w.service, game).await > v0);
+    assert!(
+        fake.followups(p.id).is_empty(),
+        "{:?}",
+        fake.followups(p.id)
+    );
+    fake.assert_clean();
+    w.bot.stop().await;
+}
+
+/// The push for the first option of a board (not sent).
+fn push_first(board: &Message) -> Push {
+    let id = custom_ids(&board.components)
+        .into_iter()
+        .find(|i| i.starts_with("g:"))
+        .unwrap_or_else(|| panic!("no button on {board:?}"));
+    Push::button(board.id, &id)
+}
+
+/// Twenty interactions on the same button of the same board, pushed back to back without
+/// waiting for answers (the bot handles them at once, on two threads): exactly one is played,
+/// every other one is told the board changed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simultaneous_clicks_on_one_button_apply_exactly_once() {
+    const CLICKS: usize = 20;
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    let board = latest_board_after(fake, thread, 0).await;
+    let user = mentioned(&board).expect("someone decides");
+    let m0 = move_count(&w.service, game).await;
+    let mut pushed = Vec::new();
+    for _ in 0..CLICKS {
+        pushed.push(
+            fake.push(push_first(&board).by(user).in_channel(thread))
+                .await,
+        );
+    }
+    for p in &pushed {
+        assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    }
+    // The one played moves the game on; every other one is answered privately.
+    board_after(fake, &board).await;
+    fake.wait_until("every stale answer", |st| {
+        let answered = pushed
+            .iter()
+            .filter(|p| {
+                st.interactions
+                    .get(&p.id)
+                    .is_some_and(|i| !i.followups.is_empty())
+            })
+            .count();
+        (answered >= CLICKS - 1).then_some(())
+    })
+    .await;
+    for p in &pushed {
+        for m in fake.followups(p.id) {
+            assert!(m.ephemeral(), "{m:?}");
+            assert!(m.content.starts_with(STALE), "{}", m.content);
+        }
+    }
+    assert_eq!(move_count(&w.service, game).await, m0 + 1);
+    let answered: usize = pushed
+        .iter()
+        .filter(|p| !fake.followups(p.id).is_empty())
+        .count();
+    assert_eq!(answered, CLICKS - 1);
+    fake.assert_clean();
+    w.bot.stop().await;
+}
+
+// ----- PostgreSQL out of reach -----
+
+/// A TCP proxy on loopback between the bot and PostgreSQL. `cut` closes the port and every
+/// connection through it (the server is gone); `restore` opens the same port again.
+struct PgProxy {
+    addr: std::net::SocketAddr,
+    target: String,
+    tasks: Arc<Mutex<Vec<JoinHandle<()>>>>,
+}
+
+impl PgProxy {
+    async fn start(target: &str) -> PgProxy {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind proxy");
+        let proxy = PgProxy {
+            addr: listener.local_addr().expect("proxy address"),
+            target: target.to_string(),
+            tasks: Arc::default(),
+        };
+        proxy.serve(listener);
+        proxy
+    }
+
+    fn serve(&self, listener: TcpListener) {
+        let target = self.target.clone();
+        let tasks = Arc::clone(&self.tasks);
+        let accept = tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let target = target.clone();
+                let pipe = tokio::spawn(async move {
+                    if let Ok(mut server) = TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+                tasks.lock().unwrap().push(pipe);
+            }
+        });
+        self.tasks.lock().unwrap().push(accept);
+    }
+
+    fn cut(&self) {
+        for t in self.tasks.lock().unwrap().drain(..) {
+            t.abort();
+        }
+    }
+
+    async fn restore(&self) {
+        let listener = TcpListener::bind(self.addr).await.expect("rebind proxy");
+        self.serve(listener);
+    }
+}
+
+impl Drop for PgProxy {
+    fn drop(&mut self) {
+        self.cut();
+    }
+}
+
+/// `postgres://user@host:port/db?…` with `host:port` replaced.
+fn through(url: &str, addr: std::net::SocketAddr) -> (String, String) {
+    let scheme_end = url.find("://").expect("a URL") + 3;
+    let rest = &url[scheme_end..];
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    let host_at = authority.rfind('@').map_or(0, |i| i + 1);
+    let target = authority[host_at..].to_string();
+    let target = if target.contains(':') {
+        target
+    } else {
+        format!("{target}:5432")
+    };
+    let proxied = format!(
+        "{}{}{addr}{}",
+        &url[..scheme_end],
+        &authority[..host_at],
+        &rest[authority_end..]
+    );
+    (proxied, target)
+}
+
+#[tokio::test]
+async fn postgres_out_of_reach_gets_try_again_later_and_the_bot_recovers_alone() {
+    let Some(db) = store_db::Db::postgres("faults").await else {
+        eprintln!("TEST_DATABASE_URL is not set: skipping the PostgreSQL fault test");
+        return;
+    };
+    let (_, target) = through(&db.url, "127.0.0.1:1".parse().unwrap());
+    let proxy = PgProxy::start(&target).await;
+    let (proxied_url, _) = through(&db.url, proxy.addr);
+    // The bot reaches PostgreSQL through the proxy; the test reads it directly.
+    let service = Service::new(Store::connect(&proxied_url).await.expect("through proxy"));
+    let direct = Service::new(db.connect().await);
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, service).await;
+    let (game, thread) = start_game(&fake).await;
+    let board = latest_board_after(&fake, thread, 0).await;
+    let (v0, m0) = (
+        version(&direct, game).await,
+        move_count(&direct, game).await,
+    );
+
+    proxy.cut();
+    let cut_at = Instant::now();
+    let p = click_first(&fake, &board).await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    let answer = fake
+        .wait_until("the try-again answer", |st| {
+            let i = st.interactions.get(&p.id)?;
+            st.message(*i.followups.first()?).cloned()
+        })
+        .await;
+    assert!(answer.ephemeral(), "{answer:?}");
+    assert_eq!(
+        answer.content,
+        "Our game records cannot be reached just now. Nothing was changed; please try again in a moment."
+    );
+    eprintln!("answered after {:?} without the database", cut_at.elapsed());
+    assert_eq!(version(&direct, game).await, v0);
+    assert_eq!(move_count(&direct, game).await, m0);
+
+    // Back: the same board's button now plays, with no restart of the bot.
+    proxy.restore().await;
+    let p = click_first(&fake, &board).await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    board_after(&fake, &board).await;
+    assert!(
+        fake.followups(p.id).is_empty(),
+        "{:?}",
+        fake.followups(p.id)
+    );
+    assert_eq!(move_count(&direct, game).await, m0 + 1);
+    assert_eq!(
+        direct.replay(game).await.expect("replay").to_json(),
+        direct.load(game).await.expect("load").game.to_json()
+    );
+    fake.assert_clean();
+    bot.stop().await;
+    drop(proxy);
+    db.finish().await;
+}

@@ -1,0 +1,201 @@
+//! Playing through the fake Discord, for the fault, crash and load suites: the bot in-process,
+//! a lobby opened and started by interactions, boards found and clicked.
+//! Include after `fake_discord` with `#[path = "support/bot_play.rs"] mod bot_play;`.
+#![allow(dead_code)]
+
+use croupier::bot::{run_with_service, BotConfig};
+use croupier::config::Token;
+use croupier::engine::GameId;
+use croupier::service::Service;
+use serde_json::Value;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use super::fake_discord::*;
+
+/// The bot running in a task of this process, stopped on drop.
+pub struct Bot {
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<anyhow::Result<()>>>,
+}
+
+impl Bot {
+    pub async fn start(fake: &FakeDiscord, service: Service) -> Bot {
+        let config = BotConfig {
+            token: Token::new(TOKEN),
+            database_url: String::new(),
+            dev_guild: Some(GUILD_ID),
+            api_base: Some(fake.api_base()),
+            shards: None,
+            tick: None,
+        };
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(run_with_service(config, service, async {
+            rx.await.ok();
+        }));
+        wait_ready(fake, fake.identifies().len()).await;
+        Bot {
+            stop: Some(tx),
+            task: Some(task),
+        }
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let ended = task.await.expect("bot task");
+            assert!(ended.is_ok(), "bot ended with {ended:?}");
+        }
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        if let Some(t) = &self.task {
+            t.abort();
+        }
+    }
+}
+
+/// Waits for a session identified after `before` others, and the guild's commands.
+pub async fn wait_ready(fake: &FakeDiscord, before: usize) {
+    fake.wait_until("the bot's session and commands", |st| {
+        (st.sessions.len() > before
+            && st.sessions.iter().any(|s| s.tx.is_some())
+            && st.commands.iter().any(|c| c.guild_id == Some(GUILD_ID)))
+        .then_some(())
+    })
+    .await;
+}
+
+/// Every custom id in a message's component rows.
+pub fn custom_ids(components: &[Value]) -> Vec<String> {
+    components
+        .iter()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|c| c["custom_id"].as_str().map(str::to_string))
+        .collect()
+}
+
+fn component(components: &[Value], custom_id: &str) -> Option<Value> {
+    components
+        .iter()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .find(|c| c["custom_id"] == custom_id)
+}
+
+pub fn is_board(m: &Message) -> bool {
+    m.attachments.iter().any(|a| a.filename == "board.png")
+}
+
+/// The user mentioned last in a board's text (who decides now).
+pub fn mentioned(m: &Message) -> Option<u64> {
+    let at = m.content.rfind("<@")?;
+    let rest = &m.content[at + 2..];
+    let end = rest.find('>')?;
+    rest[..end].parse().ok()
+}
+
+/// `/play cortexcape short=true` by Alice in the games channel, Bob joins, Alice starts:
+/// returns the game and its thread once the first board is there.
+pub async fn start_game(fake: &FakeDiscord) -> (GameId, u64) {
+    let cmd = fake
+        .push(Push::command(
+            "play",
+            vec![
+                opt::string("game", "cortexcape"),
+                opt::string("options", "short=true"),
+            ],
+        ))
+        .await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(cb.kind, 4, "{cb:?}");
+    let lobby = fake.original_response(cmd.id).expect("lobby message");
+    // The thread hangs off the lobby message (games may be opened side by side).
+    let thread = fake
+        .wait_until("the game's thread", |st| {
+            st.channels
+                .values()
+                .find(|c| c.from_message == Some(lobby.id))
+                .map(|c| c.id)
+        })
+        .await;
+    let ids = custom_ids(&lobby.components);
+    let game = ids
+        .first()
+        .and_then(|id| id.strip_prefix("l:"))
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|g| g.parse().ok())
+        .map(GameId)
+        .unwrap_or_else(|| panic!("no lobby buttons: {ids:?}"));
+    for (user, action, kind) in [(BOB, "join", 7), (ALICE, "start", 6)] {
+        let p = fake
+            .push(Push::button(lobby.id, &format!("l:{}:{action}", game.0)).by(user))
+            .await;
+        let cb = fake.wait_for_callback(p.id).await;
+        assert_eq!(cb.kind, kind, "{action}: {cb:?}");
+    }
+    latest_board_after(fake, thread, 0).await;
+    (game, thread)
+}
+
+/// The newest board in `channel` with an id above `after`.
+pub async fn latest_board_after(fake: &FakeDiscord, channel: u64, after: u64) -> Message {
+    fake.wait_until("a new board", |st| newer_board(st, channel, after))
+        .await
+}
+
+/// Clicks the first option of `board` (button, or first entry of its menu) as `user`.
+pub async fn click_first_as(fake: &FakeDiscord, board: &Message, user: u64) -> Pushed {
+    let id = custom_ids(&board.components)
+        .into_iter()
+        .find(|i| i.starts_with("g:") || i.starts_with("s:"))
+        .unwrap_or_else(|| panic!("no decision on {board:?}"));
+    let push = if id.starts_with("s:") {
+        let menu = component(&board.components, &id).expect("menu");
+        let value = menu["options"][0]["value"].as_str().expect("value");
+        Push::select(board.id, &id, &[value])
+    } else {
+        Push::button(board.id, &id)
+    };
+    fake.push(push.by(user).in_channel(board.channel_id)).await
+}
+
+/// Clicks the first option of `board` as the player it mentions.
+pub async fn click_first(fake: &FakeDiscord, board: &Message) -> Pushed {
+    let user = mentioned(board).unwrap_or_else(|| panic!("nobody to play on {board:?}"));
+    click_first_as(fake, board, user).await
+}
+
+/// The board after a click: edited in place with new buttons (same player again), or a new
+/// one posted below it.
+pub async fn board_after(fake: &FakeDiscord, board: &Message) -> Message {
+    let old = custom_ids(&board.components);
+    fake.wait_until("the board after a click", |st| {
+        let m = st.message(board.id)?;
+        let now = custom_ids(&m.components);
+        // Either way the clicked board changes first: edited with new buttons, or stripped
+        // of them before the next board is posted (only then is a scan worth it).
+        if now == old {
+            return None;
+        }
+        if !now.is_empty() {
+            return Some(m.clone());
+        }
+        newer_board(st, board.channel_id, board.id)
+    })
+    .await
+}
+
+/// The newest board in `channel` above id `after`. Ids only grow, so the scan from the end
+/// stops at `after` (cheap with thousands of games in the fake).
+pub fn newer_board(st: &State, channel: u64, after: u64) -> Option<Message> {
+    st.messages
+        .iter()
+        .rev()
+        .take_while(|m| m.id > after)
+        .find(|m| m.channel_id == channel && !m.deleted && is_board(m))
+        .cloned()
+}
