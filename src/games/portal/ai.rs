@@ -310,12 +310,12 @@ impl Portal {
         }
         let burns = !self.is_char(Card::Caroline);
         let kills = !self.is_char(Card::Wheatley);
-        for s in 0..self.n() {
+        for (s, g) in gain.iter_mut().enumerate().take(self.n()) {
             if burns {
-                gain[s] -= f64::from(chamber.cake[s]);
+                *g -= f64::from(chamber.cake[s]);
             }
             if kills {
-                gain[s] -= 0.3 * f64::from(chamber.subj[s]);
+                *g -= 0.3 * f64::from(chamber.subj[s]);
             }
         }
         gain
