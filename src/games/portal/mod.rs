@@ -15,6 +15,7 @@
 //! Example turn (the rulebook's, spec S1):
 //! `done; move m3 2 m1; activate mid; subject top; subject mid; cake top; recycle bot`.
 
+mod ai;
 pub mod components;
 pub mod moves;
 pub mod notation;
@@ -30,8 +31,8 @@ use image::RgbaImage;
 use rand::Rng;
 
 use crate::engine::{
-    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, OptionSpec, Outcome,
-    Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, OptionSpec,
+    Outcome, Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
 };
 use crate::i18n::Text;
 use components::data;
@@ -444,6 +445,28 @@ impl Game for Portal {
                     )
                 })
             })
+    }
+
+    fn imagine(
+        public: &view::PublicView,
+        private: Option<&view::PrivateView>,
+        seat: Seat,
+        rng: &mut GameRng,
+    ) -> Option<Self> {
+        Portal::imagine_from(public, private, seat, rng)
+    }
+
+    /// Only the playouts' cheap habits: every real decision is searched.
+    fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {
+        if effort == 0 {
+            self.playout_option(rng)
+        } else {
+            None
+        }
+    }
+
+    fn estimate(&self) -> Vec<f64> {
+        self.estimate_values()
     }
 }
 

@@ -246,7 +246,7 @@ impl Portal {
         }
     }
 
-    fn is_char(&self, c: Card) -> bool {
+    pub(crate) fn is_char(&self, c: Card) -> bool {
         self.character() == Some(c)
     }
 
@@ -668,24 +668,33 @@ impl Portal {
         if let Some(c) = self.turn.resolving.take() {
             self.discard.push(c);
         }
-        let key = |s: u8| (self.cake_in_lab(s), self.subjects_in_lab(s));
-        let best = self.seat_ids().map(key).max().unwrap_or((0, 0));
-        let tied: Vec<u8> = self.seat_ids().filter(|&s| key(s) == best).collect();
-        if self.opts.vote && tied.len() > 1 && tied.len() < self.n() {
-            let n = self.n();
-            let voters: Vec<u8> = (1..=n)
-                .map(|k| u8::try_from((usize::from(self.active) + k) % n).unwrap_or(0))
-                .filter(|s| !tied.contains(s))
-                .collect();
-            self.vote = Some(VoteState {
-                tied,
-                voters,
-                votes: Vec::new(),
-            });
+        if let Some(vote) = self.vote_to_open() {
+            self.vote = Some(vote);
             self.agenda.push(Step::Vote);
             return;
         }
         self.conclude(log);
+    }
+
+    /// The final vote the current position calls for (`final_tie = vote`, a tie for first
+    /// place with someone outside it), before any ballot.
+    pub(crate) fn vote_to_open(&self) -> Option<VoteState> {
+        let key = |s: u8| (self.cake_in_lab(s), self.subjects_in_lab(s));
+        let best = self.seat_ids().map(key).max().unwrap_or((0, 0));
+        let tied: Vec<u8> = self.seat_ids().filter(|&s| key(s) == best).collect();
+        if !(self.opts.vote && tied.len() > 1 && tied.len() < self.n()) {
+            return None;
+        }
+        let n = self.n();
+        let voters: Vec<u8> = (1..=n)
+            .map(|k| u8::try_from((usize::from(self.active) + k) % n).unwrap_or(0))
+            .filter(|s| !tied.contains(s))
+            .collect();
+        Some(VoteState {
+            tied,
+            voters,
+            votes: Vec::new(),
+        })
     }
 
     /// Ranks the seats and records the outcome.
@@ -2077,12 +2086,34 @@ impl Portal {
             .seat_ids()
             .map(|s| chamber.subj[usize::from(s)])
             .collect();
+        let (recipient, reason) = self.reward_recipient(x, &chamber);
+        log.push(Ev::MajorityResolved {
+            chamber: x,
+            counts,
+            recipient,
+            reason,
+        });
+        if let Some(r) = recipient {
+            self.turn.recipient = Some(r);
+            self.turn.pending = self.data().panels[usize::from(chamber.panel)]
+                .face(chamber.face)
+                .to_vec();
+            self.agenda.push(Step::Reward);
+        }
+    }
+
+    /// A2: who would earn the rewards of old-edge chamber `x` (holding `chamber`) now.
+    pub(crate) fn reward_recipient(&self, x: Ch, chamber: &Chamber) -> (Option<u8>, Majority) {
+        let counts: Vec<u8> = self
+            .seat_ids()
+            .map(|s| chamber.subj[usize::from(s)])
+            .collect();
         let max = counts.iter().copied().max().unwrap_or(0);
         let at_max: Vec<u8> = self
             .seat_ids()
             .filter(|&s| counts[usize::from(s)] == max)
             .collect();
-        let (recipient, reason) = if self.cube == Some(x) && !self.is_char(Card::Space) {
+        if self.cube == Some(x) && !self.is_char(Card::Space) {
             (None, Majority::CubeBlocked)
         } else if self.is_char(Card::Oracle) {
             let min = counts.iter().copied().filter(|&c| c > 0).min();
@@ -2108,19 +2139,6 @@ impl Portal {
             (Some(self.active), Majority::ActiveWinsTie)
         } else {
             (None, Majority::Tie)
-        };
-        log.push(Ev::MajorityResolved {
-            chamber: x,
-            counts,
-            recipient,
-            reason,
-        });
-        if let Some(r) = recipient {
-            self.turn.recipient = Some(r);
-            self.turn.pending = self.data().panels[usize::from(chamber.panel)]
-                .face(chamber.face)
-                .to_vec();
-            self.agenda.push(Step::Reward);
         }
     }
 

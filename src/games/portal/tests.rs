@@ -2070,3 +2070,236 @@ fn parser_survives_random_strings() {
         let _ = g.parse(Seat(R), &s);
     }
 }
+
+// ---------------------------------------------------------------- bot players (issue 9)
+
+mod bot {
+    use super::*;
+    use crate::ai::{choose, Level};
+
+    /// Plays `steps` seeded random options, then returns the game (still running, if it is).
+    fn reach(opts: &GameOptions, seats: usize, seed: u64, steps: usize) -> Portal {
+        let mut g = Portal::setup(opts, seats, seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xb07);
+        for _ in 0..steps {
+            let Some(p) = g.prompt() else { break };
+            if p.seat.0 == 0 && rng.gen_bool(0.3) {
+                // Stop at many kinds of prompt, including seat 0's.
+                break;
+            }
+            let a = p.options[rng.gen_range(0..p.options.len())];
+            g.apply(p.seat, &a).unwrap();
+        }
+        g
+    }
+
+    fn bot_choice(g: &Portal, level: Level, seed: u64) -> Option<usize> {
+        let p = g.prompt()?;
+        let public = g.public_view();
+        let private = g.private_view(p.seat);
+        choose::<Portal>(&public, private.as_ref(), p.seat, &p.options, level, seed)
+            .map(|c| c.index)
+    }
+
+    #[test]
+    fn imagined_games_show_the_same_views_and_conserve_every_piece() {
+        let variants: [&[(&str, &str)]; 3] = [
+            &[],
+            &[("hands", "open"), ("show_backs", "true")],
+            &[("final_tie", "vote"), ("split_rule", "final")],
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(41);
+        let mut checked = 0;
+        for (vi, v) in variants.iter().enumerate() {
+            for seats in 2..=4 {
+                for k in 0..6u64 {
+                    let seed = 900 + 100 * vi as u64 + 10 * seats as u64 + k;
+                    let g = reach(&options_of(v), seats, seed, rng.gen_range(0..150));
+                    let Some(p) = g.prompt() else { continue };
+                    let public = g.public_view();
+                    let private = g.private_view(p.seat);
+                    for _ in 0..3 {
+                        let im = Portal::imagine(&public, private.as_ref(), p.seat, &mut rng)
+                            .expect("a running game can be imagined");
+                        assert_eq!(im.public_view(), public, "seed {seed}");
+                        assert_eq!(im.private_view(p.seat), private, "seed {seed}");
+                        assert_eq!(im.prompt().unwrap().options, p.options);
+                        check_invariants(&im);
+                        let mut cards: Vec<Card> = im.deck.clone();
+                        cards.extend(&im.discard);
+                        cards.extend(im.turn.resolving);
+                        for s in &im.seats {
+                            cards.extend(s.hand.iter().map(|h| h.card));
+                        }
+                        cards.sort();
+                        assert_eq!(cards, Card::ALL.to_vec(), "every card once");
+                        let mut panels: Vec<u8> = im
+                            .floors
+                            .iter()
+                            .flatten()
+                            .chain(im.lifted.iter().map(|l| &l.chamber))
+                            .map(|x| x.panel)
+                            .chain(im.set_aside.iter().map(|(p, _)| *p))
+                            .collect();
+                        panels.sort_unstable();
+                        assert_eq!(panels, (0..18).collect::<Vec<u8>>(), "every panel once");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked >= 100, "{checked}");
+    }
+
+    #[test]
+    fn imagined_vote_keeps_the_voters_own_ballot() {
+        let mut p = Pos::new()
+            .opt("final_tie", "vote")
+            .s(B, "t10", 1)
+            .c(B, "t10", 2)
+            .s(R, "m9", 1)
+            .c(R, "m9", 2)
+            .s(2, "b10", 3)
+            .s(3, "b8", 1);
+        p.seats = 4;
+        let mut g = p.build();
+        g.finish(EndReason::RoundLimit, &mut Log::default());
+        play(&mut g, 2, "vote red");
+        let prompt = g.prompt().unwrap();
+        assert_eq!((prompt.seat, prompt.kind), (Seat(3), "vote"));
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        // Seat 2 watches seat 3 vote: its own ballot is kept, seat 3's prompt is the same.
+        let im = Portal::imagine(
+            &g.public_view(),
+            g.private_view(Seat(2)).as_ref(),
+            Seat(2),
+            &mut rng,
+        )
+        .unwrap();
+        assert_eq!(im.vote.as_ref().unwrap().votes, vec![Some(R)]);
+        assert_eq!(im.public_view(), g.public_view());
+        assert_eq!(im.private_view(Seat(2)), g.private_view(Seat(2)));
+        // Seat 3 cannot see seat 2's ballot: it is sampled, and the views still agree.
+        for _ in 0..5 {
+            let im = Portal::imagine(
+                &g.public_view(),
+                g.private_view(Seat(3)).as_ref(),
+                Seat(3),
+                &mut rng,
+            )
+            .unwrap();
+            assert_eq!(im.public_view(), g.public_view());
+            assert_eq!(im.private_view(Seat(3)), g.private_view(Seat(3)));
+        }
+    }
+
+    #[test]
+    fn bots_only_pick_listed_options() {
+        for (seats, seed) in [(2usize, 71u64), (3, 72)] {
+            let mut g = Portal::setup(&GameOptions::new(), seats, seed).unwrap();
+            for step in 0..40u64 {
+                let Some(p) = g.prompt() else { break };
+                let i = bot_choice(&g, Level::Easy, seed * 1000 + step).unwrap();
+                assert!(i < p.options.len());
+                g.apply(p.seat, &p.options[i]).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn the_bot_is_blind_to_hidden_cards_deck_order_and_panels() {
+        let mut compared = 0;
+        for seed in 0..12u64 {
+            let g = reach(&GameOptions::new(), 3, 300 + seed, 40 + 5 * seed as usize);
+            let Some(p) = g.prompt() else { continue };
+            let me = usize::from(p.seat.0);
+            // Another game the seat cannot tell apart: the other hands and the deck under its
+            // top trade cards (freshness kept), and panels showing the same face trade places
+            // with set-aside panels carrying that face.
+            let mut h = g.clone();
+            let under = h.deck.len().saturating_sub(1);
+            let mut pool: Vec<Card> = h.deck[..under].to_vec();
+            for (s, st) in h.seats.iter().enumerate() {
+                if s != me {
+                    pool.extend(st.hand.iter().map(|c| c.card));
+                }
+            }
+            let shift = 1.min(pool.len());
+            pool.rotate_left(shift);
+            let mut next = pool.into_iter();
+            for c in &mut h.deck[..under] {
+                *c = next.next().unwrap();
+            }
+            for (s, st) in h.seats.iter_mut().enumerate() {
+                if s != me {
+                    for c in &mut st.hand {
+                        c.card = next.next().unwrap();
+                    }
+                }
+            }
+            let d = data().unwrap();
+            for f in 0..3 {
+                for i in 0..h.floors[f].len() {
+                    let x = h.floors[f][i].clone();
+                    let icons = d.panels[usize::from(x.panel)].face(x.face);
+                    if let Some(k) = h.set_aside.iter().position(|&(q, qf)| {
+                        d.panels[usize::from(q)].face(qf) == icons
+                            || d.panels[usize::from(q)].face(qf.other()) == icons
+                    }) {
+                        let (q, qf) = h.set_aside[k];
+                        let face = if d.panels[usize::from(q)].face(qf) == icons {
+                            qf
+                        } else {
+                            qf.other()
+                        };
+                        h.set_aside[k] = (x.panel, x.face);
+                        h.floors[f][i].panel = q;
+                        h.floors[f][i].face = face;
+                    }
+                }
+            }
+            assert_ne!(
+                serde_json::to_string(&g).unwrap(),
+                serde_json::to_string(&h).unwrap()
+            );
+            assert_eq!(g.public_view(), h.public_view());
+            assert_eq!(g.private_view(p.seat), h.private_view(p.seat));
+            // Normal on a few positions only: it is the slow one in debug builds.
+            let levels: &[Level] = if seed < 3 {
+                &[Level::Easy, Level::Normal]
+            } else {
+                &[Level::Easy]
+            };
+            for &level in levels {
+                assert_eq!(
+                    bot_choice(&g, level, seed),
+                    bot_choice(&h, level, seed),
+                    "seed {seed}"
+                );
+            }
+            compared += 1;
+        }
+        assert!(compared >= 8, "{compared}");
+    }
+
+    #[test]
+    fn the_bot_recycles_the_last_enemy_subject_when_it_wins() {
+        // Red's only subject sits on the top old edge t2 (a card-only face, so red earns no
+        // subject there); blue leads on cake. Activating top ends the game with blue ahead;
+        // mid and bot are empty and let the game go on.
+        let mut p = Pos::new()
+            .s(B, "t10", 1)
+            .s(B, "m9", 2)
+            .s(B, "b10", 1)
+            .s(R, "t2", 1)
+            .c(B, "m9", 2)
+            .c(R, "t8", 1)
+            .face("t2", 8, Face::B);
+        p.activate = true;
+        let g = p.build();
+        assert_eq!(kind(&g), "activate");
+        let prompt = g.prompt().unwrap();
+        let i = bot_choice(&g, Level::Normal, 5).unwrap();
+        assert_eq!(g.notation(&prompt.options[i]), "activate top");
+    }
+}

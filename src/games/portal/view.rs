@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::moves::Icon;
-use super::state::{Card, Ch, Floor, Portal};
+use super::state::{Card, Ch, EndReason, Floor, Opts, Portal, Step, TurnState};
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
 
@@ -109,6 +109,22 @@ pub struct PublicView {
     pub last_move: Option<(String, String)>,
     pub end: Option<EndView>,
     pub hands_hidden: bool,
+    pub engine: EngineView,
+}
+
+/// The engine's bookkeeping, all of it known at the table: the options, who started, the
+/// pending steps (what the rules will ask or do next) and the turn's flags. Bots rebuild a
+/// running game from it ([`super::ai`]). Nothing here depends on a hand, the deck order, a
+/// back face or a secret vote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineView {
+    pub opts: Opts,
+    pub first: u8,
+    /// Last = next.
+    pub agenda: Vec<Step>,
+    pub turn: TurnState,
+    /// Set while the final vote is open (the game is decided but not yet concluded).
+    pub ended: Option<EndReason>,
 }
 
 /// One of the seat's own cards.
@@ -250,6 +266,13 @@ impl Portal {
             last_move: self.last_move.map(|(a, b)| (a.to_string(), b.to_string())),
             end,
             hands_hidden: self.opts.hidden_hands,
+            engine: EngineView {
+                opts: self.opts.clone(),
+                first: self.first,
+                agenda: self.agenda.clone(),
+                turn: self.turn.clone(),
+                ended: self.ended,
+            },
         }
     }
 
