@@ -1,7 +1,8 @@
 //! Bot strength and speed: seeded 2-player matches for every game, printed as win rates
 //! (normal vs random, hard vs normal) and decision times (p50/p99 per level).
 //!
-//! `cargo bench --bench ai` (`AI_BENCH_GAMES=N` matches per pairing, default 40). Games whose
+//! `cargo bench --bench ai` (`AI_BENCH_GAMES=N` matches per pairing, default 40;
+//! `AI_BENCH_ONLY=<game id>` plays one game only). Games whose
 //! bot is not built yet play at random and are reported as such.
 
 use std::time::{Duration, Instant};
@@ -108,8 +109,12 @@ fn main() {
         "{:<18} {:<16} {:>9} {:>10} {:>10} {:>10}",
         "game", "pairing", "win rate", "p50", "p99", "note"
     );
+    let only = std::env::var("AI_BENCH_ONLY").ok();
     for &kind in GameKind::ALL {
         if kind.seat_range().0 > 2 || kind.seat_range().1 < 2 {
+            continue;
+        }
+        if only.as_deref().is_some_and(|id| id != kind.id()) {
             continue;
         }
         for (a, b) in [
