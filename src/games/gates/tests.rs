@@ -2710,3 +2710,38 @@ mod bot {
         assert!(e[0] > 0.75 && e[1] < 0.25, "{e:?}");
     }
 }
+
+// ---------------------------------------------------------------- image budget
+
+/// The busiest boards (4 players at the end of seeded random games, where journals, gates and
+/// the final score lines are all full; French labels run longest) stay under Discord's 300 KB
+/// budget once encoded by the service.
+#[test]
+fn late_four_player_boards_fit_the_png_budget() {
+    use rand::{Rng, SeedableRng};
+    for seed in [3u64, 4] {
+        let mut g = Gates::setup(&GameOptions::new(), 4, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut before_end = g.clone();
+        while let Some(p) = Game::prompt(&g) {
+            before_end = g.clone();
+            let pick = p.options[rng.gen_range(0..p.options.len())];
+            Game::apply(&mut g, p.seat, &pick).unwrap();
+        }
+        for position in [&before_end, &g] {
+            for lang in [Lang::En, Lang::Fr] {
+                let ctx = crate::engine::RenderCtx {
+                    lang,
+                    names: strs(&["Mandy", "Jordan", "Sam", "Alex"]),
+                };
+                let img = <Gates as Game>::render_public(&position.public_view(), &ctx);
+                let png = crate::service::encode_png(&img);
+                assert!(
+                    png.len() < 300_000,
+                    "seed {seed}, {lang:?}: {} bytes",
+                    png.len()
+                );
+            }
+        }
+    }
+}
