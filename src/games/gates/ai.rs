@@ -273,9 +273,10 @@ impl Gates {
         let listed = self.options(ask);
         let me = self.player(self.active);
         let mode = self.mode.unwrap_or(Mode::Sane);
-        // Desperate actions are for the search to weigh; playouts only cash in 3 points.
+        // Desperate actions are for the search to weigh; playouts only cash in 3 points,
+        // keeping a token for the despair tie-break.
         let score3 = Action::Despair(Desperate::Score);
-        if listed.contains(&score3) && me.despair >= self.cost(Desperate::Score) + 1 {
+        if listed.contains(&score3) && me.despair > self.cost(Desperate::Score) {
             return Some(score3);
         }
         let best = |rng: &mut GameRng, value: &dyn Fn(&Action) -> f64| -> Option<Action> {
