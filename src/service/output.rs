@@ -72,8 +72,10 @@ pub enum Notice {
 }
 
 /// Encodes a board image as PNG. Boards are opaque, so the alpha channel is dropped (a quarter
-/// less data), and `Fast` compression with adaptive filtering keeps encoding near 6 ms for about
-/// 230 KB; `Default` was 5x slower for 40% smaller files (figures in BENCHMARKS.md).
+/// less data). Zlib level 1 without row filters: our boards are flat fills and text, which
+/// long-distance matches compress well, so it is both smaller (about a quarter) and faster than
+/// `Fast` (run-length only) with adaptive filtering, whose filter trials alone cost more than
+/// the deflate; `Default` was 5x slower (figures in BENCHMARKS.md).
 pub fn encode_png(img: &RgbaImage) -> Vec<u8> {
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     use image::ImageEncoder;
@@ -84,7 +86,7 @@ pub fn encode_png(img: &RgbaImage) -> Vec<u8> {
         .collect();
     let mut out = Vec::new();
     let encoder =
-        PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive);
+        PngEncoder::new_with_quality(&mut out, CompressionType::Level(1), FilterType::NoFilter);
     // Encoding an in-memory buffer of matching size cannot fail.
     let _ = encoder.write_image(
         &rgb,

@@ -11,6 +11,7 @@
 //! `convert kin blue`, `with sal`, `take 2`, `take deck`, `open roc`, `despair swap`,
 //! `discard r05`, `skip`, `end`; a turn may be typed as `play r01; send kin; play p01; take 2`.
 
+mod ai;
 pub mod components;
 pub mod moves;
 pub mod notation;
@@ -25,8 +26,8 @@ mod tests;
 use image::RgbaImage;
 
 use crate::engine::{
-    resolve_options, Applied, Game, GameKind, GameOptions, LineKeeps, OptionSpec, Outcome, Prompt,
-    Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+    resolve_options, Applied, Game, GameKind, GameOptions, GameRng, LineKeeps, OptionSpec, Outcome,
+    Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
 };
 use crate::i18n::Text;
 use components::{data, Region};
@@ -472,5 +473,22 @@ impl Game for Gates {
     /// Playing and swapping name the cards of the hand (spec section 9).
     fn options_are_private(&self) -> bool {
         matches!(self.ask(), Some(Ask::PlayCard | Ask::SwapDiscard))
+    }
+
+    fn imagine(
+        public: &view::PublicView,
+        private: Option<&view::PrivateView>,
+        seat: Seat,
+        rng: &mut GameRng,
+    ) -> Option<Self> {
+        ai::imagine(public, private, seat, rng)
+    }
+
+    fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {
+        self.expert(effort, rng)
+    }
+
+    fn estimate(&self) -> Vec<f64> {
+        self.bot_estimate()
     }
 }

@@ -2567,3 +2567,228 @@ mod playouts {
         }
     }
 }
+
+// ---------------------------------------------------------------- bot players
+
+mod bot {
+    use super::*;
+    use crate::ai::{Level, Method};
+    use crate::engine::rng_from_seed;
+    use rand::seq::SliceRandom;
+    use rand::Rng;
+
+    /// A game after `steps` seeded random options (fewer if it ends first).
+    fn random_position(seats: usize, seed: u64, steps: usize) -> Gates {
+        let mut g = Gates::setup(&options(&[]), seats, seed).unwrap();
+        let mut rng = rng_from_seed(seed ^ 0xB07);
+        for _ in 0..steps {
+            let Some(p) = Game::prompt(&g) else { break };
+            let pick = p.options[rng.gen_range(0..p.options.len())];
+            Game::apply(&mut g, p.seat, &pick).unwrap();
+        }
+        g
+    }
+
+    /// Every imagined game shows the seat exactly what the real one shows it (public view,
+    /// its private view, the prompt) and keeps every card of the box exactly once.
+    #[test]
+    fn imagined_games_match_what_the_seat_sees() {
+        let mut rng = rng_from_seed(9);
+        let mut checked = 0;
+        for seats in 2..=4 {
+            let mut g = Gates::setup(&options(&[]), seats, 31 + seats as u64).unwrap();
+            let mut step = 0;
+            while let Some(p) = Game::prompt(&g) {
+                step += 1;
+                if step % 3 == 0 {
+                    let public = g.public_view();
+                    // The deciding seat and a seat waiting for its turn.
+                    for seat in [p.seat, p.seat.next(seats)] {
+                        let private = g.private_view(seat);
+                        let imagined = Gates::imagine(&public, private.as_ref(), seat, &mut rng)
+                            .unwrap_or_else(|| panic!("no imagined game at step {step}"));
+                        assert_eq!(imagined.public_view(), public, "step {step}");
+                        assert_eq!(imagined.private_view(seat), private, "step {step}");
+                        // Its options may name the active seat's cards: only that seat's
+                        // imagined prompt is whole.
+                        let prompt = Game::prompt(&imagined).unwrap();
+                        assert_eq!((prompt.seat, prompt.kind), (p.seat, p.kind));
+                        if seat == p.seat {
+                            assert_eq!(prompt, p);
+                        }
+                        invariants(&imagined);
+                        checked += 1;
+                    }
+                }
+                let pick = p.options[rng.gen_range(0..p.options.len())];
+                Game::apply(&mut g, p.seat, &pick).unwrap();
+            }
+            // Over: nothing to imagine.
+            let private = g.private_view(RED);
+            assert!(Gates::imagine(&g.public_view(), private.as_ref(), RED, &mut rng).is_none());
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    /// Another seat's view is refused: a bot imagines only from its own hand.
+    #[test]
+    fn imagine_needs_the_seats_own_view() {
+        let g = random_position(3, 4, 10);
+        let mut rng = rng_from_seed(1);
+        let public = g.public_view();
+        let blue = g.private_view(BLUE);
+        assert!(Gates::imagine(&public, blue.as_ref(), RED, &mut rng).is_none());
+        assert!(Gates::imagine(&public, None, RED, &mut rng).is_none());
+    }
+
+    /// Bots at every seat play whole decisions through the engine: each answer is one of the
+    /// listed options, and most come from the search (the rest are an easy bot's slips).
+    #[test]
+    fn the_bot_only_picks_listed_options() {
+        for (seats, seed) in [(2, 1u64), (4, 2)] {
+            let mut g = Gates::setup(&options(&[]), seats, seed).unwrap();
+            let mut searched = 0;
+            for step in 0..40u64 {
+                let Some(p) = AnyGame::prompt(&g) else { break };
+                let m = AnyGame::bot_option(&g, Level::Easy, seed * 1000 + step).unwrap();
+                assert_eq!(m.seat, p.seat);
+                assert!(p.options.contains(&m.notation), "{} not listed", m.notation);
+                if m.method == Method::Search {
+                    searched += 1;
+                }
+                AnyGame::apply_notation(&mut g, p.seat, &m.notation).unwrap();
+            }
+            assert!(searched >= 5, "{searched} searched decisions");
+        }
+    }
+
+    /// Honesty: dealing the other hands, the action deck, the gate deck, the face-down
+    /// scrolls and the RNG differently, while everything the seat sees stays equal, leaves
+    /// the bot's choice unchanged.
+    #[test]
+    fn the_bot_ignores_what_it_cannot_see() {
+        let mut compared = 0;
+        for (seats, seed, steps) in [(2, 3u64, 30), (3, 5, 45), (4, 8, 70), (2, 13, 90)] {
+            let g = random_position(seats, seed, steps);
+            let Some(p) = Game::prompt(&g) else { continue };
+            let mut h = g.clone();
+            let mut rng = rng_from_seed(seed);
+            let mut hidden: Vec<CardId> = h.deck.clone();
+            for s in h.seat_list().into_iter().filter(|&s| s != p.seat) {
+                hidden.extend(h.player(s).hand.iter().copied());
+            }
+            hidden.shuffle(&mut rng);
+            let mut it = hidden.into_iter();
+            for s in h.seat_list().into_iter().filter(|&s| s != p.seat) {
+                let n = h.player(s).hand.len();
+                h.player_mut(s).hand = it.by_ref().take(n).collect();
+                h.player_mut(s).last_drawn.clear();
+            }
+            h.deck = it.collect();
+            h.gate_deck.shuffle(&mut rng);
+            let mut face_down: Vec<Scroll> = h
+                .scrolls
+                .iter()
+                .filter(|s| !s.revealed)
+                .map(|s| s.scroll)
+                .chain(h.out_scrolls.iter().copied())
+                .collect();
+            face_down.shuffle(&mut rng);
+            for slot in h.scrolls.iter_mut().filter(|s| !s.revealed) {
+                slot.scroll = face_down.pop().unwrap();
+            }
+            h.out_scrolls = face_down;
+            h.rng = rng_from_seed(seed + 99);
+            assert_ne!(AnyGame::to_json(&g), AnyGame::to_json(&h));
+            assert_eq!(g.public_view(), h.public_view());
+            assert_eq!(g.private_view(p.seat), h.private_view(p.seat));
+            for decision in 0..3 {
+                let a = AnyGame::bot_option(&g, Level::Easy, decision).unwrap();
+                let b = AnyGame::bot_option(&h, Level::Easy, decision).unwrap();
+                assert_eq!(a, b, "seats {seats}, seed {seed}");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 9);
+    }
+
+    /// The last monstrosity is left, the bot trails, and its Kingsport gate lacks one card
+    /// that lies in the pool (the rival's Kingsport gate lacks one too): taking that card
+    /// opens the gate and wins at once. The bot takes it, whatever the seed.
+    #[test]
+    fn the_bot_takes_the_card_that_wins() {
+        let mut g = new(2, &[]);
+        at_turn(&mut g, RED, Mode::Insane);
+        give(&mut g, RED, &["p01", "x01", "x03", "x05", "x07"]);
+        let opened = |region, cards, disc| Gate {
+            region,
+            cards,
+            state: GateState::Opened { disc },
+        };
+        g.discs = vec![15];
+        g.players[0].gates = vec![opened(Region::Ark, 6, 12), opened(Region::Sal, 6, 14)];
+        g.players[1].gates = vec![opened(Region::Inn, 7, 13)];
+        building(&mut g, RED, "kin", 4);
+        building(&mut g, BLUE, "kin", 4);
+        g.players[0].score = 26;
+        g.players[1].score = 30;
+        gates_setup(&mut g, ["sal", "inn", "kin", "ark"], &["roc", "sal"]);
+        invariants(&g);
+        run(&mut g, "play p01");
+        assert_eq!(kind(&g), "take_gate_card");
+        for seed in 1..=3 {
+            let m = AnyGame::bot_option(&g, Level::Normal, seed).unwrap();
+            assert_eq!(m.notation, "take 3", "seed {seed}");
+            assert_eq!(m.method, Method::Search);
+        }
+    }
+
+    /// The estimate counts what the journals will score, not only the running score.
+    #[test]
+    fn the_estimate_values_journals_before_the_end() {
+        let mut g = new(2, &[]);
+        at_turn(&mut g, RED, Mode::Sane);
+        for id in ["p03", "p04", "p05"] {
+            remove_everywhere(&mut g, c(id));
+            g.player_mut(RED).filed.push(c(id));
+        }
+        assert_eq!(Game::scores(&g), vec![0, 0]);
+        let e = Game::estimate(&g);
+        assert!(e[0] > 0.75 && e[1] < 0.25, "{e:?}");
+    }
+}
+
+// ---------------------------------------------------------------- image budget
+
+/// The busiest boards (4 players at the end of seeded random games, where journals, gates and
+/// the final score lines are all full; French labels run longest) stay under Discord's 300 KB
+/// budget once encoded by the service.
+#[test]
+fn late_four_player_boards_fit_the_png_budget() {
+    use rand::{Rng, SeedableRng};
+    for seed in [3u64, 4] {
+        let mut g = Gates::setup(&GameOptions::new(), 4, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut before_end = g.clone();
+        while let Some(p) = Game::prompt(&g) {
+            before_end = g.clone();
+            let pick = p.options[rng.gen_range(0..p.options.len())];
+            Game::apply(&mut g, p.seat, &pick).unwrap();
+        }
+        for position in [&before_end, &g] {
+            for lang in [Lang::En, Lang::Fr] {
+                let ctx = crate::engine::RenderCtx {
+                    lang,
+                    names: strs(&["Mandy", "Jordan", "Sam", "Alex"]),
+                };
+                let img = <Gates as Game>::render_public(&position.public_view(), &ctx);
+                let png = crate::service::encode_png(&img);
+                assert!(
+                    png.len() < 300_000,
+                    "seed {seed}, {lang:?}: {} bytes",
+                    png.len()
+                );
+            }
+        }
+    }
+}

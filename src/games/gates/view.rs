@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::components::{CardId, Effect, Region, Scroll};
 use super::notation::{card_str, notation};
 use super::rules::{d, rune_points, Ask};
-use super::state::{Ending, Gate, Gates, Mode, OWNERS};
+use super::state::{Ending, Gate, Gates, Mode, Opts, Step, OWNERS};
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
 
@@ -46,6 +46,8 @@ pub struct PlayerView {
     pub runes: usize,
     pub rune_points: i64,
     pub gates: Vec<Gate>,
+    /// The journal's cards in filing order: each was played face up.
+    pub filed: Vec<String>,
 }
 
 /// Everything a spectator may see.
@@ -78,6 +80,14 @@ pub struct PublicView {
     pub costs: [u8; 4],
     pub players: Vec<PlayerView>,
     pub ending: Option<Ending>,
+    /// The table options, chosen in the open at `/play`.
+    pub options: Opts,
+    /// Where the card being resolved stands (left sends and builds, the convert in progress),
+    /// the swap discards still owed and the complete gates waiting to open: all played in
+    /// the open. A bot rebuilds the turn from them.
+    pub step: Step,
+    pub swap_discards_left: u8,
+    pub pending: Vec<usize>,
 }
 
 /// One hand card with both halves.
@@ -186,10 +196,15 @@ impl Gates {
                         runes: p.runes(),
                         rune_points: rune_points(p.runes()),
                         gates: p.gates.clone(),
+                        filed: p.filed.iter().map(|&c| card_str(c)).collect(),
                     }
                 })
                 .collect(),
             ending: self.ending.clone(),
+            options: self.opts,
+            step: self.turn.step,
+            swap_discards_left: self.turn.swap_discards_left,
+            pending: self.turn.pending.clone(),
         }
     }
 
