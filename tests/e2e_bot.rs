@@ -1170,7 +1170,7 @@ async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
         &format!("<@{mover}>, it is your turn: 2 h left."),
     )
     .await;
-    // Time is up: a random legal move is played (Cortexcape has no pass); the thread is told.
+    // Time is up: a bot plays the turn (Cortexcape has no pass); the thread is told.
     clock.advance(2 * HOUR);
     let timeout = said(fake, thread, "ran out of time").await;
     assert!(is_board(&timeout), "{timeout:?}");

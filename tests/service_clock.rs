@@ -323,7 +323,7 @@ async fn the_bot_policy_plays_the_same_moves_for_the_same_game(db: &Db) {
     let sent = w.run().await;
     assert_eq!(sent.len(), 2, "{sent:?}");
     for n in &sent {
-        assert!(board_text(n).contains("a random legal move was played"));
+        assert!(board_text(n).contains("a bot played the turn"));
     }
     let store = w.svc.store();
     let (ma, mb) = (store.moves(a).await.unwrap(), store.moves(b).await.unwrap());

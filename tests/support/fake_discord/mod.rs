@@ -42,7 +42,7 @@ use tokio::task::JoinHandle;
 pub const TOKEN: &str = "fake-discord-token";
 
 /// How long `wait_*` helpers wait before failing the test (a hang guard, not a timing check).
-const WAIT_LIMIT: Duration = Duration::from_secs(10);
+const WAIT_LIMIT: Duration = Duration::from_secs(30);
 
 /// The spec is parsed once per test binary (1 MB of JSON).
 fn shared_spec() -> Arc<openapi::Spec> {
