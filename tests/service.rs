@@ -280,3 +280,42 @@ async fn private_posts_go_only_to_seats_whose_hand_changed() {
         );
     }
 }
+
+#[tokio::test]
+async fn the_first_board_tells_how_the_game_was_set_up() {
+    for (name, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let mut cmd = start(5, 2);
+        cmd.kind = GameKind::SpaceLab;
+        let (_, first) = svc.start(cmd, Lang::En, 0).await.unwrap();
+        assert_eq!(
+            first.board.events.len(),
+            2,
+            "{name}: {:?}",
+            first.board.events
+        );
+        assert!(
+            first.board.events[0].starts_with("Space Lab for 2 players: P"),
+            "{name}: {:?}",
+            first.board.events
+        );
+        assert!(
+            first.board.events[1].starts_with("Objective tiles dealt face up: "),
+            "{name}: {:?}",
+            first.board.events
+        );
+        assert!(first.board.text.contains("Objective tiles dealt"), "{name}");
+        let mut cmd = start(5, 2);
+        cmd.kind = GameKind::Gates;
+        let (_, first) = svc.start(cmd, Lang::Fr, 0).await.unwrap();
+        assert_eq!(
+            first.board.events.len(),
+            1,
+            "{name}: {:?}",
+            first.board.events
+        );
+        // Games without setup events start with no event line.
+        let (_, first) = svc.start(start(5, 2), Lang::En, 0).await.unwrap();
+        assert!(first.board.events.is_empty(), "{name}");
+    }
+}

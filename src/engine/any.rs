@@ -150,6 +150,8 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn private_summary(&self, seat: Seat, ctx: &RenderCtx) -> Option<String>;
     fn notation_forms(&self) -> Vec<&'static str>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// The setup's public events as texts (see [`Game::setup_events`]).
+    fn setup_texts(&self) -> Vec<Text>;
     /// A bot's option for the pending prompt, chosen from the deciding seat's views only.
     fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove>;
     /// The canonical option that passes `seat`'s turn on a timeout, if the game allows it
@@ -251,6 +253,7 @@ fn run_line<G: Game>(
     let mut moves = Vec::new();
     // The latest point that must stand: state, move count, part.
     let mut stand: Option<(G, usize, usize)> = None;
+    let epoch = work.line_epoch();
     for (i, segment) in segments.iter().enumerate() {
         let part = i + 1;
         if Game::prompt(&work).is_none() {
@@ -258,14 +261,24 @@ fn run_line<G: Game>(
             // (a winning `rot g ccw; end`), so it is dropped rather than refusing the win.
             break;
         }
+        let played = if work.line_epoch() == epoch {
+            play_segment(&mut work, seat, part, segment, &mut moves, |w, n| {
+                if keep_barriers {
+                    stand = Some((w.clone(), n, part));
+                }
+            })
+        } else {
+            // The turn the line was typed for is over, even if this seat plays next.
+            Err(PlayError::Illegal {
+                segment: part,
+                token: None,
+                input: (*segment).to_string(),
+                reason: Text::new("core.error.turn_over"),
+            })
+        };
         if keep_parts && part > 1 {
             stand = Some((work.clone(), moves.len(), part - 1));
         }
-        let played = play_segment(&mut work, seat, part, segment, &mut moves, |w, n| {
-            if keep_barriers {
-                stand = Some((w.clone(), n, part));
-            }
-        });
         if let Err(refused) = played {
             return match stand.filter(|(_, count, _)| *count > 0) {
                 Some((state, count, played_through)) => {
@@ -412,6 +425,13 @@ impl<G: Game> AnyGame for G {
 
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn setup_texts(&self) -> Vec<Text> {
+        Game::setup_events(self)
+            .iter()
+            .map(|e| self.event_text(e))
+            .collect()
     }
 
     fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove> {

@@ -236,6 +236,19 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
         false
     }
 
+    /// A typed `;` line stops as soon as this changes (the rest is refused as "your turn is
+    /// over"). Gates returns its round: a new round may give the same seat the next turn, and
+    /// its spec says a line never runs into a new turn.
+    fn line_epoch(&self) -> u64 {
+        0
+    }
+
+    /// Public events of the setup itself (the game started, objectives dealt, the first
+    /// round), shown with the first board. Only what everyone may see.
+    fn setup_events(&self) -> Vec<Self::Event> {
+        Vec::new()
+    }
+
     /// Bot players (`src/ai`): a whole state consistent with what `seat` may see, its public
     /// and private views, with everything hidden from it (others' hands, deck order, the RNG)
     /// sampled from `rng`. `None`: this game has no bot player yet (bots then play at random).

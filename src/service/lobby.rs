@@ -512,7 +512,7 @@ impl Service {
             .await?;
         let mut loaded = self.load(game).await?;
         self.start_clock(&mut loaded, now).await?;
-        Ok(output::after_change(&loaded, &[], lang))
+        Ok(output::first_board(&loaded, lang))
     }
 
     /// Cancels a lobby or a running game (host or moderator).

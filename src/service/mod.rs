@@ -276,7 +276,7 @@ impl Service {
         let id = self.store.create_game(&new).await?;
         let mut loaded = self.load(id).await?;
         self.start_clock(&mut loaded, now).await?;
-        let outputs = output::after_change(&loaded, &[], lang);
+        let outputs = output::first_board(&loaded, lang);
         Ok((id, outputs))
     }
 

@@ -159,6 +159,24 @@ pub(super) fn after_change(loaded: &Loaded, applied: &[AppliedMove], lang: Lang)
     build(loaded, applied, lang, None)
 }
 
+/// The first board of a game: its setup's public events (the game started, the first round)
+/// head the board text.
+pub(super) fn first_board(loaded: &Loaded, lang: Lang) -> Outputs {
+    let mut out = build(loaded, &[], lang, None);
+    let names = loaded.names();
+    let events: Vec<String> = loaded
+        .game
+        .setup_texts()
+        .iter()
+        .map(|t| t.render_with(lang, &names))
+        .collect();
+    if !events.is_empty() {
+        out.board.text = board_text(loaded, &events, lang);
+        out.board.events = events;
+    }
+    out
+}
+
 /// Like [`after_change`], but renders and sends a hand only to the seats whose private view
 /// differs from `before` ([`private_views`] taken before the change), so a player is not sent
 /// the same hand again after every option someone else takes.

@@ -484,6 +484,14 @@ impl Game for Gates {
         ai::imagine(public, private, seat, rng)
     }
 
+    fn line_epoch(&self) -> u64 {
+        u64::from(self.round)
+    }
+
+    fn setup_events(&self) -> Vec<Event> {
+        Gates::setup_events(self)
+    }
+
     fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {
         self.expert(effort, rng)
     }

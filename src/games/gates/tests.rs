@@ -2537,6 +2537,50 @@ mod playouts {
         assert_eq!(AnyGame::to_json(&g), before);
     }
 
+    #[test]
+    fn a_typed_line_never_runs_into_a_new_turn_of_the_same_seat() {
+        // Spec §10: in 2p the first seat of a new round may be the seat that just ended the
+        // last turn of the round; a line typed for that turn stops at its end.
+        let mut found = false;
+        'seeds: for seed in 0..40u64 {
+            let mut g = Gates::setup(&options(&[]), 2, seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..400 {
+                let Some(p) = AnyGame::prompt(&g) else {
+                    continue 'seeds;
+                };
+                if p.options.iter().any(|o| o == "end") {
+                    let mut after = g.clone();
+                    AnyGame::apply_notation(&mut after, p.seat, "end").unwrap();
+                    let next = AnyGame::prompt(&after);
+                    if after.round != g.round && next.as_ref().is_some_and(|n| n.seat == p.seat) {
+                        let next = next.unwrap().options[0].clone();
+                        let line = format!("end; {next}");
+                        let err = AnyGame::play_line(&mut g, p.seat, &line).unwrap_err();
+                        let PlayError::Stopped { kept, refused, .. } = err else {
+                            panic!("expected a stop after `end`, got {err:?}");
+                        };
+                        assert_eq!(kept.len(), 1, "{kept:?}");
+                        assert_eq!(kept[0].notation, "end");
+                        assert!(
+                            matches!(&*refused, PlayError::Illegal { segment: 2, reason, .. } if *reason == crate::i18n::Text::new("core.error.turn_over")),
+                            "{refused:?}"
+                        );
+                        assert_eq!(AnyGame::to_json(&g), AnyGame::to_json(&after));
+                        found = true;
+                        break 'seeds;
+                    }
+                }
+                let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+                AnyGame::apply_notation(&mut g, p.seat, &pick).unwrap();
+            }
+        }
+        assert!(
+            found,
+            "no seed reached a round where the same seat plays on"
+        );
+    }
+
     mod prop {
         use super::*;
         use proptest::prelude::*;

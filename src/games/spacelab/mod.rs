@@ -581,6 +581,10 @@ impl Game for SpaceLab {
     }
 
     /// Only the playout policy: the root decision is always searched.
+    fn setup_events(&self) -> Vec<Event> {
+        SpaceLab::setup_events(self)
+    }
+
     fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {
         if effort == 0 {
             self.playout_hint(rng)
