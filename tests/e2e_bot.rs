@@ -10,7 +10,7 @@ mod fake_discord;
 #[path = "support/store_db.rs"]
 mod store_db;
 
-use croupier::bot::{run_with_service, BotConfig};
+use croupier::bot::{run_with_service, BotConfig, ShardRange};
 use croupier::config::Token;
 use croupier::engine::GameId;
 use croupier::i18n::Lang;
@@ -29,22 +29,34 @@ struct Bot {
 
 impl Bot {
     async fn start(fake: &FakeDiscord, service: Service) -> Bot {
+        Bot::start_shards(fake, service, None, true).await
+    }
+
+    /// As `croupier serve --shards <range> --total <n>`: ready once every shard is identified.
+    /// Without `scheduler`, the process fires no jobs.
+    async fn start_shards(
+        fake: &FakeDiscord,
+        service: Service,
+        shards: Option<ShardRange>,
+        scheduler: bool,
+    ) -> Bot {
         let config = BotConfig {
             token: Token::new(TOKEN),
             database_url: String::new(),
             dev_guild: Some(GUILD_ID),
             api_base: Some(fake.api_base()),
-            shards: None,
-            tick: Some(std::time::Duration::from_millis(50)),
+            shards,
+            tick: scheduler.then_some(std::time::Duration::from_millis(50)),
         };
+        let wanted = shards.map_or(1, |r| r.last - r.first + 1) as usize;
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(run_with_service(config, service, async {
             rx.await.ok();
         }));
         let before = fake.identifies().len();
-        // Ready once a new session is identified and the commands are registered.
-        fake.wait_until("the bot's session and commands", |st| {
-            (st.sessions.len() > before
+        // Ready once its sessions are identified and the commands are registered.
+        fake.wait_until("the bot's sessions and commands", |st| {
+            (st.sessions.len() >= before + wanted
                 && st.sessions.iter().any(|s| s.tx.is_some())
                 && st.commands.iter().any(|c| c.guild_id == Some(GUILD_ID)))
             .then_some(())
@@ -1310,6 +1322,86 @@ async fn two_processes_on_one_postgres_apply_each_interaction_and_job_once() {
     let moves = services[1].store().moves(game).await.expect("moves");
     assert_eq!(moves.len(), 1, "{moves:?}");
     // The deadline: both schedulers look, one fires.
+    clock.advance(DAY);
+    said(&fake, thread, "ran out of time").await;
+    for (i, s) in services.iter().enumerate() {
+        let late = s
+            .run_due_jobs(&format!("probe{i}"), 100)
+            .await
+            .expect("jobs");
+        assert!(late.is_empty(), "fired again: {} notices", late.len());
+    }
+    let timeouts = fake
+        .messages(thread)
+        .iter()
+        .filter(|m| m.content.contains("ran out of time"))
+        .count();
+    assert_eq!(timeouts, 1);
+    finish(&fake).await;
+    for bot in bots {
+        bot.stop().await;
+    }
+    for s in &services {
+        s.store().close().await;
+    }
+    db.finish().await;
+}
+
+// ----- 13. shard ranges across processes -----
+
+/// `serve --shards 0-1 --total 4` and `--shards 2-3 --total 4` on one PostgreSQL database:
+/// each process identifies its own shards, Discord routes the guild's interactions to the one
+/// shard that owns it (3, in the second process), the game plays through that process, and
+/// the deadline job fires once from the first process, whose cache never saw the guild (here
+/// the only one running a scheduler, so the test does not depend on who claims the job).
+#[tokio::test]
+async fn shard_ranges_split_the_gateway_between_processes() {
+    use croupier::clock::{unix_now, ManualClock, DAY};
+    let Some(db) = store_db::Db::postgres("e2e_shards").await else {
+        return;
+    };
+    let clock = ManualClock::new(unix_now());
+    let fake = FakeDiscord::start().await;
+    let mut services = Vec::new();
+    let mut bots = Vec::new();
+    for (range, scheduler) in [("0-1", true), ("2-3", false)] {
+        let shards = ShardRange::parse(range, 4).expect("a shard range");
+        let store = Store::connect(&db.url).await.expect("postgres store");
+        let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
+        bots.push(Bot::start_shards(&fake, service.clone(), Some(shards), scheduler).await);
+        services.push(service);
+    }
+    let mut identified: Vec<Value> = fake
+        .identifies()
+        .iter()
+        .map(|d| d["shard"].clone())
+        .collect();
+    identified.sort_by_key(Value::to_string);
+    assert_eq!(
+        identified,
+        [[0, 4], [1, 4], [2, 4], [3, 4]].map(|s| serde_json::json!(s))
+    );
+    let (game, thread, board) = started(&fake, "short=true").await;
+    decide_first(&fake, thread, &board).await;
+    assert_eq!(
+        services[0].store().moves(game).await.expect("moves").len(),
+        1
+    );
+    // Every interaction reached one session: the guild's shard, held by the second process.
+    let guild_shard = [(GUILD_ID >> 22) % 4, 4];
+    assert_eq!(guild_shard, [3, 4]);
+    let routes: Vec<Vec<[u64; 2]>> = fake
+        .wait_until("the interactions", |st| {
+            Some(
+                st.interactions
+                    .values()
+                    .map(|i| i.delivered_to.clone())
+                    .collect(),
+            )
+        })
+        .await;
+    assert!(routes.len() >= 3, "{routes:?}");
+    assert!(routes.iter().all(|r| r == &[guild_shard]), "{routes:?}");
     clock.advance(DAY);
     said(&fake, thread, "ran out of time").await;
     for (i, s) in services.iter().enumerate() {

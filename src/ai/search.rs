@@ -22,7 +22,12 @@ pub trait Searchable: Clone {
     type Action: Clone + PartialEq;
     /// Who decides now and every legal option, or `None` when the game is over.
     fn to_move(&self) -> Option<(Seat, Vec<Self::Action>)>;
+    /// Who decides now, without the options.
+    fn mover(&self) -> Option<Seat> {
+        self.to_move().map(|(s, _)| s)
+    }
     /// Applies a listed option; false if the game refused it (then the playout stops).
+    /// Applies an option; false if the game refused it (nothing changed then).
     fn play(&mut self, seat: Seat, action: &Self::Action) -> bool;
     /// A value in [0, 1] per seat: from the final ranking when over, else an estimate.
     fn value(&self) -> Vec<f64>;
@@ -35,6 +40,10 @@ impl<G: Game> Searchable for G {
 
     fn to_move(&self) -> Option<(Seat, Vec<G::Action>)> {
         self.prompt().map(|p| (p.seat, p.options))
+    }
+
+    fn mover(&self) -> Option<Seat> {
+        self.deciding_seat()
     }
 
     fn play(&mut self, seat: Seat, action: &G::Action) -> bool {
@@ -212,15 +221,23 @@ fn select<A: PartialEq>(node: &Node<A>, options: &[A]) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
-/// Plays on with the game's hints (else at random) for at most `depth` options.
+/// Plays on with the game's hints (else at random) for at most `depth` options. A hint is
+/// played straight away (the game refuses it if illegal, changing nothing): listing every
+/// option at every step is most of a playout's cost in games with many options.
 fn playout<S: Searchable>(state: &mut S, depth: u32, rng: &mut GameRng) {
     for _ in 0..depth {
+        let Some(mover) = state.mover() else {
+            return;
+        };
+        if let Some(hint) = state.hint(rng) {
+            if state.play(mover, &hint) {
+                continue;
+            }
+        }
         let Some((mover, options)) = state.to_move() else {
             return;
         };
-        let hinted = state.hint(rng).filter(|h| options.contains(h));
-        let Some(action) = hinted.or_else(|| options.get(rng.gen_range(0..options.len())).cloned())
-        else {
+        let Some(action) = options.get(rng.gen_range(0..options.len().max(1))).cloned() else {
             return;
         };
         if !state.play(mover, &action) {

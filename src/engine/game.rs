@@ -268,6 +268,13 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
         None
     }
 
+    /// Bot players: who decides now, or `None` when the game is over. Playouts ask it at every
+    /// step to play the expert's hint without listing every option; a game whose options are
+    /// costly to list answers it directly.
+    fn deciding_seat(&self) -> Option<Seat> {
+        self.prompt().map(|p| p.seat)
+    }
+
     /// Bot players: a value in [0, 1] per seat for a position a playout stopped at.
     fn estimate(&self) -> Vec<f64> {
         crate::ai::estimate_from_scores(&self.scores(), Self::LOWER_SCORE_WINS)

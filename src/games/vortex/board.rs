@@ -109,6 +109,7 @@ pub struct Data {
 }
 
 impl Data {
+    #[inline]
     pub fn ring(&self, tower: u8) -> &[u8; 6] {
         &self.towers[usize::from(tower)].ring
     }
@@ -519,6 +520,7 @@ pub fn load_all(board: &str, layouts: &str) -> Result<Data, DataError> {
 }
 
 /// The shipped data, loaded once.
+#[inline]
 pub fn data() -> Result<&'static Data, DataError> {
     static DATA: OnceLock<Result<Data, DataError>> = OnceLock::new();
     DATA.get_or_init(|| load_all(BOARD_SOURCE, LAYOUTS_SOURCE))
@@ -528,6 +530,7 @@ pub fn data() -> Result<&'static Data, DataError> {
 
 /// The shipped data for a running game. Setup refuses to build a game when the data does not
 /// load (and the tests load it), so a live game always finds it.
+#[inline]
 pub fn geo() -> &'static Data {
     match data() {
         Ok(d) => d,

@@ -687,6 +687,10 @@ impl Game for Vortex {
         self.expert(effort, rng)
     }
 
+    fn deciding_seat(&self) -> Option<Seat> {
+        self.ask().map(|a| self.ask_seat(a))
+    }
+
     fn estimate(&self) -> Vec<f64> {
         self.bot_estimate()
     }

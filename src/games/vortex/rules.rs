@@ -443,7 +443,7 @@ impl Vortex {
     }
 
     /// Every candidate option of a prompt, in canonical order.
-    fn candidates(&self, ask: Ask) -> Vec<Action> {
+    pub(super) fn candidates(&self, ask: Ask) -> Vec<Action> {
         let rots = |min: bool| {
             (0..19u8).flat_map(move |tower| {
                 DIRS.into_iter().map(move |dir| {

@@ -116,6 +116,16 @@ impl Inner {
                 if session.is_some() {
                     st.violation("gateway", "", "second IDENTIFY on one connection");
                 }
+                let shard = match d.get("shard") {
+                    None | Some(Value::Null) => [0, 1],
+                    Some(v) => match (v[0].as_u64(), v[1].as_u64()) {
+                        (Some(i), Some(n)) if i < n => [i, n],
+                        _ => {
+                            st.violation("gateway", "/d/shard", format!("bad shard {v}"));
+                            [0, 1]
+                        }
+                    },
+                };
                 let id = format!("fake-session-{}", st.next_id());
                 st.sessions.push(Session {
                     session_id: id.clone(),
@@ -123,20 +133,30 @@ impl Inner {
                     tx: Some(tx.clone()),
                     identify: d.clone(),
                     resumes: 0,
+                    shard,
                 });
+                let guild = st.guild_id;
+                let owned = st.sessions.last().is_some_and(|s| s.owns(Some(guild)));
+                let guilds: Vec<Value> = owned
+                    .then(|| json!({"id": guild.to_string(), "unavailable": true}))
+                    .into_iter()
+                    .collect();
                 *session = Some(id.clone());
                 let ready = json!({
                     "v": 10,
                     "user": payloads::current_user(st),
-                    "guilds": [{"id": st.guild_id.to_string(), "unavailable": true}],
+                    "guilds": guilds,
                     "session_id": id,
                     "resume_gateway_url": self.gateway_url,
-                    "shard": [0, 1],
+                    "shard": shard,
                     "application": {"id": st.application_id.to_string(), "flags": 0},
                 });
                 dispatch_to(st, &id, "READY", ready);
-                let guild = payloads::guild_create(st);
-                dispatch_to(st, &id, "GUILD_CREATE", guild);
+                // Only the shard that owns the guild hears of it.
+                if owned {
+                    let guild = payloads::guild_create(st);
+                    dispatch_to(st, &id, "GUILD_CREATE", guild);
+                }
             }
             Some(6) => {
                 let wanted = d["session_id"].as_str().unwrap_or("");
@@ -170,18 +190,21 @@ pub fn dispatch_to(st: &mut State, session_id: &str, event: &str, d: Value) {
     }
 }
 
-/// Sends a dispatch to every connected session; returns how many got it.
-pub fn dispatch_all(st: &mut State, event: &str, d: &Value) -> usize {
-    let ids: Vec<String> = st
+/// Sends a dispatch to every connected session of the shard that owns `d`'s guild (shard 0 for
+/// DMs), as Discord routes events; several processes may each hold such a session. Returns
+/// the `[shard_id, num_shards]` of each session reached.
+pub fn dispatch_routed(st: &mut State, event: &str, d: &Value) -> Vec<[u64; 2]> {
+    let guild = d["guild_id"].as_str().and_then(|g| g.parse().ok());
+    let reached: Vec<(String, [u64; 2])> = st
         .sessions
         .iter()
-        .filter(|s| s.tx.is_some())
-        .map(|s| s.session_id.clone())
+        .filter(|s| s.tx.is_some() && s.owns(guild))
+        .map(|s| (s.session_id.clone(), s.shard))
         .collect();
-    for id in &ids {
+    for (id, _) in &reached {
         dispatch_to(st, id, event, d.clone());
     }
-    ids.len()
+    reached.into_iter().map(|(_, shard)| shard).collect()
 }
 
 /// Sends a non-dispatch payload (e.g. op 7 RECONNECT) to every connected session.

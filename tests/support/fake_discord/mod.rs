@@ -435,9 +435,13 @@ impl FakeDiscord {
                 followups: Vec::new(),
                 payload: d.clone(),
                 late,
+                delivered_to: Vec::new(),
             },
         );
-        gateway::dispatch_all(&mut st, "INTERACTION_CREATE", &d);
+        let reached = gateway::dispatch_routed(&mut st, "INTERACTION_CREATE", &d);
+        if let Some(i) = st.interactions.get_mut(&id) {
+            i.delivered_to = reached;
+        }
         Pushed { id, token }
     }
 
@@ -450,7 +454,10 @@ impl FakeDiscord {
             .get(&pushed.id)
             .map(|i| i.payload.clone())
             .unwrap_or_else(|| panic!("fake Discord: no interaction {}", pushed.id));
-        gateway::dispatch_all(&mut st, "INTERACTION_CREATE", &d);
+        let reached = gateway::dispatch_routed(&mut st, "INTERACTION_CREATE", &d);
+        if let Some(i) = st.interactions.get_mut(&pushed.id) {
+            i.delivered_to.extend(reached);
+        }
     }
 
     /// Records an interaction as if pushed, without a gateway (to answer it over REST directly).
@@ -482,6 +489,7 @@ impl FakeDiscord {
                 followups: Vec::new(),
                 payload: d,
                 late: false,
+                delivered_to: Vec::new(),
             },
         );
         Pushed { id, token }

@@ -178,6 +178,8 @@ pub struct InteractionRec {
     /// Delivered after its deadline on purpose (`push_late`): a callback gets 404 / 10062
     /// without a violation, as on Discord.
     pub late: bool,
+    /// The `[shard_id, num_shards]` of every gateway session it was dispatched to.
+    pub delivered_to: Vec<[u64; 2]>,
 }
 
 /// An injected REST failure (`FakeDiscord::fail_next`): the next `times` requests on `route`
@@ -236,6 +238,20 @@ pub struct Session {
     pub identify: Value,
     /// How many times the session was resumed.
     pub resumes: u32,
+    /// `[shard_id, num_shards]` from IDENTIFY (`[0, 1]` when the bot did not shard).
+    pub shard: [u64; 2],
+}
+
+impl Session {
+    /// Whether Discord would send this session a guild's events: the guild's shard is
+    /// `(guild_id >> 22) % num_shards`; events outside a guild (DMs) go to shard 0.
+    pub fn owns(&self, guild: Option<u64>) -> bool {
+        let [id, total] = self.shard;
+        match guild {
+            Some(g) => (g >> 22) % total.max(1) == id,
+            None => id == 0,
+        }
+    }
 }
 
 pub struct State {
