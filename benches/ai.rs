@@ -2,8 +2,8 @@
 //! (normal vs random, hard vs normal) and decision times (p50/p99 per level).
 //!
 //! `cargo bench --bench ai` (`AI_BENCH_GAMES=N` matches per pairing, default 40;
-//! `AI_BENCH_ONLY=<game id>` plays one game only). Games whose
-//! bot is not built yet play at random and are reported as such.
+//! `AI_BENCH_ONLY=<game id>` plays one game only, `AI_BENCH_PAIRING=normal|hard` one pairing).
+//! Games whose bot is not built yet play at random and are reported as such.
 
 use std::time::{Duration, Instant};
 
@@ -122,6 +122,7 @@ fn main() {
     );
     // AI_BENCH_ONLY=vortex plays one game; AI_BENCH_SEAT=0 or 1 keeps the first player there.
     let only = std::env::var("AI_BENCH_ONLY").ok();
+    let pairing = std::env::var("AI_BENCH_PAIRING").ok();
     let fixed_seat: Option<usize> = std::env::var("AI_BENCH_SEAT")
         .ok()
         .and_then(|v| v.parse().ok());
@@ -136,6 +137,10 @@ fn main() {
             (Player::Bot(Level::Normal), Player::Random),
             (Player::Bot(Level::Hard), Player::Bot(Level::Normal)),
         ] {
+            // AI_BENCH_PAIRING=hard (or normal) plays only the pairing led by that level.
+            if pairing.as_deref().is_some_and(|p| p != a.name()) {
+                continue;
+            }
             let mut tally = Tally::default();
             for g in 0..games {
                 let a_seat = fixed_seat.unwrap_or(usize::from(g % 2 == 1));
@@ -161,7 +166,7 @@ fn main() {
             );
         }
     }
-    if only.as_deref().is_none_or(|id| id == "vortex") {
+    if only.as_deref().is_none_or(|id| id == "vortex") && pairing.is_none() {
         solitaire(games);
     }
 }

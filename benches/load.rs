@@ -30,6 +30,14 @@ fn env_or(name: &str, default: u64) -> u64 {
 }
 
 fn main() {
+    // The bot's warnings and errors (a click it could not serve says why); RUST_LOG for more.
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
     let games = env_or("LOAD_GAMES", 1000) as usize;
     let rate = env_or("LOAD_RATE", 50).max(1);
     let secs = env_or("LOAD_SECS", 180);
@@ -80,7 +88,36 @@ async fn run(backend: &str, url: &str, games: usize, rate: u64, secs: u64) {
         }));
     }
     for o in openers {
-        o.await.expect("a game could not be started");
+        if o.await.is_err() {
+            // Say what the fake holds for every thread that has no board, then stop.
+            for t in fake.threads() {
+                let msgs = fake.messages(t.id);
+                if msgs.iter().any(is_board) {
+                    continue;
+                }
+                eprintln!(
+                    "thread {} (from lobby {:?}) has no board:",
+                    t.id, t.from_message
+                );
+                for m in msgs {
+                    eprintln!(
+                        "  {} by {} deleted={} files={:?} text={:?}",
+                        m.id,
+                        m.author_id,
+                        m.deleted,
+                        m.attachments
+                            .iter()
+                            .map(|a| &a.filename)
+                            .collect::<Vec<_>>(),
+                        m.content.chars().take(120).collect::<String>()
+                    );
+                }
+                if let Some(lobby) = t.from_message.and_then(|id| fake.message(id)) {
+                    eprintln!("  lobby: {:?}", lobby.content);
+                }
+            }
+            panic!("a game could not be started");
+        }
     }
     let setup_time = setup.elapsed();
 
