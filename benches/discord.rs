@@ -7,14 +7,15 @@
 #[path = "../tests/support/fake_discord/mod.rs"]
 mod fake_discord;
 
+#[path = "../tests/support/bot_play.rs"]
+mod bot_play;
+
 use std::time::{Duration, Instant};
 
-use croupier::bot::{run_with_service, BotConfig};
-use croupier::config::Token;
+use bot_play::*;
 use croupier::service::Service;
 use croupier::store::Store;
 use fake_discord::*;
-use serde_json::Value;
 
 const CLICKS: usize = 200;
 const LOCAL_PG: &str = "postgres://postgres@127.0.0.1:5432";
@@ -89,147 +90,25 @@ fn report(backend: &str, samples: &[Duration]) {
 /// Plays short 2-player games by clicking the first option of each board until CLICKS samples.
 async fn run(store: Store) -> Vec<Duration> {
     let fake = FakeDiscord::start().await;
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let config = BotConfig {
-        token: Token::new(TOKEN),
-        database_url: String::new(),
-        dev_guild: Some(GUILD_ID),
-        api_base: Some(fake.api_base()),
-        shards: None,
-        tick: None,
-    };
-    let bot = tokio::spawn(run_with_service(config, Service::new(store), async {
-        rx.await.ok();
-    }));
-    fake.wait_until("the bot's commands", |st| {
-        (!st.commands.is_empty()).then_some(())
-    })
-    .await;
+    let bot = Bot::start(&fake, Service::new(store)).await;
     let mut samples = Vec::with_capacity(CLICKS);
     while samples.len() < CLICKS {
-        let (thread, mut board) = start_game(&fake).await;
-        while let Some(next) = click_first(&fake, thread, &board, &mut samples).await {
-            board = next;
-            if samples.len() >= CLICKS {
-                break;
-            }
+        let (_, thread) = start_game(&fake).await;
+        let mut board = latest_board_after(&fake, thread, 0).await;
+        // A board with a decision on it, until the game ends.
+        while samples.len() < CLICKS
+            && custom_ids(&board.components)
+                .iter()
+                .any(|i| i.starts_with("g:") || i.starts_with("s:"))
+        {
+            let t = Instant::now();
+            click_first(&fake, &board).await;
+            board = board_after(&fake, &board).await;
+            samples.push(t.elapsed());
         }
     }
     let v = fake.violations();
     assert!(v.is_empty(), "the fake saw violations: {v:#?}");
-    let _ = tx.send(());
-    let _ = bot.await;
+    bot.stop().await;
     samples
-}
-
-fn custom_ids(components: &[Value]) -> Vec<String> {
-    components
-        .iter()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .filter_map(|c| c["custom_id"].as_str().map(str::to_string))
-        .collect()
-}
-
-fn is_board(m: &Message) -> bool {
-    m.attachments.iter().any(|a| a.filename == "board.png")
-}
-
-fn mentioned(m: &Message) -> Option<u64> {
-    let at = m.content.rfind("<@")?;
-    let rest = &m.content[at + 2..];
-    rest[..rest.find('>')?].parse().ok()
-}
-
-/// `/play`, Bob joins, Alice starts; the thread and its first board.
-async fn start_game(fake: &FakeDiscord) -> (u64, Message) {
-    let cmd = fake
-        .push(Push::command(
-            "play",
-            vec![
-                opt::string("game", "cortexcape"),
-                opt::string("options", "short=true"),
-            ],
-        ))
-        .await;
-    fake.wait_for_callback(cmd.id).await;
-    let lobby = fake
-        .wait_until("the thread", |st| {
-            let m = st.message(st.interactions.get(&cmd.id)?.original?)?;
-            st.channels
-                .values()
-                .any(|c| c.from_message == Some(m.id))
-                .then(|| m.clone())
-        })
-        .await;
-    let thread = fake
-        .threads()
-        .into_iter()
-        .find(|t| t.from_message == Some(lobby.id))
-        .map(|t| t.id)
-        .expect("thread");
-    let ids = custom_ids(&lobby.components);
-    for (user, action) in [(BOB, ":join"), (ALICE, ":start")] {
-        let id = ids
-            .iter()
-            .find(|i| i.ends_with(action))
-            .expect("lobby button");
-        let p = fake.push(Push::button(lobby.id, id).by(user)).await;
-        fake.wait_for_callback(p.id).await;
-    }
-    let board = fake
-        .wait_until("the first board", |st| {
-            st.messages
-                .iter()
-                .find(|m| m.channel_id == thread && is_board(m))
-                .cloned()
-        })
-        .await;
-    (thread, board)
-}
-
-/// One timed click on the first option; the next board, or None at the end of the game.
-async fn click_first(
-    fake: &FakeDiscord,
-    thread: u64,
-    board: &Message,
-    samples: &mut Vec<Duration>,
-) -> Option<Message> {
-    let user = mentioned(board)?;
-    let old = custom_ids(&board.components);
-    let id = old
-        .iter()
-        .find(|i| i.starts_with("g:") || i.starts_with("s:"))?;
-    let push = if id.starts_with("s:") {
-        let value = board
-            .components
-            .iter()
-            .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
-            .find(|c| c["custom_id"] == id.as_str())
-            .and_then(|c| c["options"][0]["value"].as_str().map(str::to_string))?;
-        Push::select(board.id, id, &[value.as_str()])
-    } else {
-        Push::button(board.id, id)
-    };
-    let t = Instant::now();
-    fake.push(push.by(user).in_channel(thread)).await;
-    let next = fake
-        .wait_until("the board after a click", |st| {
-            let m = st.message(board.id)?;
-            let now = custom_ids(&m.components);
-            if !now.is_empty() && now != old {
-                return Some(m.clone());
-            }
-            if now.is_empty() {
-                return st
-                    .messages
-                    .iter()
-                    .rev()
-                    .find(|n| n.channel_id == thread && n.id > board.id && is_board(n))
-                    .cloned();
-            }
-            None
-        })
-        .await;
-    samples.push(t.elapsed());
-    Some(next)
 }
