@@ -114,6 +114,29 @@ async fn run(backend: &str, url: &str, games: usize, rate: u64, secs: u64) {
                 }
                 if let Some(lobby) = t.from_message.and_then(|id| fake.message(id)) {
                     eprintln!("  lobby: {:?}", lobby.content);
+                    // What the clicks on the lobby were told (an error is a follow-up).
+                    let answers = fake
+                        .wait_until("the lobby's clicks", |st| {
+                            Some(
+                                st.interactions
+                                    .values()
+                                    .filter(|i| i.message_id == Some(lobby.id))
+                                    .map(|i| {
+                                        let told: Vec<String> = i
+                                            .followups
+                                            .iter()
+                                            .filter_map(|f| st.message(*f))
+                                            .map(|m| m.content.clone())
+                                            .collect();
+                                        (i.id, i.callback.as_ref().map(|c| c.kind), told)
+                                    })
+                                    .collect::<Vec<_>>(),
+                            )
+                        })
+                        .await;
+                    for (id, kind, told) in answers {
+                        eprintln!("  click {id}: callback {kind:?}, follow-ups {told:?}");
+                    }
                 }
             }
             panic!("a game could not be started");

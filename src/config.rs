@@ -47,8 +47,9 @@ pub struct Config {
     pub api_base: Option<String>,
     /// `DISCORD_APPLICATION_ID`: only used to print an invite link.
     pub application_id: Option<u64>,
-    /// Reminders, digest and default clock: `REMIND_AT_PERCENT`, `LAST_CALL_HOURS`,
-    /// `MAX_REMINDERS`, `DIGEST_HOUR`, `DEFAULT_CLOCK_HOURS`.
+    /// Reminders, digest, default clock and lost boards: `REMIND_AT_PERCENT`,
+    /// `LAST_CALL_HOURS`, `MAX_REMINDERS`, `DIGEST_HOUR`, `DEFAULT_CLOCK_HOURS`,
+    /// `BOARD_GRACE_SECS`.
     pub timers: Timers,
     /// `SCHEDULER_TICK_SECS`: how often due jobs are looked for (default 5; 0 runs no
     /// scheduler in this process).
@@ -97,6 +98,9 @@ fn timers_from_env() -> Timers {
     }
     if let Some(h) = var_u64("DIGEST_HOUR") {
         t.digest_minute = u16::try_from(h.min(23) * 60).unwrap_or(9 * 60);
+    }
+    if let Some(s) = var_u64("BOARD_GRACE_SECS") {
+        t.board_grace_secs = s;
     }
     if let Some(h) = var_u64("DEFAULT_CLOCK_HOURS").filter(|h| *h > 0) {
         t.default_clock_secs = i64::try_from(h).unwrap_or(24).saturating_mul(hour);

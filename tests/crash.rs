@@ -51,7 +51,9 @@ impl BotProcess {
             .env("DISCORD_API_BASE", fake.api_base())
             .env("DISCORD_DEV_GUILD", GUILD_ID.to_string())
             .env("DATABASE_URL", database_url)
-            .env("SCHEDULER_TICK_SECS", "0")
+            // The scheduler re-posts a board the kill kept from going out.
+            .env("SCHEDULER_TICK_SECS", "1")
+            .env("BOARD_GRACE_SECS", "5")
             .env("RUST_LOG", "warn,croupier=info")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -176,6 +178,9 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
         }
         assert_snapshot_is_replay(&reader, game).await;
         committed = now;
+        if kill_now {
+            current_board_shown(&fake, &reader, game, thread).await;
+        }
     }
     // The end is shown: `/board` answers with the final board.
     let cmd = fake
@@ -200,6 +205,28 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
     );
     fake.assert_clean();
     bot.kill();
+}
+
+/// The thread's newest board offers the options of the game's current version (or says the
+/// game is over): a board the kill kept from going out has been posted since the restart.
+async fn current_board_shown(fake: &FakeDiscord, reader: &Service, game: GameId, thread: u64) {
+    let loaded = reader.load(game).await.expect("game");
+    let v = loaded.record.version.0;
+    let active = loaded.record.status == GameStatus::Active;
+    let ours = |id: &str| {
+        let mut parts = id.split(':').skip(1);
+        parts.next() == Some(&game.0.to_string()) && parts.next() == Some(&v.to_string())
+    };
+    fake.wait_until("the board of the game's current version", |st| {
+        let board = newer_board(st, thread, 0)?;
+        let shown = if active {
+            custom_ids(&board.components).iter().any(|id| ours(id))
+        } else {
+            board.content.contains("Game over")
+        };
+        shown.then_some(())
+    })
+    .await;
 }
 
 /// Whether the bot answered "Played" to a `/move` (only after the move is stored).

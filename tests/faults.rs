@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use bot_play::*;
 use croupier::engine::GameId;
-use croupier::service::Service;
+use croupier::service::{Service, Timers};
 use croupier::store::Store;
 use fake_discord::*;
 use tokio::net::{TcpListener, TcpStream};
@@ -37,11 +37,16 @@ struct World {
 }
 
 async fn world() -> World {
+    world_timed(Timers::default()).await
+}
+
+async fn world_timed(timers: Timers) -> World {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("sqlite://{}/faults.db", dir.path().display());
-    let service = Service::new(Store::connect(&url).await.expect("sqlite store"));
+    let service =
+        Service::new(Store::connect(&url).await.expect("sqlite store")).with_timers(timers);
     let fake = FakeDiscord::start().await;
-    let bot = Bot::start(&fake, service.clone()).await;
+    let bot = Bot::start_ticking(&fake, service.clone(), Some(Duration::from_millis(50))).await;
     World {
         fake,
         service,
@@ -124,6 +129,96 @@ async fn rate_limits_and_server_errors_are_retried_until_the_board_is_posted() {
         );
     }
     assert!(version(&w.service, game).await > before);
+    fake.assert_clean();
+    w.bot.stop().await;
+}
+
+/// Discord refuses a new board past every retry: the clicker is told the move is saved (not
+/// "nothing changed"), and the scheduler posts the board once Discord is back, once, with
+/// buttons that play on.
+#[tokio::test]
+async fn a_board_lost_past_the_retries_is_posted_again_once() {
+    let w = world_timed(Timers {
+        // Longer than the board post's own retries (0.4 + 0.8 + 1.6 s).
+        board_grace_secs: 5,
+        ..Timers::default()
+    })
+    .await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    let board = latest_board_after(fake, thread, 0).await;
+    // The first try and its three retries.
+    fake.fail_next(POST_MESSAGE, 4, 500, 0);
+    let posts_before = statuses(fake, POST_MESSAGE).len();
+    // A `/move` always posts a new board (a click may edit the old one in place).
+    let moves = move_count(&w.service, game).await;
+    let option = w
+        .service
+        .load(game)
+        .await
+        .expect("game")
+        .game
+        .prompt()
+        .expect("a prompt")
+        .options[0]
+        .clone();
+    let user = mentioned(&board).expect("a mention");
+    let cmd = fake
+        .push(
+            Push::command("move", vec![opt::string("option", &option)])
+                .by(user)
+                .in_channel(thread),
+        )
+        .await;
+    let failed = fake
+        .wait_until("the /move answer", |st| {
+            let m = st.message(st.interactions.get(&cmd.id)?.original?)?;
+            (!m.content.is_empty()).then(|| m.clone())
+        })
+        .await;
+    assert!(failed.ephemeral(), "{failed:?}");
+    assert!(
+        failed
+            .content
+            .starts_with("✅ Saved, but Discord did not take the new board just now."),
+        "{}",
+        failed.content
+    );
+    assert_eq!(move_count(&w.service, game).await, moves + 1);
+    assert_eq!(
+        statuses(fake, POST_MESSAGE)[posts_before..][..4],
+        [500, 500, 500, 500]
+    );
+    // Some seconds later, the scheduler posts the board of the saved move.
+    let late = latest_board_after(fake, thread, board.id).await;
+    assert!(late.content.starts_with("🔁 "), "{}", late.content);
+    let v = version(&w.service, game).await;
+    assert!(
+        custom_ids(&late.components)
+            .iter()
+            .any(|id| id.starts_with(&format!("g:{}:{v}:", game.0))
+                || id.starts_with(&format!("s:{}:{v}", game.0))),
+        "{:?}",
+        late.components
+    );
+    // Only once, though the scheduler looks every 50 ms.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let boards: Vec<Message> = fake
+        .messages(thread)
+        .into_iter()
+        .filter(|m| m.id > board.id && is_board(m))
+        .collect();
+    assert_eq!(boards.len(), 1, "{boards:?}");
+    // Its buttons play on.
+    let p = click_first(fake, &late).await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    board_after(fake, &late).await;
+    assert!(
+        fake.followups(p.id).is_empty(),
+        "{:?}",
+        fake.followups(p.id)
+    );
+    assert_eq!(move_count(&w.service, game).await, moves + 2);
     fake.assert_clean();
     w.bot.stop().await;
 }

@@ -31,6 +31,7 @@ on_backends!(interactions_first_seen_once, memory);
 on_backends!(user_settings_round_trip, memory);
 on_backends!(foreign_keys_are_enforced, memory);
 on_backends!(corrupt_rows_are_errors_not_panics);
+on_backends!(unposted_boards_are_listed_claimed_once_and_cleared);
 
 fn seat(user: Option<i64>, name: &str, is_bot: bool) -> NewSeat {
     NewSeat {
@@ -68,6 +69,62 @@ fn mv(s: u8, notation: &str, barrier: bool) -> NewMove {
         notation: notation.into(),
         barrier,
     }
+}
+
+async fn unposted_boards_are_listed_claimed_once_and_cleared(db: &Db) {
+    let store = db.connect().await;
+    let g = store.create_game(&new_game(5, &[1, 2])).await.unwrap();
+    let mut lobby = new_game(5, &[1, 2]);
+    lobby.status = GameStatus::Lobby;
+    let l = store.create_game(&lobby).await.unwrap();
+    // A lobby's joins change its version but it has no board.
+    store.lobby_join(l, 3, "Cy", 4, 1_100).await.unwrap();
+    assert_eq!(store.unposted_boards(2_000, 10).await.unwrap(), vec![]);
+    let v1 = store
+        .record_moves(
+            g,
+            Version(0),
+            &[mv(0, "a", true)],
+            "{}",
+            GameStatus::Active,
+            1_500,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        store.unposted_boards(2_000, 10).await.unwrap(),
+        vec![(g, v1)]
+    );
+    // One claimer wins; while its claim runs the game is not listed.
+    assert!(store.claim_board(g, v1, 2_000, 300).await.unwrap());
+    assert!(!store.claim_board(g, v1, 2_001, 300).await.unwrap());
+    assert_eq!(store.unposted_boards(2_100, 10).await.unwrap(), vec![]);
+    // The claim lapses: listed and claimable again; an older version is not.
+    assert_eq!(
+        store.unposted_boards(2_300, 10).await.unwrap(),
+        vec![(g, v1)]
+    );
+    assert!(!store.claim_board(g, Version(0), 2_300, 300).await.unwrap());
+    assert!(store.claim_board(g, v1, 2_300, 300).await.unwrap());
+    // Posted: gone, and an older version's mark does not undo it.
+    store.mark_posted(g, v1).await.unwrap();
+    store.mark_posted(g, Version(0)).await.unwrap();
+    assert_eq!(store.unposted_boards(9_000, 10).await.unwrap(), vec![]);
+    assert!(!store.claim_board(g, v1, 9_000, 300).await.unwrap());
+    // The next move's board is missing until it is posted; a resignation has no board.
+    let v2 = store
+        .record_moves(g, v1, &[mv(1, "b", true)], "{}", GameStatus::Active, 3_000)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.unposted_boards(9_000, 10).await.unwrap(),
+        vec![(g, v2)]
+    );
+    store
+        .set_status(g, v2, GameStatus::Finished, 3_100)
+        .await
+        .unwrap();
+    assert_eq!(store.unposted_boards(9_000, 10).await.unwrap(), vec![]);
 }
 
 async fn migrations_run_twice_idempotently(db: &Db) {

@@ -123,6 +123,8 @@ async fn previous_release_database_migrates_and_plays_on(db: &Db) {
         latest as i64,
         "the missing migrations were applied"
     );
+    // Boards of the old release count as posted: the upgrade posts no old board again.
+    assert_eq!(store.unposted_boards(i64::MAX, 10).await.unwrap(), vec![]);
     let svc = Service::new(store);
     // The old game: replay from seed + the old move rows equals its old snapshot.
     let loaded = svc.load(active).await.unwrap();

@@ -261,16 +261,27 @@ async fn choose(
     } else if same_turn {
         // An intermediate step of the same player's turn: update the board in place.
         let edit = send::board_edit(&outputs.board, hands, lang);
-        retrying("update a board", || click.edit_response(http, edit.clone())).await?;
+        retrying("update a board", || click.edit_response(http, edit.clone()))
+            .await
+            .map_err(|e| Error::Undelivered(Box::new(e.into())))?;
+        // The edited board is this version's board: the sweeper must not post it again.
+        let version = outputs.board.version;
+        if let Err(e) = data.service.board_posted(game, version).await {
+            tracing::warn!(%game, error = %e, "could not record a posted board");
+        }
         let view = data.service.lobby(game).await?;
         send::send_private(http, data, &view, &outputs.private, None, lang).await;
     } else {
-        // The old board keeps its picture but loses its buttons; the new one is posted.
-        retrying("retire a board", || {
+        // The old board keeps its picture but loses its buttons; the new one is posted even
+        // if the old one could not be changed (its buttons then answer "the board changed").
+        let retired = retrying("retire a board", || {
             click.edit_response(http, EditInteractionResponse::new().components(Vec::new()))
         })
-        .await?;
+        .await;
         send::deliver(http, data, game, &outputs, lang).await?;
+        if let Err(e) = retired {
+            tracing::warn!(%game, error = %e, "could not take the buttons off an old board");
+        }
     }
     Ok(())
 }
@@ -312,9 +323,16 @@ async fn lobby(
             let outputs = service
                 .start_lobby(game, user, moderator, lang, data.service.now())
                 .await?;
-            let view = service.lobby(game).await?;
-            update_lobby(http, click, &view, ack, lang).await?;
+            // The game has started: its first board goes out even if the lobby message
+            // cannot be updated (its buttons then answer that the game is under way).
+            let updated = match service.lobby(game).await {
+                Ok(view) => update_lobby(http, click, &view, ack, lang).await,
+                Err(e) => Err(e.into()),
+            };
             send::deliver(http, data, game, &outputs, lang).await?;
+            if let Err(e) = updated {
+                tracing::warn!(%game, error = %e, "could not update a started game's lobby");
+            }
         }
         LobbyAction::Cancel => {
             let view = service
@@ -360,14 +378,11 @@ async fn update_lobby(
             )
             .await?;
     } else {
-        click
-            .edit_response(
-                http,
-                EditInteractionResponse::new()
-                    .content(text)
-                    .components(rows),
-            )
-            .await?;
+        // An edit may be repeated safely; a first answer may not (it could have gone through).
+        let edit = EditInteractionResponse::new()
+            .content(text)
+            .components(rows);
+        retrying("update a lobby", || click.edit_response(http, edit.clone())).await?;
     }
     Ok(())
 }

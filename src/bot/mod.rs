@@ -18,12 +18,14 @@ pub mod layout;
 mod retry;
 mod send;
 pub mod setup_help;
+mod sweep;
 
 /// The DM path, for the end-to-end tests: Cortexcape has no hidden hands to trigger it.
 pub use send::send_private;
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 
@@ -95,6 +97,9 @@ pub enum Error {
     /// A mistake of the user's that the service never saw (a bad option string...).
     #[error("{0}")]
     User(Text),
+    /// The change is stored but its board did not go out (the scheduler posts it later).
+    #[error("saved, but the board did not go out: {0}")]
+    Undelivered(Box<Error>),
 }
 
 impl Error {
@@ -104,6 +109,7 @@ impl Error {
             Error::Service(e) | Error::InGame(e, _) => (e.text(), e.is_user_error()),
             Error::User(t) => (t.clone(), true),
             Error::Discord(_) => (Text::new("core.error.internal"), false),
+            Error::Undelivered(_) => (Text::new("bot.error.undelivered"), false),
         }
     }
 }
@@ -300,14 +306,17 @@ const FIRST_SEEN_WAIT: std::time::Duration = std::time::Duration::from_millis(10
 /// Runs due jobs (deadlines, reminders, bot turns, digests) and sends what they produce.
 /// Jobs live in the database: a restart loses nothing, and several processes on PostgreSQL
 /// never run the same job twice (see `Store::claim_due_jobs`).
-async fn scheduler_loop(http: Arc<serenity::Http>, data: Data, tick: std::time::Duration) {
+async fn scheduler_loop(http: Arc<serenity::Http>, data: Data, tick: Duration) {
     let worker = format!("{}-{:08x}", std::process::id(), fresh_seed(0) & 0xffff_ffff);
     match data.service.replan(data.service.now()).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(games = n, "re-planned game clocks"),
         Err(e) => tracing::warn!(error = %e, "could not re-plan game clocks"),
     }
+    let mut boards =
+        sweep::BoardSweeper::new(Duration::from_secs(data.service.timers().board_grace_secs));
     loop {
+        boards.sweep(&http, &data).await;
         let full = match data.service.run_due_jobs_counted(&worker, JOB_BATCH).await {
             Ok((claimed, notices)) => {
                 let full = claimed >= JOB_BATCH as usize;
@@ -376,7 +385,12 @@ fn user_message(error: &Error, lang: Lang, names: &[String]) -> String {
     }
     let id = error_id();
     tracing::error!(error_id = %id, error = %error, "internal error");
-    Text::new("bot.error.internal").arg("id", id).render(lang)
+    // "Nothing was changed" would be false once the change is stored.
+    let key = match error {
+        Error::Undelivered(_) => "bot.error.undelivered",
+        _ => "bot.error.internal",
+    };
+    Text::new(key).arg("id", id).render(lang)
 }
 
 /// A short random id for matching a user's report to a log line.

@@ -40,7 +40,7 @@ where
 }
 
 /// Rate limited, a server error, or no connection at all: worth another try.
-fn is_passing(e: &serenity::Error) -> bool {
+pub(super) fn is_passing(e: &serenity::Error) -> bool {
     match e {
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
             let status = r.status_code.as_u16();

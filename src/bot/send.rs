@@ -363,7 +363,9 @@ pub fn jump_link(guild: Option<i64>, msg: &serenity::Message) -> Option<String> 
     })
 }
 
-/// Everything after a change: the board in the game's place, then the DMs.
+/// Everything after a stored change: the board in the game's place, then the DMs. A board
+/// that does not go out is [`Error::Undelivered`]: the change stands, and the scheduler's
+/// board sweeper posts it later.
 pub async fn deliver(
     http: &serenity::Http,
     data: &Data,
@@ -371,11 +373,27 @@ pub async fn deliver(
     outputs: &Outputs,
     lang: Lang,
 ) -> Result<(), Error> {
-    let view = data.service.lobby(game).await?;
-    let Some(place) = place_of(&view) else {
+    let undelivered = |e: Error| Error::Undelivered(Box::new(e));
+    let view = data
+        .service
+        .lobby(game)
+        .await
+        .map_err(|e| undelivered(e.into()))?;
+    let msg = match place_of(&view) {
+        Some(place) => Some(
+            post_board(http, place, outputs, lang)
+                .await
+                .map_err(undelivered)?,
+        ),
+        None => None,
+    };
+    // Out (or nowhere to go): the scheduler's board sweeper will not post this version again.
+    if let Err(e) = data.service.board_posted(game, outputs.board.version).await {
+        tracing::warn!(%game, error = %e, "could not record a posted board");
+    }
+    let Some(msg) = msg else {
         return Ok(());
     };
-    let msg = post_board(http, place, outputs, lang).await?;
     let jump = jump_link(view.guild, &msg);
     send_private(http, data, &view, &outputs.private, jump, lang).await;
     Ok(())

@@ -48,6 +48,9 @@ pub struct Timers {
     pub default_clock_secs: i64,
     /// A job failing this many times is dropped (and logged).
     pub max_attempts: i64,
+    /// A board still not out this long after its change (real time, seconds) is posted again
+    /// by a scheduler: the first post is lost (a crash, Discord down past the retries).
+    pub board_grace_secs: u64,
 }
 
 impl Default for Timers {
@@ -60,6 +63,7 @@ impl Default for Timers {
             digest_minute: 9 * 60,
             default_clock_secs: 24 * HOUR,
             max_attempts: 5,
+            board_grace_secs: 60,
         }
     }
 }

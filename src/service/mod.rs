@@ -27,6 +27,9 @@ use crate::engine::{
 use crate::i18n::{Lang, Text};
 use crate::store::{GameRecord, GameStatus, NewGame, NewSeat, Store, StoreError, TimeoutPolicy};
 
+/// How long a process keeps the re-post of a lost board before another may try again.
+pub const BOARD_LEASE_SECS: i64 = 300;
+
 /// Who is acting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Actor {
@@ -428,6 +431,49 @@ impl Service {
     pub async fn show(&self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
         let loaded = self.load(game).await?;
         Ok(output::after_change(&loaded, &[], lang))
+    }
+
+    /// Notes that the board of `version` went out, so nobody posts it again.
+    pub async fn board_posted(&self, game: GameId, version: Version) -> Result<(), ServiceError> {
+        Ok(self.store.mark_posted(game, version).await?)
+    }
+
+    /// Started or finished games whose current version has no board out yet, with that
+    /// version. Boards on their way are among them: re-post only what stays here a while.
+    pub async fn unposted_boards(
+        &self,
+        limit: u32,
+    ) -> Result<Vec<(GameId, Version)>, ServiceError> {
+        Ok(self.store.unposted_boards(self.now(), limit).await?)
+    }
+
+    /// The current board of a game whose board of `version` never went out, if this process
+    /// wins the re-post (for [`BOARD_LEASE_SECS`]; then it retries) and the game is still at
+    /// `version`. In the game's language, with every hand again: those DMs were lost with it.
+    pub async fn repost(
+        &self,
+        game: GameId,
+        version: Version,
+    ) -> Result<Option<(Outputs, Lang)>, ServiceError> {
+        if !self
+            .store
+            .claim_board(game, version, self.now(), BOARD_LEASE_SECS)
+            .await?
+        {
+            return Ok(None);
+        }
+        let loaded = self.load(game).await?;
+        if loaded.record.version != version {
+            return Ok(None);
+        }
+        let lang = clocks::game_lang(&loaded.record);
+        let mut out = output::after_change(&loaded, &[], lang);
+        out.board.text = format!(
+            "{}\n{}",
+            Text::new("bot.turn.reposted").render(lang),
+            out.board.text
+        );
+        Ok(Some((out, lang)))
     }
 
     pub(crate) fn seat_of(&self, loaded: &Loaded, actor: Actor) -> Result<Seat, ServiceError> {

@@ -303,7 +303,8 @@ impl Store {
         Ok(next)
     }
 
-    /// Changes the status (start, cancel, finish) with the version check; version+1.
+    /// Changes the status (cancel, resign) with the version check; version+1. Such a change
+    /// is announced by its own message, not a board: the new version counts as posted.
     pub async fn set_status(
         &self,
         id: GameId,
@@ -314,7 +315,7 @@ impl Store {
         let next = next_version(expected)?;
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE games SET status = $1, version = $2, updated_at = $3 \
+            "UPDATE games SET status = $1, version = $2, posted_version = $2, updated_at = $3 \
              WHERE id = $4 AND version = $5",
         )
         .bind(status.as_str())
@@ -331,6 +332,66 @@ impl Store {
         }
         tx.commit().await?;
         Ok(next)
+    }
+
+    /// Notes that the board of `version` went out: the board sweeper leaves the game alone
+    /// until a newer version is stored.
+    pub async fn mark_posted(&self, id: GameId, version: Version) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE games SET posted_version = $1, board_retry_at = NULL \
+             WHERE id = $2 AND posted_version < $1",
+        )
+        .bind(version_i64(version))
+        .bind(id.0)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Started or finished games whose current version has no posted board yet, and that no
+    /// process is re-posting now (`board_retry_at` past), oldest change first. Right after a
+    /// change this includes the boards on their way: callers wait before re-posting.
+    pub async fn unposted_boards(
+        &self,
+        now: i64,
+        limit: u32,
+    ) -> Result<Vec<(GameId, Version)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, version FROM games WHERE posted_version < version \
+             AND status IN ($1, $2) AND (board_retry_at IS NULL OR board_retry_at <= $3) \
+             ORDER BY updated_at, id LIMIT $4",
+        )
+        .bind(GameStatus::Active.as_str())
+        .bind(GameStatus::Finished.as_str())
+        .bind(now)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((GameId(get(r, "id")?), get_version(r, "version")?)))
+            .collect()
+    }
+
+    /// Claims the re-post of `version`'s board for `lease_secs`, if it is still the game's
+    /// version, still unposted, and nobody else holds the claim. One process wins.
+    pub async fn claim_board(
+        &self,
+        id: GameId,
+        version: Version,
+        now: i64,
+        lease_secs: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE games SET board_retry_at = $1 WHERE id = $2 AND version = $3 \
+             AND posted_version < version AND (board_retry_at IS NULL OR board_retry_at <= $4)",
+        )
+        .bind(now.saturating_add(lease_secs))
+        .bind(id.0)
+        .bind(version_i64(version))
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// Games with this status, most recently changed first.

@@ -38,6 +38,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "bots",
         sql: include_str!("../../migrations/sqlite/0004_bots.sql"),
     },
+    Migration {
+        version: 5,
+        name: "boards",
+        sql: include_str!("../../migrations/sqlite/0005_boards.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -60,6 +65,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 4,
         name: "bots",
         sql: include_str!("../../migrations/postgres/0004_bots.sql"),
+    },
+    Migration {
+        version: 5,
+        name: "boards",
+        sql: include_str!("../../migrations/postgres/0005_boards.sql"),
     },
 ];
 

@@ -21,13 +21,22 @@ pub struct Bot {
 
 impl Bot {
     pub async fn start(fake: &FakeDiscord, service: Service) -> Bot {
+        Bot::start_ticking(fake, service, None).await
+    }
+
+    /// With `tick`, the process also runs the scheduler (timers, lost boards) at that pace.
+    pub async fn start_ticking(
+        fake: &FakeDiscord,
+        service: Service,
+        tick: Option<std::time::Duration>,
+    ) -> Bot {
         let config = BotConfig {
             token: Token::new(TOKEN),
             database_url: String::new(),
             dev_guild: Some(GUILD_ID),
             api_base: Some(fake.api_base()),
             shards: None,
-            tick: None,
+            tick,
         };
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(run_with_service(config, service, async {
