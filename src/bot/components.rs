@@ -265,10 +265,7 @@ async fn choose(
             .await
             .map_err(|e| Error::Undelivered(Box::new(e.into())))?;
         // The edited board is this version's board: the sweeper must not post it again.
-        let version = outputs.board.version;
-        if let Err(e) = data.service.board_posted(game, version).await {
-            tracing::warn!(%game, error = %e, "could not record a posted board");
-        }
+        send::record_posted(data, game, outputs.board.version).await;
         let view = data.service.lobby(game).await?;
         send::send_private(http, data, &view, &outputs.private, None, lang).await;
     } else {

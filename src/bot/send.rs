@@ -388,15 +388,20 @@ pub async fn deliver(
         None => None,
     };
     // Out (or nowhere to go): the scheduler's board sweeper will not post this version again.
-    if let Err(e) = data.service.board_posted(game, outputs.board.version).await {
-        tracing::warn!(%game, error = %e, "could not record a posted board");
-    }
+    record_posted(data, game, outputs.board.version).await;
     let Some(msg) = msg else {
         return Ok(());
     };
     let jump = jump_link(view.guild, &msg);
     send_private(http, data, &view, &outputs.private, jump, lang).await;
     Ok(())
+}
+
+/// Records that `version`'s board is out; a failure only risks a late duplicate: logged.
+pub async fn record_posted(data: &Data, game: GameId, version: Version) {
+    if let Err(e) = data.service.board_posted(game, version).await {
+        tracing::warn!(%game, error = %e, "could not record a posted board");
+    }
 }
 
 /// Sends what the scheduler or a clock, seat or settings change produced. A failure is logged
