@@ -126,13 +126,7 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
             .map(|u| u64::from_ne_bytes(u.to_ne_bytes()))
             .expect("a human seat");
         let option = prompt.options[rng.gen_range(0..prompt.options.len())].clone();
-        let cmd = fake
-            .push(
-                Push::command("move", vec![opt::string("option", &option)])
-                    .by(user)
-                    .in_channel(thread),
-            )
-            .await;
+        let cmd = send_move(&fake, user, thread, &option).await;
         // A few moves first, to learn how long one takes on this machine.
         let kill_now = steps > 3 && kills < KILLS && rng.gen_bool(0.25);
         let sent = Instant::now();

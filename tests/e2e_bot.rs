@@ -5,87 +5,27 @@
 #[path = "support/fake_discord/mod.rs"]
 mod fake_discord;
 
+#[path = "support/bot_play.rs"]
+mod bot_play;
+
 #[macro_use]
 #[allow(unused_macros)]
 #[path = "support/store_db.rs"]
 mod store_db;
 
-use croupier::bot::{run_with_service, BotConfig, ShardRange};
-use croupier::config::Token;
+use std::time::Duration;
+
+use bot_play::*;
+use croupier::bot::ShardRange;
 use croupier::engine::GameId;
 use croupier::i18n::Lang;
 use croupier::service::Service;
 use croupier::store::{GameStatus, Store};
 use fake_discord::*;
 use serde_json::Value;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
-/// The bot running in a task, stopped on drop or with `stop`.
-struct Bot {
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<anyhow::Result<()>>>,
-}
-
-impl Bot {
-    async fn start(fake: &FakeDiscord, service: Service) -> Bot {
-        Bot::start_shards(fake, service, None, true).await
-    }
-
-    /// As `croupier serve --shards <range> --total <n>`: ready once every shard is identified.
-    /// Without `scheduler`, the process fires no jobs.
-    async fn start_shards(
-        fake: &FakeDiscord,
-        service: Service,
-        shards: Option<ShardRange>,
-        scheduler: bool,
-    ) -> Bot {
-        let config = BotConfig {
-            token: Token::new(TOKEN),
-            database_url: String::new(),
-            dev_guild: Some(GUILD_ID),
-            api_base: Some(fake.api_base()),
-            shards,
-            tick: scheduler.then_some(std::time::Duration::from_millis(50)),
-        };
-        let wanted = shards.map_or(1, |r| r.last - r.first + 1) as usize;
-        let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(run_with_service(config, service, async {
-            rx.await.ok();
-        }));
-        let before = fake.identifies().len();
-        // Ready once its sessions are identified and the commands are registered.
-        fake.wait_until("the bot's sessions and commands", |st| {
-            (st.sessions.len() >= before + wanted
-                && st.sessions.iter().any(|s| s.tx.is_some())
-                && st.commands.iter().any(|c| c.guild_id == Some(GUILD_ID)))
-            .then_some(())
-        })
-        .await;
-        Bot {
-            stop: Some(tx),
-            task: Some(task),
-        }
-    }
-
-    async fn stop(mut self) {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-        if let Some(task) = self.task.take() {
-            let ended = task.await.expect("bot task");
-            assert!(ended.is_ok(), "bot ended with {ended:?}");
-        }
-    }
-}
-
-impl Drop for Bot {
-    fn drop(&mut self) {
-        if let Some(t) = &self.task {
-            t.abort();
-        }
-    }
-}
+/// The scheduler's pace in these tests.
+const TICK: Option<Duration> = Some(Duration::from_millis(50));
 
 /// A real SQLite store in a temporary directory (kept alive by the returned guard).
 async fn sqlite() -> (Store, tempfile::TempDir) {
@@ -119,7 +59,7 @@ async fn world_on(store: Store, dir: Option<tempfile::TempDir>) -> World {
 
 async fn world_with(service: Service, dir: Option<tempfile::TempDir>) -> World {
     let fake = FakeDiscord::start().await;
-    let bot = Bot::start(&fake, service.clone()).await;
+    let bot = Bot::start_ticking(&fake, service.clone(), TICK).await;
     World {
         fake,
         service,
@@ -144,27 +84,6 @@ async fn finish(fake: &FakeDiscord) {
     })
     .await;
     fake.assert_clean();
-}
-
-/// Every custom id in a message's component rows.
-fn custom_ids(components: &[Value]) -> Vec<String> {
-    let mut out = Vec::new();
-    for row in components {
-        for c in row["components"].as_array().into_iter().flatten() {
-            if let Some(id) = c["custom_id"].as_str() {
-                out.push(id.to_string());
-            }
-        }
-    }
-    out
-}
-
-/// The label of each button and the (value, label) of each select option.
-fn component(components: &[Value], custom_id: &str) -> Option<Value> {
-    components
-        .iter()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .find(|c| c["custom_id"] == custom_id)
 }
 
 /// The lobby: `/play` by Alice; returns the game, the lobby message and the thread.
@@ -267,29 +186,6 @@ async fn join_and_start(fake: &FakeDiscord, game: GameId, lobby: &Message, joine
 }
 
 /// The latest message in `channel` with board components, once there is a new one (id > after).
-async fn next_board(fake: &FakeDiscord, channel: u64, after: u64) -> Message {
-    fake.wait_until("a new board", |st| {
-        st.messages
-            .iter()
-            .rev()
-            .find(|m| m.channel_id == channel && !m.deleted && m.id > after && is_board(m))
-            .cloned()
-    })
-    .await
-}
-
-fn is_board(m: &Message) -> bool {
-    m.attachments.iter().any(|a| a.filename == "board.png")
-}
-
-/// The user mentioned last in a board's text (who decides now).
-fn mentioned(m: &Message) -> Option<u64> {
-    let at = m.content.rfind("<@")?;
-    let rest = &m.content[at + 2..];
-    let end = rest.find('>')?;
-    rest[..end].parse().ok()
-}
-
 fn assert_png(m: &Message) {
     let a = m
         .attachments
@@ -307,58 +203,13 @@ async fn status(service: &Service, game: GameId) -> GameStatus {
     service.lobby(game).await.expect("game").status
 }
 
-/// Waits until the clicked board has been dealt with: edited in place with new components
-/// (same player again) or stripped of its components and followed by a new board.
-async fn after_click(fake: &FakeDiscord, channel: u64, board: &Message) -> Message {
-    let old = custom_ids(&board.components);
-    fake.wait_until("the board after a click", |st| {
-        let m = st.message(board.id)?;
-        let now = custom_ids(&m.components);
-        if !now.is_empty() && now != old {
-            return Some(m.clone());
-        }
-        if now.is_empty() {
-            return st
-                .messages
-                .iter()
-                .rev()
-                .find(|n| n.channel_id == channel && n.id > board.id && is_board(n))
-                .cloned();
-        }
-        None
-    })
-    .await
-}
-
 /// Plays the decision on `board` with its first button or first menu option, by whoever is
 /// mentioned; returns the board to decide on next.
-async fn decide_first(fake: &FakeDiscord, channel: u64, board: &Message) -> Message {
-    let user = mentioned(board).unwrap_or_else(|| panic!("nobody to play on {board:?}"));
-    let ids = custom_ids(&board.components);
-    let id = ids
-        .iter()
-        .find(|i| i.starts_with("g:") || i.starts_with("s:"))
-        .unwrap_or_else(|| panic!("no decision on {board:?}"))
-        .clone();
-    let p = if id.starts_with("s:") {
-        let menu = component(&board.components, &id).expect("menu");
-        let value = menu["options"][0]["value"]
-            .as_str()
-            .expect("option value")
-            .to_string();
-        fake.push(
-            Push::select(board.id, &id, &[value.as_str()])
-                .by(user)
-                .in_channel(channel),
-        )
-        .await
-    } else {
-        fake.push(Push::button(board.id, &id).by(user).in_channel(channel))
-            .await
-    };
+async fn decide_first(fake: &FakeDiscord, board: &Message) -> Message {
+    let p = click_first(fake, board).await;
     let cb = fake.wait_for_callback(p.id).await;
     assert_eq!(cb.kind, 6, "{cb:?}");
-    let next = after_click(fake, channel, board).await;
+    let next = board_after(fake, board).await;
     assert!(
         fake.followups(p.id).is_empty(),
         "a legal click got an answer: {:?}",
@@ -375,7 +226,7 @@ async fn two_player_short_game_through_buttons_menus_and_move() {
     let fake = &w.fake;
     let (game, lobby, thread) = open_lobby(fake, "short=true", "en-US").await;
     join_and_start(fake, game, &lobby, &[BOB]).await;
-    let mut board = next_board(fake, thread, 0).await;
+    let mut board = latest_board_after(fake, thread, 0).await;
     assert_eq!(status(&w.service, game).await, GameStatus::Active);
     // The lobby loses its buttons once started.
     let lobby_now = fake.message(lobby.id).expect("lobby");
@@ -390,7 +241,7 @@ async fn two_player_short_game_through_buttons_menus_and_move() {
             board = decide_with_move(fake, &w.service, game, thread, &board).await;
             typed += 1;
         } else {
-            board = decide_first(fake, thread, &board).await;
+            board = decide_first(fake, &board).await;
             clicks += 1;
         }
         assert_png(&board);
@@ -482,9 +333,15 @@ async fn decide_with_move(
         v.truncate(25);
         v
     };
-    let all = autocomplete_move(fake, user, thread, "").await;
+    let picked = autocomplete_move(fake, user, thread, "").await;
+    let all = names(&picked);
     assert_eq!(all, shown(""));
     assert!(!all.is_empty());
+    // Each value carries the version the option belongs to.
+    let version = service.lobby(game).await.expect("game").version;
+    for (name, value) in &picked {
+        assert_eq!(value, &format!("{name} #v{}", version.0));
+    }
     // Typing the last word of an option narrows the list to the options containing it.
     let first = all[0].clone();
     let typed = first
@@ -492,7 +349,7 @@ async fn decide_with_move(
         .last()
         .expect("a word")
         .to_uppercase();
-    let filtered = autocomplete_move(fake, user, thread, &typed).await;
+    let filtered = names(&autocomplete_move(fake, user, thread, &typed).await);
     assert_eq!(filtered, shown(&typed));
     assert!(filtered.contains(&first), "{filtered:?} lacks {first}");
     // The other player is offered nothing: it is not their decision.
@@ -500,45 +357,43 @@ async fn decide_with_move(
     assert!(autocomplete_move(fake, other_user, thread, "")
         .await
         .is_empty());
-    let cmd = fake
-        .push(
-            Push::command("move", vec![opt::string("option", &first)])
-                .by(user)
-                .in_channel(thread),
-        )
-        .await;
+    let cmd = send_move(fake, user, thread, &picked[0].1).await;
     let cb = fake.wait_for_callback(cmd.id).await;
     assert_eq!(cb.kind, 5, "{cb:?}");
     assert!(cb.ephemeral());
-    let done = fake
-        .wait_until("the /move answer", |st| {
-            let i = st.interactions.get(&cmd.id)?;
-            let m = st.message(i.original?)?;
-            (m.edits > 0 || !m.content.is_empty()).then(|| m.content.clone())
-        })
-        .await;
-    assert_eq!(done, "✅ Played.");
-    fake.wait_until("the board after /move", |st| {
-        st.messages
-            .iter()
-            .rev()
-            .find(|n| n.channel_id == thread && n.id > board.id && is_board(n))
-            .cloned()
-    })
-    .await
+    assert_eq!(answer_of(fake, cmd.id).await.content, "✅ Played.");
+    let after = latest_board_after(fake, thread, board.id).await;
+    // The same pick sent again (a retry of an answer that seemed lost) plays nothing: it
+    // belongs to the version before the move, and the player sees the board as it is.
+    let moved = service.lobby(game).await.expect("game").version;
+    let again = send_move(fake, user, thread, &picked[0].1).await;
+    let answer = answer_of(fake, again.id).await;
+    if status(service, game).await == GameStatus::Active {
+        assert!(
+            answer.content.starts_with("Nothing was played"),
+            "{}",
+            answer.content
+        );
+        assert_eq!(answer.attachments.len(), 1, "the current board");
+    } else {
+        // That move ended the game: the thread has no game running any more.
+        assert!(answer.content.starts_with("There is no game running here"));
+    }
+    assert_eq!(service.lobby(game).await.expect("game").version, moved);
+    after
 }
 
 fn croupier_user(id: u64) -> i64 {
     i64::from_ne_bytes(id.to_ne_bytes())
 }
 
-/// What autocomplete offers for `/move option:<partial>`.
+/// What autocomplete offers for `/move option:<partial>`: (shown name, value sent).
 async fn autocomplete_move(
     fake: &FakeDiscord,
     user: u64,
     channel: u64,
     partial: &str,
-) -> Vec<String> {
+) -> Vec<(String, String)> {
     let p = fake
         .push(
             Push::autocomplete("move", vec![opt::focused("option", partial)])
@@ -552,15 +407,22 @@ async fn autocomplete_move(
         .as_array()
         .expect("choices")
         .iter()
-        .map(|c| c["value"].as_str().unwrap_or_default().to_string())
+        .map(|c| {
+            let text = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+            (text("name"), text("value"))
+        })
         .collect()
+}
+
+fn names(choices: &[(String, String)]) -> Vec<String> {
+    choices.iter().map(|(name, _)| name.clone()).collect()
 }
 
 /// A started 2-player game (Alice hosts, Bob joins) and its first board.
 async fn started(fake: &FakeDiscord, options: &str) -> (GameId, u64, Message) {
     let (game, lobby, thread) = open_lobby(fake, options, "en-US").await;
     join_and_start(fake, game, &lobby, &[BOB]).await;
-    let board = next_board(fake, thread, 0).await;
+    let board = latest_board_after(fake, thread, 0).await;
     (game, thread, board)
 }
 
@@ -649,16 +511,11 @@ async fn stale_and_foreign(store: Store, dir: Option<tempfile::TempDir>) {
         .service
         .choices(game, croupier_user(player), "")
         .await
-        .expect("choices");
-    let cmd = fake
-        .push(
-            Push::command("move", vec![opt::string("option", &options[0])])
-                .by(player)
-                .in_channel(thread),
-        )
-        .await;
+        .expect("choices")
+        .options;
+    let cmd = send_move(fake, player, thread, &options[0]).await;
     fake.wait_for_callback(cmd.id).await;
-    let newer = next_board(fake, thread, board.id).await;
+    let newer = latest_board_after(fake, thread, board.id).await;
     let version = w.service.lobby(game).await.expect("game").version;
     let boards = public(fake, thread).len();
 
@@ -695,13 +552,13 @@ async fn buttons_posted_before_a_restart_still_work() {
 async fn restart_mid_game(store: Store, dir: Option<tempfile::TempDir>) {
     let w = world_on(store.clone(), dir).await;
     let fake = &w.fake;
-    let (game, thread, board) = started(fake, "short=true").await;
-    let board = decide_first(fake, thread, &board).await;
+    let (game, _, board) = started(fake, "short=true").await;
+    let board = decide_first(fake, &board).await;
     w.bot.stop().await;
 
-    let bot = Bot::start(fake, Service::new(store)).await;
+    let bot = Bot::start_ticking(fake, Service::new(store), TICK).await;
     let version = w.service.lobby(game).await.expect("game").version;
-    let next = decide_first(fake, thread, &board).await;
+    let next = decide_first(fake, &board).await;
     assert!(w.service.lobby(game).await.expect("game").version > version);
     assert_png(&next);
     finish(fake).await;
@@ -722,7 +579,7 @@ async fn two_games_in_one_channel_keep_apart() {
     let v2 = w.service.lobby(g2).await.expect("game").version;
     let in_t2: Vec<(u64, u32)> = fake.messages(t2).iter().map(|m| (m.id, m.edits)).collect();
 
-    let next1 = decide_first(fake, t1, &b1).await;
+    let next1 = decide_first(fake, &b1).await;
     assert_eq!(next1.channel_id, t1);
     assert!(w.service.lobby(g1).await.expect("game").version > b1_version(&b1));
     // Game 2 did not move, nothing was posted in its thread.
@@ -737,16 +594,11 @@ async fn two_games_in_one_channel_keep_apart() {
         .service
         .choices(g2, croupier_user(player), "")
         .await
-        .expect("choices");
-    let cmd = fake
-        .push(
-            Push::command("move", vec![opt::string("option", &options[0])])
-                .by(player)
-                .in_channel(t2),
-        )
-        .await;
+        .expect("choices")
+        .options;
+    let cmd = send_move(fake, player, t2, &options[0]).await;
     fake.wait_for_callback(cmd.id).await;
-    let next2 = next_board(fake, t2, b2.id).await;
+    let next2 = latest_board_after(fake, t2, b2.id).await;
     assert_eq!(next2.channel_id, t2);
     assert!(w.service.lobby(g2).await.expect("game").version > v2);
     assert_eq!(w.service.lobby(g1).await.expect("game").version, v1);
@@ -783,7 +635,7 @@ async fn cancel_scenario(store: Store, dir: Option<tempfile::TempDir>) {
     fake.set_member_permissions(BOB, PLAIN_MEMBER);
     let (game, lobby, thread) = open_lobby(fake, "short=true", "en-US").await;
     join_and_start(fake, game, &lobby, &[BOB]).await;
-    next_board(fake, thread, 0).await;
+    latest_board_after(fake, thread, 0).await;
     let posted = public(fake, thread).len();
 
     let refused = cancel(fake, BOB, thread).await;
@@ -1097,7 +949,7 @@ async fn three_player_standard_game_with_typed_lines() {
     fake.add_user(CAROL, "carol");
     let (game, lobby, thread) = open_lobby(fake, "", "en-US").await;
     join_and_start(fake, game, &lobby, &[BOB, CAROL]).await;
-    let mut board = next_board(fake, thread, 0).await;
+    let mut board = latest_board_after(fake, thread, 0).await;
     let seats = w.service.lobby(game).await.expect("game").seats;
     assert_eq!(seats.len(), 3);
     let mut turns = 0;
@@ -1108,15 +960,9 @@ async fn three_player_standard_game_with_typed_lines() {
             .map(|u| u as u64)
             .expect("a user");
         assert_eq!(mentioned(&board), Some(user), "the board names who decides");
-        let cmd = fake
-            .push(
-                Push::command("move", vec![opt::string("option", &line)])
-                    .by(user)
-                    .in_channel(thread),
-            )
-            .await;
+        let cmd = send_move(fake, user, thread, &line).await;
         assert_eq!(fake.wait_for_callback(cmd.id).await.kind, 5);
-        board = next_board(fake, thread, board.id).await;
+        board = latest_board_after(fake, thread, board.id).await;
         turns += 1;
     }
     // Twelve rounds of owner layout, setter, owner path.
@@ -1291,7 +1137,7 @@ async fn two_processes_on_one_postgres_apply_each_interaction_and_job_once() {
     for _ in 0..2 {
         let store = Store::connect(&db.url).await.expect("postgres store");
         let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
-        bots.push(Bot::start(&fake, service.clone()).await);
+        bots.push(Bot::start_ticking(&fake, service.clone(), TICK).await);
         services.push(service);
     }
     // Every interaction reaches both processes; each is answered once (a second answer
@@ -1380,7 +1226,15 @@ async fn shard_ranges_split_the_gateway_between_processes() {
         let shards = ShardRange::parse(range, 4).expect("a shard range");
         let store = Store::connect(&db.url).await.expect("postgres store");
         let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
-        bots.push(Bot::start_shards(&fake, service.clone(), Some(shards), scheduler).await);
+        bots.push(
+            Bot::start_shards(
+                &fake,
+                service.clone(),
+                Some(shards),
+                if scheduler { TICK } else { None },
+            )
+            .await,
+        );
         services.push(service);
     }
     let mut identified: Vec<Value> = fake
@@ -1394,7 +1248,7 @@ async fn shard_ranges_split_the_gateway_between_processes() {
         [[0, 4], [1, 4], [2, 4], [3, 4]].map(|s| serde_json::json!(s))
     );
     let (game, thread, board) = started(&fake, "short=true").await;
-    decide_first(&fake, thread, &board).await;
+    decide_first(&fake, &board).await;
     assert_eq!(
         services[0].store().moves(game).await.expect("moves").len(),
         1
@@ -1427,7 +1281,7 @@ async fn private_options_reach_only_the_deciding_player() {
     let fake = &w.fake;
     let (game, lobby, thread) = open_lobby_of(fake, "gates", "", "en-US").await;
     join_and_start(fake, game, &lobby, &[BOB]).await;
-    let mut board = next_board(fake, thread, 0).await;
+    let mut board = latest_board_after(fake, thread, 0).await;
     let mut steps = 0;
     let prompt = loop {
         let loaded = w.service.load(game).await.expect("the game");
@@ -1435,7 +1289,7 @@ async fn private_options_reach_only_the_deciding_player() {
         if prompt.private {
             break prompt;
         }
-        board = decide_first(fake, thread, &board).await;
+        board = decide_first(fake, &board).await;
         steps += 1;
         assert!(steps < 40, "no private choice came");
     };
@@ -1513,7 +1367,7 @@ async fn decide_on_private_reply(
     };
     let cb = fake.wait_for_callback(p.id).await;
     assert_eq!(cb.kind, 6, "{cb:?}");
-    next_board(fake, channel, reply.id).await
+    latest_board_after(fake, channel, reply.id).await
 }
 
 // ----- long prompts: a menu of groups, then a private panel -----
@@ -1525,7 +1379,7 @@ async fn a_long_prompt_opens_a_private_group_panel_for_its_player() {
     // Vortex alone is Solitaire: every tower turns both ways, far more than 25 options.
     let (game, lobby, thread) = open_lobby_of(fake, "vortex", "", "en-US").await;
     join_and_start(fake, game, &lobby, &[]).await;
-    let board = next_board(fake, thread, 0).await;
+    let board = latest_board_after(fake, thread, 0).await;
     let loaded = w.service.load(game).await.expect("the game");
     let prompt = loaded.game.prompt().expect("a running game");
     assert!(prompt.options.len() > 25, "{:?}", prompt.options);
@@ -1664,7 +1518,7 @@ async fn a_bot_added_in_the_lobby_plays_its_turns() {
     .await;
     assert_eq!(cb.kind, 6);
     // Alice plays her decisions; the bot plays its own without anyone clicking.
-    let mut board = next_board(fake, thread, 0).await;
+    let mut board = latest_board_after(fake, thread, 0).await;
     let mut bot_moves = 0;
     for _ in 0..60 {
         let moves = w.service.store().moves(game).await.expect("moves");
@@ -1675,11 +1529,11 @@ async fn a_bot_added_in_the_lobby_plays_its_turns() {
         let loaded = w.service.load(game).await.expect("the game");
         match loaded.game.prompt() {
             Some(p) if p.seat.index() == 0 && mentioned(&board) == Some(ALICE) => {
-                board = decide_first(fake, thread, &board).await;
+                board = decide_first(fake, &board).await;
             }
             _ => {
                 // The bot's turn: wait for the board it posts.
-                board = next_board(fake, thread, board.id).await;
+                board = latest_board_after(fake, thread, board.id).await;
             }
         }
     }

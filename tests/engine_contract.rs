@@ -59,6 +59,10 @@ fn playout(kind: GameKind, options: &GameOptions, seats: usize, seed: u64) -> Op
             "{kind}: empty prompt {}",
             prompt.kind
         );
+        // `/move` tags an autocompleted option with ` #v<version>`; no option may hold a `#`.
+        for o in &prompt.options {
+            assert!(!o.contains('#'), "{kind}: option `{o}` holds a '#'");
+        }
         let pick = prompt.options[rng.gen_range(0..prompt.options.len())].clone();
         let before = game.to_json();
         // A seat that is not asked is refused and nothing changes.

@@ -163,19 +163,8 @@ async fn a_board_lost_past_the_retries_is_posted_again_once() {
         .options[0]
         .clone();
     let user = mentioned(&board).expect("a mention");
-    let cmd = fake
-        .push(
-            Push::command("move", vec![opt::string("option", &option)])
-                .by(user)
-                .in_channel(thread),
-        )
-        .await;
-    let failed = fake
-        .wait_until("the /move answer", |st| {
-            let m = st.message(st.interactions.get(&cmd.id)?.original?)?;
-            (!m.content.is_empty()).then(|| m.clone())
-        })
-        .await;
+    let cmd = send_move(fake, user, thread, &option).await;
+    let failed = answer_of(fake, cmd.id).await;
     assert!(failed.ephemeral(), "{failed:?}");
     assert!(
         failed

@@ -243,12 +243,14 @@ async fn history_choices_games_and_resign() {
         let (g, ch) = started(&svc).await;
         assert!(svc.history(g, None, Lang::En).await.unwrap().is_empty());
         let (mover, other, v) = turn(&svc, g).await;
-        let all = svc.choices(g, mover, "").await.unwrap();
+        let offered = svc.choices(g, mover, "").await.unwrap();
+        assert_eq!(offered.version, v, "{backend}");
+        let all = offered.options;
         assert!(!all.is_empty(), "{backend}");
-        assert!(svc.choices(g, other, "").await.unwrap().is_empty());
+        assert!(svc.choices(g, other, "").await.unwrap().options.is_empty());
         let first = all[0].clone();
         let typed = first.split_whitespace().next().unwrap_or("");
-        let filtered = svc.choices(g, mover, typed).await.unwrap();
+        let filtered = svc.choices(g, mover, typed).await.unwrap().options;
         assert!(filtered.contains(&first));
         assert!(filtered.iter().all(|o| o.contains(typed)));
         svc.choose(g, mover, v, 0, Lang::En, 5).await.unwrap();

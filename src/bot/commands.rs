@@ -5,13 +5,14 @@
 use poise::serenity_prelude as serenity;
 use serenity::EditInteractionResponse;
 
+use super::ids;
 use super::layout::content;
 use super::send::{self, author_id};
 use super::{fresh_seed, id_i64, is_moderator, lang_of, public_lang_of, Context, Data, Error};
 use crate::ai::Level;
-use crate::engine::{GameId, GameKind, GameOptions};
+use crate::engine::{GameId, GameKind, GameOptions, PlayError};
 use crate::i18n::{lookup, Lang, Text};
-use crate::service::{OpenLobby, Place, PlayLine, Player, UndoScope};
+use crate::service::{OpenLobby, Place, PlayLine, Player, ServiceError, UndoScope};
 
 type Command = poise::Command<Data, Error>;
 
@@ -181,7 +182,9 @@ fn filled<'a>(ctx: Context<'a>, name: &str) -> Option<&'a serenity::ResolvedValu
     }
 }
 
-async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<String> {
+/// The options of the user's decision; each value carries the prompt's version (see
+/// `ids::move_value`).
+async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
     let service = &ctx.data().service;
     let user = author_id(ctx);
     let game = match filled(ctx, "game") {
@@ -198,13 +201,16 @@ async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<String> {
     let Ok(game) = game else {
         return Vec::new();
     };
-    let mut out = service
-        .choices(game, user, partial)
-        .await
-        .unwrap_or_default();
-    out.retain(|o| o.len() <= 100);
-    out.truncate(25);
-    out
+    let Ok(choices) = service.choices(game, user, partial).await else {
+        return Vec::new();
+    };
+    choices
+        .options
+        .iter()
+        .filter(|o| o.len() <= ids::MAX_CHOICE_VALUE)
+        .take(25)
+        .map(|o| serenity::AutocompleteChoice::new(o.as_str(), ids::move_value(o, choices.version)))
+        .collect()
 }
 
 async fn autocomplete_topic(ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
@@ -360,6 +366,7 @@ pub async fn move_(
     let lang = lang_of(ctx);
     let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
+    let (line, seen) = ids::split_move_value(&option);
     let outputs = ctx
         .data()
         .service
@@ -367,13 +374,25 @@ pub async fn move_(
             PlayLine {
                 game,
                 actor: crate::service::Actor::User(author_id(ctx)),
-                line: option,
-                seen: None,
+                line: line.to_string(),
+                seen,
             },
             plang,
             ctx.data().service.now(),
         )
         .await;
+    // Picked from an older list (or sent twice): nothing is played; show the board as it is.
+    if let Err(ServiceError::Play(PlayError::Stale { .. })) = &outputs {
+        let now = ctx.data().service.show(game, lang).await;
+        let now = named(ctx, game, now).await?;
+        let text = format!(
+            "{}\n{}",
+            Text::new("bot.error.move_stale").render(lang),
+            send::board_content(&now.board, lang)
+        );
+        let edit = send::board_edit(&now.board, now.hands, lang).content(content(&text));
+        return send::edit(ctx, edit).await;
+    }
     let outputs = named(ctx, game, outputs).await?;
     send::deliver(ctx.http(), ctx.data(), game, &outputs, plang).await?;
     // Only the player sees why the end of their line was refused: it may name their cards.

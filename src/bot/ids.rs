@@ -141,9 +141,49 @@ impl CustomId {
     }
 }
 
+/// Discord's limit on an autocomplete choice's value.
+pub const MAX_CHOICE_VALUE: usize = 100;
+
+/// The value `/move` autocomplete sends for an option of the prompt at `version`: the option
+/// with ` #v<version>`, so a `/move` sent twice (or after the game moved on) is refused as
+/// stale instead of played again. Players see only the option; no notation holds a `#`.
+/// An option too long for the tag goes untagged.
+pub fn move_value(option: &str, version: Version) -> String {
+    let tagged = format!("{option} #v{}", version.0);
+    if tagged.len() <= MAX_CHOICE_VALUE {
+        tagged
+    } else {
+        option.to_string()
+    }
+}
+
+/// The line and the version a `/move` value was picked at (none if it was typed by hand).
+pub fn split_move_value(value: &str) -> (&str, Option<Version>) {
+    if let Some((line, tag)) = value.rsplit_once(" #v") {
+        if let Ok(v) = tag.parse::<u32>() {
+            return (line, Some(Version(v)));
+        }
+    }
+    (value, None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_values_carry_their_version() {
+        let v = move_value("put 2 g", Version(17));
+        assert_eq!(v, "put 2 g #v17");
+        assert_eq!(split_move_value(&v), ("put 2 g", Some(Version(17))));
+        // Typed by hand, or a tag that is not ours: the whole line, no version.
+        for typed in ["put 2 g", "put 2 g #v", "put 2 g #vx", "a #v-1", "#v3", ""] {
+            assert_eq!(split_move_value(typed), (typed, None), "{typed}");
+        }
+        let long = "x".repeat(95);
+        assert_eq!(move_value(&long, Version(123_456)), long);
+        assert!(move_value(&"y".repeat(90), Version(u32::MAX)).len() <= MAX_CHOICE_VALUE);
+    }
 
     #[test]
     fn ids_round_trip_and_fit() {

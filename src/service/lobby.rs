@@ -116,6 +116,13 @@ pub struct OpenLobby {
     pub lang: Lang,
 }
 
+/// What `/move` autocomplete offers: options of the prompt at `version`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choices {
+    pub version: Version,
+    pub options: Vec<String>,
+}
+
 /// A lobby (or a game that was one) as a front end shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LobbyView {
@@ -660,24 +667,29 @@ impl Service {
     }
 
     /// The current prompt's options the user may pick, filtered by what they typed (every
-    /// word typed must start a word of the option, or appear in it). Empty if not their turn.
+    /// word typed must appear in the option), with the version they belong to. No options if
+    /// it is not their turn.
     pub async fn choices(
         &self,
         game: GameId,
         user: i64,
         typed: &str,
-    ) -> Result<Vec<String>, ServiceError> {
+    ) -> Result<Choices, ServiceError> {
         let loaded = self.load(game).await?;
+        let mut choices = Choices {
+            version: loaded.record.version,
+            options: Vec::new(),
+        };
         let Ok(seat) = self.seat_of(&loaded, Actor::User(user)) else {
-            return Ok(Vec::new());
+            return Ok(choices);
         };
         let Some(prompt) = loaded.game.prompt() else {
-            return Ok(Vec::new());
+            return Ok(choices);
         };
-        if prompt.seat != seat {
-            return Ok(Vec::new());
+        if prompt.seat == seat {
+            choices.options = filter_choices(&prompt.options, typed);
         }
-        Ok(filter_choices(&prompt.options, typed))
+        Ok(choices)
     }
 
     /// Plays the `index`-th option of the prompt the user saw at `seen` (a button or a menu).

@@ -12,7 +12,9 @@ mod output;
 mod players;
 
 pub use clocks::{ClockAction, Timers, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_REMIND};
-pub use lobby::{filter_choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Resigned};
+pub use lobby::{
+    filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Resigned,
+};
 pub use output::{board_text, encode_png, outcome_text, BoardPost, Notice, Outputs, PrivatePost};
 pub use players::{Newcomer, SettingsChange};
 

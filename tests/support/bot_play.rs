@@ -3,7 +3,7 @@
 //! Include after `fake_discord` with `#[path = "support/bot_play.rs"] mod bot_play;`.
 #![allow(dead_code)]
 
-use croupier::bot::{run_with_service, BotConfig};
+use croupier::bot::{run_with_service, BotConfig, ShardRange};
 use croupier::config::Token;
 use croupier::engine::GameId;
 use croupier::service::Service;
@@ -21,7 +21,7 @@ pub struct Bot {
 
 impl Bot {
     pub async fn start(fake: &FakeDiscord, service: Service) -> Bot {
-        Bot::start_ticking(fake, service, None).await
+        Bot::start_shards(fake, service, None, None).await
     }
 
     /// With `tick`, the process also runs the scheduler (timers, lost boards) at that pace.
@@ -30,19 +30,31 @@ impl Bot {
         service: Service,
         tick: Option<std::time::Duration>,
     ) -> Bot {
+        Bot::start_shards(fake, service, None, tick).await
+    }
+
+    /// As `croupier serve --shards <range> --total <n>`: ready once every shard is identified.
+    pub async fn start_shards(
+        fake: &FakeDiscord,
+        service: Service,
+        shards: Option<ShardRange>,
+        tick: Option<std::time::Duration>,
+    ) -> Bot {
         let config = BotConfig {
             token: Token::new(TOKEN),
             database_url: String::new(),
             dev_guild: Some(GUILD_ID),
             api_base: Some(fake.api_base()),
-            shards: None,
+            shards,
             tick,
         };
+        let wanted = shards.map_or(1, |r| r.last - r.first + 1) as usize;
         let (tx, rx) = oneshot::channel::<()>();
+        let before = fake.identifies().len();
         let task = tokio::spawn(run_with_service(config, service, async {
             rx.await.ok();
         }));
-        wait_ready(fake, fake.identifies().len()).await;
+        wait_sessions(fake, before, wanted).await;
         Bot {
             stop: Some(tx),
             task: Some(task),
@@ -70,8 +82,13 @@ impl Drop for Bot {
 
 /// Waits for a session identified after `before` others, and the guild's commands.
 pub async fn wait_ready(fake: &FakeDiscord, before: usize) {
-    fake.wait_until("the bot's session and commands", |st| {
-        (st.sessions.len() > before
+    wait_sessions(fake, before, 1).await;
+}
+
+/// Waits for `wanted` sessions identified after `before` others, and the guild's commands.
+async fn wait_sessions(fake: &FakeDiscord, before: usize, wanted: usize) {
+    fake.wait_until("the bot's sessions and commands", |st| {
+        (st.sessions.len() >= before + wanted
             && st.sessions.iter().any(|s| s.tx.is_some())
             && st.commands.iter().any(|c| c.guild_id == Some(GUILD_ID)))
         .then_some(())
@@ -88,15 +105,17 @@ pub fn custom_ids(components: &[Value]) -> Vec<String> {
         .collect()
 }
 
-fn component(components: &[Value], custom_id: &str) -> Option<Value> {
+/// A component of a message's rows by its custom id.
+pub fn component(components: &[Value], custom_id: &str) -> Option<Value> {
     components
         .iter()
         .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
         .find(|c| c["custom_id"] == custom_id)
 }
 
+/// A public board (an answer shown only to one player, such as `/board`, is not one).
 pub fn is_board(m: &Message) -> bool {
-    m.attachments.iter().any(|a| a.filename == "board.png")
+    !m.ephemeral() && m.attachments.iter().any(|a| a.filename == "board.png")
 }
 
 /// The user mentioned last in a board's text (who decides now).
@@ -207,4 +226,23 @@ pub fn newer_board(st: &State, channel: u64, after: u64) -> Option<Message> {
         .take_while(|m| m.id > after)
         .find(|m| m.channel_id == channel && !m.deleted && is_board(m))
         .cloned()
+}
+
+/// `/move option:<option>` sent by `user` in `channel`.
+pub async fn send_move(fake: &FakeDiscord, user: u64, channel: u64, option: &str) -> Pushed {
+    fake.push(
+        Push::command("move", vec![opt::string("option", option)])
+            .by(user)
+            .in_channel(channel),
+    )
+    .await
+}
+
+/// What the bot answered to a deferred command, once it has written it.
+pub async fn answer_of(fake: &FakeDiscord, interaction: u64) -> Message {
+    fake.wait_until("the command's answer", |st| {
+        let m = st.message(st.interactions.get(&interaction)?.original?)?;
+        (!m.content.is_empty()).then(|| m.clone())
+    })
+    .await
 }
