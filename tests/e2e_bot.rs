@@ -73,19 +73,6 @@ async fn world() -> World {
     world_on(store, Some(dir)).await
 }
 
-/// Every interaction answered exactly once (a second is a violation), within the deadline
-/// (a late one is a violation), and nothing else wrong.
-async fn finish(fake: &FakeDiscord) {
-    fake.wait_until("every interaction answered", |st| {
-        st.interactions
-            .values()
-            .all(|i| i.callback.is_some())
-            .then_some(())
-    })
-    .await;
-    fake.assert_clean();
-}
-
 /// The lobby: `/play` by Alice; returns the game, the lobby message and the thread.
 async fn open_lobby(fake: &FakeDiscord, options: &str, locale: &str) -> (GameId, Message, u64) {
     open_lobby_of(fake, "cortexcape", options, locale).await

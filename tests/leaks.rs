@@ -6,8 +6,8 @@
 #[path = "support/fake_discord/mod.rs"]
 mod fake_discord;
 
-#[path = "support/bot_run.rs"]
-mod bot_run;
+#[path = "support/bot_play.rs"]
+mod bot_play;
 
 #[macro_use]
 #[allow(unused_macros)]
@@ -390,7 +390,7 @@ on_backends!(service_twins_log_and_post_the_same);
 
 #[tokio::test]
 async fn the_token_never_reaches_a_log_line() {
-    use bot_run::RunningBot;
+    use bot_play::Bot;
     use croupier::bot::run_with_service;
     use fake_discord::*;
     let captured = Captured::default();
@@ -410,10 +410,10 @@ async fn the_token_never_reaches_a_log_line() {
     let fake = FakeDiscord::start().await;
     let bot = |api_base: String| {
         let tick = Some(std::time::Duration::from_millis(50));
-        bot_run::config(token.clone(), api_base, tick)
+        bot_play::config(token.clone(), api_base, None, tick)
     };
     // Start-up, a command, the scheduler ticking, shutdown: everything logged at TRACE.
-    let running = RunningBot::start(&fake, service.clone(), bot(fake.api_base())).await;
+    let running = Bot::start_with(&fake, service.clone(), bot(fake.api_base())).await;
     let cmd = fake
         .push(Push::command(
             "play",
@@ -421,7 +421,7 @@ async fn the_token_never_reaches_a_log_line() {
         ))
         .await;
     fake.wait_for_callback(cmd.id).await;
-    running.stop(&fake).await;
+    running.stop_clean(&fake).await;
     // Discord unreachable: the bot keeps retrying (logging as it goes) until stopped.
     let unreachable = tokio::time::timeout(
         std::time::Duration::from_secs(3),

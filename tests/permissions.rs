@@ -7,11 +7,10 @@
 #[path = "support/fake_discord/mod.rs"]
 mod fake_discord;
 
-#[path = "support/bot_run.rs"]
-mod bot_run;
+#[path = "support/bot_play.rs"]
+mod bot_play;
 
-use bot_run::RunningBot;
-use croupier::config::Token;
+use bot_play::Bot;
 use croupier::engine::{GameId, GameKind, GameOptions};
 use croupier::i18n::{Lang, Text};
 use croupier::service::{Actor, Place, PlayLine, Player, Service, StartGame};
@@ -96,8 +95,7 @@ async fn who_may_do_what() {
     let fake = FakeDiscord::start().await;
     fake.add_user(CAROL, "carol");
     fake.set_member_permissions(BOB, PLAIN_MEMBER);
-    let config = bot_run::config(Token::new(TOKEN), fake.api_base(), None);
-    let bot = RunningBot::start(&fake, svc.clone(), config).await;
+    let bot = Bot::start(&fake, svc.clone()).await;
 
     let game = start_game(&svc, GameKind::Cortexcape, GameOptions::new()).await;
     let before = snapshot(&svc, game).await;
@@ -288,5 +286,5 @@ async fn who_may_do_what() {
     assert!(dms > 0, "no hand was sent by DM");
     assert!(fake.dms(CAROL).is_empty());
 
-    bot.stop(&fake).await;
+    bot.stop_clean(&fake).await;
 }

@@ -40,15 +40,13 @@ impl Bot {
         shards: Option<ShardRange>,
         tick: Option<std::time::Duration>,
     ) -> Bot {
-        let config = BotConfig {
-            token: Token::new(TOKEN),
-            database_url: String::new(),
-            dev_guild: Some(GUILD_ID),
-            api_base: Some(fake.api_base()),
-            shards,
-            tick,
-        };
-        let wanted = shards.map_or(1, |r| r.last - r.first + 1) as usize;
+        let config = config(Token::new(TOKEN), fake.api_base(), shards, tick);
+        Bot::start_with(fake, service, config).await
+    }
+
+    /// With a configuration of the test's own (see `config`).
+    pub async fn start_with(fake: &FakeDiscord, service: Service, config: BotConfig) -> Bot {
+        let wanted = config.shards.map_or(1, |r| r.last - r.first + 1) as usize;
         let (tx, rx) = oneshot::channel::<()>();
         let before = fake.identifies().len();
         let task = tokio::spawn(run_with_service(config, service, async {
@@ -59,6 +57,12 @@ impl Bot {
             stop: Some(tx),
             task: Some(task),
         }
+    }
+
+    /// Stops the bot (it must end cleanly), then `finish`.
+    pub async fn stop_clean(self, fake: &FakeDiscord) {
+        self.stop().await;
+        finish(fake).await;
     }
 
     pub async fn stop(mut self) {
@@ -78,6 +82,36 @@ impl Drop for Bot {
             t.abort();
         }
     }
+}
+
+/// The bot's configuration against the fake at `api_base`.
+pub fn config(
+    token: Token,
+    api_base: String,
+    shards: Option<ShardRange>,
+    tick: Option<std::time::Duration>,
+) -> BotConfig {
+    BotConfig {
+        token,
+        database_url: String::new(),
+        dev_guild: Some(GUILD_ID),
+        api_base: Some(api_base),
+        shards,
+        tick,
+    }
+}
+
+/// Every interaction answered exactly once (a second is a violation), within the deadline
+/// (a late one is a violation), and nothing else wrong.
+pub async fn finish(fake: &FakeDiscord) {
+    fake.wait_until("every interaction answered", |st| {
+        st.interactions
+            .values()
+            .all(|i| i.callback.is_some())
+            .then_some(())
+    })
+    .await;
+    fake.assert_clean();
 }
 
 /// Waits for a session identified after `before` others, and the guild's commands.
