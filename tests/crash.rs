@@ -207,14 +207,10 @@ async fn current_board_shown(fake: &FakeDiscord, reader: &Service, game: GameId,
     let loaded = reader.load(game).await.expect("game");
     let v = loaded.record.version.0;
     let active = loaded.record.status == GameStatus::Active;
-    let ours = |id: &str| {
-        let mut parts = id.split(':').skip(1);
-        parts.next() == Some(&game.0.to_string()) && parts.next() == Some(&v.to_string())
-    };
     fake.wait_until("the board of the game's current version", |st| {
         let board = newer_board(st, thread, 0)?;
         let shown = if active {
-            custom_ids(&board.components).iter().any(|id| ours(id))
+            offers_version(&board, game, v)
         } else {
             board.content.contains("Game over")
         };

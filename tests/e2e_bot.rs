@@ -300,15 +300,7 @@ async fn decide_with_move(
     board: &Message,
 ) -> Message {
     let user = mentioned(board).expect("someone to play");
-    // The legal options, from the game itself.
-    let legal = service
-        .load(game)
-        .await
-        .expect("game")
-        .game
-        .prompt()
-        .expect("a prompt")
-        .options;
+    let legal = legal_options(service, game).await;
     let shown = |typed: &str| -> Vec<String> {
         let words: Vec<String> = typed.split_whitespace().map(str::to_lowercase).collect();
         let mut v: Vec<String> = legal

@@ -152,16 +152,7 @@ async fn a_board_lost_past_the_retries_is_posted_again_once() {
     let posts_before = statuses(fake, POST_MESSAGE).len();
     // A `/move` always posts a new board (a click may edit the old one in place).
     let moves = move_count(&w.service, game).await;
-    let option = w
-        .service
-        .load(game)
-        .await
-        .expect("game")
-        .game
-        .prompt()
-        .expect("a prompt")
-        .options[0]
-        .clone();
+    let option = legal_options(&w.service, game).await[0].clone();
     let user = mentioned(&board).expect("a mention");
     let cmd = send_move(fake, user, thread, &option).await;
     let failed = answer_of(fake, cmd.id).await;
@@ -182,14 +173,7 @@ async fn a_board_lost_past_the_retries_is_posted_again_once() {
     let late = latest_board_after(fake, thread, board.id).await;
     assert!(late.content.starts_with("🔁 "), "{}", late.content);
     let v = version(&w.service, game).await;
-    assert!(
-        custom_ids(&late.components)
-            .iter()
-            .any(|id| id.starts_with(&format!("g:{}:{v}:", game.0))
-                || id.starts_with(&format!("s:{}:{v}", game.0))),
-        "{:?}",
-        late.components
-    );
+    assert!(offers_version(&late, game, v), "{:?}", late.components);
     // Only once, though the scheduler looks every 50 ms.
     tokio::time::sleep(Duration::from_secs(6)).await;
     let boards: Vec<Message> = fake

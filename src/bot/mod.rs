@@ -385,12 +385,12 @@ fn user_message(error: &Error, lang: Lang, names: &[String]) -> String {
     }
     let id = error_id();
     tracing::error!(error_id = %id, error = %error, "internal error");
-    // "Nothing was changed" would be false once the change is stored.
-    let key = match error {
-        Error::Undelivered(_) => "bot.error.undelivered",
-        _ => "bot.error.internal",
+    // The apology says "nothing was changed": false once the change is stored.
+    let text = match error {
+        Error::Undelivered(_) => text,
+        _ => Text::new("bot.error.internal"),
     };
-    Text::new(key).arg("id", id).render(lang)
+    text.arg("id", id).render(lang)
 }
 
 /// A short random id for matching a user's report to a log line.

@@ -32,13 +32,13 @@ impl BoardSweeper {
         }
     }
 
-    /// Posts the boards missing for longer than the grace; returns how many went out.
-    pub async fn sweep(&mut self, http: &serenity::Http, data: &Data) -> usize {
+    /// Posts the boards missing for longer than the grace.
+    pub async fn sweep(&mut self, http: &serenity::Http, data: &Data) {
         let unposted = match data.service.unposted_boards(SWEEP_BATCH).await {
             Ok(u) => u,
             Err(e) => {
                 tracing::warn!(error = %e, "could not look for unposted boards");
-                return 0;
+                return;
             }
         };
         let now = Instant::now();
@@ -55,45 +55,41 @@ impl BoardSweeper {
             }
         }
         self.seen = seen;
-        let mut posted = 0;
         for (game, version) in due {
-            if repost(http, data, game, version).await {
-                posted += 1;
-            }
+            repost(http, data, game, version).await;
         }
-        posted
     }
 }
 
 /// Posts one lost board again, if this process wins it. A refusal for good (the channel is
 /// gone, the bot lost access) gives up on that board; a passing failure waits for the claim
 /// to lapse and tries again.
-async fn repost(http: &serenity::Http, data: &Data, game: GameId, version: Version) -> bool {
+async fn repost(http: &serenity::Http, data: &Data, game: GameId, version: Version) {
     let (outputs, lang) = match data.service.repost(game, version).await {
         Ok(Some(found)) => found,
-        Ok(None) => return false,
+        Ok(None) => return,
         Err(e) => {
             tracing::warn!(%game, error = %e, "could not prepare a lost board");
-            return false;
+            return;
         }
     };
     match send::deliver(http, data, game, &outputs, lang).await {
         Ok(()) => {
-            tracing::info!(%game, version = version.0, "posted a board that had not gone out");
-            true
+            tracing::info!(%game, version = version.0, "posted a board that had not gone out")
         }
-        Err(Error::Undelivered(cause)) if matches!(&*cause, Error::Discord(e) if !retry::is_passing(e)) =>
-        {
-            let e = cause;
-            tracing::warn!(%game, error = %e, "a lost board cannot be posted; giving up on it");
+        Err(Error::Undelivered(cause)) if refused_for_good(&cause) => {
+            tracing::warn!(%game, error = %cause, "a lost board cannot be posted; giving up on it");
             if let Err(e) = data.service.board_posted(game, version).await {
                 tracing::warn!(%game, error = %e, "could not record the board as given up");
             }
-            false
         }
         Err(e) => {
-            tracing::warn!(%game, error = %e, "could not post a lost board; will try again");
-            false
+            tracing::warn!(%game, error = %e, "could not post a lost board; will try again")
         }
     }
+}
+
+/// Discord's refusal that no retry will change (not a rate limit, server error or outage).
+fn refused_for_good(e: &Error) -> bool {
+    matches!(e, Error::Discord(e) if !retry::is_passing(e))
 }

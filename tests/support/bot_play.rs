@@ -3,6 +3,7 @@
 //! Include after `fake_discord` with `#[path = "support/bot_play.rs"] mod bot_play;`.
 #![allow(dead_code)]
 
+use croupier::bot::ids::CustomId;
 use croupier::bot::{run_with_service, BotConfig, ShardRange};
 use croupier::config::Token;
 use croupier::engine::GameId;
@@ -279,4 +280,40 @@ pub async fn answer_of(fake: &FakeDiscord, interaction: u64) -> Message {
         (!m.content.is_empty()).then(|| m.clone())
     })
     .await
+}
+
+/// The options of the game's current prompt, from the game itself.
+pub async fn legal_options(service: &Service, game: GameId) -> Vec<String> {
+    service
+        .load(game)
+        .await
+        .expect("game")
+        .game
+        .prompt()
+        .expect("a prompt")
+        .options
+}
+
+/// Whether `board` offers the decision of `game` at `version` (a button or a menu of it).
+pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
+    custom_ids(&board.components)
+        .iter()
+        .filter_map(|id| CustomId::decode(id))
+        .any(|id| match id {
+            CustomId::Choose {
+                game: g,
+                version: v,
+                ..
+            }
+            | CustomId::Menu {
+                game: g,
+                version: v,
+                ..
+            }
+            | CustomId::Group {
+                game: g,
+                version: v,
+            } => g == game && v.0 == version,
+            CustomId::Lobby { .. } | CustomId::Hand { .. } => false,
+        })
 }
