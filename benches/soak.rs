@@ -157,7 +157,7 @@ async fn run() {
             for notice in &notices {
                 match notice {
                     Notice::Board(_) => boards += 1,
-                    Notice::Place { .. } => places += 1,
+                    Notice::Place { .. } | Notice::LobbyClosed { .. } => places += 1,
                     Notice::Dm { .. } | Notice::Private { .. } => dms += 1,
                 }
             }

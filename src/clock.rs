@@ -72,6 +72,12 @@ impl Clock for ManualClock {
 pub const MINUTE: i64 = 60;
 pub const HOUR: i64 = 3600;
 pub const DAY: i64 = 86_400;
+/// The longest clock a turn may have, and the most time a turn may have left after `/clock
+/// extend`: long enough for any slow game, small enough that no deadline arithmetic can
+/// overflow.
+pub const MAX_TURN_SECS: i64 = 30 * DAY;
+/// The shortest clock a turn may have.
+pub const MIN_TURN_SECS: i64 = MINUTE;
 
 /// A time zone from the IANA database compiled into the binary (UTC when `None`).
 #[derive(Clone, Copy, Debug)]

@@ -34,7 +34,8 @@ impl fmt::Display for Token {
 /// Where the embedded default database lives.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/croupier.db";
 
-#[derive(Clone, Debug)]
+/// `Debug` is written by hand: the database URL may carry a password.
+#[derive(Clone)]
 pub struct Config {
     /// `DISCORD_TOKEN`: the bot token; `None` runs the local table instead.
     pub token: Option<Token>,
@@ -54,6 +55,9 @@ pub struct Config {
     /// `SCHEDULER_TICK_SECS`: how often due jobs are looked for (default 5; 0 runs no
     /// scheduler in this process).
     pub scheduler_tick_secs: u64,
+    /// `COMMAND_COOLDOWNS`: per-member cooldowns of the commands that write (default on;
+    /// `off` for a test harness that types faster than people).
+    pub command_cooldowns: bool,
 }
 
 impl Config {
@@ -80,7 +84,33 @@ impl Config {
             application_id: var_u64("DISCORD_APPLICATION_ID"),
             timers: timers_from_env(),
             scheduler_tick_secs: var_u64("SCHEDULER_TICK_SECS").unwrap_or(5),
+            command_cooldowns: !matches!(
+                std::env::var("COMMAND_COOLDOWNS")
+                    .unwrap_or_default()
+                    .trim()
+                    .to_ascii_lowercase()
+                    .as_str(),
+                "off" | "0" | "false" | "no"
+            ),
         }
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("token", &self.token)
+            .field(
+                "database_url",
+                &crate::store::redact_url(&self.database_url),
+            )
+            .field("dev_guild", &self.dev_guild)
+            .field("api_base", &self.api_base)
+            .field("application_id", &self.application_id)
+            .field("timers", &self.timers)
+            .field("scheduler_tick_secs", &self.scheduler_tick_secs)
+            .field("command_cooldowns", &self.command_cooldowns)
+            .finish()
     }
 }
 
@@ -102,8 +132,20 @@ fn timers_from_env() -> Timers {
     if let Some(s) = var_u64("BOARD_GRACE_SECS") {
         t.board_grace_secs = s;
     }
+    if let Some(h) = var_u64("LOBBY_IDLE_HOURS").filter(|h| *h > 0) {
+        // At most a year: no arithmetic near the limits of a timestamp.
+        t.lobby_idle_secs = i64::try_from(h.min(24 * 365)).unwrap_or(24) * hour;
+    }
+    if let Some(n) = var_u64("MAX_LOBBIES_PER_MEMBER").filter(|n| *n > 0) {
+        t.lobbies_per_member = u32::try_from(n).unwrap_or(u32::MAX);
+    }
+    if let Some(n) = var_u64("MAX_LOBBIES_PER_CHANNEL").filter(|n| *n > 0) {
+        t.lobbies_per_channel = u32::try_from(n).unwrap_or(u32::MAX);
+    }
     if let Some(h) = var_u64("DEFAULT_CLOCK_HOURS").filter(|h| *h > 0) {
-        t.default_clock_secs = i64::try_from(h).unwrap_or(24).saturating_mul(hour);
+        // Within the longest clock a turn may have.
+        let secs = i64::try_from(h).unwrap_or(24).saturating_mul(hour);
+        t.default_clock_secs = secs.min(crate::clock::MAX_TURN_SECS);
     }
     t
 }
@@ -128,19 +170,37 @@ fn var_u64(name: &str) -> Option<u64> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn token_never_prints() {
-        let t = Token("secret-abc".into());
-        assert_eq!(format!("{t:?} {t}"), "[redacted] [redacted]");
-        let c = Config {
-            token: Some(t),
-            database_url: "sqlite::memory:".into(),
+    fn config(token: Option<Token>, database_url: &str) -> Config {
+        Config {
+            token,
+            database_url: database_url.into(),
             dev_guild: None,
             api_base: None,
             application_id: None,
             timers: Timers::default(),
             scheduler_tick_secs: 5,
-        };
+            command_cooldowns: true,
+        }
+    }
+
+    #[test]
+    fn token_never_prints() {
+        let t = Token("secret-abc".into());
+        assert_eq!(format!("{t:?} {t}"), "[redacted] [redacted]");
+        let c = config(Some(t), "sqlite::memory:");
         assert!(!format!("{c:?}").contains("secret"));
+    }
+
+    #[test]
+    fn database_passwords_never_print() {
+        for url in [
+            "postgres://bot:hunter2@db.example/croupier",
+            "postgres://db.example/croupier?user=bot&password=hunter2",
+        ] {
+            let c = config(None, url);
+            let shown = format!("{c:?} {c:#?}");
+            assert!(!shown.contains("hunter2"), "{shown}");
+            assert!(shown.contains("db.example"), "{shown}");
+        }
     }
 }

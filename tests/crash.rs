@@ -53,6 +53,8 @@ impl BotProcess {
             .env("DATABASE_URL", database_url)
             // The scheduler re-posts a board the kill kept from going out.
             .env("SCHEDULER_TICK_SECS", "1")
+            // The test sends /move faster than a person: no per-member cooldown.
+            .env("COMMAND_COOLDOWNS", "off")
             .env("BOARD_GRACE_SECS", "5")
             .env("RUST_LOG", "warn,croupier=info")
             .stdin(Stdio::null())

@@ -89,21 +89,10 @@ async fn open_lobby_of(
     if !options.is_empty() {
         opts.push(opt::string("options", options));
     }
-    let threads_before = fake.threads().len();
     let cmd = fake.push(Push::command("play", opts).locale(locale)).await;
     let cb = fake.wait_for_callback(cmd.id).await;
     assert_eq!(cb.kind, 4, "{cb:?}");
     assert!(!cb.ephemeral());
-    let thread = fake
-        .wait_until("the game's thread", |st| {
-            let threads: Vec<_> = st
-                .channels
-                .values()
-                .filter(|c| c.kind == ChannelKind::PublicThread)
-                .collect();
-            (threads.len() > threads_before).then(|| threads[threads.len() - 1].id)
-        })
-        .await;
     let lobby = fake.original_response(cmd.id).expect("lobby message");
     let ids = custom_ids(&lobby.components);
     let game = ids
@@ -117,17 +106,13 @@ async fn open_lobby_of(
         ids,
         ["join", "leave", "start", "cancel", "bot"].map(|a| format!("l:{}:{a}", game.0))
     );
-    // The thread hangs off the lobby message; the store knows it.
-    let view = fake_thread_owner(fake, thread);
-    assert_eq!(view, Some(lobby.id));
-    (game, lobby, thread)
-}
-
-fn fake_thread_owner(fake: &FakeDiscord, thread: u64) -> Option<u64> {
-    fake.threads()
-        .into_iter()
-        .find(|t| t.id == thread)
-        .and_then(|t| t.from_message)
+    // A lobby opens no thread; the game's thread opens from the lobby message when it starts,
+    // and a thread started from a message takes the message's id.
+    assert!(fake
+        .threads()
+        .iter()
+        .all(|t| t.from_message != Some(lobby.id)));
+    (game, lobby.clone(), lobby.id)
 }
 
 /// Clicks a button and waits for its acknowledgement.
@@ -170,6 +155,8 @@ async fn join_and_start(fake: &FakeDiscord, game: GameId, lobby: &Message, joine
     )
     .await;
     assert_eq!(cb.kind, 6, "start is a deferred update: {cb:?}");
+    let thread = bot_play::thread_of(fake, lobby.id).await;
+    assert_eq!(thread, lobby.id);
 }
 
 /// The latest message in `channel` with board components, once there is a new one (id > after).
@@ -244,6 +231,11 @@ async fn two_player_short_game_through_buttons_menus_and_move() {
     assert!(last.components.is_empty(), "{last:?}");
     assert_png(&last);
     assert_names_winner(&w.service, game, &last).await;
+    // The finished game's thread is archived (it no longer counts against the server's cap).
+    fake.wait_until("the thread archived", |st| {
+        st.channels.get(&thread).filter(|c| c.archived).map(|_| ())
+    })
+    .await;
     eprintln!("{clicks} clicks, {typed} moves");
     finish(fake).await;
     w.bot.stop().await;
@@ -826,9 +818,7 @@ async fn closed_dms_are_remembered_and_noticed_once_without_the_hand() {
             png: png.clone(),
         })
         .collect();
-    let data = Data {
-        service: w.service.clone(),
-    };
+    let data = Data::new(w.service.clone());
     let http = fake.http();
     let view = w.service.lobby(game).await.expect("game");
     send_private(&http, &data, &view, &posts, None, Lang::En).await;
@@ -1076,24 +1066,38 @@ async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
     )
     .await;
     assert!(bad.contains("Mars/Base"), "{bad}");
-    // Bob is kicked; Carol takes his seat.
+    // The player who ran out of time is kicked by the host (a seat still being played could
+    // not be); Carol takes the seat.
     let refused = ask(fake, BOB, thread, "kick", vec![opt::integer("seat", 1)]).await;
     assert!(refused.starts_with("Only the host"), "{refused}");
-    let done = ask(fake, ALICE, thread, "kick", vec![opt::integer("seat", 2)]).await;
+    let (absent, name) = if mover == ALICE {
+        (1, "alice")
+    } else {
+        (2, "bob")
+    };
+    let done = ask(
+        fake,
+        ALICE,
+        thread,
+        "kick",
+        vec![opt::integer("seat", absent)],
+    )
+    .await;
     assert_eq!(done, "✅ Seat opened.");
-    said(fake, thread, "Seat 2 (bob) is open").await;
+    said(fake, thread, &format!("Seat {absent} ({name}) is open")).await;
     let done = ask(
         fake,
         ALICE,
         thread,
         "replace",
-        vec![opt::integer("seat", 2), opt::user("user", CAROL)],
+        vec![opt::integer("seat", absent), opt::user("user", CAROL)],
     )
     .await;
     assert_eq!(done, "✅ Seat handed over.");
     said(fake, thread, &format!("is replaced by <@{CAROL}>")).await;
     let seats = w.service.lobby(game).await.expect("game").seats;
-    assert_eq!(seats[1].user, Some(croupier_user(CAROL)));
+    let absent = usize::try_from(absent).expect("a seat");
+    assert_eq!(seats[absent - 1].user, Some(croupier_user(CAROL)));
     // /stats: nothing finished yet.
     let stats = ask(fake, ALICE, thread, "stats", vec![]).await;
     assert_eq!(stats, "No game has been played here yet.");
@@ -1464,14 +1468,8 @@ async fn a_bot_added_in_the_lobby_plays_its_turns() {
         .first()
         .map(|g| g.game)
         .expect("the lobby");
-    let thread = fake
-        .wait_until("the thread", |st| {
-            st.channels
-                .values()
-                .find(|c| c.kind == ChannelKind::PublicThread)
-                .map(|c| c.id)
-        })
-        .await;
+    // The game's thread will open from the lobby message, and take its id.
+    let thread = lobby.id;
     // Only the host (or a moderator) may seat a bot.
     let add = format!("l:{}:bot", game.0);
     let cb = click(fake, lobby.id, &add, BOB, CHANNEL_ID).await;

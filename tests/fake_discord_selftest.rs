@@ -778,3 +778,178 @@ async fn component_and_modal_interactions_parse_and_take_files() {
     assert_eq!(m.data.custom_id, "rename");
     fake.assert_clean();
 }
+
+/// The repository's own copy of Discord's OpenAPI description is the one the fake loads; when
+/// the team's `shared/` folder sits beside the checkout, the two must be the same document.
+#[test]
+fn the_vendored_openapi_spec_is_loaded_and_current() {
+    use fake_discord::openapi;
+    assert_eq!(
+        openapi::spec_path().filter(|_| std::env::var("DISCORD_API_SPEC").is_err()),
+        Some(openapi::vendored_spec_path())
+    );
+    let Some(shared) = openapi::shared_spec_path() else {
+        println!("no shared/discord-api-spec beside the checkout: nothing to compare");
+        return;
+    };
+    let read = |p: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).expect("read spec")).expect("JSON spec")
+    };
+    assert!(
+        read(&openapi::vendored_spec_path()) == read(&shared),
+        "tests/support/discord-api-spec/openapi.json differs from {}: copy the newer one over it",
+        shared.display()
+    );
+}
+
+/// Permissions are computed per channel as Discord documents them, and the bot's requests are
+/// refused as Discord refuses them: 50001 without View Channel, 50013 without the permission
+/// the request needs (send, attach, start a thread).
+#[tokio::test]
+async fn permissions_follow_roles_and_overwrites_and_refuse_like_discord() {
+    use fake_discord::perms::{self, Overwrite, Target};
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let plain = perms::VIEW_CHANNEL | perms::SEND_MESSAGES | perms::SEND_MESSAGES_IN_THREADS;
+    fake.set_everyone_permissions(plain);
+    // The server took back what the invite gave the bot.
+    fake.set_bot_role_permissions(0);
+    fake.add_role(77, perms::MANAGE_THREADS, &[ALICE]);
+    // #quiet: nobody may send but Alice's role; the bot may view but neither send nor attach.
+    let quiet = 1_100_000_000_000_000_050;
+    fake.add_channel(
+        quiet,
+        "quiet",
+        vec![
+            Overwrite {
+                target: Target::Role(GUILD_ID),
+                allow: 0,
+                deny: perms::SEND_MESSAGES,
+            },
+            Overwrite {
+                target: Target::Role(77),
+                allow: perms::SEND_MESSAGES,
+                deny: 0,
+            },
+            Overwrite {
+                target: Target::Member(BOB),
+                allow: 0,
+                deny: perms::VIEW_CHANNEL,
+            },
+        ],
+    );
+    assert_eq!(fake.permissions_in(BOB, CHANNEL_ID), plain);
+    assert_eq!(
+        fake.permissions_in(BOB, quiet),
+        0,
+        "no View Channel, no permission"
+    );
+    assert_eq!(
+        fake.permissions_in(ALICE, quiet),
+        plain | perms::MANAGE_THREADS,
+        "a role's allow beats @everyone's deny"
+    );
+    assert_eq!(
+        fake.permissions_in(OWNER_ID, quiet),
+        perms::ALL,
+        "the owner has everything"
+    );
+    let no_send = fake.permissions_in(BOT_USER_ID, quiet);
+    assert_eq!(no_send & perms::SEND_MESSAGES, 0);
+
+    let refused = ChannelId::new(quiet)
+        .send_message(&http, CreateMessage::new().content("hello"))
+        .await
+        .expect_err("no Send Messages");
+    assert_eq!(
+        discord_error(&refused).map(|e| (e.0, e.1)),
+        Some((403, 50013))
+    );
+    // Attaching needs Attach Files, which @everyone here lacks.
+    let refused = ChannelId::new(CHANNEL_ID)
+        .send_message(
+            &http,
+            CreateMessage::new().add_file(CreateAttachment::bytes(png(4, 4), "a.png")),
+        )
+        .await
+        .expect_err("no Attach Files");
+    assert_eq!(
+        discord_error(&refused).map(|e| (e.0, e.1)),
+        Some((403, 50013))
+    );
+    // A thread needs Create Public Threads.
+    let msg = ChannelId::new(CHANNEL_ID)
+        .send_message(&http, CreateMessage::new().content("lobby"))
+        .await
+        .expect("send");
+    let refused = ChannelId::new(CHANNEL_ID)
+        .create_thread_from_message(&http, msg.id, CreateThread::new("game"))
+        .await
+        .expect_err("no Create Public Threads");
+    assert_eq!(
+        discord_error(&refused).map(|e| (e.0, e.1)),
+        Some((403, 50013))
+    );
+    // Hidden from the bot: 50001.
+    fake.overwrite(
+        quiet,
+        Overwrite {
+            target: Target::Member(BOT_USER_ID),
+            allow: 0,
+            deny: perms::VIEW_CHANNEL,
+        },
+    );
+    let refused = ChannelId::new(quiet)
+        .send_message(&http, CreateMessage::new().content("hello"))
+        .await
+        .expect_err("no View Channel");
+    assert_eq!(
+        discord_error(&refused).map(|e| (e.0, e.1)),
+        Some((403, 50001))
+    );
+    fake.assert_clean();
+}
+
+/// Without `allowed_mentions` every user, role and everyone written pings; with it, only what
+/// it lists; an escaped mention is text. Edits ping nobody.
+#[tokio::test]
+async fn mentions_ping_as_allowed_mentions_say() {
+    use serenity::all::CreateAllowedMentions;
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let text = format!("<@{ALICE}> <@!{BOB}> <@&77> @everyone \\<@{OWNER_ID}>");
+    let channel = ChannelId::new(CHANNEL_ID);
+    let open = channel
+        .send_message(&http, CreateMessage::new().content(&text))
+        .await
+        .expect("send");
+    let only_alice = channel
+        .send_message(
+            &http,
+            CreateMessage::new()
+                .content(&text)
+                .allowed_mentions(CreateAllowedMentions::new().users([UserId::new(ALICE)])),
+        )
+        .await
+        .expect("send");
+    let open = fake.message(open.id.get()).expect("stored");
+    assert_eq!(open.pinged_users, vec![ALICE, BOB]);
+    assert_eq!(open.pinged_roles, vec![77]);
+    assert!(open.pinged_everyone);
+    let only_alice = fake.message(only_alice.id.get()).expect("stored");
+    assert_eq!(only_alice.pinged_users, vec![ALICE]);
+    assert!(only_alice.pinged_roles.is_empty() && !only_alice.pinged_everyone);
+    let edited = channel
+        .edit_message(
+            &http,
+            serenity::all::MessageId::new(only_alice.id),
+            EditMessage::new().content(format!("<@{BOB}>")),
+        )
+        .await
+        .expect("edit");
+    assert_eq!(
+        fake.message(edited.id.get()).expect("stored").pinged_users,
+        vec![ALICE]
+    );
+    fake.assert_clean();
+}

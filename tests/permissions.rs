@@ -13,7 +13,7 @@ mod bot_play;
 use bot_play::Bot;
 use croupier::engine::{GameId, GameKind, GameOptions};
 use croupier::i18n::{Lang, Text};
-use croupier::service::{Actor, Place, PlayLine, Player, Service, StartGame};
+use croupier::service::{Actor, PlayLine, Service};
 use croupier::store::{GameStatus, Store};
 use fake_discord::*;
 use serde_json::Value;
@@ -27,48 +27,13 @@ fn uid(user: u64) -> i64 {
 }
 
 async fn start_game(svc: &Service, kind: GameKind, options: GameOptions) -> GameId {
-    let (id, _) = svc
-        .start(
-            StartGame {
-                kind,
-                options,
-                players: [(ALICE, "Alice"), (BOB, "Bob")]
-                    .iter()
-                    .map(|(u, n)| Player {
-                        user: Some(uid(*u)),
-                        name: (*n).into(),
-                        is_bot: false,
-                    })
-                    .collect(),
-                seed: 12,
-                place: Place {
-                    guild: Some(uid(GUILD_ID)),
-                    channel: Some(uid(CHANNEL_ID)),
-                    thread: None,
-                },
-                host: Some(uid(ALICE)),
-                clock_secs: Some(86_400),
-            },
-            Lang::En,
-            svc.now(),
-        )
-        .await
-        .unwrap();
-    id
+    let players = [(ALICE, "Alice"), (BOB, "Bob")];
+    bot_play::start_direct(svc, kind, options, &players, CHANNEL_ID, 12).await
 }
 
 /// A command answered ephemerally after a deferral; returns the answer.
 async fn ask(fake: &FakeDiscord, user: u64, channel: u64, push: Push) -> String {
-    let cmd = fake.push(push.by(user).in_channel(channel)).await;
-    let cb = fake.wait_for_callback(cmd.id).await;
-    assert_eq!(cb.kind, 5, "{cb:?}");
-    assert!(cb.ephemeral(), "a private answer must be ephemeral");
-    fake.wait_until("the answer", |st| {
-        let i = st.interactions.get(&cmd.id)?;
-        let m = st.message(i.original?)?;
-        (!m.content.is_empty()).then(|| m.content.clone())
-    })
-    .await
+    bot_play::ask(fake, user, channel, push).await.content
 }
 
 fn with_game(mut options: Vec<Value>, game: GameId) -> Vec<Value> {

@@ -25,6 +25,8 @@ on_backends!(a_job_for_a_game_that_moved_on_does_nothing);
 on_backends!(a_restart_between_scheduling_and_firing_loses_nothing);
 on_backends!(the_bot_policy_plays_the_same_moves_for_the_same_game);
 on_backends!(open_seats_are_replaced_and_kicked_by_the_host_or_moderators);
+on_backends!(a_seat_in_play_changes_hands_only_once_its_time_ran_out);
+on_backends!(clock_lengths_are_capped_and_never_overflow);
 on_backends!(quiet_hours_follow_the_players_zone_across_a_dst_change);
 on_backends!(vacation_pauses_the_clock_and_tells_the_game);
 on_backends!(never_more_reminders_than_configured);
@@ -400,23 +402,25 @@ async fn open_seats_are_replaced_and_kicked_by_the_host_or_moderators(db: &Db) {
         .jobs(id)
         .await
         .contains(&(JOB_DEADLINE.to_string(), t + DAY)));
-    // The newcomer plays; kicking the other player (not their turn) keeps the clock.
+    // The newcomer plays; a moderator without a seat kicking the other player (not their
+    // turn) keeps the clock.
     let other_n = if n == 1 { 2 } else { 1 };
     assert_eq!(
         lobby_err(w.svc.kick(id, 3003, false, other_n, t).await),
         LobbyError::NotHost
     );
     let jobs = w.jobs(id).await;
-    let sent = w.svc.kick(id, HOST, false, other_n, t).await.unwrap();
+    let sent = w.svc.kick(id, 5555, true, other_n, t).await.unwrap();
     assert!(place_text(&sent[0]).contains(&format!("Seat {other_n}")));
     assert_eq!(w.jobs(id).await, jobs);
     assert_eq!(
         lobby_err(w.svc.kick(id, HOST, false, other_n, t).await),
         LobbyError::SeatOpen(other_n)
     );
-    // A bot takes the newcomer's seat: it plays at once, then the turn waits on the open seat.
+    // A bot takes the newcomer's seat (by a moderator: the newcomer is still playing): it
+    // plays at once, then the turn waits on the open seat.
     w.svc
-        .replace(id, HOST, false, n, Newcomer::Bot, t)
+        .replace(id, 5555, true, n, Newcomer::Bot, t)
         .await
         .unwrap();
     // A clock change before the scheduler runs keeps the bot's turn.
@@ -445,6 +449,152 @@ async fn open_seats_are_replaced_and_kicked_by_the_host_or_moderators(db: &Db) {
             .await,
         Err(ServiceError::NotSeated)
     ));
+}
+
+/// `user` plays the first option of the current prompt (theirs).
+async fn play_first_as(w: &World, id: GameId, user: i64) {
+    let line = w.svc.load(id).await.unwrap().game.prompt().unwrap().options[0].clone();
+    let cmd = PlayLine {
+        game: id,
+        actor: Actor::User(user),
+        line,
+        seen: None,
+    };
+    w.svc.play(cmd, Lang::En, now(w)).await.unwrap();
+}
+
+/// Plays until `user` decides, then lets their deadline pass and the scheduler act.
+async fn miss_a_deadline(w: &World, id: GameId, user: i64) {
+    play_until_turn_of(w, id, user).await;
+    let clock = w.svc.load(id).await.unwrap().record.clock;
+    w.clock.set(clock.deadline_at.expect("a clock runs"));
+    w.run().await;
+}
+
+/// Plays the first option for whoever decides until `user` must decide.
+async fn play_until_turn_of(w: &World, id: GameId, user: i64) {
+    for _ in 0..50 {
+        let (_, mover) = w.mover(id).await;
+        if mover == user {
+            return;
+        }
+        play_first_as(w, id, mover).await;
+    }
+    panic!("{user} never had to decide");
+}
+
+async fn a_seat_in_play_changes_hands_only_once_its_time_ran_out(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    let id = w.game(TimeoutPolicy::Skip, 21).await;
+    let r = w.svc.load(id).await.unwrap().record;
+    let seat_of = |user: i64| r.seats.iter().position(|s| s.user == Some(user)).unwrap() + 1;
+    let (other, mine) = (seat_of(OTHER), seat_of(HOST));
+    let t = now(&w);
+    // The host holds a seat: the other player's seat is theirs while they play, whatever
+    // the host tries (to a newcomer, to a bot, or opened to take it next).
+    for refused in [
+        w.svc
+            .replace(
+                id,
+                HOST,
+                false,
+                other,
+                Newcomer::User {
+                    id: 3003,
+                    name: "Alt".into(),
+                },
+                t,
+            )
+            .await
+            .map(|_| ()),
+        w.svc
+            .replace(id, HOST, false, other, Newcomer::Bot, t)
+            .await
+            .map(|_| ()),
+        w.svc.kick(id, HOST, false, other, t).await.map(|_| ()),
+        // A moderator who plays is no better placed.
+        w.svc.kick(id, OTHER, true, mine, t).await.map(|_| ()),
+    ] {
+        assert!(matches!(lobby_err(refused), LobbyError::SeatInPlay(_)));
+    }
+    // The other player lets their time run out: skipped, and now their seat may change hands.
+    miss_a_deadline(&w, id, OTHER).await;
+    let r = w.svc.load(id).await.unwrap().record;
+    assert_eq!(
+        r.seats[other - 1].timeouts,
+        1,
+        "the missed deadline is counted"
+    );
+    // Back before anyone took the seat: the player plays again, and the count clears.
+    play_until_turn_of(&w, id, OTHER).await;
+    play_first_as(&w, id, OTHER).await;
+    play_until_turn_of(&w, id, HOST).await;
+    let r = w.svc.load(id).await.unwrap().record;
+    assert_eq!(r.seats[other - 1].timeouts, 0, "playing again clears it");
+    let refused = w.svc.kick(id, HOST, false, other, now(&w)).await;
+    assert!(matches!(lobby_err(refused), LobbyError::SeatInPlay(_)));
+    // Missing a deadline again opens the seat to the host.
+    miss_a_deadline(&w, id, OTHER).await;
+    let newcomer = Newcomer::User {
+        id: 3003,
+        name: "Neo".into(),
+    };
+    w.svc
+        .replace(id, HOST, false, other, newcomer, now(&w))
+        .await
+        .unwrap();
+    let r = w.svc.load(id).await.unwrap().record;
+    assert_eq!(r.seats[other - 1].user, Some(3003));
+    assert_eq!(r.seats[other - 1].timeouts, 0, "a new holder starts clean");
+}
+
+async fn clock_lengths_are_capped_and_never_overflow(db: &Db) {
+    let w = world(db, Timers::default()).await;
+    // A clock stored before the cap (or by a buggy caller) near the largest timestamp: the
+    // deadline is capped instead of overflowing.
+    let (id, _) = w
+        .svc
+        .start_with_policy(start(5, Some(i64::MAX)), TimeoutPolicy::Skip, Lang::En, T0)
+        .await
+        .unwrap();
+    let deadline = w.svc.load(id).await.unwrap().record.clock.deadline_at;
+    assert_eq!(deadline, Some(T0 + croupier::clock::MAX_TURN_SECS));
+    // A second game with an ordinary clock, its deadline due in the same batch.
+    let plain = w.game(TimeoutPolicy::Skip, 6).await;
+    w.clock.set(T0 + croupier::clock::MAX_TURN_SECS);
+    let sent = w.run().await;
+    assert!(sent
+        .iter()
+        .any(|n| matches!(n, Notice::Board(o) if o.board.game == id)));
+    assert!(sent
+        .iter()
+        .any(|n| matches!(n, Notice::Board(o) if o.board.game == plain)));
+    // `/clock` refuses lengths past the cap, and extensions past it, changing nothing.
+    let t = now(&w);
+    let before = w.svc.load(id).await.unwrap().record.clock;
+    for action in [
+        ClockAction::Change(Some(i64::MAX)),
+        ClockAction::Change(Some(31 * DAY)),
+        ClockAction::Extend(i64::MAX),
+        ClockAction::Extend(29 * DAY),
+        ClockAction::Extend(0),
+    ] {
+        let refused = w.svc.clock(id, HOST, false, action, t).await;
+        assert_eq!(
+            lobby_err(refused),
+            LobbyError::ClockRange { max_days: 30 },
+            "{action:?}"
+        );
+    }
+    assert_eq!(w.svc.load(id).await.unwrap().record.clock, before);
+    for ok in [
+        ClockAction::Change(Some(2 * DAY)),
+        ClockAction::Extend(2 * HOUR),
+    ] {
+        w.svc.clock(id, HOST, false, ok, t).await.unwrap();
+    }
+    let deadline = w.svc.load(id).await.unwrap().record.clock.deadline_at;
+    assert_eq!(deadline, Some(t + 2 * DAY + 2 * HOUR));
 }
 
 async fn quiet_hours_follow_the_players_zone_across_a_dst_change(db: &Db) {
@@ -782,11 +932,12 @@ async fn a_bot_seat_waits_its_delay_then_plays_at_its_level(db: &Db) {
         .await
         .unwrap();
     assert_eq!(w.svc.lobby(id2).await.unwrap().bot_delay, 60);
-    // The mover's seat goes to a bot: its job is due 15 s later, not at once.
+    // The mover's seat goes to a bot (by a moderator without a seat: the mover is still
+    // playing): its job is due 15 s later, not at once.
     let (seat, _) = w.mover(id).await;
     let n = seat.index() + 1;
     w.svc
-        .replace(id, HOST, false, n, Newcomer::Bot, t)
+        .replace(id, 5555, true, n, Newcomer::Bot, t)
         .await
         .unwrap();
     let view = w.svc.lobby(id).await.unwrap();

@@ -68,6 +68,7 @@ fn plan(from_rev: i64, seat: u8, deadline: Option<i64>, jobs: Vec<NewJob>) -> Tu
         },
         jobs,
         seats: Vec::new(),
+        attendance: Vec::new(),
     }
 }
 

@@ -3,9 +3,9 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::commands::{defer, named, parse_kind, resolve_game};
+use super::commands::{defer, moderator_of, named, parse_kind, resolve_game};
 use super::send::{self, author_id};
-use super::{id_i64, is_moderator, lang_of, Context, Error};
+use super::{id_i64, lang_of, Context, Error};
 use crate::ai::Level;
 use crate::clock::{hhmm, parse_duration, Date, Quiet, Zone};
 use crate::i18n::Text;
@@ -16,13 +16,6 @@ const CLOCK_ACTIONS: [&str; 4] = ["pause", "resume", "extend", "change"];
 
 /// Durations offered for `/play clock` and `/clock time`.
 pub const CLOCK_CHOICES: [&str; 6] = ["12h", "24h", "2d", "3d", "7d", "none"];
-
-fn moderator(ctx: Context<'_>) -> bool {
-    match ctx {
-        Context::Application(a) => is_moderator(a.interaction.member.as_deref()),
-        Context::Prefix(_) => false,
-    }
-}
 
 /// A duration typed by a user: `24h`, `3d`, `none`.
 pub fn read_duration(s: &str) -> Result<Option<i64>, Text> {
@@ -125,7 +118,13 @@ pub async fn clock(
     };
     let service = &ctx.data().service;
     let notice = service
-        .clock(game, author_id(ctx), moderator(ctx), action, service.now())
+        .clock(
+            game,
+            author_id(ctx),
+            moderator_of(ctx, game).await?,
+            action,
+            service.now(),
+        )
         .await;
     let notice = named(ctx, game, notice).await?;
     send::deliver_notices(ctx.http(), ctx.data(), vec![notice]).await;
@@ -227,7 +226,7 @@ pub async fn replace(
         .replace(
             game,
             author_id(ctx),
-            moderator(ctx),
+            moderator_of(ctx, game).await?,
             usize::try_from(seat).unwrap_or(usize::MAX),
             newcomer,
             service.now(),
@@ -255,7 +254,7 @@ pub async fn kick(
         .kick(
             game,
             author_id(ctx),
-            moderator(ctx),
+            moderator_of(ctx, game).await?,
             usize::try_from(seat).unwrap_or(usize::MAX),
             service.now(),
         )

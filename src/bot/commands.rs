@@ -36,6 +36,35 @@ pub fn all() -> Vec<Command> {
     ]
 }
 
+/// Per-member cooldowns of the commands that write, in seconds: a member cannot flood a server
+/// with lobbies or the database with moves. Reading commands have none.
+const COOLDOWNS: [(&str, u64); 10] = [
+    ("play", 10),
+    ("move", 2),
+    ("undo", 2),
+    ("resign", 3),
+    ("cancel", 3),
+    ("clock", 3),
+    ("settings", 3),
+    ("replace", 3),
+    ("kick", 3),
+    ("stats", 3),
+];
+
+/// Gives the writing commands their per-member cooldowns ([`COOLDOWNS`]).
+pub fn set_cooldowns(commands: &mut [Command]) {
+    for cmd in commands {
+        let Some((_, secs)) = COOLDOWNS.iter().find(|(name, _)| *name == cmd.name) else {
+            continue;
+        };
+        let config = poise::CooldownConfig {
+            user: Some(std::time::Duration::from_secs(*secs)),
+            ..Default::default()
+        };
+        cmd.cooldown_config = std::sync::RwLock::new(config);
+    }
+}
+
 /// Sets every command's and parameter's description from the catalogs (English), with French
 /// names and descriptions as Discord localizations. Keys: `bot.cmd.<command>.name|desc` and
 /// `bot.cmd.<command>.<param>.name|desc`.
@@ -72,30 +101,71 @@ pub(super) async fn defer(ctx: Context<'_>) -> Result<(), Error> {
 }
 
 /// The game a command is about: the one given, else the one played here.
+///
+/// A game named by id is reached only from its own server, and there only by its players or
+/// from its own channel or thread: ids are sequential, and a game in a channel a member cannot
+/// see must not be readable by guessing its number.
 pub(super) async fn resolve_game(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Error> {
-    match game {
-        Some(id) if out_of_reach(ctx, GameId(id)).await => {
-            Err(Error::User(Text::new("bot.error.other_server")))
-        }
-        Some(id) => Ok(GameId(id)),
-        None => Ok(ctx
+    let Some(id) = game else {
+        return Ok(ctx
             .data()
             .service
             .game_here(id_i64(ctx.channel_id().get()), author_id(ctx))
-            .await?),
+            .await?);
+    };
+    let game = GameId(id);
+    // Unknown game: the command itself reports it.
+    let Ok(view) = ctx.data().service.lobby(game).await else {
+        return Ok(game);
+    };
+    // A game belongs to its server. Discord only delivers a server's commands from its
+    // members, so asking from that server is the membership check: from a DM or another
+    // server (a player who left, a stranger) the game is out of reach.
+    let here = ctx.guild_id().map(|g| id_i64(g.get()));
+    if view.guild.is_some() && view.guild != here {
+        return Err(Error::User(Text::new("bot.error.other_server")));
+    }
+    let author = author_id(ctx);
+    let seated = view.seats.iter().any(|s| s.user == Some(author));
+    if seated || view.host == Some(author) || in_place(ctx, &view) {
+        Ok(game)
+    } else {
+        Err(Error::User(Text::new("bot.error.not_here").arg("id", id)))
     }
 }
 
-/// A game belongs to its server. Discord only delivers a server's commands from its members,
-/// so asking from that server is the membership check: from a DM or another server (a player
-/// who left, a stranger) the game is out of reach.
-async fn out_of_reach(ctx: Context<'_>, game: GameId) -> bool {
-    let here = ctx.guild_id().map(|g| id_i64(g.get()));
-    match ctx.data().service.lobby(game).await {
-        Ok(view) => view.guild.is_some() && view.guild != here,
-        // Unknown game: the command itself reports it.
-        Err(_) => false,
+/// Whether the command comes from the game's own channel or thread.
+fn in_place(ctx: Context<'_>, view: &crate::service::LobbyView) -> bool {
+    let here = Some(id_i64(ctx.channel_id().get()));
+    here == view.channel || here == view.thread
+}
+
+/// Moderator rights for `game`: Manage Threads or Manage Channels as Discord computed them for
+/// the channel the command comes from, and only when that is the game's own channel or
+/// thread, since a member may moderate one channel and not another. A moderator elsewhere who
+/// is not the host is told where to run the command.
+pub(super) async fn moderator_of(ctx: Context<'_>, game: GameId) -> Result<bool, Error> {
+    let member = match ctx {
+        Context::Application(a) => a.interaction.member.as_deref(),
+        Context::Prefix(_) => None,
+    };
+    if !is_moderator(member) {
+        return Ok(false);
     }
+    let Ok(view) = ctx.data().service.lobby(game).await else {
+        return Ok(false);
+    };
+    if in_place(ctx, &view) {
+        return Ok(true);
+    }
+    if view.host == Some(author_id(ctx)) {
+        // The host's own rights do not depend on the channel.
+        return Ok(false);
+    }
+    let place = view.thread.or(view.channel).map(super::id_u64).unwrap_or(0);
+    Err(Error::User(
+        Text::new("bot.error.moderate_there").arg("place", format!("<#{place}>")),
+    ))
 }
 
 /// A refusal about `game`, kept with its players' names so seats read as names.
@@ -112,7 +182,12 @@ pub(super) async fn named<T>(
                 .service
                 .lobby(game)
                 .await
-                .map(|v| v.seats.into_iter().map(|s| s.name).collect())
+                .map(|v| {
+                    v.seats
+                        .iter()
+                        .map(|s| crate::i18n::escape_markdown(&s.name))
+                        .collect()
+                })
                 .unwrap_or_default();
             Err(Error::InGame(e, names))
         }
@@ -187,18 +262,12 @@ fn filled<'a>(ctx: Context<'a>, name: &str) -> Option<&'a serenity::ResolvedValu
 async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
     let service = &ctx.data().service;
     let user = author_id(ctx);
-    let game = match filled(ctx, "game") {
-        Some(serenity::ResolvedValue::Integer(id)) if out_of_reach(ctx, GameId(*id)).await => {
-            return Vec::new()
-        }
-        Some(serenity::ResolvedValue::Integer(id)) => Ok(GameId(*id)),
-        _ => {
-            service
-                .game_here(id_i64(ctx.channel_id().get()), user)
-                .await
-        }
+    // The same reach as the command itself: from its server, by its players or in its place.
+    let named = match filled(ctx, "game") {
+        Some(serenity::ResolvedValue::Integer(id)) => Some(*id),
+        _ => None,
     };
-    let Ok(game) = game else {
+    let Ok(game) = resolve_game(ctx, named).await else {
         return Vec::new();
     };
     let Ok(choices) = service.choices(game, user, partial).await else {
@@ -319,35 +388,16 @@ pub async fn play(
         .send(
             poise::CreateReply::default()
                 .content(content(&view.text(plang)))
+                .allowed_mentions(super::mentions::nobody())
                 .components(send::lobby_rows(&view, plang)),
         )
         .await?;
-    // A thread per game keeps several games apart in one channel; without the permission (or
-    // inside a thread already) the game stays in the channel.
+    // The game's thread opens when it starts (from this message), so lobbies nobody joins
+    // leave no threads behind; the message is kept to close the lobby if it stays idle.
     let msg = reply.message().await?;
-    let name = Text::new("bot.lobby.thread")
-        .arg("game", kind.display_name())
-        .arg("id", view.game.0)
-        .render(plang);
-    match ctx
-        .channel_id()
-        .create_thread_from_message(
-            ctx.http(),
-            msg.id,
-            serenity::CreateThread::new(name)
-                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
-        )
-        .await
-    {
-        Ok(thread) => {
-            service
-                .set_thread(view.game, id_i64(thread.id.get()))
-                .await?
-        }
-        Err(e) => {
-            tracing::info!(game = %view.game, error = %e, "no thread; playing in the channel")
-        }
-    }
+    service
+        .set_lobby_message(view.game, id_i64(msg.id.get()))
+        .await?;
     if crate::service::Service::has_hidden_hands(kind) {
         let view = service.lobby(view.game).await?;
         send::check_dm(ctx.http(), ctx.data(), &view, author_id(ctx), plang).await;
@@ -507,12 +557,10 @@ pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     let view = service.lobby(game).await?;
     if let Some(place) = send::place_of(&view) {
         place
-            .send_message(
-                ctx.http(),
-                serenity::CreateMessage::new().content(content(&resigned.text)),
-            )
+            .send_message(ctx.http(), send::text_message(&resigned.text))
             .await?;
     }
+    send::archive_thread(ctx.http(), &view).await;
     send::reply_text(ctx, &Text::new("bot.done.resigned").render(lang)).await
 }
 
@@ -523,10 +571,7 @@ pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     let lang = lang_of(ctx);
     let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
-    let moderator = match ctx {
-        Context::Application(a) => is_moderator(a.interaction.member.as_deref()),
-        Context::Prefix(_) => false,
-    };
+    let moderator = moderator_of(ctx, game).await?;
     let service = &ctx.data().service;
     let view = service
         .cancel(game, author_id(ctx), moderator, ctx.data().service.now())
@@ -536,8 +581,8 @@ pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
         place
             .send_message(
                 ctx.http(),
-                serenity::CreateMessage::new().content(
-                    Text::new("bot.cancelled")
+                send::text_message(
+                    &Text::new("bot.cancelled")
                         .arg("game", view.kind.display_name())
                         .arg("id", view.game.0)
                         .render(plang),
@@ -545,6 +590,7 @@ pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
             )
             .await?;
     }
+    send::archive_thread(ctx.http(), &view).await;
     send::reply_text(ctx, &Text::new("bot.done.cancelled").render(lang)).await
 }
 

@@ -10,6 +10,7 @@ use serenity::{
 
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, group_options};
+use super::mentions::nobody;
 use super::retry::retrying;
 use super::send;
 use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
@@ -101,27 +102,39 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
     if let Err(e) = result {
         // Seats in the message are shown by the players' names.
         let unavailable = matches!(&e, Error::Service(s) if s.is_unavailable());
+        let stale = match &e {
+            Error::Service(ServiceError::Play(PlayError::Stale { found, .. })) => Some(*found),
+            _ => None,
+        };
         let names: Vec<String> = match id.game() {
             // The database is away: asking it for the names would only keep the user waiting.
-            Some(_) if unavailable => Vec::new(),
+            // An old board's answer names nobody: no read (clicks may be spammed).
+            Some(_) if unavailable || stale.is_some() => Vec::new(),
             Some(g) => data
                 .service
                 .lobby(g)
                 .await
-                .map(|v| v.seats.into_iter().map(|s| s.name).collect())
+                .map(|v| {
+                    v.seats
+                        .iter()
+                        .map(|s| crate::i18n::escape_markdown(&s.name))
+                        .collect()
+                })
                 .unwrap_or_default(),
             None => Vec::new(),
         };
-        // An old board: the answer says so and shows the current one (only to the clicker).
-        if let (
-            Error::Service(ServiceError::Play(PlayError::Stale { .. })),
-            Some(game),
-            Ack::Update,
-        ) = (&e, id.game(), ack)
-        {
+        // An old board: the answer says so and shows the current one (only to the clicker),
+        // once per version: clicking old buttons again gets the text alone, with no render.
+        if let (Some(found), Some(game), Ack::Update) = (stale, id.game(), ack) {
+            if !data.first_stale_view(click.user.id.get(), game.0, found.0) {
+                let text = crate::i18n::Text::new("bot.error.stale_again").render(lang);
+                show_error(http, click, ack, &text).await;
+                return;
+            }
             if let Ok(now) = data.service.show(game, lang).await {
                 let followup = CreateInteractionResponseFollowup::new()
                     .content(content(&user_message(&e, lang, &names)))
+                    .allowed_mentions(nobody())
                     .add_file(send::board_file(&now.board))
                     .ephemeral(true);
                 match click.create_followup(http, followup).await {
@@ -172,6 +185,7 @@ async fn group_panel(
             http,
             EditInteractionResponse::new()
                 .content(content(&text))
+                .allowed_mentions(nobody())
                 .components(rows),
         )
         .await?;
@@ -189,6 +203,7 @@ async fn show_error(http: &serenity::Http, click: &ComponentInteraction, ack: Ac
                     CreateInteractionResponse::Message(
                         CreateInteractionResponseMessage::new()
                             .content(text)
+                            .allowed_mentions(nobody())
                             .ephemeral(true),
                     ),
                 )
@@ -199,12 +214,18 @@ async fn show_error(http: &serenity::Http, click: &ComponentInteraction, ack: Ac
                 http,
                 CreateInteractionResponseFollowup::new()
                     .content(text)
+                    .allowed_mentions(nobody())
                     .ephemeral(true),
             )
             .await
             .map(|_| ()),
         Ack::Deferred => click
-            .edit_response(http, EditInteractionResponse::new().content(text))
+            .edit_response(
+                http,
+                EditInteractionResponse::new()
+                    .content(text)
+                    .allowed_mentions(nobody()),
+            )
             .await
             .map(|_| ()),
     };
@@ -246,6 +267,7 @@ async fn choose(
                     http,
                     EditInteractionResponse::new()
                         .content(content(&done))
+                        .allowed_mentions(nobody())
                         .components(Vec::new()),
                 )
                 .await?;
@@ -253,9 +275,11 @@ async fn choose(
         }
         let mut edit = send::hand_reply(data, game, user, lang).await?;
         if !same_turn {
-            edit = edit.content(content(
-                &crate::i18n::Text::new("bot.turn.played_privately").render(lang),
-            ));
+            edit = edit
+                .content(content(
+                    &crate::i18n::Text::new("bot.turn.played_privately").render(lang),
+                ))
+                .allowed_mentions(nobody());
         }
         click.edit_response(http, edit).await?;
     } else if same_turn {
@@ -320,6 +344,7 @@ async fn lobby(
             let outputs = service
                 .start_lobby(game, user, moderator, lang, data.service.now())
                 .await?;
+            open_thread(http, click, data, game, lang).await;
             // The game has started: its first board goes out even if the lobby message
             // cannot be updated (its buttons then answer that the game is under way).
             let updated = match service.lobby(game).await {
@@ -353,6 +378,41 @@ async fn lobby(
     Ok(())
 }
 
+/// A started game gets its thread, from the lobby message, so several games share a channel
+/// without mixing. Without the permission (or inside a thread already) it stays where it is.
+async fn open_thread(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    data: &Data,
+    game: crate::engine::GameId,
+    lang: Lang,
+) {
+    let Ok(view) = data.service.lobby(game).await else {
+        return;
+    };
+    if view.thread.is_some() {
+        return;
+    }
+    let name = crate::i18n::Text::new("bot.lobby.thread")
+        .arg("game", view.kind.display_name())
+        .arg("id", game.0)
+        .render(lang);
+    let thread = serenity::CreateThread::new(name)
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    match click
+        .channel_id
+        .create_thread_from_message(http, click.message.id, thread)
+        .await
+    {
+        Ok(thread) => {
+            if let Err(e) = data.service.set_thread(game, id_i64(thread.id.get())).await {
+                tracing::warn!(%game, error = %e, "could not record the game's thread");
+            }
+        }
+        Err(e) => tracing::info!(%game, error = %e, "no thread; playing in the channel"),
+    }
+}
+
 /// Answers a lobby click by rewriting the lobby message (the acknowledgement itself).
 async fn update_lobby(
     http: &serenity::Http,
@@ -369,6 +429,7 @@ async fn update_lobby(
                 http,
                 CreateInteractionResponse::UpdateMessage(
                     CreateInteractionResponseMessage::new()
+                        .allowed_mentions(nobody())
                         .content(text)
                         .components(rows),
                 ),
@@ -377,6 +438,7 @@ async fn update_lobby(
     } else {
         // An edit may be repeated safely; a first answer may not (it could have gone through).
         let edit = EditInteractionResponse::new()
+            .allowed_mentions(nobody())
             .content(text)
             .components(rows);
         retrying("update a lobby", || click.edit_response(http, edit.clone())).await?;

@@ -15,6 +15,7 @@ mod commands;
 mod components;
 pub mod ids;
 pub mod layout;
+mod mentions;
 mod retry;
 mod send;
 pub mod setup_help;
@@ -48,6 +49,9 @@ pub struct BotConfig {
     pub shards: Option<ShardRange>,
     /// How often the scheduler looks for due jobs (`None`: this process runs no scheduler).
     pub tick: Option<std::time::Duration>,
+    /// Per-member command cooldowns (on in production; tests that send commands faster than
+    /// a person turn them off).
+    pub cooldowns: bool,
 }
 
 /// A range of Discord shards, `first..=last` out of `total`.
@@ -82,6 +86,30 @@ pub const DEFAULT_TICK: std::time::Duration = std::time::Duration::from_secs(5);
 /// Shared by every command and handler.
 pub struct Data {
     pub service: Service,
+    /// The (user, game) pairs already shown the current board after clicking an old one, with
+    /// that board's version: clicking old buttons again costs no render (see `components`).
+    shown_current: std::sync::Mutex<std::collections::HashMap<(u64, i64), u32>>,
+}
+
+impl Data {
+    pub fn new(service: Service) -> Data {
+        Data {
+            service,
+            shown_current: std::sync::Mutex::default(),
+        }
+    }
+
+    /// True the first time `user` is to be shown version `version` of `game` after an old
+    /// click; false for repeats. The memory is bounded (forgotten wholesale when large).
+    fn first_stale_view(&self, user: u64, game: i64, version: u32) -> bool {
+        let Ok(mut shown) = self.shown_current.lock() else {
+            return true;
+        };
+        if shown.len() > 10_000 {
+            shown.clear();
+        }
+        shown.insert((user, game), version) != Some(version)
+    }
 }
 
 /// Why a command or a click failed.
@@ -141,6 +169,9 @@ pub async fn run_with_service(
     let http = http.build();
     let mut commands = commands::all();
     commands::localize(&mut commands);
+    if config.cooldowns {
+        commands::set_cooldowns(&mut commands);
+    }
     let dev_guild = config.dev_guild;
     let janitor = service.clone();
     let scheduler_service = service.clone();
@@ -149,8 +180,13 @@ pub async fn run_with_service(
         .options(poise::FrameworkOptions {
             commands,
             on_error: |e| Box::pin(on_error(e)),
-            // An interaction delivered twice (two processes, a replayed event) runs once.
+            // poise's own replies (its built-in error paths) ping nobody.
+            allowed_mentions: Some(mentions::nobody()),
+            // A member repeating a command too fast is told to wait, before anything is read
+            // or written; an interaction delivered twice (two processes, a replayed event)
+            // runs once. Both in `first_delivery`, so cooldowns are checked there.
             command_check: Some(|ctx| Box::pin(first_delivery(ctx))),
+            manual_cooldowns: true,
             event_handler: |ctx, event, _fw, data| Box::pin(on_event(ctx, event, data)),
             ..Default::default()
         })
@@ -165,7 +201,7 @@ pub async fn run_with_service(
                     }
                     None => poise::builtins::register_globally(ctx, cmds).await?,
                 }
-                Ok(Data { service })
+                Ok(Data::new(service))
             })
         })
         // No owner-only commands: skip the start-up request for the owners.
@@ -194,9 +230,7 @@ pub async fn run_with_service(
     let scheduler = config.tick.map(|tick| {
         tokio::spawn(scheduler_loop(
             Arc::clone(&client.http),
-            Data {
-                service: scheduler_service,
-            },
+            Data::new(scheduler_service),
             tick,
         ))
     });
@@ -271,13 +305,38 @@ async fn on_event(
     Ok(())
 }
 
-/// Records the interaction id; false (the command does not run, nothing is answered) if
-/// another process or an earlier delivery already took it.
+/// The command's cooldown (its `user_cooldown`), then the interaction id: a member repeating
+/// a command within its cooldown gets "try again in N s" and costs nothing; otherwise the id
+/// is recorded, and false (the command does not run, nothing is answered) if another process
+/// or an earlier delivery already took it.
 async fn first_delivery(ctx: Context<'_>) -> Result<bool, Error> {
     let Context::Application(a) = ctx else {
         return Ok(true);
     };
-    Ok(first_seen(&ctx.data().service, a.interaction.id.get()).await)
+    let command = ctx.command();
+    let left = {
+        let config = command
+            .cooldown_config
+            .read()
+            .map_or_else(|p| p.into_inner().clone(), |c| c.clone());
+        let tracker = command.cooldowns.lock();
+        let tracker = tracker.as_ref().unwrap_or_else(|p| p.get_ref());
+        tracker.remaining_cooldown(ctx.cooldown_context(), &config)
+    };
+    if let Some(left) = left {
+        let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+        return Err(Error::User(
+            Text::new("bot.error.slow_down").arg("secs", i64::try_from(secs).unwrap_or(1)),
+        ));
+    }
+    let first = first_seen(&ctx.data().service, a.interaction.id.get()).await;
+    if first {
+        match command.cooldowns.lock() {
+            Ok(mut t) => t.start_cooldown(ctx.cooldown_context()),
+            Err(p) => p.into_inner().start_cooldown(ctx.cooldown_context()),
+        }
+    }
+    Ok(first)
 }
 
 /// Whether this is the first delivery of an interaction. The check must not eat Discord's 3 s
@@ -358,6 +417,17 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         // A duplicate delivery: another process (or an earlier delivery) answers it.
         poise::FrameworkError::CommandCheckFailed { error: None, .. } => {
             tracing::debug!("ignoring an interaction already handled");
+        }
+        // Too fast (a cooldown): the user is told, privately.
+        poise::FrameworkError::CommandCheckFailed {
+            error: Some(error),
+            ctx,
+            ..
+        } => {
+            let text = user_message(&error, lang_of(ctx), &[]);
+            if let Err(e) = send::reply_text(ctx, &text).await {
+                tracing::warn!(error = %e, "could not show an error to the user");
+            }
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {

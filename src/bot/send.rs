@@ -9,6 +9,7 @@ use serenity::{
 
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, prompt_components, subset_components, PromptComponents, MAX_ROWS};
+use super::mentions::{allowed, nobody};
 use super::retry::retrying;
 use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
@@ -135,13 +136,16 @@ pub async fn hand_reply(
 ) -> Result<EditInteractionResponse, Error> {
     let (post, prompt) = data.service.hand_with_options(game, user, lang).await?;
     let Some(p) = post else {
-        return Ok(EditInteractionResponse::new().content(Text::new("bot.hand.none").render(lang)));
+        return Ok(EditInteractionResponse::new()
+            .content(Text::new("bot.hand.none").render(lang))
+            .allowed_mentions(nobody()));
     };
     let rows = prompt.map_or_else(Vec::new, |(version, prompt)| {
         option_rows(game, version, &prompt, lang)
     });
     Ok(EditInteractionResponse::new()
         .content(content(&p.text))
+        .allowed_mentions(nobody())
         .new_attachment(hand_file(&p))
         .components(rows))
 }
@@ -169,14 +173,18 @@ pub fn board_content(board: &BoardPost, lang: Lang) -> String {
 }
 
 pub fn board_message(board: &BoardPost, hands: bool, lang: Lang) -> CreateMessage {
+    let text = board_content(board, lang);
     CreateMessage::new()
-        .content(board_content(board, lang))
+        .allowed_mentions(allowed(&text))
+        .content(text)
         .add_file(board_file(board))
         .components(board_rows(board, hands, lang))
 }
 
 pub fn board_edit(board: &BoardPost, hands: bool, lang: Lang) -> EditInteractionResponse {
+    // An edit never notifies anyone, and ephemeral answers reuse it: nobody.
     EditInteractionResponse::new()
+        .allowed_mentions(nobody())
         .content(board_content(board, lang))
         .clear_attachments()
         .new_attachment(board_file(board))
@@ -274,9 +282,7 @@ pub async fn send_private(
             .arg("id", view.game.0)
             .arg("link", jump.clone().unwrap_or_default())
             .render(lang);
-        let msg = CreateMessage::new()
-            .content(content(&format!("{header}\n{}", post.text)))
-            .add_file(hand_file(post));
+        let msg = text_message(&format!("{header}\n{}", post.text)).add_file(hand_file(post));
         let sent = dm(http, user, msg).await;
         tell_if_closed(http, data, view, user, sent, lang).await;
     }
@@ -299,8 +305,8 @@ async fn dm(http: &serenity::Http, user: i64, msg: CreateMessage) -> Result<bool
 
 /// Checks at join time that the bot can DM a player of a game with hidden hands.
 pub async fn check_dm(http: &serenity::Http, data: &Data, view: &LobbyView, user: i64, lang: Lang) {
-    let msg = CreateMessage::new().content(
-        Text::new("bot.dm.joined")
+    let msg = text_message(
+        &Text::new("bot.dm.joined")
             .arg("game", view.kind.display_name())
             .arg("id", view.game.0)
             .render(lang),
@@ -330,10 +336,7 @@ async fn tell_if_closed(
                 let text = Text::new("bot.dm.closed")
                     .arg("user", format!("<@{}>", id_u64(user)))
                     .render(lang);
-                if let Err(e) = place
-                    .send_message(http, CreateMessage::new().content(text))
-                    .await
-                {
+                if let Err(e) = place.send_message(http, text_message(&text)).await {
                     tracing::warn!(game = %view.game, error = %e, "could not post the DM notice");
                 }
             }
@@ -394,7 +397,23 @@ pub async fn deliver(
     };
     let jump = jump_link(view.guild, &msg);
     send_private(http, data, &view, &outputs.private, jump, lang).await;
+    if outputs.board.outcome.is_some() {
+        archive_thread(http, &view).await;
+    }
     Ok(())
+}
+
+/// A game that ended or was cancelled archives its thread: it leaves the server's active
+/// threads (Discord caps them per server) and stays readable. A failure is only logged.
+pub async fn archive_thread(http: &serenity::Http, view: &LobbyView) {
+    let Some(thread) = view.thread else { return };
+    let thread = serenity::ChannelId::new(id_u64(thread).max(1));
+    if let Err(e) = thread
+        .edit_thread(http, serenity::EditThread::new().archived(true))
+        .await
+    {
+        tracing::warn!(game = %view.game, error = %e, "could not archive a finished game's thread");
+    }
 }
 
 /// Records that `version`'s board is out; a failure only risks a late duplicate: logged.
@@ -424,6 +443,20 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
             let view = data.service.lobby(game).await?;
             post_in_place(http, &view, &text).await
         }
+        Notice::LobbyClosed { game, text } => {
+            let view = data.service.lobby(game).await?;
+            let (Some(channel), Some(message)) = (view.channel, view.lobby_message) else {
+                return Ok(());
+            };
+            let edit = serenity::EditMessage::new()
+                .content(content(&text))
+                .allowed_mentions(nobody())
+                .components(Vec::new());
+            serenity::ChannelId::new(id_u64(channel).max(1))
+                .edit_message(http, serenity::MessageId::new(id_u64(message).max(1)), edit)
+                .await?;
+            Ok(())
+        }
         Notice::Private { game, post } => {
             let lang = data.service.game_lang(game).await?;
             let view = data.service.lobby(game).await?;
@@ -448,7 +481,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
             let sent = if known_closed {
                 false
             } else {
-                dm(http, user, CreateMessage::new().content(content(&text))).await?
+                dm(http, user, text_message(&text)).await?
             };
             if let Some(v) = &view {
                 if !known_closed {
@@ -466,9 +499,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
 /// A plain message in a game's place.
 async fn post_in_place(http: &serenity::Http, view: &LobbyView, text: &str) -> Result<(), Error> {
     if let Some(place) = place_of(view) {
-        place
-            .send_message(http, CreateMessage::new().content(content(text)))
-            .await?;
+        place.send_message(http, text_message(text)).await?;
     }
     Ok(())
 }
@@ -483,7 +514,9 @@ pub async fn reply_text(ctx: Context<'_>, text: &str) -> Result<(), Error> {
             actx.interaction
                 .edit_response(
                     ctx.http(),
-                    EditInteractionResponse::new().content(content(text)),
+                    EditInteractionResponse::new()
+                        .content(content(text))
+                        .allowed_mentions(nobody()),
                 )
                 .await?;
             return Ok(());
@@ -492,18 +525,28 @@ pub async fn reply_text(ctx: Context<'_>, text: &str) -> Result<(), Error> {
     ctx.send(
         poise::CreateReply::default()
             .content(content(text))
+            .allowed_mentions(nobody())
             .ephemeral(true),
     )
     .await?;
     Ok(())
 }
 
-/// Edits the deferred response of a command.
+/// Edits the deferred (ephemeral) response of a command; it pings nobody.
 pub async fn edit(ctx: Context<'_>, edit: EditInteractionResponse) -> Result<(), Error> {
     if let Context::Application(actx) = ctx {
+        let edit = edit.allowed_mentions(nobody());
         actx.interaction.edit_response(ctx.http(), edit).await?;
     }
     Ok(())
+}
+
+/// A plain message (cut to Discord's limit) that pings exactly the users it mentions.
+pub fn text_message(text: &str) -> CreateMessage {
+    let text = content(text);
+    CreateMessage::new()
+        .allowed_mentions(allowed(&text))
+        .content(text)
 }
 
 /// The author as the store keeps them.
@@ -631,6 +674,7 @@ mod tests {
             thread: None,
             bot_level: crate::ai::Level::Normal,
             bot_delay: 0,
+            lobby_message: None,
         };
         assert_eq!(
             ids(&lobby_rows(&view, Lang::En)),

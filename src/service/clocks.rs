@@ -11,20 +11,23 @@
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+use super::lobby::check_clock_len;
 use super::output::{self, Notice, Outputs};
 use super::{seed_from_i64, Loaded, LobbyError, Service, ServiceError};
-use crate::clock::{after_quiet, human_duration, Quiet, Zone, HOUR};
+use crate::clock::{after_quiet, human_duration, Quiet, Zone, HOUR, MAX_TURN_SECS, MIN_TURN_SECS};
 use crate::engine::{AnyGame, AppliedMove, GameId, PlayError, Seat};
 use crate::i18n::{Lang, Text};
 use crate::store::{
-    GameRecord, GameStatus, JobRecord, NewJob, StoreError, TimeoutPolicy, TurnClock, TurnPlan,
-    UserSettings,
+    Attendance, GameRecord, GameStatus, JobRecord, NewJob, StoreError, TimeoutPolicy, TurnClock,
+    TurnPlan, UserSettings,
 };
 
 pub const JOB_DEADLINE: &str = "deadline";
 pub const JOB_REMIND: &str = "remind";
 pub const JOB_BOT: &str = "bot";
 pub const JOB_DIGEST: &str = "digest";
+/// Closes a lobby nobody touched for [`Timers::lobby_idle_secs`].
+pub const JOB_LOBBY: &str = "lobby";
 
 /// A bot or a timed-out seat plays at most this many options in a row (a guard: a turn of a
 /// real game is a handful).
@@ -51,6 +54,12 @@ pub struct Timers {
     /// A board still not out this long after its change (real time, seconds) is posted again
     /// by a scheduler: the first post is lost (a crash, Discord down past the retries).
     pub board_grace_secs: u64,
+    /// A lobby untouched this long is closed (`LOBBY_IDLE_HOURS`).
+    pub lobby_idle_secs: i64,
+    /// Open lobbies one member may host at once (`MAX_LOBBIES_PER_MEMBER`).
+    pub lobbies_per_member: u32,
+    /// Open lobbies one channel may hold at once (`MAX_LOBBIES_PER_CHANNEL`).
+    pub lobbies_per_channel: u32,
 }
 
 impl Default for Timers {
@@ -64,6 +73,9 @@ impl Default for Timers {
             default_clock_secs: 24 * HOUR,
             max_attempts: 5,
             board_grace_secs: 60,
+            lobby_idle_secs: 24 * HOUR,
+            lobbies_per_member: 3,
+            lobbies_per_channel: 10,
         }
     }
 }
@@ -80,12 +92,14 @@ impl Timers {
         zone: Zone,
         quiet: Option<Quiet>,
     ) -> Vec<(i64, bool)> {
-        let len = deadline - start;
+        let len = deadline.saturating_sub(start);
         if self.max_reminders == 0 || len <= 0 {
             return Vec::new();
         }
-        let first = start + len * i64::from(self.remind_pct.min(100)) / 100;
-        let last_call = deadline - self.last_call_secs.min(len / 4);
+        // Within [start, deadline] by construction; i128 so no length can overflow.
+        let pct = i128::from(self.remind_pct.min(100));
+        let first = start.saturating_add(i64::try_from(i128::from(len) * pct / 100).unwrap_or(len));
+        let last_call = deadline.saturating_sub(self.last_call_secs.min(len / 4));
         let mut out: Vec<(i64, bool)> = Vec::new();
         for (at, last) in [(first, false), (last_call, true)] {
             let at = after_quiet(at, zone, quiet);
@@ -195,7 +209,7 @@ fn id_u64(id: i64) -> u64 {
 }
 
 fn names(record: &GameRecord) -> Vec<String> {
-    record.seats.iter().map(|s| s.name.clone()).collect()
+    super::text_names(record)
 }
 
 impl Service {
@@ -224,6 +238,7 @@ impl Service {
             },
             jobs: Vec::new(),
             seats: Vec::new(),
+            attendance: Vec::new(),
         };
         let Some(seat) = seat else {
             return Ok(Some(plan));
@@ -235,7 +250,12 @@ impl Service {
             plan.jobs.push(bot_job(record, now, plan.clock.rev, seat));
             return Ok(Some(plan));
         }
-        let Some(len) = record.clock_secs.filter(|_| !holder.vacant) else {
+        // Stored lengths from before the cap are capped here too.
+        let Some(len) = record
+            .clock_secs
+            .filter(|_| !holder.vacant)
+            .map(|l| l.clamp(MIN_TURN_SECS, MAX_TURN_SECS))
+        else {
             return Ok(Some(plan));
         };
         if record.clock.paused_left.is_some() {
@@ -250,7 +270,7 @@ impl Service {
             record.id,
             seat,
             start,
-            start + len,
+            start.saturating_add(len),
             &settings,
             now,
         );
@@ -398,20 +418,23 @@ impl Service {
                     .deadline_at
                     .ok_or(LobbyError::ClockNotRunning)?;
                 plan.clock.deadline_at = None;
-                plan.clock.paused_left = Some((deadline - now).max(0));
+                plan.clock.paused_left = Some(deadline.saturating_sub(now).max(0));
                 Text::new("bot.clock.paused")
             }
             ClockAction::Resume => {
                 let left = record.clock.paused_left.ok_or(LobbyError::ClockNotPaused)?;
                 let seat = seat.ok_or(LobbyError::ClockNotRunning)?;
                 let settings = self.holder_settings(record, seat).await?;
+                let left = left.clamp(0, MAX_TURN_SECS);
                 self.run_clock(&mut plan, game, seat, now, now + left, &settings, now);
                 Text::new("bot.clock.resumed").arg("left", human_duration(left))
             }
             ClockAction::Extend(secs) => {
+                check_clock_len(secs)?;
                 if let Some(left) = record.clock.paused_left {
-                    plan.clock.paused_left = Some(left + secs);
-                    Text::new("bot.clock.extended").arg("left", human_duration(left + secs))
+                    let left = extended(left, secs)?;
+                    plan.clock.paused_left = Some(left);
+                    Text::new("bot.clock.extended").arg("left", human_duration(left))
                 } else {
                     let deadline = record
                         .clock
@@ -420,20 +443,15 @@ impl Service {
                     let seat = seat.ok_or(LobbyError::ClockNotRunning)?;
                     let settings = self.holder_settings(record, seat).await?;
                     let start = record.clock.started_at.unwrap_or(now);
-                    self.run_clock(
-                        &mut plan,
-                        game,
-                        seat,
-                        start,
-                        deadline + secs,
-                        &settings,
-                        now,
-                    );
-                    Text::new("bot.clock.extended")
-                        .arg("left", human_duration(deadline + secs - now))
+                    let left = extended(deadline.saturating_sub(now).max(0), secs)?;
+                    self.run_clock(&mut plan, game, seat, start, now + left, &settings, now);
+                    Text::new("bot.clock.extended").arg("left", human_duration(left))
                 }
             }
             ClockAction::Change(len) => {
+                if let Some(len) = len {
+                    check_clock_len(len)?;
+                }
                 self.store.set_clock_secs(game, len).await?;
                 plan.clock.deadline_at = None;
                 plan.clock.paused_left = None;
@@ -450,7 +468,8 @@ impl Service {
                         let settings = self.holder_settings(record, seat).await?;
                         let start = settings.vacation_until.map_or(now, |v| v.max(now));
                         plan.clock.started_at = Some(now);
-                        self.run_clock(&mut plan, game, seat, start, start + len, &settings, now);
+                        let deadline = start.saturating_add(len);
+                        self.run_clock(&mut plan, game, seat, start, deadline, &settings, now);
                     }
                     _ => {}
                 }
@@ -499,14 +518,25 @@ impl Service {
         let claimed = jobs.len();
         let mut out = Vec::new();
         for job in jobs {
-            match self.fire(&job, worker, now).await {
-                Ok(mut notices) => out.append(&mut notices),
-                Err(e) => {
-                    tracing::warn!(job = job.id, kind = %job.kind, attempts = job.attempts, error = %e, "job failed");
-                    if job.attempts >= self.timers.max_attempts {
-                        tracing::error!(job = job.id, kind = %job.kind, "job dropped after repeated failures");
-                        self.drop_job(&job, worker).await?;
-                    }
+            // Each job runs in its own task: an error or even a panic in one job is logged
+            // and the batch goes on (the job's lease lapses and it is retried, then dropped).
+            let fired = {
+                let (service, job, worker) = (self.clone(), job.clone(), worker.to_string());
+                tokio::spawn(async move { service.fire(&job, &worker, now).await }).await
+            };
+            let failure = match fired {
+                Ok(Ok(mut notices)) => {
+                    out.append(&mut notices);
+                    continue;
+                }
+                Ok(Err(e)) => e.to_string(),
+                Err(panicked) => format!("the job panicked: {panicked}"),
+            };
+            tracing::warn!(job = job.id, kind = %job.kind, attempts = job.attempts, error = %failure, "job failed");
+            if job.attempts >= self.timers.max_attempts {
+                tracing::error!(job = job.id, kind = %job.kind, "job dropped after repeated failures");
+                if let Err(e) = self.drop_job(&job, worker).await {
+                    tracing::warn!(job = job.id, error = %e, "could not drop a failed job");
                 }
             }
         }
@@ -524,6 +554,7 @@ impl Service {
             JOB_BOT => self.fire_bot(job, worker, now).await,
             JOB_REMIND => self.fire_reminder(job, worker, now).await,
             JOB_DIGEST => self.fire_digest(job, worker, now).await,
+            JOB_LOBBY => self.fire_lobby(job, worker, now).await,
             other => {
                 tracing::warn!(job = job.id, kind = other, "unknown job kind; dropped");
                 self.drop_job(job, worker).await?;
@@ -614,6 +645,59 @@ impl Service {
         }
     }
 
+    /// An idle lobby closes: cancelled, and its message says why. A lobby touched since the job
+    /// was planned waits until it has been idle for the whole time.
+    async fn fire_lobby(
+        &self,
+        job: &JobRecord,
+        worker: &str,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let Some(game) = job.game else {
+            self.drop_job(job, worker).await?;
+            return Ok(Vec::new());
+        };
+        let record = match self.store.game(game).await {
+            Ok(r) if r.status == GameStatus::Lobby => r,
+            Ok(_) | Err(StoreError::NotFound(_)) => {
+                self.drop_job(job, worker).await?;
+                return Ok(Vec::new());
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let due = record
+            .updated_at
+            .saturating_add(self.timers.lobby_idle_secs);
+        if due > now {
+            self.store
+                .postpone_claimed(job.id, worker, job.attempts, due)
+                .await?;
+            return Ok(Vec::new());
+        }
+        match self
+            .store
+            .set_status(game, record.version, GameStatus::Cancelled, now)
+            .await
+        {
+            Ok(_) => {}
+            // Someone joined or started it just now: it is not idle.
+            Err(StoreError::Conflict { .. }) => return Ok(Vec::new()),
+            Err(e) => return Err(e.into()),
+        }
+        self.drop_job(job, worker).await?;
+        let hours = self.timers.lobby_idle_secs / HOUR;
+        let text = Text::new("bot.lobby.idle_closed")
+            .arg(
+                "game",
+                crate::engine::GameKind::parse(&record.kind)
+                    .map_or(record.kind.clone(), |k| k.display_name().to_string()),
+            )
+            .arg("id", game.0)
+            .arg("hours", hours.max(1))
+            .render(game_lang(&record));
+        Ok(vec![Notice::LobbyClosed { game, text }])
+    }
+
     async fn fire_bot(
         &self,
         job: &JobRecord,
@@ -648,6 +732,12 @@ impl Service {
         lang: Lang,
         now: i64,
     ) -> Result<Vec<Notice>, ServiceError> {
+        // A reason is given when the clock plays for a seat whose time ran out.
+        let mover = if why.is_some() {
+            Mover::Timeout(seat)
+        } else {
+            Mover::Bot
+        };
         let hands_before = output::private_views(loaded.game.as_ref());
         let mut work = loaded.game.clone();
         let mut applied: Vec<AppliedMove> = Vec::new();
@@ -674,7 +764,7 @@ impl Service {
             game: work,
         };
         let mut out = match self
-            .commit_applied(loaded, applied, &hands_before, lang, now, true)
+            .commit_applied(loaded, applied, &hands_before, lang, now, mover)
             .await
         {
             Ok(out) => out,
@@ -683,15 +773,8 @@ impl Service {
             Err(e) => return Err(e),
         };
         if let Some(why) = why {
-            let names = self.store.game(out.board.game).await?;
-            let why = why.render_with(
-                lang,
-                &names
-                    .seats
-                    .iter()
-                    .map(|s| s.name.clone())
-                    .collect::<Vec<_>>(),
-            );
+            let record = self.store.game(out.board.game).await?;
+            let why = why.render_with(lang, &super::text_names(&record));
             out.board.text = format!("{why}\n{}", out.board.text);
         }
         Ok(vec![Notice::Board(Box::new(out))])
@@ -725,6 +808,7 @@ impl Service {
                 is_bot: false,
                 vacant: true,
             }],
+            attendance: Vec::new(),
         };
         if !self.store.apply_turn_plan(record.id, &plan).await? {
             return Ok(Vec::new());
@@ -834,7 +918,7 @@ impl Service {
         hands_before: &[Option<serde_json::Value>],
         lang: Lang,
         now: i64,
-        new_turn: bool,
+        mover: Mover,
     ) -> Result<Outputs, ServiceError> {
         let status = if loaded.game.outcome().is_some() {
             GameStatus::Finished
@@ -849,9 +933,33 @@ impl Service {
                 barrier: m.barrier,
             })
             .collect();
-        let plan = self
-            .plan_turn(&loaded.record, loaded.game.as_ref(), now, new_turn)
+        let mut plan = self
+            .plan_turn(
+                &loaded.record,
+                loaded.game.as_ref(),
+                now,
+                mover != Mover::Player,
+            )
             .await?;
+        if let Some(plan) = plan.as_mut() {
+            match mover {
+                Mover::Timeout(seat) => plan.attendance.push((seat, Attendance::Missed)),
+                Mover::Player => {
+                    for m in &applied {
+                        let back = (m.seat, Attendance::Played);
+                        let missed = loaded
+                            .record
+                            .seats
+                            .get(m.seat.index())
+                            .is_some_and(|s| s.timeouts > 0);
+                        if missed && !plan.attendance.contains(&back) {
+                            plan.attendance.push(back);
+                        }
+                    }
+                }
+                Mover::Bot => {}
+            }
+        }
         let ranks = loaded.game.outcome().map(|o| o.ranks).unwrap_or_default();
         let version = self
             .store
@@ -885,6 +993,26 @@ impl Service {
     }
 }
 
+/// Time left after `/clock extend`: at most [`MAX_TURN_SECS`], so no deadline can overflow.
+fn extended(left: i64, secs: i64) -> Result<i64, LobbyError> {
+    let left = left.saturating_add(secs);
+    if left > MAX_TURN_SECS {
+        return Err(LobbyError::ClockRange {
+            max_days: MAX_TURN_SECS / crate::clock::DAY,
+        });
+    }
+    Ok(left)
+}
+
+/// Who made a change: a player (their turn may go on), a bot seat, or the clock playing for a
+/// seat whose time ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mover {
+    Player,
+    Bot,
+    Timeout(Seat),
+}
+
 /// The plan that keeps `clock` under the next revision, with no jobs yet.
 pub(super) fn same_clock(clock: &TurnClock) -> TurnPlan {
     TurnPlan {
@@ -895,6 +1023,7 @@ pub(super) fn same_clock(clock: &TurnClock) -> TurnPlan {
         },
         jobs: Vec::new(),
         seats: Vec::new(),
+        attendance: Vec::new(),
     }
 }
 

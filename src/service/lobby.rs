@@ -7,14 +7,15 @@
 use super::output::{self, Outputs, PrivatePost};
 use super::{Actor, Loaded, Place, Player, Service, ServiceError};
 use crate::ai::Level;
+use crate::clock::{MAX_TURN_SECS, MIN_TURN_SECS};
 use crate::engine::{GameId, GameKind, GameOptions, PlayError, PromptInfo, Seat, Version};
 use crate::i18n::{Lang, Text};
 
 /// The longest wait a bot seat may be given before it plays, in seconds.
 pub const MAX_BOT_DELAY: i64 = 60;
 use crate::store::{
-    DmStatus, GameRecord, GameStatus, JoinOutcome, LeaveOutcome, NewGame, NewSeat, SeatRecord,
-    TimeoutPolicy,
+    DmStatus, GameRecord, GameStatus, JoinOutcome, LeaveOutcome, NewGame, NewJob, NewSeat,
+    SeatRecord, TimeoutPolicy,
 };
 
 /// Why a lobby or game-life command was refused. Nothing changed.
@@ -60,6 +61,14 @@ pub enum LobbyError {
     UnknownZone(String),
     #[error("the date has passed")]
     PastDate,
+    #[error("{open} lobbies open already (at most {max} per member)")]
+    TooManyLobbiesOfMember { open: i64, max: u32 },
+    #[error("{open} lobbies open already (at most {max} per channel)")]
+    TooManyLobbiesHere { open: i64, max: u32 },
+    #[error("seat {0} is still being played")]
+    SeatInPlay(usize),
+    #[error("a turn's clock must be between one minute and {max_days} days")]
+    ClockRange { max_days: i64 },
 }
 
 impl LobbyError {
@@ -95,7 +104,28 @@ impl LobbyError {
                 Text::new("bot.error.unknown_zone").arg("zone", z.clone())
             }
             LobbyError::PastDate => Text::new("bot.error.past_date"),
+            LobbyError::TooManyLobbiesOfMember { max, .. } => {
+                Text::new("bot.error.lobbies_member").arg("max", i64::from(*max))
+            }
+            LobbyError::TooManyLobbiesHere { max, .. } => {
+                Text::new("bot.error.lobbies_channel").arg("max", i64::from(*max))
+            }
+            LobbyError::SeatInPlay(n) => Text::new("bot.error.seat_in_play").arg("n", *n),
+            LobbyError::ClockRange { max_days } => {
+                Text::new("bot.error.clock_range").arg("max", *max_days)
+            }
         }
+    }
+}
+
+/// A turn's clock length must lie within [`MIN_TURN_SECS`, `MAX_TURN_SECS`].
+pub(super) fn check_clock_len(secs: i64) -> Result<(), LobbyError> {
+    if (MIN_TURN_SECS..=MAX_TURN_SECS).contains(&secs) {
+        Ok(())
+    } else {
+        Err(LobbyError::ClockRange {
+            max_days: MAX_TURN_SECS / crate::clock::DAY,
+        })
     }
 }
 
@@ -141,6 +171,8 @@ pub struct LobbyView {
     /// How the game's bot seats play.
     pub bot_level: Level,
     pub bot_delay: i64,
+    /// The lobby message in the channel, once the front end posted it.
+    pub lobby_message: Option<i64>,
 }
 
 impl LobbyView {
@@ -168,6 +200,7 @@ impl LobbyView {
             thread: record.thread,
             bot_level: Level::parse(&record.bot_level).unwrap_or_default(),
             bot_delay: record.bot_delay,
+            lobby_message: record.lobby_message,
         })
     }
 
@@ -340,6 +373,29 @@ impl Service {
                 .into());
             }
         }
+        if let Some(secs) = cmd.clock_secs {
+            check_clock_len(secs)?;
+        }
+        // One member, or one busy channel, cannot fill a server with lobbies (and threads).
+        let (mine, here) = self
+            .store
+            .open_lobbies(cmd.host.user, cmd.place.channel)
+            .await?;
+        let t = &self.timers;
+        if cmd.host.user.is_some() && mine >= i64::from(t.lobbies_per_member) {
+            return Err(LobbyError::TooManyLobbiesOfMember {
+                open: mine,
+                max: t.lobbies_per_member,
+            }
+            .into());
+        }
+        if cmd.place.channel.is_some() && here >= i64::from(t.lobbies_per_channel) {
+            return Err(LobbyError::TooManyLobbiesHere {
+                open: here,
+                max: t.lobbies_per_channel,
+            }
+            .into());
+        }
         // Set up once with the fewest players: rejects unknown options and bad values early.
         cmd.kind.setup(&cmd.options, min, cmd.seed)?;
         let new = NewGame {
@@ -365,7 +421,22 @@ impl Service {
         let id = self.store.create_game(&new).await?;
         let cap = cmd.max_players.and_then(|n| i64::try_from(n).ok());
         self.store.set_max_seats(id, cap).await?;
+        // An idle lobby closes by itself; the start replaces every job of the game.
+        self.store
+            .schedule_job(&NewJob {
+                due_at: now.saturating_add(self.timers.lobby_idle_secs),
+                kind: super::clocks::JOB_LOBBY.into(),
+                game: Some(id),
+                user: None,
+                payload: String::new(),
+            })
+            .await?;
         self.lobby(id).await
+    }
+
+    /// Records the lobby message the front end posted.
+    pub async fn set_lobby_message(&self, game: GameId, message: i64) -> Result<(), ServiceError> {
+        Ok(self.store.set_lobby_message(game, message).await?)
     }
 
     /// A lobby (or a game that was one) as it stands.
@@ -578,7 +649,7 @@ impl Service {
         if record.status == GameStatus::Lobby {
             return Err(LobbyError::NotStarted(game).into());
         }
-        let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
+        let names = super::text_names(&record);
         let own = viewer.and_then(|u| record.seats.iter().position(|s| s.user == Some(u)));
         let moves = self.store.moves(game).await?;
         // Replayed to learn which options were private when taken (cards of a hand): those
@@ -632,7 +703,7 @@ impl Service {
     ) -> Result<(Option<PrivatePost>, Option<(Version, PromptInfo)>), ServiceError> {
         let loaded = self.load(game).await?;
         let seat = self.seat_of(&loaded, Actor::User(user))?;
-        let post = output::private_post(&loaded, seat, &super::render_ctx(&loaded, lang));
+        let post = output::private_post(&loaded, seat, lang);
         let prompt = loaded
             .game
             .prompt()
@@ -751,7 +822,7 @@ impl Service {
                 guild: record.guild,
                 place: record.thread.or(record.channel),
                 your_turn: turn_seat.is_some_and(|s| s.user == Some(user) && !s.vacant),
-                turn: turn_seat.map(|s| s.name.clone()),
+                turn: turn_seat.map(|s| super::text_name(&record, &s.name)),
                 clock,
             });
         }

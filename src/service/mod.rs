@@ -11,7 +11,7 @@ mod lobby;
 mod output;
 mod players;
 
-pub use clocks::{ClockAction, Timers, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_REMIND};
+pub use clocks::{ClockAction, Timers, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND};
 pub use lobby::{
     filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Resigned,
 };
@@ -178,8 +178,34 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// Seat names for text (see [`text_names`]).
     pub fn names(&self) -> Vec<String> {
+        text_names(&self.record)
+    }
+
+    /// Seat names as written, for images.
+    pub fn drawn_names(&self) -> Vec<String> {
         self.record.seats.iter().map(|s| s.name.clone()).collect()
+    }
+}
+
+/// Seat names as they go into message text. A game on Discord (it has a server) gets its
+/// members' display names escaped for markdown, so a name cannot mention, link or format in
+/// the bot's voice; the local table shows names as typed. Images always draw them as written.
+pub fn text_names(record: &GameRecord) -> Vec<String> {
+    record
+        .seats
+        .iter()
+        .map(|s| text_name(record, &s.name))
+        .collect()
+}
+
+/// One name as it goes into message text (see [`text_names`]).
+pub fn text_name(record: &GameRecord, name: &str) -> String {
+    if record.guild.is_some() {
+        crate::i18n::escape_markdown(name)
+    } else {
+        name.to_string()
     }
 }
 
@@ -350,8 +376,15 @@ impl Service {
         let hands_before = output::private_views(loaded.game.as_ref());
         match loaded.game.play_line(seat, line) {
             Ok(applied) => {
-                self.commit_applied(loaded, applied, &hands_before, lang, now, false)
-                    .await
+                self.commit_applied(
+                    loaded,
+                    applied,
+                    &hands_before,
+                    lang,
+                    now,
+                    clocks::Mover::Player,
+                )
+                .await
             }
             // Part of the line stands (it crossed a barrier, or the game keeps played parts):
             // store it like any moves, and tell the player why the rest was not played.
@@ -361,7 +394,14 @@ impl Service {
                     return Err(e.into());
                 };
                 let mut out = self
-                    .commit_applied(loaded, kept, &hands_before, lang, now, false)
+                    .commit_applied(
+                        loaded,
+                        kept,
+                        &hands_before,
+                        lang,
+                        now,
+                        clocks::Mover::Player,
+                    )
                     .await?;
                 out.refused = Some(why);
                 Ok(out)
@@ -550,8 +590,16 @@ pub fn seed_from_i64(seed: i64) -> u64 {
     u64::from_ne_bytes(seed.to_ne_bytes())
 }
 
-/// Renders with a record's seat names.
+/// Renders images with a record's seat names as written.
 pub fn render_ctx(loaded: &Loaded, lang: Lang) -> RenderCtx {
+    RenderCtx {
+        lang,
+        names: loaded.drawn_names(),
+    }
+}
+
+/// Renders text (summaries, events) with the names as they go into messages.
+pub fn text_ctx(loaded: &Loaded, lang: Lang) -> RenderCtx {
     RenderCtx {
         lang,
         names: loaded.names(),

@@ -3,8 +3,8 @@
 use image::RgbaImage;
 use serde::Serialize;
 
-use super::{render_ctx, Loaded};
-use crate::engine::{AnyGame, AppliedMove, GameId, Outcome, PromptInfo, RenderCtx, Seat, Version};
+use super::{render_ctx, text_ctx, Loaded};
+use crate::engine::{AnyGame, AppliedMove, GameId, Outcome, PromptInfo, Seat, Version};
 use crate::i18n::{Lang, Text};
 
 /// The public message for the game's channel or thread.
@@ -69,6 +69,8 @@ pub enum Notice {
     },
     /// A seat's hidden hand for its new holder, by DM.
     Private { game: GameId, post: PrivatePost },
+    /// A lobby closed by the scheduler: its message becomes `text`, without buttons.
+    LobbyClosed { game: GameId, text: String },
 }
 
 /// Encodes a board image as PNG. Boards are opaque, so the alpha channel is dropped (a quarter
@@ -190,12 +192,14 @@ pub(super) fn after_change_since(
 }
 
 /// One seat's private post (its hand image and text), if the game gives it one.
-pub(super) fn private_post(loaded: &Loaded, seat: Seat, ctx: &RenderCtx) -> Option<PrivatePost> {
-    let img = loaded.game.render_private(seat, ctx)?;
+pub(super) fn private_post(loaded: &Loaded, seat: Seat, lang: Lang) -> Option<PrivatePost> {
+    let img = loaded
+        .game
+        .render_private(seat, &render_ctx(loaded, lang))?;
     Some(PrivatePost {
         seat,
         user: loaded.record.seats.get(seat.index()).and_then(|s| s.user),
-        text: loaded.game.private_summary(seat, ctx)?,
+        text: loaded.game.private_summary(seat, &text_ctx(loaded, lang))?,
         png: encode_png(&img),
     })
 }
@@ -206,7 +210,7 @@ fn build(
     lang: Lang,
     before: Option<&[Option<serde_json::Value>]>,
 ) -> Outputs {
-    let ctx = render_ctx(loaded, lang);
+    let ctx = text_ctx(loaded, lang);
     let events = super::event_texts(applied, lang, &ctx.names);
     let prompt = loaded.game.prompt();
     let mention = prompt
@@ -222,7 +226,7 @@ fn build(
         mention,
         scores: loaded.game.scores(),
         outcome: loaded.game.outcome(),
-        png: encode_png(&loaded.game.render_public(&ctx)),
+        png: encode_png(&loaded.game.render_public(&render_ctx(loaded, lang))),
         alt: loaded.game.public_summary(&ctx),
     };
     let views = private_views(loaded.game.as_ref());
@@ -231,7 +235,7 @@ fn build(
         .iter()
         .enumerate()
         .filter(|(i, now)| before.is_none_or(|b| b.get(*i) != Some(*now)))
-        .filter_map(|(i, _)| private_post(loaded, Seat(u8::try_from(i).ok()?), &ctx))
+        .filter_map(|(i, _)| private_post(loaded, Seat(u8::try_from(i).ok()?), lang))
         .collect();
     Outputs {
         board,

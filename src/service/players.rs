@@ -7,7 +7,7 @@ use super::{Actor, LobbyError, Service, ServiceError};
 use crate::clock::{after_quiet, human_duration, Date, Quiet, Zone};
 use crate::engine::{GameId, GameKind, Seat};
 use crate::i18n::{Lang, Text};
-use crate::store::{GameStatus, JobRecord, NewJob, SeatChange, UserSettings};
+use crate::store::{GameRecord, GameStatus, JobRecord, NewJob, SeatChange, UserSettings};
 
 /// A `/settings` change: each `Some` field is set, the others are kept.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -120,7 +120,7 @@ impl Service {
                 );
                 self.store.apply_turn_plan(record.id, &plan).await?;
             }
-            let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
+            let names = super::text_names(&record);
             let text = match after.vacation_until {
                 Some(until) => {
                     let date = Zone::of(after.timezone.as_deref()).date(until);
@@ -230,10 +230,8 @@ impl Service {
         now: i64,
     ) -> Result<Vec<Notice>, ServiceError> {
         let mut loaded = self.load_active(game, None).await?;
-        if loaded.record.host != Some(actor) && !is_moderator {
-            return Err(LobbyError::NotHost.into());
-        }
         let seat = seat_index(&loaded.record.seats, seat_number)?;
+        may_take_over(&loaded.record, seat, actor, is_moderator, now)?;
         let lang = game_lang(&loaded.record);
         let old_name = loaded.record.seats[seat.index()].name.clone();
         let (user, name, is_bot) = match newcomer {
@@ -274,7 +272,7 @@ impl Service {
         loaded.record.clock = plan.clock;
         self.wake_if_due(&plan, now);
         let mut names: Vec<String> = loaded.names();
-        names[seat.index()] = old_name;
+        names[seat.index()] = super::text_name(&loaded.record, &old_name);
         let who = match user {
             Some(u) => mention(u),
             None => Text::new("bot.replace.bot_name").render(lang),
@@ -318,10 +316,8 @@ impl Service {
         now: i64,
     ) -> Result<Vec<Notice>, ServiceError> {
         let mut loaded = self.load_active(game, None).await?;
-        if loaded.record.host != Some(actor) && !is_moderator {
-            return Err(LobbyError::NotHost.into());
-        }
         let seat = seat_index(&loaded.record.seats, seat_number)?;
+        may_take_over(&loaded.record, seat, actor, is_moderator, now)?;
         if loaded.record.seats[seat.index()].vacant {
             return Err(LobbyError::SeatOpen(seat_number).into());
         }
@@ -386,7 +382,7 @@ impl Service {
             for p in s.players.iter().take(5) {
                 lines.push(
                     Text::new("bot.stats.player")
-                        .arg("who", p.name.clone())
+                        .arg("who", crate::i18n::escape_markdown(&p.name))
                         .arg("wins", p.wins)
                         .arg("played", p.played)
                         .render(lang),
@@ -398,6 +394,43 @@ impl Service {
         }
         Ok(lines.join("\n"))
     }
+}
+
+/// Whether `actor` may take `seat` from its holder with `/replace` or `/kick`.
+///
+/// The host or a moderator may always fill an open seat, take a bot's, or give up their own.
+/// A seat another person is still playing is different: whoever takes it receives its hidden
+/// hand, so a seated host could hand an opponent's seat to an account of theirs, read it and
+/// give it back. Such a seat may change hands only once its time has run out (its deadline
+/// passed, or it missed one since its player last played), or by a moderator who holds no
+/// seat in this game.
+fn may_take_over(
+    record: &GameRecord,
+    seat: Seat,
+    actor: i64,
+    is_moderator: bool,
+    now: i64,
+) -> Result<(), LobbyError> {
+    if record.host != Some(actor) && !is_moderator {
+        return Err(LobbyError::NotHost);
+    }
+    let Some(holder) = record.seats.get(seat.index()) else {
+        return Err(LobbyError::NoSuchSeat(seat.index() + 1));
+    };
+    let someone_else = holder.user.is_some_and(|u| u != actor);
+    if !someone_else || holder.is_bot || holder.vacant {
+        return Ok(());
+    }
+    let deadline_passed =
+        record.clock.seat == Some(seat) && record.clock.deadline_at.is_some_and(|d| d <= now);
+    if holder.timeouts > 0 || deadline_passed {
+        return Ok(());
+    }
+    let plays_here = record.seats.iter().any(|s| s.user == Some(actor));
+    if is_moderator && !plays_here {
+        return Ok(());
+    }
+    Err(LobbyError::SeatInPlay(seat.index() + 1))
 }
 
 /// A seat by its number as players see it (1-based).

@@ -24,6 +24,14 @@ pub struct SeatChange {
     pub vacant: bool,
 }
 
+/// Whether a seat's player showed up for a turn: a missed deadline counts one more timeout,
+/// a move of their own clears the count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attendance {
+    Missed,
+    Played,
+}
+
 /// A game's new clock, the jobs that replace all of its jobs, and seat changes, applied
 /// together if the clock is still at revision `from_rev`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +41,7 @@ pub struct TurnPlan {
     pub clock: TurnClock,
     pub jobs: Vec<NewJob>,
     pub seats: Vec<SeatChange>,
+    pub attendance: Vec<(Seat, Attendance)>,
 }
 
 /// One game kind's figures in a server.
@@ -87,9 +96,10 @@ pub(super) async fn apply_plan(
         insert_job(&mut *tx, job).await?;
     }
     for s in &plan.seats {
+        // A new holder starts with a clean record.
         let done = sqlx::query(
-            "UPDATE seats SET user_id = $1, name = $2, is_bot = $3, vacant = $4, dm_status = $5 \
-             WHERE game = $6 AND seat = $7",
+            "UPDATE seats SET user_id = $1, name = $2, is_bot = $3, vacant = $4, dm_status = $5, \
+             timeouts = 0 WHERE game = $6 AND seat = $7",
         )
         .bind(s.user)
         .bind(&s.name)
@@ -103,6 +113,21 @@ pub(super) async fn apply_plan(
         if done.rows_affected() == 0 {
             return Err(StoreError::Invalid(format!("game {id} has no {}", s.seat)));
         }
+    }
+    for (seat, attendance) in &plan.attendance {
+        let sql = match attendance {
+            Attendance::Missed => {
+                "UPDATE seats SET timeouts = timeouts + 1 WHERE game = $1 AND seat = $2"
+            }
+            Attendance::Played => {
+                "UPDATE seats SET timeouts = 0 WHERE game = $1 AND seat = $2 AND timeouts > 0"
+            }
+        };
+        sqlx::query(sql)
+            .bind(id.0)
+            .bind(i64::from(seat.0))
+            .execute(&mut *tx)
+            .await?;
     }
     Ok(true)
 }
@@ -140,15 +165,7 @@ impl Store {
 
     /// Sets a game's time per turn (`None`: no clock). No version change.
     pub async fn set_clock_secs(&self, id: GameId, secs: Option<i64>) -> Result<(), StoreError> {
-        let done = sqlx::query("UPDATE games SET clock_secs = $1 WHERE id = $2")
-            .bind(secs)
-            .bind(id.0)
-            .execute(&self.pool)
-            .await?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound(id));
-        }
-        Ok(())
+        self.set_game_column(id, "clock_secs", secs).await
     }
 
     /// Removes a job only if this claim still holds it (`worker` and the `attempts` of the

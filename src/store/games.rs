@@ -13,9 +13,11 @@ use super::{
 
 pub(super) const GAME_COLUMNS: &str = "id, kind, options_json, seed, state, version, status, \
      guild, channel, thread, host, clock_secs, policy, lang, clock_rev, turn_seat, \
-     turn_started_at, deadline_at, paused_left, bot_level, bot_delay, created_at, updated_at";
+     turn_started_at, deadline_at, paused_left, bot_level, bot_delay, lobby_message, created_at, \
+     updated_at";
 
-const SEAT_COLUMNS: &str = "game, seat, user_id, name, is_bot, dm_status, vacant, final_rank";
+const SEAT_COLUMNS: &str =
+    "game, seat, user_id, name, is_bot, dm_status, vacant, final_rank, timeouts";
 
 impl Store {
     pub async fn create_game(&self, g: &NewGame) -> Result<GameId, StoreError> {
@@ -553,6 +555,7 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
         lang: get(row, "lang")?,
         bot_level: get(row, "bot_level")?,
         bot_delay: get(row, "bot_delay")?,
+        lobby_message: get(row, "lobby_message")?,
         clock: TurnClock {
             rev: get(row, "clock_rev")?,
             seat: match get::<Option<i64>>(row, "turn_seat")? {
@@ -580,5 +583,6 @@ fn seat_from_row(row: &AnyRow) -> Result<SeatRecord, StoreError> {
             .ok_or_else(|| StoreError::Corrupt(format!("dm_status = {dm:?} is unknown")))?,
         vacant: get_bool(row, "vacant")?,
         final_rank: get(row, "final_rank")?,
+        timeouts: get(row, "timeouts")?,
     })
 }

@@ -52,8 +52,19 @@ impl Store {
 
     /// Sets the seat cap (right after creating the lobby). No version change.
     pub async fn set_max_seats(&self, game: GameId, max: Option<i64>) -> Result<(), StoreError> {
-        let done = sqlx::query("UPDATE games SET max_seats = $1 WHERE id = $2")
-            .bind(max)
+        self.set_game_column(game, "max_seats", max).await
+    }
+
+    /// Sets one nullable number of a game's row, with no version change. `column` is always
+    /// one of the constant names passed in this module and `clocks.rs`, never user input.
+    pub(super) async fn set_game_column(
+        &self,
+        game: GameId,
+        column: &'static str,
+        value: Option<i64>,
+    ) -> Result<(), StoreError> {
+        let done = sqlx::query(&format!("UPDATE games SET {column} = $1 WHERE id = $2"))
+            .bind(value)
             .bind(game.0)
             .execute(&self.pool)
             .await?;
@@ -79,15 +90,36 @@ impl Store {
 
     /// Records the thread the bot opened for a game. No version change.
     pub async fn set_thread(&self, game: GameId, thread: Option<i64>) -> Result<(), StoreError> {
-        let done = sqlx::query("UPDATE games SET thread = $1 WHERE id = $2")
-            .bind(thread)
-            .bind(game.0)
-            .execute(&self.pool)
+        self.set_game_column(game, "thread", thread).await
+    }
+
+    /// Records the front end's lobby message. No version change.
+    pub async fn set_lobby_message(&self, game: GameId, message: i64) -> Result<(), StoreError> {
+        self.set_game_column(game, "lobby_message", Some(message))
+            .await
+    }
+
+    /// Open lobbies hosted by `host`, and open lobbies in `channel` (0 for `None`).
+    pub async fn open_lobbies(
+        &self,
+        host: Option<i64>,
+        channel: Option<i64>,
+    ) -> Result<(i64, i64), StoreError> {
+        let count = |column: &'static str, value: Option<i64>| async move {
+            let Some(value) = value else {
+                return Ok::<i64, StoreError>(0);
+            };
+            // `column` is one of two constant names below, never user input.
+            let row = sqlx::query(&format!(
+                "SELECT COUNT(*) AS n FROM games WHERE status = $1 AND {column} = $2"
+            ))
+            .bind(GameStatus::Lobby.as_str())
+            .bind(value)
+            .fetch_one(&self.pool)
             .await?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound(game));
-        }
-        Ok(())
+            get::<i64>(&row, "n")
+        };
+        Ok((count("host", host).await?, count("channel", channel).await?))
     }
 
     /// Seats `user` at the next free seat of a lobby if fewer than `max` are taken.

@@ -43,6 +43,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "boards",
         sql: include_str!("../../migrations/sqlite/0005_boards.sql"),
     },
+    Migration {
+        version: 6,
+        name: "fair_play",
+        sql: include_str!("../../migrations/sqlite/0006_fair_play.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -70,6 +75,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 5,
         name: "boards",
         sql: include_str!("../../migrations/postgres/0005_boards.sql"),
+    },
+    Migration {
+        version: 6,
+        name: "fair_play",
+        sql: include_str!("../../migrations/postgres/0006_fair_play.sql"),
     },
 ];
 

@@ -40,7 +40,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use crate::engine::{GameId, Seat, Version};
-pub use clocks::{GameStats, PlayerWins, SeatChange, TurnPlan};
+pub use clocks::{Attendance, GameStats, PlayerWins, SeatChange, TurnPlan};
 pub use lobby::{JoinOutcome, LeaveOutcome};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
 
@@ -265,6 +265,8 @@ pub struct SeatRecord {
     pub vacant: bool,
     /// Set when the game ended with an outcome: 1 = won.
     pub final_rank: Option<i64>,
+    /// Deadlines missed since the seat's player last played (0 while they play).
+    pub timeouts: i64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,6 +289,8 @@ pub struct GameRecord {
     pub bot_level: String,
     /// Seconds a bot seat waits before playing, so people can follow.
     pub bot_delay: i64,
+    /// The front end's lobby message (to close an idle lobby).
+    pub lobby_message: Option<i64>,
     pub clock: TurnClock,
     pub created_at: i64,
     pub updated_at: i64,
@@ -472,13 +476,35 @@ pub fn redact_url(url: &str) -> String {
     };
     let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(authority_end);
-    let Some((userinfo, host)) = authority.rsplit_once('@') else {
-        return url.to_string();
+    let authority = match authority.rsplit_once('@') {
+        Some((userinfo, host)) => match userinfo.split_once(':') {
+            Some((user, _password)) => format!("{user}:***@{host}"),
+            None => authority.to_string(),
+        },
+        None => authority.to_string(),
     };
-    match userinfo.split_once(':') {
-        Some((user, _password)) => format!("{scheme}://{user}:***@{host}{tail}"),
-        None => url.to_string(),
-    }
+    format!("{scheme}://{authority}{}", redact_query(tail))
+}
+
+/// `?password=…` (and any parameter whose name holds `pass`, such as `sslpassword`) keeps its
+/// name and loses its value; the rest of the path and query is kept for diagnosis.
+fn redact_query(tail: &str) -> String {
+    let Some((path, query)) = tail.split_once('?') else {
+        return tail.to_string();
+    };
+    let (query, fragment) = match query.split_once('#') {
+        Some((q, f)) => (q, Some(f)),
+        None => (query, None),
+    };
+    let params: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((key, _)) if key.to_ascii_lowercase().contains("pass") => format!("{key}=***"),
+            _ => pair.to_string(),
+        })
+        .collect();
+    let fragment = fragment.map(|f| format!("#{f}")).unwrap_or_default();
+    format!("{path}?{}{fragment}", params.join("&"))
 }
 
 // Row decoding: `Any` gives i64/String; every narrowing is checked.
@@ -553,6 +579,24 @@ mod tests {
         assert_eq!(redact_url("sqlite::memory:"), "sqlite::memory:");
         // An '@' in the path is not userinfo.
         assert_eq!(redact_url("sqlite://data/a@b.db"), "sqlite://data/a@b.db");
+    }
+
+    #[test]
+    fn passwords_in_the_query_are_redacted_too() {
+        assert_eq!(
+            redact_url("postgres://db.example/croupier?user=bot&password=s3cret&sslmode=require"),
+            "postgres://db.example/croupier?user=bot&password=***&sslmode=require"
+        );
+        assert_eq!(
+            redact_url("postgres://bot:a@db/c?sslpassword=k3y#frag"),
+            "postgres://bot:***@db/c?sslpassword=***#frag"
+        );
+        for url in [
+            "postgres://u:s3cret@h/d?password=s3cret",
+            "postgres://h/d?PASSWORD=s3cret",
+        ] {
+            assert!(!redact_url(url).contains("s3cret"), "{url}");
+        }
     }
 
     #[test]

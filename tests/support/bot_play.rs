@@ -99,6 +99,7 @@ pub fn config(
         api_base: Some(api_base),
         shards,
         tick,
+        cooldowns: false,
     }
 }
 
@@ -176,15 +177,6 @@ pub async fn start_game(fake: &FakeDiscord) -> (GameId, u64) {
     let cb = fake.wait_for_callback(cmd.id).await;
     assert_eq!(cb.kind, 4, "{cb:?}");
     let lobby = fake.original_response(cmd.id).expect("lobby message");
-    // The thread hangs off the lobby message (games may be opened side by side).
-    let thread = fake
-        .wait_until("the game's thread", |st| {
-            st.channels
-                .values()
-                .find(|c| c.from_message == Some(lobby.id))
-                .map(|c| c.id)
-        })
-        .await;
     let ids = custom_ids(&lobby.components);
     let game = ids
         .first()
@@ -200,8 +192,63 @@ pub async fn start_game(fake: &FakeDiscord) -> (GameId, u64) {
         let cb = fake.wait_for_callback(p.id).await;
         assert_eq!(cb.kind, kind, "{action}: {cb:?}");
     }
+    let thread = thread_of(fake, lobby.id).await;
     latest_board_after(fake, thread, 0).await;
     (game, thread)
+}
+
+/// A running game started through the service (no lobby, nothing posted): `players` in seat
+/// order, the first hosts, a day per turn, played in `channel` of the fake's guild.
+pub async fn start_direct(
+    service: &Service,
+    kind: croupier::engine::GameKind,
+    options: croupier::engine::GameOptions,
+    players: &[(u64, &str)],
+    channel: u64,
+    seed: u64,
+) -> GameId {
+    use croupier::service::{Place, Player, StartGame};
+    let id = |u: u64| i64::from_ne_bytes(u.to_ne_bytes());
+    let (game, _) = service
+        .start(
+            StartGame {
+                kind,
+                options,
+                players: players
+                    .iter()
+                    .map(|(u, n)| Player {
+                        user: Some(id(*u)),
+                        name: (*n).into(),
+                        is_bot: false,
+                    })
+                    .collect(),
+                seed,
+                place: Place {
+                    guild: Some(id(GUILD_ID)),
+                    channel: Some(id(channel)),
+                    thread: None,
+                },
+                host: players.first().map(|(u, _)| id(*u)),
+                clock_secs: Some(86_400),
+            },
+            croupier::i18n::Lang::En,
+            service.now(),
+        )
+        .await
+        .expect("a game starts");
+    game
+}
+
+/// The thread a game opened from its lobby message when it started (games may be opened side
+/// by side in one channel).
+pub async fn thread_of(fake: &FakeDiscord, lobby: u64) -> u64 {
+    fake.wait_until("the game's thread", |st| {
+        st.channels
+            .values()
+            .find(|c| c.from_message == Some(lobby))
+            .map(|c| c.id)
+    })
+    .await
 }
 
 /// The newest board in `channel` with an id above `after`.
@@ -271,6 +318,16 @@ pub async fn send_move(fake: &FakeDiscord, user: u64, channel: u64, option: &str
             .in_channel(channel),
     )
     .await
+}
+
+/// A command answered privately after a deferral (an ephemeral acknowledgement, then the
+/// answer written into it); returns the answer.
+pub async fn ask(fake: &FakeDiscord, user: u64, channel: u64, push: Push) -> Message {
+    let cmd = fake.push(push.by(user).in_channel(channel)).await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(cb.kind, 5, "{cb:?}");
+    assert!(cb.ephemeral(), "a private answer must be ephemeral");
+    answer_of(fake, cmd.id).await
 }
 
 /// What the bot answered to a deferred command, once it has written it.

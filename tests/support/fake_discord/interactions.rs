@@ -204,7 +204,7 @@ pub fn data(st: &State, push: &Push, fallback_id: u64) -> Result<Value, String> 
             if let Some(g) = registered.and_then(|c| c.guild_id) {
                 d["guild_id"] = json!(g.to_string());
             }
-            let resolved = resolved_users(st, options, guild)?;
+            let resolved = resolved_users(st, options, guild, Some(push.actor().channel))?;
             if let Some(r) = resolved {
                 d["resolved"] = r;
             }
@@ -233,6 +233,7 @@ fn resolved_users(
     st: &State,
     options: &[Value],
     guild: Option<u64>,
+    channel: Option<u64>,
 ) -> Result<Option<Value>, String> {
     let mut ids = Vec::new();
     collect_user_ids(options, &mut ids);
@@ -254,7 +255,11 @@ fn resolved_users(
                 o.remove("deaf");
                 o.remove("mute");
             }
-            m["permissions"] = json!(payloads::ALL_TEXT_PERMISSIONS);
+            let p = channel.map_or(payloads::ALL_TEXT_PERMISSIONS_BITS, |c| {
+                st.channel_permissions(id, c)
+            });
+            m["permissions"] = json!(p.to_string());
+            m["roles"] = json!(member_roles(st, id));
             members.insert(id.to_string(), m);
         }
     }
@@ -263,6 +268,16 @@ fn resolved_users(
         r["members"] = Value::Object(members);
     }
     Ok(Some(r))
+}
+
+/// A member's role ids as strings.
+fn member_roles(st: &State, user: u64) -> Vec<String> {
+    st.member_roles
+        .get(&user)
+        .into_iter()
+        .flatten()
+        .map(u64::to_string)
+        .collect()
 }
 
 fn collect_user_ids(options: &[Value], out: &mut Vec<u64>) {
@@ -298,7 +313,11 @@ pub fn payload(st: &State, push: &Push, id: u64, token: &str, base: &str) -> Res
         "channel": payloads::channel(channel, st),
         "token": token,
         "version": 1,
-        "app_permissions": payloads::ALL_TEXT_PERMISSIONS,
+        // What the bot may do in this channel, as Discord computes it.
+        "app_permissions": match channel.guild_id {
+            Some(_) => st.channel_permissions(st.bot_user_id, channel.id).to_string(),
+            None => payloads::ALL_TEXT_PERMISSIONS.to_string(),
+        },
         "locale": actor.locale,
         "entitlements": [],
         "attachment_size_limit": super::checks::MAX_FILE,
@@ -308,9 +327,10 @@ pub fn payload(st: &State, push: &Push, id: u64, token: &str, base: &str) -> Res
             v["guild_id"] = json!(g.to_string());
             v["guild_locale"] = json!(st.guild_locale);
             v["member"] = payloads::interaction_member(user, g);
-            if let Some(p) = st.member_permissions.get(&user.id) {
-                v["member"]["permissions"] = json!(p);
-            }
+            // The invoker's permissions in the channel the interaction comes from.
+            v["member"]["permissions"] =
+                json!(st.channel_permissions(user.id, channel.id).to_string());
+            v["member"]["roles"] = json!(member_roles(st, user.id));
             v["authorizing_integration_owners"] = json!({"0": g.to_string()});
             v["context"] = json!(0);
         }

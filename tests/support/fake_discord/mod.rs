@@ -17,6 +17,7 @@ mod interactions;
 mod multipart;
 pub mod openapi;
 mod payloads;
+pub mod perms;
 mod rest;
 mod state;
 
@@ -206,9 +207,77 @@ impl FakeDiscord {
                 from_message: None,
                 auto_archive_duration: 0,
                 invitable: false,
+                overwrites: Vec::new(),
+                archived: false,
+                locked: false,
             },
         );
         id
+    }
+
+    /// Another text channel of the guild, with these permission overwrites.
+    pub fn add_channel(&self, id: u64, name: &str, overwrites: Vec<perms::Overwrite>) {
+        let mut st = self.inner.lock();
+        let guild_id = Some(st.guild_id);
+        st.channels.insert(
+            id,
+            Chan {
+                id,
+                kind: ChannelKind::Text,
+                name: name.into(),
+                guild_id,
+                parent_id: None,
+                recipient: None,
+                from_message: None,
+                auto_archive_duration: 0,
+                invitable: false,
+                overwrites,
+                archived: false,
+                locked: false,
+            },
+        );
+    }
+
+    /// Adds (or replaces) an overwrite on a text channel.
+    pub fn overwrite(&self, channel: u64, o: perms::Overwrite) {
+        if let Some(c) = self.inner.lock().channels.get_mut(&channel) {
+            c.overwrites.retain(|x| x.target != o.target);
+            c.overwrites.push(o);
+        }
+    }
+
+    /// The `@everyone` role's permissions (every member's base).
+    pub fn set_everyone_permissions(&self, permissions: u64) {
+        let mut st = self.inner.lock();
+        let guild = st.guild_id;
+        st.roles.insert(guild, permissions);
+    }
+
+    /// The permissions of the bot's own role (the invite's); `@everyone`'s still apply.
+    pub fn set_bot_role_permissions(&self, permissions: u64) {
+        self.inner
+            .lock()
+            .roles
+            .insert(state::BOT_ROLE_ID, permissions);
+    }
+
+    /// A role with these permissions, given to `members`.
+    pub fn add_role(&self, role: u64, permissions: u64, members: &[u64]) {
+        let mut st = self.inner.lock();
+        st.roles.insert(role, permissions);
+        for m in members {
+            st.member_roles.entry(*m).or_default().push(role);
+        }
+    }
+
+    /// A member's permissions in a channel, as the fake computes them for interactions.
+    pub fn permissions_in(&self, user: u64, channel: u64) -> u64 {
+        self.inner.lock().channel_permissions(user, channel)
+    }
+
+    /// A channel (or thread) as it stands.
+    pub fn channel(&self, id: u64) -> Option<ChannelRec> {
+        self.inner.lock().channels.get(&id).cloned()
     }
 
     /// For long load runs: no request log, and uploaded files are checked but their bytes

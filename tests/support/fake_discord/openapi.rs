@@ -53,6 +53,16 @@ pub fn spec_path() -> Option<PathBuf> {
     if let Ok(p) = std::env::var("DISCORD_API_SPEC") {
         return Some(PathBuf::from(p));
     }
+    Some(vendored_spec_path()).filter(|p| p.exists())
+}
+
+/// The copy kept in the repository, so a fresh clone needs nothing beside it.
+pub fn vendored_spec_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/discord-api-spec/openapi.json")
+}
+
+/// The team's shared copy, when a `shared/` folder sits above the checkout.
+pub fn shared_spec_path() -> Option<PathBuf> {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .map(|dir| dir.join("shared/discord-api-spec/openapi.json"))
@@ -61,7 +71,9 @@ pub fn spec_path() -> Option<PathBuf> {
 
 impl Spec {
     pub fn load() -> Result<Spec, String> {
-        let path = spec_path().ok_or("shared/discord-api-spec/openapi.json not found above the checkout (set DISCORD_API_SPEC)")?;
+        let path = spec_path().ok_or(
+            "tests/support/discord-api-spec/openapi.json is missing (or set DISCORD_API_SPEC)",
+        )?;
         let text =
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let doc: Value =

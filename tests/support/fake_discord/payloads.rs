@@ -58,6 +58,7 @@ pub fn interaction_member(u: &UserRec, guild_id: u64) -> Value {
 
 /// View, send, embed, attach, read history, threads: what a bot in a games channel has.
 pub const ALL_TEXT_PERMISSIONS: &str = "395137215552";
+pub const ALL_TEXT_PERMISSIONS_BITS: u64 = 395_137_215_552;
 
 pub fn channel(c: &ChannelRec, state: &State) -> Value {
     let mut v = json!({
@@ -75,7 +76,8 @@ pub fn channel(c: &ChannelRec, state: &State) -> Value {
             v["guild_id"] = json!(c.guild_id.unwrap_or(state.guild_id).to_string());
             v["name"] = json!(c.name);
             v["position"] = json!(0);
-            v["permission_overwrites"] = json!([]);
+            let overwrites: Vec<Value> = c.overwrites.iter().map(|o| o.to_json()).collect();
+            v["permission_overwrites"] = json!(overwrites);
             v["nsfw"] = json!(false);
             v["flags"] = json!(0);
             v["last_message_id"] = Value::Null;
@@ -88,10 +90,10 @@ pub fn channel(c: &ChannelRec, state: &State) -> Value {
                 v["member_count"] = json!(1);
                 v["message_count"] = json!(0);
                 v["thread_metadata"] = json!({
-                    "archived": false,
+                    "archived": c.archived,
                     "auto_archive_duration": c.auto_archive_duration,
                     "archive_timestamp": TIMESTAMP,
-                    "locked": false,
+                    "locked": c.locked,
                     "invitable": c.invitable,
                     "create_timestamp": TIMESTAMP,
                 });

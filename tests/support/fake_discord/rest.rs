@@ -4,6 +4,7 @@
 use super::checks;
 use super::multipart;
 use super::payloads::{self, check_model};
+use super::perms;
 use super::state::{
     Attachment, Callback, ChannelKind, ChannelRec, CommandRec, Message, RequestLog, State,
 };
@@ -328,6 +329,7 @@ impl Inner {
                 let v = payloads::channel(c, st);
                 self.model::<model::Channel>(st, r, v)
             }
+            ("PATCH", "/channels/{channel_id}") => self.modify_channel(st, r),
             ("GET", "/channels/{channel_id}/messages") => {
                 let channel = r.id("channel_id");
                 if !st.channels.contains_key(&channel) {
@@ -460,6 +462,9 @@ impl Inner {
         let files = self.accept_files(st, r);
         let body = r.body();
         checks::message_payload(st, &r.label, "", body, &files);
+        if let Some(refused) = may_send(st, channel_id, !files.is_empty()) {
+            return refused;
+        }
         let id = st.next_id();
         let author_id = st.bot_user_id;
         let mut m = Message {
@@ -475,6 +480,9 @@ impl Inner {
             webhook_id: None,
             edits: 0,
             deleted: false,
+            pinged_users: Vec::new(),
+            pinged_roles: Vec::new(),
+            pinged_everyone: false,
         };
         apply_body(&mut m, body, files, true);
         st.messages.push(m);
@@ -521,6 +529,12 @@ impl Inner {
         let Some(p) = st.channels.get(&parent) else {
             return unknown_channel(st, r);
         };
+        if p.guild_id.is_some() {
+            let have = st.channel_permissions(st.bot_user_id, parent);
+            if let Some(refused) = lacking(have, perms::CREATE_PUBLIC_THREADS) {
+                return refused;
+            }
+        }
         if p.kind != ChannelKind::Text {
             st.violation(
                 &r.label,
@@ -571,9 +585,52 @@ impl Inner {
                 .get("invitable")
                 .and_then(Value::as_bool)
                 .unwrap_or(true),
+            overwrites: Vec::new(),
+            archived: false,
+            locked: false,
         };
         let v = payloads::channel(&c, st);
         st.channels.insert(id, c);
+        self.model::<model::GuildChannel>(st, r, v)
+    }
+
+    /// `PATCH /channels/{id}`: the bot archives (or renames) a thread it started.
+    fn modify_channel(&self, st: &mut State, r: &Req) -> Reply {
+        let id = r.id("channel_id");
+        let bot = st.bot_user_id;
+        let Some(c) = st.channels.get(&id) else {
+            return unknown_channel(st, r);
+        };
+        if c.kind == ChannelKind::Text || c.kind == ChannelKind::Dm {
+            // Editing a channel needs Manage Channels, which the bot is not given.
+            if let Some(refused) = lacking(st.channel_permissions(bot, id), perms::MANAGE_CHANNELS)
+            {
+                return refused;
+            }
+        } else if st.channel_permissions(bot, id) & perms::VIEW_CHANNEL == 0 {
+            return error(403, 50001, "Missing Access");
+        }
+        let body = r.body().clone();
+        let Some(c) = st.channels.get_mut(&id) else {
+            return unknown_channel(st, r);
+        };
+        if let Some(name) = body.get("name").and_then(Value::as_str) {
+            c.name = name.to_string();
+        }
+        if let Some(a) = body.get("archived").and_then(Value::as_bool) {
+            c.archived = a;
+        }
+        if let Some(l) = body.get("locked").and_then(Value::as_bool) {
+            c.locked = l;
+        }
+        if let Some(d) = body.get("auto_archive_duration").and_then(Value::as_u64) {
+            c.auto_archive_duration = d;
+        }
+        let v = st
+            .channels
+            .get(&id)
+            .map(|c| payloads::channel(c, st))
+            .unwrap_or(Value::Null);
         self.model::<model::GuildChannel>(st, r, v)
     }
 
@@ -608,6 +665,9 @@ impl Inner {
                         from_message: None,
                         auto_archive_duration: 0,
                         invitable: false,
+                        overwrites: Vec::new(),
+                        archived: false,
+                        locked: false,
                     },
                 );
                 id
@@ -690,6 +750,9 @@ impl Inner {
                     webhook_id: Some(st.application_id),
                     edits: 0,
                     deleted: false,
+                    pinged_users: Vec::new(),
+                    pinged_roles: Vec::new(),
+                    pinged_everyone: false,
                 };
                 if kind == 4 {
                     apply_body(&mut m, &data, files.clone(), true);
@@ -762,6 +825,9 @@ impl Inner {
                     webhook_id: Some(st.application_id),
                     edits: 0,
                     deleted: false,
+                    pinged_users: Vec::new(),
+                    pinged_roles: Vec::new(),
+                    pinged_everyone: false,
                 };
                 apply_body(&mut m, r.body(), files, true);
                 st.messages.push(m);
@@ -854,9 +920,53 @@ fn apply_body(m: &mut Message, body: &Value, files: Vec<(u64, Attachment)>, crea
         }
     };
     m.attachments = kept;
-    if !creating {
+    if creating {
+        let (users, roles, everyone) =
+            super::perms::pings(&m.content, body.get("allowed_mentions"));
+        m.pinged_users = users;
+        m.pinged_roles = roles;
+        m.pinged_everyone = everyone;
+    } else {
         m.edits += 1;
     }
+}
+
+/// Discord's answer when the bot may not post in `channel` (not a violation: a server may
+/// deny the bot anything, and the bot must cope). A message in an archived thread reopens it,
+/// unless the thread is locked.
+fn may_send(st: &mut State, channel: u64, files: bool) -> Option<Reply> {
+    let c = st.channels.get(&channel)?;
+    c.guild_id?;
+    let thread = c.kind != ChannelKind::Text;
+    let mut need = if thread {
+        perms::SEND_MESSAGES_IN_THREADS
+    } else {
+        perms::SEND_MESSAGES
+    };
+    if files {
+        need |= perms::ATTACH_FILES;
+    }
+    let have = st.channel_permissions(st.bot_user_id, channel);
+    if let Some(refused) = lacking(have, need) {
+        return Some(refused);
+    }
+    if thread && c.archived {
+        if c.locked && have & perms::MANAGE_THREADS == 0 {
+            return Some(error(403, 160005, "Thread is locked"));
+        }
+        if let Some(c) = st.channels.get_mut(&channel) {
+            c.archived = false;
+        }
+    }
+    None
+}
+
+/// 50001 without VIEW_CHANNEL, 50013 without one of `need`; `None` when all are there.
+fn lacking(have: u64, need: u64) -> Option<Reply> {
+    if have & perms::VIEW_CHANNEL == 0 {
+        return Some(error(403, 50001, "Missing Access"));
+    }
+    (have & need != need).then(|| error(403, 50013, "Missing Permissions"))
 }
 
 fn unknown_channel(st: &mut State, r: &Req) -> Reply {

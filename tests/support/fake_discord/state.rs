@@ -9,6 +9,11 @@ pub const APPLICATION_ID: u64 = 1_100_000_000_000_000_001;
 pub const BOT_USER_ID: u64 = APPLICATION_ID;
 pub const OWNER_ID: u64 = 1_100_000_000_000_000_002;
 pub const GUILD_ID: u64 = 1_100_000_000_000_000_010;
+/// The role Discord made for the bot when it was invited.
+pub const BOT_ROLE_ID: u64 = 1_100_000_000_000_000_011;
+/// The invite's permissions (README): view, send, attach, history, public threads, send in
+/// threads.
+pub const BOT_INVITE_PERMISSIONS: u64 = 309_237_746_688;
 /// The guild's games channel.
 pub const CHANNEL_ID: u64 = 1_100_000_000_000_000_020;
 /// Two players besides the owner.
@@ -55,6 +60,11 @@ pub struct ChannelRec {
     pub from_message: Option<u64>,
     pub auto_archive_duration: u64,
     pub invitable: bool,
+    /// Text channels: permission overwrites (threads use their parent's).
+    pub overwrites: Vec<super::perms::Overwrite>,
+    /// Threads: archived (by the bot's PATCH) and locked.
+    pub archived: bool,
+    pub locked: bool,
 }
 
 /// A file the bot uploaded.
@@ -84,6 +94,11 @@ pub struct Message {
     pub webhook_id: Option<u64>,
     pub edits: u32,
     pub deleted: bool,
+    /// Who the message pinged when it was created, as Discord parses `allowed_mentions`
+    /// (edits ping nobody): users, roles, and `@everyone`/`@here`.
+    pub pinged_users: Vec<u64>,
+    pub pinged_roles: Vec<u64>,
+    pub pinged_everyone: bool,
 }
 
 impl Message {
@@ -261,8 +276,13 @@ pub struct State {
     pub owner_id: u64,
     pub guild_id: u64,
     pub guild_locale: String,
-    /// Members whose channel permissions differ from every text permission.
+    /// Members whose permissions a test fixed for every channel (`set_member_permissions`);
+    /// everyone else's are computed from roles and overwrites (`perms.rs`).
     pub member_permissions: BTreeMap<u64, String>,
+    /// Role id → permissions; the guild's id is `@everyone`.
+    pub roles: BTreeMap<u64, u64>,
+    /// The roles of each member (besides `@everyone`).
+    pub member_roles: BTreeMap<u64, Vec<u64>>,
     pub users: BTreeMap<u64, UserRec>,
     pub channels: BTreeMap<u64, ChannelRec>,
     pub messages: Vec<Message>,
@@ -311,8 +331,17 @@ impl State {
                 from_message: None,
                 auto_archive_duration: 0,
                 invitable: false,
+                overwrites: Vec::new(),
+                archived: false,
+                locked: false,
             },
         );
+        // `@everyone` may do what a games channel needs; tests narrow it. The bot also has the
+        // role its invite link created, with the permissions the README asks for.
+        let roles = BTreeMap::from([
+            (GUILD_ID, super::payloads::ALL_TEXT_PERMISSIONS_BITS),
+            (BOT_ROLE_ID, BOT_INVITE_PERMISSIONS),
+        ]);
         State {
             application_id: APPLICATION_ID,
             application_name: "Croupier".into(),
@@ -321,6 +350,8 @@ impl State {
             guild_id: GUILD_ID,
             guild_locale: "en-US".into(),
             member_permissions: BTreeMap::new(),
+            roles,
+            member_roles: BTreeMap::from([(BOT_USER_ID, vec![BOT_ROLE_ID])]),
             users,
             channels,
             messages: Vec::new(),

@@ -1,0 +1,643 @@
+//! Fair play and abuse, tried as a hostile member would through the real bot and the fake
+//! Discord, on SQLite and PostgreSQL: no seat can be taken to read its hand, moderator rights
+//! count only in the game's own channel, games in private channels are not readable by id,
+//! display names cannot ping or format, and one member cannot flood a server with lobbies,
+//! threads or repeated commands. RELIABILITY.md ("Who may do what", "Abuse") lists each.
+
+#[path = "support/fake_discord/mod.rs"]
+mod fake_discord;
+
+#[path = "support/bot_play.rs"]
+mod bot_play;
+
+#[macro_use]
+#[path = "support/store_db.rs"]
+mod store_db;
+
+use std::sync::Arc;
+
+use bot_play::{ask, custom_ids, is_board, Bot};
+use croupier::clock::{ManualClock, HOUR};
+use croupier::engine::{GameId, GameKind, GameOptions};
+use croupier::i18n::{escape_markdown, Lang, Text};
+use croupier::service::{Service, Timers};
+use croupier::store::GameStatus;
+use fake_discord::perms::{self, Overwrite, Target};
+use fake_discord::*;
+use serde_json::Value;
+use store_db::Db;
+
+on_backends!(a_seat_still_in_play_cannot_change_hands);
+on_backends!(moderator_rights_count_only_in_the_games_own_channel);
+on_backends!(games_in_private_channels_are_not_readable_by_id);
+on_backends!(display_names_ping_nobody_and_read_as_written);
+on_backends!(one_member_cannot_flood_a_server);
+on_backends!(repeated_commands_and_clicks_cost_next_to_nothing);
+
+/// View, send, history, commands, threads: a member without Manage Threads or Channels.
+const PLAIN: u64 = perms::VIEW_CHANNEL
+    | perms::SEND_MESSAGES
+    | perms::READ_MESSAGE_HISTORY
+    | perms::USE_APPLICATION_COMMANDS
+    | perms::SEND_MESSAGES_IN_THREADS
+    | perms::CREATE_PUBLIC_THREADS
+    | perms::ATTACH_FILES
+    | perms::EMBED_LINKS;
+const CAROL: u64 = 7_000_000_000_000_003;
+const DAVE: u64 = 7_000_000_000_000_004;
+const MOD: u64 = 7_000_000_000_000_005;
+const MODS_CHANNEL: u64 = 1_100_000_000_000_000_030;
+const STAFF_CHANNEL: u64 = 1_100_000_000_000_000_031;
+const MOD_ROLE: u64 = 1_100_000_000_000_000_040;
+const SOME_ROLE: u64 = 1_100_000_000_000_000_041;
+/// 2026-09-21 00:00 UTC.
+const T0: i64 = 1_789_948_800;
+
+struct World {
+    fake: FakeDiscord,
+    svc: Service,
+    clock: ManualClock,
+    bot: Bot,
+}
+
+/// The bot on `db` against a fresh fake whose members are plain (no moderator right
+/// anywhere) unless a test gives them one; Carol, Dave and a moderator-to-be exist.
+async fn world(db: &Db, timers: Timers, cooldowns: bool) -> World {
+    let clock = ManualClock::new(T0);
+    let svc = Service::new(db.connect().await)
+        .with_clock(Arc::new(clock.clone()))
+        .with_timers(timers);
+    let fake = FakeDiscord::start().await;
+    fake.set_everyone_permissions(PLAIN);
+    for (id, name) in [(CAROL, "carol"), (DAVE, "dave"), (MOD, "mod")] {
+        fake.add_user(id, name);
+    }
+    let mut config = bot_play::config(
+        croupier::config::Token::new(TOKEN),
+        fake.api_base(),
+        None,
+        Some(std::time::Duration::from_millis(200)),
+    );
+    config.cooldowns = cooldowns;
+    let bot = Bot::start_with(&fake, svc.clone(), config).await;
+    World {
+        fake,
+        svc,
+        clock,
+        bot,
+    }
+}
+
+fn uid(user: u64) -> i64 {
+    i64::try_from(user).unwrap()
+}
+
+fn en(key: &str) -> String {
+    Text::new(key).render(Lang::En)
+}
+
+/// A running game of `kind` between `players` (the first hosts) in `channel`.
+async fn start(svc: &Service, kind: GameKind, players: &[(u64, &str)], channel: u64) -> GameId {
+    bot_play::start_direct(svc, kind, GameOptions::new(), players, channel, 5).await
+}
+
+fn with_game(mut options: Vec<Value>, game: GameId) -> Vec<Value> {
+    options.push(opt::integer("game", game.0));
+    options
+}
+
+/// Who holds each seat, the game's version and its state: what a refusal must not change.
+async fn snapshot(svc: &Service, game: GameId) -> (Vec<Option<i64>>, u32, String) {
+    let l = svc.load(game).await.unwrap();
+    let seats = l.record.seats.iter().map(|s| s.user).collect();
+    (seats, l.record.version.0, l.game.to_json())
+}
+
+/// The game of a lobby message, read from its buttons.
+fn game_of(lobby: &Message) -> GameId {
+    custom_ids(&lobby.components)[0]
+        .split(':')
+        .nth(1)
+        .and_then(|g| g.parse().ok())
+        .map(GameId)
+        .expect("game id")
+}
+
+/// `joiner` joins the lobby and `host` starts it: the game's thread, once its first board is
+/// there.
+async fn join_and_start(fake: &FakeDiscord, lobby: &Message, joiner: u64, host: u64) -> u64 {
+    let game = game_of(lobby);
+    for (user, action) in [(joiner, "join"), (host, "start")] {
+        let p = fake
+            .push(Push::button(lobby.id, &format!("l:{}:{action}", game.0)).by(user))
+            .await;
+        fake.wait_for_callback(p.id).await;
+    }
+    let thread = bot_play::thread_of(fake, lobby.id).await;
+    bot_play::latest_board_after(fake, thread, 0).await;
+    thread
+}
+
+/// `/replace seat:<seat> user:<to>` by `by` in the games channel: the private answer.
+async fn replace_as(fake: &FakeDiscord, by: u64, seat: i64, to: u64) -> String {
+    let options = vec![opt::integer("seat", seat), opt::user("user", to)];
+    ask(fake, by, CHANNEL_ID, Push::command("replace", options))
+        .await
+        .content
+}
+
+/// A moderator role (Manage Threads) for `members`, everywhere.
+fn moderators(fake: &FakeDiscord, members: &[u64]) {
+    fake.add_role(MOD_ROLE, PLAIN | perms::MANAGE_THREADS, members);
+}
+
+async fn a_seat_still_in_play_cannot_change_hands(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    // Gates of Delirium: every seat holds a hidden hand, sent by DM to whoever holds it.
+    let game = start(
+        &w.svc,
+        GameKind::Gates,
+        &[(ALICE, "Alice"), (BOB, "Bob")],
+        CHANNEL_ID,
+    )
+    .await;
+    let before = snapshot(&w.svc, game).await;
+    let in_play = Text::new("bot.error.seat_in_play")
+        .arg("n", 2_usize)
+        .render(Lang::En);
+
+    // Alice hosts and plays: every way of taking Bob's seat (to an account of hers, to a
+    // bot she could watch, or opening it to take it next) is refused and changes nothing.
+    for (name, options) in [
+        (
+            "replace",
+            vec![opt::integer("seat", 2), opt::user("user", CAROL)],
+        ),
+        (
+            "replace",
+            vec![opt::integer("seat", 2), opt::boolean("bot", true)],
+        ),
+        ("kick", vec![opt::integer("seat", 2)]),
+    ] {
+        let answer = ask(fake, ALICE, CHANNEL_ID, Push::command(name, options)).await;
+        assert_eq!(answer.content, in_play, "/{name}");
+        assert_eq!(snapshot(&w.svc, game).await, before, "/{name}");
+    }
+    // A moderator who plays in the game is no better placed than the host.
+    moderators(fake, &[BOB]);
+    let answer = replace_as(fake, BOB, 1, DAVE).await;
+    assert_eq!(
+        answer,
+        Text::new("bot.error.seat_in_play")
+            .arg("n", 1_usize)
+            .render(Lang::En)
+    );
+    assert_eq!(snapshot(&w.svc, game).await, before);
+    assert!(
+        fake.dms(CAROL).is_empty() && fake.dms(DAVE).is_empty(),
+        "no hand went to another account"
+    );
+
+    // Giving up one's own seat is allowed: Alice hands hers to Carol. Still the host but no
+    // longer seated and no moderator, she cannot take Bob's seat either.
+    let answer = replace_as(fake, ALICE, 1, CAROL).await;
+    assert_eq!(answer, en("bot.done.replaced"));
+    let answer = replace_as(fake, ALICE, 2, ALICE).await;
+    assert_eq!(answer, in_play);
+    assert!(fake.dms(ALICE).iter().all(|m| m.attachments.is_empty()));
+
+    // A moderator who holds no seat may hand a seat over at any time (an absent player).
+    moderators(fake, &[MOD]);
+    let answer = replace_as(fake, MOD, 2, DAVE).await;
+    assert_eq!(answer, en("bot.done.replaced"));
+    let seats = snapshot(&w.svc, game).await.0;
+    assert_eq!(seats, vec![Some(uid(CAROL)), Some(uid(DAVE))]);
+    // The hands went to their new holders only.
+    fake.wait_until("Dave's hand", |st| {
+        st.messages
+            .iter()
+            .any(|m| {
+                m.attachments.iter().any(|a| a.filename == "hand.png")
+                    && st.channels.get(&m.channel_id).and_then(|c| c.recipient) == Some(DAVE)
+            })
+            .then_some(())
+    })
+    .await;
+    for user in [ALICE, BOB, MOD] {
+        assert!(
+            fake.dms(user).iter().all(|m| m.attachments.is_empty()),
+            "no hand reached {user}"
+        );
+    }
+    w.bot.stop_clean(fake).await;
+}
+
+async fn moderator_rights_count_only_in_the_games_own_channel(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    // Bob and a moderator may manage threads in #mods only.
+    let manage = Overwrite {
+        target: Target::Member(0),
+        allow: perms::MANAGE_THREADS,
+        deny: 0,
+    };
+    fake.add_channel(
+        MODS_CHANNEL,
+        "mods",
+        [BOB, MOD]
+            .iter()
+            .map(|u| Overwrite {
+                target: Target::Member(*u),
+                ..manage
+            })
+            .collect(),
+    );
+    assert_ne!(
+        fake.permissions_in(BOB, MODS_CHANNEL) & perms::MANAGE_THREADS,
+        0
+    );
+    assert_eq!(
+        fake.permissions_in(BOB, CHANNEL_ID) & perms::MANAGE_THREADS,
+        0
+    );
+    let game = start(
+        &w.svc,
+        GameKind::Cortexcape,
+        &[(ALICE, "Alice"), (BOB, "Bob")],
+        CHANNEL_ID,
+    )
+    .await;
+    let before = snapshot(&w.svc, game).await;
+
+    // Bob (a player, not the host) from #mods: his rights there do not count for the game;
+    // he is told where to run the command.
+    let there = Text::new("bot.error.moderate_there")
+        .arg("place", format!("<#{CHANNEL_ID}>"))
+        .render(Lang::En);
+    for (name, options) in [
+        ("cancel", vec![]),
+        ("kick", vec![opt::integer("seat", 1)]),
+        ("clock", vec![opt::string("action", "pause")]),
+    ] {
+        let answer = ask(
+            fake,
+            BOB,
+            MODS_CHANNEL,
+            Push::command(name, with_game(options, game)),
+        )
+        .await;
+        assert_eq!(answer.content, there, "/{name} from #mods");
+        assert_eq!(snapshot(&w.svc, game).await, before, "/{name}");
+    }
+    // The moderator holds no seat: from #mods the game is not even within reach.
+    let answer = ask(
+        fake,
+        MOD,
+        MODS_CHANNEL,
+        Push::command("cancel", with_game(vec![], game)),
+    )
+    .await;
+    assert_eq!(
+        answer.content,
+        Text::new("bot.error.not_here")
+            .arg("id", game.0)
+            .render(Lang::En)
+    );
+    // In the game's channel, without the right there: only the host may.
+    let answer = ask(
+        fake,
+        MOD,
+        CHANNEL_ID,
+        Push::command("cancel", with_game(vec![], game)),
+    )
+    .await;
+    assert_eq!(answer.content, en("bot.error.not_host"));
+    assert_eq!(snapshot(&w.svc, game).await, before);
+    // Given the right in the game's channel, the moderator may.
+    fake.overwrite(
+        CHANNEL_ID,
+        Overwrite {
+            target: Target::Member(MOD),
+            ..manage
+        },
+    );
+    let answer = ask(
+        fake,
+        MOD,
+        CHANNEL_ID,
+        Push::command(
+            "clock",
+            with_game(vec![opt::string("action", "pause")], game),
+        ),
+    )
+    .await;
+    assert_eq!(answer.content, en("bot.done.clock"));
+    w.bot.stop_clean(fake).await;
+}
+
+async fn games_in_private_channels_are_not_readable_by_id(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    // #staff: hidden from everyone but Alice and Bob.
+    let see = |u: u64| Overwrite {
+        target: Target::Member(u),
+        allow: perms::VIEW_CHANNEL,
+        deny: 0,
+    };
+    fake.add_channel(
+        STAFF_CHANNEL,
+        "staff",
+        vec![
+            Overwrite {
+                target: Target::Role(GUILD_ID),
+                allow: 0,
+                deny: perms::VIEW_CHANNEL,
+            },
+            see(ALICE),
+            see(BOB),
+        ],
+    );
+    assert_eq!(fake.permissions_in(CAROL, STAFF_CHANNEL), 0);
+    let game = start(
+        &w.svc,
+        GameKind::Gates,
+        &[(ALICE, "Alice"), (BOB, "Bob")],
+        STAFF_CHANNEL,
+    )
+    .await;
+    let before = snapshot(&w.svc, game).await;
+    let options = w
+        .svc
+        .load(game)
+        .await
+        .unwrap()
+        .game
+        .prompt()
+        .unwrap()
+        .options;
+
+    // Carol guesses the id from #games: nothing about the game reaches her.
+    let not_here = Text::new("bot.error.not_here")
+        .arg("id", game.0)
+        .render(Lang::En);
+    for (name, opts) in [
+        ("board", vec![]),
+        ("history", vec![]),
+        ("hand", vec![]),
+        ("move", vec![opt::string("option", &options[0])]),
+        ("undo", vec![]),
+        ("resign", vec![]),
+    ] {
+        let answer = ask(
+            fake,
+            CAROL,
+            CHANNEL_ID,
+            Push::command(name, with_game(opts, game)),
+        )
+        .await;
+        assert_eq!(answer.content, not_here, "/{name}");
+        assert!(answer.attachments.is_empty(), "/{name}");
+    }
+    assert_eq!(snapshot(&w.svc, game).await, before);
+    // A player may look from anywhere in the server.
+    let answer = ask(
+        fake,
+        BOB,
+        CHANNEL_ID,
+        Push::command("board", with_game(vec![], game)),
+    )
+    .await;
+    assert!(
+        answer.attachments.iter().any(|a| a.filename == "board.png"),
+        "{answer:?}"
+    );
+    w.bot.stop_clean(fake).await;
+}
+
+async fn display_names_ping_nobody_and_read_as_written(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    // A member whose display name holds a role mention, @everyone, a masked link and bold.
+    let evil_name = "<@&1100000000000000041> @everyone [free](https://evil.example) **x**";
+    fake.add_role(SOME_ROLE, PLAIN, &[BOB]);
+    fake.add_user(CAROL + 100, evil_name);
+    let evil = CAROL + 100;
+    // Through the lobby: the evil member opens it, Bob joins, the evil member starts.
+    let cmd = fake
+        .push(
+            Push::command(
+                "play",
+                vec![
+                    opt::string("game", "cortexcape"),
+                    opt::string("options", "short=true"),
+                ],
+            )
+            .by(evil),
+        )
+        .await;
+    fake.wait_for_callback(cmd.id).await;
+    let lobby = fake.original_response(cmd.id).expect("lobby");
+    let thread = join_and_start(fake, &lobby, BOB, evil).await;
+    // Turns until the member with that name has played twice, each click a new board.
+    let mut board = bot_play::latest_board_after(fake, thread, 0).await;
+    let mut evil_moves = 0;
+    for _ in 0..80 {
+        if evil_moves == 2 {
+            break;
+        }
+        evil_moves += usize::from(bot_play::mentioned(&board) == Some(evil));
+        let click = bot_play::click_first(fake, &board).await;
+        fake.wait_for_callback(click.id).await;
+        board = bot_play::board_after(fake, &board).await;
+    }
+    assert_eq!(evil_moves, 2, "both players played");
+    let escaped = escape_markdown(evil_name);
+    for m in fake
+        .messages(CHANNEL_ID)
+        .into_iter()
+        .chain(fake.messages(thread))
+    {
+        assert!(m.pinged_roles.is_empty(), "a role was pinged: {m:?}");
+        assert!(!m.pinged_everyone, "everyone was pinged: {m:?}");
+        assert!(
+            m.pinged_users.iter().all(|u| [evil, BOB].contains(u)),
+            "{m:?}"
+        );
+        assert!(
+            !m.content.contains("<@&"),
+            "an unescaped role mention: {m:?}"
+        );
+        assert!(
+            !m.content.contains("](https://evil"),
+            "a masked link: {m:?}"
+        );
+        // A new board pings exactly the player who decides now.
+        if is_board(&m) && m.edits == 0 {
+            let decider = bot_play::mentioned(&m);
+            assert_eq!(
+                m.pinged_users,
+                decider.into_iter().collect::<Vec<_>>(),
+                "{m:?}"
+            );
+        }
+    }
+    // The history names every mover: there too the name reads as written, escaped.
+    let history = ask(fake, BOB, thread, Push::command("history", vec![])).await;
+    assert!(history.content.contains(&escaped), "{}", history.content);
+    w.bot.stop_clean(fake).await;
+}
+
+async fn one_member_cannot_flood_a_server(db: &Db) {
+    let timers = Timers {
+        lobbies_per_member: 2,
+        lobbies_per_channel: 3,
+        ..Timers::default()
+    };
+    let w = world(db, timers, false).await;
+    let fake = &w.fake;
+    let play = |user: u64| async move {
+        let cmd = fake
+            .push(Push::command("play", vec![opt::string("game", "cortexcape")]).by(user))
+            .await;
+        let cb = fake.wait_for_callback(cmd.id).await;
+        (cmd, cb)
+    };
+    // Two lobbies each for Alice; the third is refused, privately.
+    let mut lobbies = Vec::new();
+    for _ in 0..2 {
+        let (cmd, cb) = play(ALICE).await;
+        assert!(!cb.ephemeral(), "{cb:?}");
+        lobbies.push(fake.original_response(cmd.id).expect("lobby"));
+    }
+    let (_, cb) = play(ALICE).await;
+    assert!(cb.ephemeral());
+    assert_eq!(
+        cb.content(),
+        Some(
+            Text::new("bot.error.lobbies_member")
+                .arg("max", 2_i64)
+                .render(Lang::En)
+                .as_str()
+        )
+    );
+    // Bob opens the channel's third; Carol's would be a fourth.
+    let (cmd, _) = play(BOB).await;
+    lobbies.push(fake.original_response(cmd.id).expect("lobby"));
+    let (_, cb) = play(CAROL).await;
+    assert_eq!(
+        cb.content(),
+        Some(
+            Text::new("bot.error.lobbies_channel")
+                .arg("max", 3_i64)
+                .render(Lang::En)
+                .as_str()
+        )
+    );
+    // Lobbies open no thread: only a game that starts does.
+    assert!(fake.threads().is_empty());
+    let started = game_of(&lobbies[0]);
+    let thread = join_and_start(fake, &lobbies[0], CAROL, ALICE).await;
+    assert_eq!(fake.threads().len(), 1);
+
+    // A day without activity closes the other lobbies; their messages say so.
+    w.clock.set(T0 + 24 * HOUR + 60);
+    for lobby in &lobbies[1..] {
+        let id = game_of(lobby);
+        let closed = fake
+            .wait_until("the idle lobby closed", |st| {
+                let m = st.message(lobby.id)?;
+                m.components.is_empty().then(|| m.content.clone())
+            })
+            .await;
+        assert!(closed.starts_with("💤"), "{closed}");
+        assert!(closed.contains(&format!("#{}", id.0)), "{closed}");
+        assert_eq!(w.svc.lobby(id).await.unwrap().status, GameStatus::Cancelled);
+    }
+    assert_eq!(
+        w.svc.lobby(started).await.unwrap().status,
+        GameStatus::Active,
+        "a started game is no lobby"
+    );
+    // Cancelling the running game archives its thread, freeing the server's thread cap.
+    let answer = ask(fake, ALICE, thread, Push::command("cancel", vec![])).await;
+    assert_eq!(answer.content, en("bot.done.cancelled"));
+    fake.wait_until("the thread archived", |st| {
+        st.channels.get(&thread).filter(|c| c.archived).map(|_| ())
+    })
+    .await;
+    // Alice's lobbies are all closed: she may open new ones.
+    let (_, cb) = play(ALICE).await;
+    assert!(!cb.ephemeral(), "{cb:?}");
+    w.bot.stop_clean(fake).await;
+}
+
+async fn repeated_commands_and_clicks_cost_next_to_nothing(db: &Db) {
+    let w = world(db, Timers::default(), true).await;
+    let fake = &w.fake;
+    // A second /play within the cooldown is refused before anything is stored.
+    let first = fake
+        .push(Push::command("play", vec![opt::string("game", "cortexcape")]).by(ALICE))
+        .await;
+    fake.wait_for_callback(first.id).await;
+    let lobby = fake.original_response(first.id).expect("lobby");
+    let again = fake
+        .push(Push::command("play", vec![opt::string("game", "cortexcape")]).by(ALICE))
+        .await;
+    let cb = fake.wait_for_callback(again.id).await;
+    assert!(cb.ephemeral());
+    let wait = cb.content().unwrap_or_default();
+    assert!(
+        (1..=10_i64).any(|s| wait
+            == Text::new("bot.error.slow_down")
+                .arg("secs", s)
+                .render(Lang::En)),
+        "{wait}"
+    );
+    let games = w
+        .svc
+        .store()
+        .games_of_user(uid(ALICE), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(games.len(), 1, "nothing stored for the refused /play");
+
+    // Five clicks at once on one option (a player hammering a button): one plays, and of
+    // the four told the board changed, one sees the current board and the rest a short text
+    // (one render, not four).
+    let game = game_of(&lobby);
+    let thread = join_and_start(fake, &lobby, BOB, ALICE).await;
+    let board = bot_play::latest_board_after(fake, thread, 0).await;
+    let mover = bot_play::mentioned(&board).expect("a decider");
+    let id = custom_ids(&board.components)
+        .into_iter()
+        .find(|i| i.starts_with("g:"))
+        .expect("an option button");
+    let click = || fake.push(Push::button(board.id, &id).by(mover).in_channel(thread));
+    let (a, b, c, d, e) = tokio::join!(click(), click(), click(), click(), click());
+    let clicks = [a, b, c, d, e];
+    for p in &clicks {
+        assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    }
+    let refused: Vec<Message> = fake
+        .wait_until("four clicks refused", |st| {
+            let answers: Vec<Message> = clicks
+                .iter()
+                .filter_map(|p| st.interactions.get(&p.id)?.followups.first().copied())
+                .filter_map(|m| st.message(m).cloned())
+                .collect();
+            (answers.len() == 4).then_some(answers)
+        })
+        .await;
+    assert_eq!(w.svc.store().moves(game).await.unwrap().len(), 1);
+    let with_board: Vec<&Message> = refused
+        .iter()
+        .filter(|m| !m.attachments.is_empty())
+        .collect();
+    assert_eq!(with_board.len(), 1, "{refused:?}");
+    assert_eq!(with_board[0].content, en("core.error.stale"));
+    for m in refused.iter().filter(|m| m.attachments.is_empty()) {
+        assert_eq!(m.content, en("bot.error.stale_again"));
+    }
+    w.bot.stop_clean(fake).await;
+}
