@@ -253,3 +253,69 @@ async fn who_may_do_what() {
 
     bot.stop_clean(&fake).await;
 }
+
+/// `/play` where the bot may not post a board (a channel that denies its role Attach Files,
+/// then one that hides itself from the bot's role too) is refused at once, privately, naming
+/// what is missing, and opens nothing; where it may, the lobby opens.
+#[tokio::test]
+async fn play_is_refused_where_the_bot_cannot_post_boards() {
+    use fake_discord::perms::{self, Overwrite, Target};
+    const NO_FILES: u64 = 1_100_000_000_000_000_060;
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/perm.db", dir.path().display());
+    let svc = Service::new(Store::connect(&url).await.unwrap());
+    let fake = FakeDiscord::start().await;
+    let deny = |what: u64| Overwrite {
+        target: Target::Role(BOT_ROLE_ID),
+        allow: 0,
+        deny: what,
+    };
+    fake.add_channel(NO_FILES, "no-files", vec![deny(perms::ATTACH_FILES)]);
+    let bot = Bot::start(&fake, svc.clone()).await;
+    let play = |channel: u64| {
+        fake.push(
+            Push::command("play", vec![opt::string("game", "cortexcape")])
+                .by(ALICE)
+                .in_channel(channel),
+        )
+    };
+    let cmd = play(NO_FILES).await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert!(cb.ephemeral(), "{cb:?}");
+    assert_eq!(
+        cb.content(),
+        Some(
+            Text::new("bot.error.bot_lacks")
+                .arg("perms", "Attach Files")
+                .render(Lang::En)
+                .as_str()
+        )
+    );
+    // Denied Send Messages as well, both are named, in the member's language.
+    fake.overwrite(NO_FILES, deny(perms::ATTACH_FILES | perms::SEND_MESSAGES));
+    let cmd = fake
+        .push(
+            Push::command("play", vec![opt::string("game", "cortexcape")])
+                .by(ALICE)
+                .in_channel(NO_FILES)
+                .locale("fr"),
+        )
+        .await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    let shown = cb.content().unwrap_or_default().to_string();
+    assert!(
+        shown.contains("Joindre des fichiers") && shown.contains("Envoyer des messages"),
+        "{shown}"
+    );
+    let opened = svc
+        .store()
+        .games_of_user(uid(ALICE), None, 10)
+        .await
+        .unwrap();
+    assert!(opened.is_empty(), "nothing was stored: {opened:?}");
+    // In the games channel the bot has what it needs.
+    let cmd = play(CHANNEL_ID).await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert!(!cb.ephemeral(), "{cb:?}");
+    bot.stop_clean(&fake).await;
+}

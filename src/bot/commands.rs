@@ -308,6 +308,50 @@ async fn autocomplete_topic(ctx: Context<'_>, partial: &str) -> Vec<serenity::Au
         .collect()
 }
 
+/// Refuses `/play` at once, privately and before anything is stored, where Discord says the bot
+/// lacks a permission it needs to post boards here (the interaction's `app_permissions`, which
+/// Discord computes for this channel): the lobby would open and its boards never arrive.
+fn bot_may_host_here(ctx: Context<'_>) -> Result<(), Error> {
+    use serenity::Permissions as P;
+    let Context::Application(a) = ctx else {
+        return Ok(());
+    };
+    let Some(have) = a.interaction.app_permissions else {
+        return Ok(());
+    };
+    let in_thread = a.interaction.channel.as_ref().is_some_and(|c| {
+        matches!(
+            c.kind,
+            serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread
+        )
+    });
+    let mut needed = vec![
+        (P::VIEW_CHANNEL, "view_channel"),
+        (P::ATTACH_FILES, "attach_files"),
+    ];
+    if in_thread {
+        needed.push((P::SEND_MESSAGES_IN_THREADS, "send_in_threads"));
+    } else {
+        needed.push((P::SEND_MESSAGES, "send_messages"));
+        // Boards go to the game's thread when the bot may open one.
+        if have.contains(P::CREATE_PUBLIC_THREADS) {
+            needed.push((P::SEND_MESSAGES_IN_THREADS, "send_in_threads"));
+        }
+    }
+    let lang = lang_of(ctx);
+    let missing: Vec<String> = needed
+        .iter()
+        .filter(|(p, _)| !have.contains(*p))
+        .map(|(_, key)| Text::new(&format!("bot.perm.{key}")).render(lang))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(Error::User(
+        Text::new("bot.error.bot_lacks").arg("perms", missing.join(", ")),
+    ))
+}
+
 /// Open a lobby for a game.
 #[poise::command(slash_command, guild_only)]
 // Each slash-command option is a parameter of the function (poise), so the count is Discord's.
@@ -327,6 +371,7 @@ pub async fn play(
     bot_delay: Option<u32>,
 ) -> Result<(), Error> {
     let plang = public_lang_of(ctx);
+    bot_may_host_here(ctx)?;
     let bot_level = bots
         .as_deref()
         .map(super::clocks::read_level)

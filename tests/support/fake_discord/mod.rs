@@ -24,7 +24,8 @@ mod state;
 pub use interactions::{opt, Actor, Push};
 pub use state::{
     Attachment, Callback, ChannelKind, ChannelRec, Fault, InteractionKind, InteractionRec, Message,
-    RequestLog, Violation, ALICE, APPLICATION_ID, BOB, BOT_USER_ID, CHANNEL_ID, GUILD_ID, OWNER_ID,
+    RequestLog, Violation, ALICE, APPLICATION_ID, BOB, BOT_INVITE_PERMISSIONS, BOT_ROLE_ID,
+    BOT_USER_ID, CHANNEL_ID, GUILD_ID, OWNER_ID,
 };
 
 use hyper::server::conn::http1;
