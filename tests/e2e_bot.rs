@@ -969,6 +969,33 @@ async fn dm_said(fake: &FakeDiscord, user: u64, needle: &str) -> Message {
     .await
 }
 
+/// A player who left the server shares no guild with the bot: Discord refuses their DMs with
+/// 50278. The reminder becomes a mention in the game's thread, as for closed DMs, and the
+/// failure is remembered (no second DM is tried).
+#[tokio::test]
+async fn a_player_who_left_the_server_is_reminded_in_the_thread() {
+    use croupier::clock::{unix_now, ManualClock, HOUR};
+    let clock = ManualClock::new(unix_now());
+    let (store, dir) = sqlite().await;
+    let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
+    let w = world_with(service, Some(dir)).await;
+    let fake = &w.fake;
+    let (game, thread, board) = started(fake, "short=true").await;
+    let mover = mentioned(&board).expect("a mention");
+    fake.leave_guild(mover);
+    clock.advance(12 * HOUR);
+    said(fake, thread, &format!("<@{mover}>, it is your turn")).await;
+    assert!(fake.dms(mover).is_empty());
+    let seats = w.service.lobby(game).await.expect("game").seats;
+    let seat = seats
+        .iter()
+        .find(|s| s.user == Some(croupier_user(mover)))
+        .expect("seat");
+    assert_eq!(seat.dm_status, croupier::store::DmStatus::Closed);
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
 #[tokio::test]
 async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
     use croupier::clock::{unix_now, ManualClock, DAY, HOUR};

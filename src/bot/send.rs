@@ -19,6 +19,8 @@ use crate::store::GameStatus;
 
 /// Discord's JSON error code for "Cannot send messages to this user".
 pub const CLOSED_DMS: isize = 50007;
+/// "Cannot send messages to this user due to having no mutual guilds": they left the server.
+pub const NO_MUTUAL_GUILD: isize = 50278;
 
 pub const BOARD_FILE: &str = "board.png";
 pub const HAND_FILE: &str = "hand.png";
@@ -346,11 +348,12 @@ async fn tell_if_closed(
     }
 }
 
+/// A DM Discord refuses for good: closed DMs, or no server in common any more.
 pub fn is_closed_dm(e: &serenity::Error) -> bool {
     matches!(
         e,
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
-            if r.error.code == CLOSED_DMS
+            if r.error.code == CLOSED_DMS || r.error.code == NO_MUTUAL_GUILD
     )
 }
 
@@ -478,10 +481,16 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
                     .iter()
                     .any(|s| s.user == Some(user) && s.dm_status == crate::store::DmStatus::Closed)
             });
+            // A DM that fails for any reason still leaves the mention in the game's place.
             let sent = if known_closed {
                 false
             } else {
-                dm(http, user, text_message(&text)).await?
+                dm(http, user, text_message(&text))
+                    .await
+                    .unwrap_or_else(|e| {
+                        tracing::warn!(error = %e, "a DM failed; mentioning in the game instead");
+                        false
+                    })
             };
             if let Some(v) = &view {
                 if !known_closed {

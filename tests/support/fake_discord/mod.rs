@@ -166,6 +166,7 @@ impl FakeDiscord {
             name: name.into(),
             bot: false,
             dms_closed: false,
+            left_guild: false,
         };
         self.inner.lock().users.insert(id, user);
     }
@@ -174,6 +175,14 @@ impl FakeDiscord {
     pub fn close_dms(&self, user: u64) {
         if let Some(u) = self.inner.lock().users.get_mut(&user) {
             u.dms_closed = true;
+        }
+    }
+
+    /// The user leaves the guild, the only one they shared with the bot: DMs to them answer
+    /// 403 / 50278 ("no mutual guilds").
+    pub fn leave_guild(&self, user: u64) {
+        if let Some(u) = self.inner.lock().users.get_mut(&user) {
+            u.left_guild = true;
         }
     }
 

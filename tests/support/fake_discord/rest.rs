@@ -458,6 +458,13 @@ impl Inner {
                 // Not a violation: the bot must cope with it.
                 return error(403, 50007, "Cannot send messages to this user");
             }
+            if user.left_guild {
+                return error(
+                    403,
+                    50278,
+                    "Cannot send messages to this user due to having no mutual guilds",
+                );
+            }
         }
         let files = self.accept_files(st, r);
         let body = r.body();

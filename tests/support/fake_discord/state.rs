@@ -26,6 +26,8 @@ pub struct UserRec {
     pub name: String,
     pub bot: bool,
     pub dms_closed: bool,
+    /// The user left the bot's only guild: no mutual guild, so DMs answer 50278.
+    pub left_guild: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -315,6 +317,7 @@ impl State {
                     name: name.into(),
                     bot,
                     dms_closed: false,
+                    left_guild: false,
                 },
             );
         }
