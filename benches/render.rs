@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx};
 use croupier::i18n::Lang;
 use croupier::service::encode_png;
+use image::buffer::ConvertBuffer;
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-use image::{ImageEncoder, RgbaImage};
+use image::{ImageEncoder, RgbImage, RgbaImage};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -119,11 +120,7 @@ fn ms(d: Duration) -> String {
 }
 
 fn encode_with(img: &RgbaImage, compression: CompressionType, filter: FilterType) -> Vec<u8> {
-    let rgb: Vec<u8> = img
-        .as_raw()
-        .chunks_exact(4)
-        .flat_map(|px| [px[0], px[1], px[2]])
-        .collect();
+    let rgb: RgbImage = img.convert();
     let mut out = Vec::new();
     PngEncoder::new_with_quality(&mut out, compression, filter)
         .write_image(

@@ -11,15 +11,15 @@
 //! the covered area, not the bounding box.
 //!
 //! imageproc has no anti-aliased fill at sub-pixel positions (its polygons and circles take
-//! whole-pixel corners and centres; ARCHITECTURE.md has the measurements), so these fills are
-//! ours; rectangles and crisp polygons are imageproc's.
+//! whole-pixel corners and centres) and fills rectangles pixel by pixel through its canvas
+//! (ARCHITECTURE.md has the measurements), so these fills are ours; crisp polygons are
+//! imageproc's.
 
 use std::ops::{Add, Sub};
 
-use image::{ImageBuffer, Rgba, RgbaImage};
-use imageproc::drawing::{draw_filled_rect_mut, draw_polygon_mut, Blend};
+use image::{Rgba, RgbaImage};
+use imageproc::drawing::draw_polygon_mut;
 use imageproc::point::Point;
-use imageproc::rect::Rect;
 
 /// A point in image pixels (x right, y down).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,7 +97,9 @@ pub fn blend(img: &mut RgbaImage, x: i64, y: i64, colour: Rgba<u8>, coverage: f3
 /// The function must be 1-Lipschitz (an exact or a lower-bound distance), as all of ours are.
 /// imageproc gap: no anti-aliased fill with sub-pixel geometry.
 pub fn fill_sdf(img: &mut RgbaImage, min: Pt, max: Pt, colour: Rgba<u8>, sdf: impl Fn(Pt) -> f32) {
-    rows(img, min, max, colour, 1.0, false, |p| (sdf(p), false));
+    rows(img, min, max, colour, 1.0, false, whole_row, |p| {
+        (sdf(p), false)
+    });
 }
 
 /// [`fill_sdf`] for a convex shape: each row's fully covered pixels form one run, found by
@@ -109,7 +111,7 @@ fn fill_convex_sdf(
     colour: Rgba<u8>,
     sdf: impl Fn(Pt) -> f32,
 ) {
-    rows(img, min, max, colour, 1.0, true, |p| {
+    rows(img, min, max, colour, 1.0, true, whole_row, |p| {
         let d = sdf(p);
         (d, d <= -0.5)
     });
@@ -126,10 +128,19 @@ fn stroke_convex_sdf(
     sdf: impl Fn(Pt) -> f32,
 ) {
     let e = Pt::new(width / 2.0, width / 2.0);
-    rows(img, min.sub(e), max.add(e), colour, 1.0, false, |p| {
-        let d = sdf(p);
-        (d.abs() - width / 2.0, d <= -width / 2.0 - 0.5)
-    });
+    rows(
+        img,
+        min.sub(e),
+        max.add(e),
+        colour,
+        1.0,
+        false,
+        whole_row,
+        |p| {
+            let d = sdf(p);
+            (d.abs() - width / 2.0, d <= -width / 2.0 - 0.5)
+        },
+    );
 }
 
 /// Draws a shape bounded by the box `min..max` row by row. `shape` gives a pixel centre's
@@ -137,6 +148,7 @@ fn stroke_convex_sdf(
 /// and whether the pixel is in the shape's middle: a set that meets each row in one run, all
 /// fully covered (`fill_middle`) or all empty. Each row is walked in from both ends to its
 /// middle, stepping over pixels the distance proves alike; the middle is then one run.
+/// `span` may narrow a row (given its centre's y) to the x range its coverage can reach.
 #[allow(clippy::too_many_arguments)]
 fn rows(
     img: &mut RgbaImage,
@@ -145,14 +157,18 @@ fn rows(
     colour: Rgba<u8>,
     lipschitz: f32,
     fill_middle: bool,
+    span: impl Fn(f32) -> Option<(f32, f32)>,
     shape: impl Fn(Pt) -> (f32, bool),
 ) {
     // A pixel centre half a pixel or more outside the box is at least that far from the shape.
-    let x0 = min.x.floor().max(0.0) as i64;
     let y0 = min.y.floor().max(0.0) as i64;
-    let x1 = (max.x.ceil() as i64).min(i64::from(img.width()));
     let y1 = (max.y.ceil() as i64).min(i64::from(img.height()));
     for y in y0..y1 {
+        let Some((lo, hi)) = span(y as f32 + 0.5) else {
+            continue;
+        };
+        let x0 = min.x.max(lo).floor().max(0.0) as i64;
+        let x1 = (max.x.min(hi).ceil() as i64).min(i64::from(img.width()));
         let at = |x: i64| Pt::new(x as f32 + 0.5, y as f32 + 0.5);
         let mut x = x0;
         while x < x1 {
@@ -184,6 +200,11 @@ fn rows(
     }
 }
 
+/// Any row, whole: for shapes that do not narrow their rows.
+fn whole_row(_: f32) -> Option<(f32, f32)> {
+    Some((f32::NEG_INFINITY, f32::INFINITY))
+}
+
 /// How many pixels, from one at coverage distance `d` on, surely share its fate: empty
 /// (0.5 or more out) or fully covered (0.5 or more in); a pixel on the edge stands alone.
 fn reach(d: f32, lipschitz: f32) -> i64 {
@@ -207,8 +228,8 @@ fn paint(img: &mut RgbaImage, x: i64, y: i64, n: i64, d: f32, colour: Rgba<u8>) 
 }
 
 /// Fills `n` pixels of row `y` from `x` (in bounds), blending a translucent colour.
-/// imageproc gap: `draw_filled_rect_mut` goes pixel by pixel through its canvas; a slice copy
-/// of a row's run is what makes a covered area cheap (9% of a Space Lab render otherwise).
+/// imageproc gap: `draw_filled_rect_mut` goes pixel by pixel through its canvas (it was 9% of
+/// a Space Lab render filling these runs); a slice copy makes a covered area cheap.
 fn fill_span(img: &mut RgbaImage, x: i64, y: i64, n: i64, colour: Rgba<u8>) {
     if colour[3] < 255 {
         for k in x..x + n {
@@ -232,24 +253,16 @@ fn fill_span(img: &mut RgbaImage, x: i64, y: i64, n: i64, colour: Rgba<u8>) {
 
 /// Fills an axis-aligned rectangle (no anti-aliasing: use it for panels and backgrounds),
 /// clipped to the image; a translucent colour is blended.
+/// imageproc gap: `draw_filled_rect_mut` goes pixel by pixel through its canvas (a side
+/// panel is 450,000 pixels) and its `Blend` canvas truncates; these are row slice fills.
 pub fn fill_rect(img: &mut RgbaImage, x: i64, y: i64, w: i64, h: i64, colour: Rgba<u8>) {
-    let x0 = x.clamp(0, i64::from(img.width()));
-    let y0 = y.clamp(0, i64::from(img.height()));
-    let x1 = (x + w).clamp(0, i64::from(img.width()));
-    let y1 = (y + h).clamp(0, i64::from(img.height()));
-    if x0 >= x1 || y0 >= y1 {
+    let x0 = x.max(0);
+    let x1 = (x + w).min(i64::from(img.width()));
+    if x0 >= x1 {
         return;
     }
-    // Clamped to the image's u32 dimensions above, so the casts are lossless.
-    let rect = Rect::at(x0 as i32, y0 as i32).of_size((x1 - x0) as u32, (y1 - y0) as u32);
-    if colour[3] == 255 {
-        draw_filled_rect_mut(img, rect, colour);
-    } else {
-        let (w, h) = img.dimensions();
-        // A view of the image's own buffer, which always has the right length.
-        if let Some(view) = ImageBuffer::<Rgba<u8>, &mut [u8]>::from_raw(w, h, &mut **img) {
-            draw_filled_rect_mut(&mut Blend(view), rect, colour);
-        }
+    for row in y.max(0)..(y + h).min(i64::from(img.height())) {
+        fill_span(img, x0, row, x1 - x0, colour);
     }
 }
 
@@ -309,19 +322,28 @@ pub fn dashed_ring(img: &mut RgbaImage, c: Pt, r: f32, width: f32, dashes: u32, 
     } else {
         f32::INFINITY
     };
-    rows(img, c.sub(e), c.add(e), colour, lipschitz, false, |p| {
-        let v = p.sub(c);
-        let radial = (v.len() - r).abs() - width / 2.0;
-        // Arc length from angle 0, then the distance along the arc to the nearest dash.
-        let s = (v.y.atan2(v.x) + std::f32::consts::PI) * r;
-        let t = s.rem_euclid(period);
-        let along = if t < dash {
-            -t.min(dash - t)
-        } else {
-            (t - dash).min(period - t)
-        };
-        (radial.max(along), false)
-    });
+    rows(
+        img,
+        c.sub(e),
+        c.add(e),
+        colour,
+        lipschitz,
+        false,
+        whole_row,
+        |p| {
+            let v = p.sub(c);
+            let radial = (v.len() - r).abs() - width / 2.0;
+            // Arc length from angle 0, then the distance along the arc to the nearest dash.
+            let s = (v.y.atan2(v.x) + std::f32::consts::PI) * r;
+            let t = s.rem_euclid(period);
+            let along = if t < dash {
+                -t.min(dash - t)
+            } else {
+                (t - dash).min(period - t)
+            };
+            (radial.max(along), false)
+        },
+    );
 }
 
 /// A straight stroke with round caps.
@@ -330,7 +352,24 @@ pub fn thick_line(img: &mut RgbaImage, a: Pt, b: Pt, width: f32, colour: Rgba<u8
     let h = width / 2.0;
     let min = Pt::new(a.x.min(b.x) - h, a.y.min(b.y) - h);
     let max = Pt::new(a.x.max(b.x) + h, a.y.max(b.y) + h);
-    fill_convex_sdf(img, min, max, colour, |p| dist_to_segment(p, a, b) - h);
+    // A row reaches the points of the segment within `reach` of it vertically, widened by
+    // `reach`: a slanted line's rows start next to it, not at the edge of its box.
+    let reach = h + 0.5;
+    let span = |yc: f32| {
+        let (t0, t1) = if (b.y - a.y).abs() > f32::EPSILON {
+            let ta = (yc - reach - a.y) / (b.y - a.y);
+            let tb = (yc + reach - a.y) / (b.y - a.y);
+            (ta.min(tb).max(0.0), ta.max(tb).min(1.0))
+        } else {
+            (0.0, 1.0)
+        };
+        let (xa, xb) = (a.x + (b.x - a.x) * t0, a.x + (b.x - a.x) * t1);
+        (t0 <= t1).then(|| (xa.min(xb) - reach, xa.max(xb) + reach))
+    };
+    rows(img, min, max, colour, 1.0, true, span, |p| {
+        let d = dist_to_segment(p, a, b) - h;
+        (d, d <= -0.5)
+    });
 }
 
 /// A polyline with round joins.
