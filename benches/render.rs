@@ -6,7 +6,8 @@
 //!
 //! Positions are seeded random play, the same in every run. Each depth was chosen as the
 //! position with the largest PNG among those scanned every 10 options of the seeded game
-//! (`RENDER_BENCH_SCAN=1` prints the scan).
+//! (`RENDER_BENCH_SCAN=1` prints the scan, one render each); `RENDER_BENCH_DEPTH=n` measures
+//! the position after n options instead, for a look at one the scan found slow.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -220,9 +221,13 @@ fn main() {
     println!("| board | render | encode | render + encode | PNG |");
     println!("|---|---|---|---|---|");
     let mut boards = Vec::new();
+    let depth = std::env::var("RENDER_BENCH_DEPTH")
+        .ok()
+        .and_then(|s| s.parse().ok());
     for case in cases {
+        let depth = depth.unwrap_or(case.depth);
         let mut game = setup(case);
-        advance(game.as_mut(), &mut ChaCha8Rng::seed_from_u64(7), case.depth);
+        advance(game.as_mut(), &mut ChaCha8Rng::seed_from_u64(7), depth);
         let ctx = ctx(case);
         let img = game.render_public(&ctx);
         let bytes = encode_png(&img).len();
@@ -238,7 +243,7 @@ fn main() {
         println!(
             "| {} (after {}) | {} | {} | {} | {} KB |",
             case.label,
-            case.depth,
+            depth,
             ms(render),
             ms(encode),
             ms(both),
