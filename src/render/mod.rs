@@ -1,8 +1,11 @@
 //! Shared drawing helpers for every game's board image. Pure: in-memory images only; PNG
 //! encoding happens at the edge (`service::encode_png`).
 //!
-//! - [`shapes`]: anti-aliased discs, rings, dashed and dotted lines, arrows, cones, boxes;
-//! - [`text`]: the embedded DejaVu Sans faces, measuring, wrapping, halos;
+//! - [`shapes`]: anti-aliased discs, rings, dashed and dotted lines, arrows, cones, boxes and
+//!   rectangles (our stepped distance fill and row fills, where imageproc has no equivalent or
+//!   measured slower); crisp polygons (imageproc);
+//! - [`text`]: the embedded DejaVu Sans faces, measuring, wrapping, halos (imageproc's
+//!   `grayscale_dilate`); glyph coverage kept per face, size and quarter-pixel offset;
 //! - [`palette`]: colour-blind-safe seat colours, contrast, seat letters;
 //! - [`panel`]: seat tokens, legend box, score table, pool chips.
 

@@ -1,18 +1,27 @@
 //! Text with the embedded DejaVu Sans faces: measuring, wrapping, aligned drawing and an
-//! optional halo (a dilated copy behind the glyphs) that keeps labels readable on any
-//! background.
+//! optional halo (a dilated copy behind the glyphs, grown by imageproc's `grayscale_dilate`)
+//! that keeps labels readable on any background.
+//!
+//! Glyphs are rasterised by ab_glyph once per face, size and quarter-pixel offset and kept
+//! (per thread): a board draws the same few dozen glyphs hundreds of times. imageproc gap:
+//! `draw_text_mut` rasterises every glyph anew, starts a line on a whole pixel and looks
+//! kerning pairs up reversed, after the pair (DejaVu kerns "To" by 2.6 px at 18 px, "oT" not
+//! at all); ARCHITECTURE.md has the measurements.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use ab_glyph::{point, Font, FontRef, Glyph, PxScale, ScaleFont};
-use image::{Rgba, RgbaImage};
+use ab_glyph::{point, Font, FontRef, Glyph, GlyphId, PxScale, ScaleFont};
+use image::{GrayImage, Rgba, RgbaImage};
+use imageproc::morphology::{grayscale_dilate, Mask};
 
 use super::shapes::{blend, Pt};
 
 static REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 static BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Weight {
     Regular,
     Bold,
@@ -121,100 +130,183 @@ pub fn wrap(weight: Weight, size: f32, text: &str, max_width: f32) -> Vec<String
     lines
 }
 
-/// A coverage mask of rasterized text, placed at `(x0, y0)` in image pixels.
-struct Mask {
-    x0: i64,
-    y0: i64,
-    w: usize,
-    h: usize,
-    data: Vec<f32>,
+/// Sub-pixel steps a glyph may be placed at, per pixel and axis (at most 1/8 px off).
+const STEPS: f32 = 4.0;
+
+/// Glyphs kept before the cache starts over (a board uses a few hundred).
+const KEPT: usize = 4096;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    weight: Weight,
+    size: u32,
+    glyph: GlyphId,
+    dx: u8,
+    dy: u8,
 }
 
-fn rasterize(glyphs: Vec<Glyph>, weight: Weight, origin: Pt, pad: usize) -> Option<Mask> {
-    let font = font(weight)?;
-    let outlined: Vec<_> = glyphs
-        .into_iter()
-        .filter_map(|mut g| {
-            g.position = point(g.position.x + origin.x, g.position.y + origin.y);
-            font.outline_glyph(g)
-        })
-        .collect();
-    let first = outlined.first()?.px_bounds();
-    let (mut minx, mut miny, mut maxx, mut maxy) =
-        (first.min.x, first.min.y, first.max.x, first.max.y);
-    for g in &outlined {
-        let b = g.px_bounds();
-        minx = minx.min(b.min.x);
-        miny = miny.min(b.min.y);
-        maxx = maxx.max(b.max.x);
-        maxy = maxy.max(b.max.y);
+/// A glyph's coverage (0..=255) in a box offset from its pen's whole-pixel position.
+struct Coverage {
+    left: i64,
+    top: i64,
+    width: usize,
+    data: Vec<u8>,
+}
+
+impl Coverage {
+    fn height(&self) -> usize {
+        self.data.len().checked_div(self.width).unwrap_or(0)
     }
-    let p = pad as i64;
-    let x0 = minx.floor() as i64 - p;
-    let y0 = miny.floor() as i64 - p;
-    let w = (maxx.ceil() as i64 - x0 + p).max(1) as usize;
-    let h = (maxy.ceil() as i64 - y0 + p).max(1) as usize;
-    let mut data = vec![0.0f32; w * h];
-    for g in &outlined {
-        let b = g.px_bounds();
-        let gx = b.min.x as i64 - x0;
-        let gy = b.min.y as i64 - y0;
-        g.draw(|x, y, c| {
-            let px = gx + i64::from(x);
-            let py = gy + i64::from(y);
-            if px >= 0 && py >= 0 && (px as usize) < w && (py as usize) < h {
-                let i = py as usize * w + px as usize;
-                data[i] = (data[i] + c).min(1.0);
+}
+
+thread_local! {
+    static GLYPHS: RefCell<HashMap<Key, Coverage>> = RefCell::new(HashMap::new());
+}
+
+/// Runs `f` on the coverage of `glyph` with its pen at `key`'s sub-pixel offset.
+fn with_coverage<R>(font: &FontRef<'static>, key: Key, f: impl FnOnce(&Coverage) -> R) -> R {
+    GLYPHS.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        if !cache.contains_key(&key) {
+            if cache.len() >= KEPT {
+                cache.clear();
+            }
+            let at = point(f32::from(key.dx) / STEPS, f32::from(key.dy) / STEPS);
+            let glyph = key
+                .glyph
+                .with_scale_and_position(f32::from_bits(key.size), at);
+            let coverage = match font.outline_glyph(glyph) {
+                Some(outlined) => {
+                    let b = outlined.px_bounds();
+                    let width = b.width() as usize;
+                    let mut data = vec![0u8; width * b.height() as usize];
+                    outlined.draw(|x, y, c| {
+                        // Coverage is within 0..=1, so the cast rounds into 0..=255.
+                        data[y as usize * width + x as usize] =
+                            (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+                    });
+                    Coverage {
+                        left: b.min.x as i64,
+                        top: b.min.y as i64,
+                        width,
+                        data,
+                    }
+                }
+                None => Coverage {
+                    left: 0,
+                    top: 0,
+                    width: 0,
+                    data: Vec::new(),
+                },
+            };
+            cache.insert(key, coverage);
+        }
+        f(&cache[&key])
+    })
+}
+
+/// Where each glyph of a line goes: its pen's whole pixel and its cache key.
+fn place(weight: Weight, size: f32, text: &str, origin: Pt) -> Vec<(i64, i64, Key)> {
+    let (glyphs, _) = layout(weight, size, text);
+    let split = |v: f32| {
+        let steps = (v * STEPS).round();
+        let whole = (steps / STEPS).floor();
+        // Within 0..STEPS by construction.
+        (whole as i64, (steps - whole * STEPS) as u8)
+    };
+    glyphs
+        .into_iter()
+        .map(|g| {
+            let (x, dx) = split(origin.x + g.position.x);
+            let (y, dy) = split(origin.y + g.position.y);
+            let key = Key {
+                weight,
+                size: size.to_bits(),
+                glyph: g.id,
+                dx,
+                dy,
+            };
+            (x, y, key)
+        })
+        .collect()
+}
+
+/// Draws a line's glyphs with the baseline starting at `origin`, halo first if any.
+fn draw_glyphs(img: &mut RgbaImage, style: &Style, text: &str, origin: Pt) {
+    let Some(font) = font(style.weight) else {
+        return;
+    };
+    let placed = place(style.weight, style.size, text, origin);
+    if let Some((colour, r)) = style.halo {
+        halo(img, font, &placed, colour, r);
+    }
+    for &(x, y, key) in &placed {
+        with_coverage(font, key, |c| {
+            for (i, &v) in c.data.iter().enumerate() {
+                if v > 0 {
+                    let (cx, cy) = ((i % c.width) as i64, (i / c.width) as i64);
+                    blend(
+                        img,
+                        x + c.left + cx,
+                        y + c.top + cy,
+                        style.colour,
+                        f32::from(v) / 255.0,
+                    );
+                }
             }
         });
     }
-    Some(Mask { x0, y0, w, h, data })
 }
 
-/// Square dilation by `r` pixels, done as two separable max passes (cheap for small radii).
-fn dilate(mask: &Mask, r: usize) -> Vec<f32> {
-    let (w, h) = (mask.w, mask.h);
-    let mut tmp = vec![0.0f32; w * h];
-    for y in 0..h {
-        for x in 0..w {
-            let lo = x.saturating_sub(r);
-            let hi = (x + r).min(w - 1);
-            let row = &mask.data[y * w + lo..=y * w + hi];
-            tmp[y * w + x] = row.iter().copied().fold(0.0, f32::max);
-        }
-    }
-    let mut out = vec![0.0f32; w * h];
-    for y in 0..h {
-        let lo = y.saturating_sub(r);
-        let hi = (y + r).min(h - 1);
-        for x in 0..w {
-            out[y * w + x] = (lo..=hi).map(|yy| tmp[yy * w + x]).fold(0.0, f32::max);
-        }
-    }
-    out
-}
-
-fn paint(img: &mut RgbaImage, mask: &Mask, data: &[f32], colour: Rgba<u8>) {
-    for y in 0..mask.h {
-        for x in 0..mask.w {
-            let c = data[y * mask.w + x];
-            if c > 0.0 {
-                blend(img, mask.x0 + x as i64, mask.y0 + y as i64, colour, c);
-            }
-        }
-    }
-}
-
-fn draw_glyphs(img: &mut RgbaImage, style: &Style, glyphs: Vec<Glyph>, origin: Pt) {
-    let r = style.halo.map_or(0, |(_, r)| r as usize);
-    let Some(mask) = rasterize(glyphs, style.weight, origin, r) else {
+/// Paints the glyphs grown by `r` pixels (a square dilation of their coverage) in `colour`.
+fn halo(
+    img: &mut RgbaImage,
+    font: &FontRef<'static>,
+    placed: &[(i64, i64, Key)],
+    colour: Rgba<u8>,
+    r: u32,
+) {
+    let boxes: Vec<(i64, i64, i64, i64)> = placed
+        .iter()
+        .map(|&(x, y, key)| {
+            with_coverage(font, key, |c| {
+                let (l, t) = (x + c.left, y + c.top);
+                (l, t, l + c.width as i64, t + c.height() as i64)
+            })
+        })
+        .filter(|b| b.2 > b.0)
+        .collect();
+    let Some(x0) = boxes.iter().map(|b| b.0).min() else {
         return;
     };
-    if let Some((halo, _)) = style.halo {
-        let d = dilate(&mask, r);
-        paint(img, &mask, &d, halo);
+    let pad = i64::from(r.min(255));
+    let (x0, y0) = (x0 - pad, boxes.iter().map(|b| b.1).min().unwrap_or(0) - pad);
+    let x1 = boxes.iter().map(|b| b.2).max().unwrap_or(x0) + pad;
+    let y1 = boxes.iter().map(|b| b.3).max().unwrap_or(y0) + pad;
+    let mut mask = GrayImage::new((x1 - x0) as u32, (y1 - y0) as u32);
+    for &(x, y, key) in placed {
+        with_coverage(font, key, |c| {
+            for (i, &v) in c.data.iter().enumerate() {
+                let mx = (x + c.left + (i % c.width) as i64 - x0) as u32;
+                let my = (y + c.top + (i / c.width) as i64 - y0) as u32;
+                let m = &mut mask.get_pixel_mut(mx, my)[0];
+                *m = m.saturating_add(v);
+            }
+        });
     }
-    paint(img, &mask, &mask.data, style.colour);
+    let grown = grayscale_dilate(&mask, &Mask::square(r.min(255) as u8));
+    // A colour through a coverage mask: imageproc has no such fill.
+    for (x, y, c) in grown.enumerate_pixels() {
+        if c[0] > 0 {
+            blend(
+                img,
+                x0 + i64::from(x),
+                y0 + i64::from(y),
+                colour,
+                f32::from(c[0]) / 255.0,
+            );
+        }
+    }
 }
 
 /// Draws one line with its top (the ascent line) at `y`; `x` is the left edge, centre or right
@@ -227,14 +319,14 @@ pub fn draw_text(
     align: Align,
     text: &str,
 ) -> f32 {
-    let (glyphs, width) = layout(style.weight, style.size, text);
+    let width = text_width(style.weight, style.size, text);
     let left = match align {
         Align::Left => x,
         Align::Centre => x - width / 2.0,
         Align::Right => x - width,
     };
     let baseline = y + ascent(style.weight, style.size);
-    draw_glyphs(img, style, glyphs, Pt::new(left, baseline));
+    draw_glyphs(img, style, text, Pt::new(left, baseline));
     width
 }
 
@@ -244,27 +336,24 @@ pub fn draw_text_centred(img: &mut RgbaImage, style: &Style, c: Pt, text: &str) 
     let Some(font) = font(style.weight) else {
         return;
     };
-    let (glyphs, _) = layout(style.weight, style.size, text);
-    let mut bounds: Option<(f32, f32, f32, f32)> = None;
-    for g in &glyphs {
-        if let Some(o) = font.outline_glyph(g.clone()) {
-            let b = o.px_bounds();
-            bounds = Some(match bounds {
-                None => (b.min.x, b.min.y, b.max.x, b.max.y),
-                Some((a, b0, c0, d)) => (
-                    a.min(b.min.x),
-                    b0.min(b.min.y),
-                    c0.max(b.max.x),
-                    d.max(b.max.y),
-                ),
-            });
-        }
+    let mut bounds: Option<(i64, i64, i64, i64)> = None;
+    for (x, y, key) in place(style.weight, style.size, text, Pt::new(0.0, 0.0)) {
+        with_coverage(font, key, |g| {
+            if g.width > 0 {
+                let (l, t) = (x + g.left, y + g.top);
+                let (r, b) = (l + g.width as i64, t + g.height() as i64);
+                bounds = Some(bounds.map_or((l, t, r, b), |(a, b0, c0, d)| {
+                    (a.min(l), b0.min(t), c0.max(r), d.max(b))
+                }));
+            }
+        });
     }
     let Some((x0, y0, x1, y1)) = bounds else {
         return;
     };
-    let origin = Pt::new(c.x - (x0 + x1) / 2.0, c.y - (y0 + y1) / 2.0);
-    draw_glyphs(img, style, glyphs, origin);
+    // The glyphs were placed on a baseline at y = 0 from x = 0.
+    let origin = Pt::new(c.x - (x0 + x1) as f32 / 2.0, c.y - (y0 + y1) as f32 / 2.0);
+    draw_glyphs(img, style, text, origin);
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@ use crate::i18n::Text;
 use crate::render::palette::{self, ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER, WHITE};
 use crate::render::panel::{fit, legend, token, LegendEntry};
 use crate::render::shapes::{
-    arrow_head, dashed_polyline, fill_convex, fill_disc, fill_rect, ring, rounded_rect, thick_line,
-    Pt,
+    arrow_head, dashed_polyline, fill_convex, fill_disc, fill_polygon, fill_rect, ring,
+    rounded_rect, thick_line, Pt,
 };
 use crate::render::text::{draw_text, draw_text_centred, wrap, Align, Style, Weight};
 
@@ -133,39 +133,6 @@ fn lock_mark(img: &mut RgbaImage, c: Pt, s: f32) {
     );
 }
 
-/// Fills a convex polygon row by row without anti-aliasing (its outline is stroked on top):
-/// far cheaper than a signed-distance fill for the big hexes.
-fn fill_polygon_fast(img: &mut RgbaImage, poly: &[Pt], colour: Rgba<u8>) {
-    let (w, h) = (img.width() as f32, img.height() as f32);
-    let y0 = poly.iter().map(|p| p.y).fold(f32::MAX, f32::min).max(0.0);
-    let y1 = poly.iter().map(|p| p.y).fold(f32::MIN, f32::max).min(h);
-    let mut y = y0.floor();
-    while y < y1 {
-        let yc = y + 0.5;
-        let mut lo = f32::MAX;
-        let mut hi = f32::MIN;
-        for i in 0..poly.len() {
-            let a = poly[i];
-            let b = poly[(i + 1) % poly.len()];
-            if (a.y <= yc && b.y > yc) || (b.y <= yc && a.y > yc) {
-                let x = a.x + (yc - a.y) / (b.y - a.y) * (b.x - a.x);
-                lo = lo.min(x);
-                hi = hi.max(x);
-            }
-        }
-        if lo < hi {
-            let (xa, xb) = (lo.round().max(0.0), hi.round().min(w));
-            let row = y as u32;
-            let mut x = xa;
-            while x < xb {
-                img.put_pixel(x as u32, row, colour);
-                x += 1.0;
-            }
-        }
-        y += 1.0;
-    }
-}
-
 /// Outlines a polygon with one thick segment per edge (round joins).
 fn stroke_polygon(img: &mut RgbaImage, poly: &[Pt], width: f32, colour: Rgba<u8>) {
     for i in 0..poly.len() {
@@ -247,7 +214,7 @@ fn draw_chamber(
     } else {
         HEX_FILL
     };
-    fill_polygon_fast(img, &pts, fill);
+    fill_polygon(img, &pts, fill);
     if x.locked {
         // Hatching: diagonal strokes clipped by eye to the inner hex.
         for i in -4..=4 {

@@ -14,8 +14,8 @@ use crate::i18n::Text;
 use crate::render::palette::{ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER, WHITE};
 use crate::render::panel::{fit, Icon};
 use crate::render::shapes::{
-    arrow_head, dashed_polyline, fill_convex, fill_disc, polyline, ring, rounded_rect,
-    stroke_convex, thick_line, Pt,
+    arrow_head, dashed_polyline, fill_convex, fill_disc, fill_polygon, polyline, ring,
+    rounded_rect, stroke_convex, thick_line, Pt,
 };
 use crate::render::text::{draw_text, draw_text_centred, Align, Style, Weight};
 
@@ -91,38 +91,6 @@ fn triangle(s: u8, k: f32) -> [Pt; 3] {
             Pt::new(c.x - a, c.y - b),
             Pt::new(c.x + a, c.y - b),
         ]
-    }
-}
-
-/// Fills a triangle without anti-aliasing (pixel centres inside): the board's checkerboard
-/// is large and diagonal, and soft edges there would double the PNG size.
-fn crisp_triangle(img: &mut RgbaImage, t: &[Pt; 3], colour: Rgba<u8>) {
-    let (x0, x1) = (
-        t.iter()
-            .map(|p| p.x)
-            .fold(f32::MAX, f32::min)
-            .floor()
-            .max(0.0),
-        t.iter().map(|p| p.x).fold(f32::MIN, f32::max).ceil(),
-    );
-    let (y0, y1) = (
-        t.iter()
-            .map(|p| p.y)
-            .fold(f32::MAX, f32::min)
-            .floor()
-            .max(0.0),
-        t.iter().map(|p| p.y).fold(f32::MIN, f32::max).ceil(),
-    );
-    let edge = |a: Pt, b: Pt, p: Pt| (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
-    let area = edge(t[0], t[1], t[2]);
-    for y in (y0 as u32)..(y1 as u32).min(img.height()) {
-        for x in (x0 as u32)..(x1 as u32).min(img.width()) {
-            let p = Pt::new(x as f32 + 0.5, y as f32 + 0.5);
-            let inside = (0..3).all(|k| edge(t[k], t[(k + 1) % 3], p) * area >= 0.0);
-            if inside {
-                img.put_pixel(x, y, colour);
-            }
-        }
     }
 }
 
@@ -271,7 +239,7 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
     fill_convex(img, &hex, BOARD);
     // Tints: the pantry (Cat & Mouse) and the Solitaire target rings.
     for s in &v.pantry {
-        crisp_triangle(img, &triangle(*s, 1.0), PANTRY);
+        fill_polygon(img, &triangle(*s, 1.0), PANTRY);
     }
     if v.mode == Mode::Solitaire {
         for side in &v.sides {
@@ -297,7 +265,7 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
         } else {
             BOARD_DOWN
         };
-        crisp_triangle(img, &triangle(s, 1.0), shade);
+        fill_polygon(img, &triangle(s, 1.0), shade);
     }
     let mut closed = hex.clone();
     closed.push(hex[0]);
@@ -445,10 +413,10 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
 
 fn draw_router(img: &mut RgbaImage, v: &PublicView, s: u8, r: Router, c: Pt, toward_base: f32) {
     if v.last_moved.contains(&s) {
-        crisp_triangle(img, &triangle(s, 0.9), ALERT);
+        fill_polygon(img, &triangle(s, 0.9), ALERT);
     }
-    crisp_triangle(img, &triangle(s, 0.8), dark(r.colour));
-    crisp_triangle(img, &triangle(s, 0.74), fill_of(r.colour));
+    fill_polygon(img, &triangle(s, 0.8), dark(r.colour));
+    fill_polygon(img, &triangle(s, 0.74), fill_of(r.colour));
     let ink = text_of(r.colour);
     let catmouse = v.mode == Mode::Catmouse;
     if catmouse {
@@ -825,17 +793,36 @@ fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
     }
 }
 
+/// Two RGBA pixels with each colour byte rounded to a multiple of 16 as `(b + 8) & !15`
+/// saturating would (255 gives 240), alpha untouched: eight bytes an operation, where a loop
+/// over pixels, which the compiler left scalar, was a fifth of the render.
+fn snap(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const ALPHA: u64 = 0xFF00_0000_FF00_0000;
+    let high = (w >> 4) & (ONES * 0x0F);
+    // Bit 3 set means rounding up; 15 + 1 (from 248..=255) is taken back to 15. No byte
+    // carries into the next: every sum is at most 16.
+    let rounded = high + ((w >> 3) & ONES);
+    let level = rounded - ((rounded >> 4) & ONES);
+    ((level << 4) & !ALPHA) | (w & ALPHA)
+}
+
 /// The public board image.
 pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     let mut img = RgbaImage::from_pixel(WIDTH, HEIGHT, PAPER);
     draw_board(&mut img, view);
     draw_panel(&mut img, view, ctx);
-    // Snap every channel to 16 levels: anti-aliased edges keep their look, but the many
+    // Snap every colour channel to 16 levels: anti-aliased edges keep their look, but the many
     // near-identical shades they leave compress far better (PNG stays well under 300 KB).
-    for px in img.pixels_mut() {
-        for c in &mut px.0[..3] {
-            *c = (c.saturating_add(8)) & !15;
-        }
+    let buf: &mut [u8] = &mut img;
+    let mut pairs = buf.chunks_exact_mut(8);
+    for pair in &mut pairs {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(pair);
+        pair.copy_from_slice(&snap(u64::from_le_bytes(bytes)).to_le_bytes());
+    }
+    for c in pairs.into_remainder().iter_mut().take(3) {
+        *c = c.saturating_add(8) & !15;
     }
     img
 }

@@ -1,0 +1,262 @@
+//! Board images at every game's largest table (issue 21): render, PNG encode, both, and the PNG
+//! bytes, for the busiest position of a seeded game. `cargo bench --bench render` prints one
+//! markdown row per game (medians over `RENDER_BENCH_SAMPLES`, default 101); BENCHMARKS.md
+//! records them. `RENDER_BENCH_ENCODERS=1` adds PNG settings compared on the same boards, with
+//! the upload time at 1 MB/s (the slow case), for the encoder at the edge.
+//!
+//! Positions are seeded random play, the same in every run. Each depth was chosen as the
+//! position with the largest PNG among those scanned every 10 options of the seeded game
+//! (`RENDER_BENCH_SCAN=1` prints the scan, one render each); `RENDER_BENCH_DEPTH=n` measures
+//! the position after n options instead, for a look at one the scan found slow.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx};
+use croupier::i18n::Lang;
+use croupier::service::encode_png;
+use image::buffer::ConvertBuffer;
+use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+use image::{ImageEncoder, RgbImage, RgbaImage};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+struct Case {
+    label: &'static str,
+    kind: GameKind,
+    seats: usize,
+    options: &'static [(&'static str, &'static str)],
+    lang: Lang,
+    depth: usize,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        label: "Vortex Crossing, 6 seats",
+        kind: GameKind::Vortex,
+        seats: 6,
+        options: &[("mode", "crossing")],
+        lang: Lang::En,
+        depth: 690,
+    },
+    Case {
+        label: "Portal, 4 seats",
+        kind: GameKind::Portal,
+        seats: 4,
+        options: &[],
+        lang: Lang::En,
+        depth: 10,
+    },
+    Case {
+        label: "Gates of Delirium, 4 seats, French",
+        kind: GameKind::Gates,
+        seats: 4,
+        options: &[],
+        lang: Lang::Fr,
+        depth: 690,
+    },
+    Case {
+        label: "Space Lab, 4 seats",
+        kind: GameKind::SpaceLab,
+        seats: 4,
+        options: &[("objective_setup", "dealt")],
+        lang: Lang::En,
+        depth: 200,
+    },
+    Case {
+        label: "Cortexcape, 4 seats",
+        kind: GameKind::Cortexcape,
+        seats: 4,
+        options: &[],
+        lang: Lang::En,
+        depth: 210,
+    },
+];
+
+const NAMES: [&str; 6] = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"];
+
+fn setup(case: &Case) -> Box<dyn AnyGame> {
+    let options: GameOptions = case
+        .options
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+        .collect();
+    case.kind.setup(&options, case.seats, 42).expect("setup")
+}
+
+/// Plays `depth` seeded random options (fewer if the game ends first).
+fn advance(game: &mut dyn AnyGame, rng: &mut ChaCha8Rng, depth: usize) {
+    for _ in 0..depth {
+        let Some(p) = game.prompt() else { return };
+        let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+        game.apply_notation(p.seat, &pick)
+            .expect("listed option applies");
+    }
+}
+
+fn ctx(case: &Case) -> RenderCtx {
+    RenderCtx {
+        lang: case.lang,
+        names: NAMES[..case.seats].iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+fn median_of(samples: usize, mut f: impl FnMut()) -> Duration {
+    for _ in 0..3 {
+        f();
+    }
+    let mut times: Vec<Duration> = (0..samples)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1e3)
+}
+
+fn encode_with(img: &RgbaImage, compression: CompressionType, filter: FilterType) -> Vec<u8> {
+    let rgb: RgbImage = img.convert();
+    let mut out = Vec::new();
+    PngEncoder::new_with_quality(&mut out, compression, filter)
+        .write_image(
+            &rgb,
+            img.width(),
+            img.height(),
+            image::ExtendedColorType::Rgb8,
+        )
+        .expect("in-memory encode");
+    out
+}
+
+fn encoders(label: &str, img: &RgbaImage, samples: usize) {
+    let settings = [
+        (
+            "level 1, no filter (the edge's)",
+            CompressionType::Level(1),
+            FilterType::NoFilter,
+        ),
+        ("level 1, Sub", CompressionType::Level(1), FilterType::Sub),
+        ("level 1, Up", CompressionType::Level(1), FilterType::Up),
+        (
+            "level 1, Paeth",
+            CompressionType::Level(1),
+            FilterType::Paeth,
+        ),
+        (
+            "level 1, adaptive",
+            CompressionType::Level(1),
+            FilterType::Adaptive,
+        ),
+        ("level 2, Sub", CompressionType::Level(2), FilterType::Sub),
+        ("level 3, Sub", CompressionType::Level(3), FilterType::Sub),
+        ("level 6, Sub", CompressionType::Level(6), FilterType::Sub),
+        (
+            "level 6, no filter",
+            CompressionType::Level(6),
+            FilterType::NoFilter,
+        ),
+    ];
+    for (name, c, f) in settings {
+        let bytes = encode_with(img, c, f).len();
+        let t = median_of(samples, || {
+            black_box(encode_with(black_box(img), c, f));
+        });
+        // 1 MB/s: a byte costs a microsecond of upload.
+        let upload = Duration::from_micros(bytes as u64);
+        println!(
+            "| {label} | {name} | {} | {} KB | {} |",
+            ms(t),
+            bytes / 1000,
+            ms(t + upload)
+        );
+    }
+}
+
+fn scan(case: &Case) {
+    let mut game = setup(case);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let ctx = ctx(case);
+    let mut depth = 0;
+    loop {
+        let t = Instant::now();
+        let img = game.render_public(&ctx);
+        let render = t.elapsed();
+        println!(
+            "{} after {depth}: {} bytes, render {}",
+            case.label,
+            encode_png(&img).len(),
+            ms(render)
+        );
+        if game.prompt().is_none() {
+            break;
+        }
+        advance(game.as_mut(), &mut rng, 10);
+        depth += 10;
+    }
+}
+
+fn main() {
+    let samples = std::env::var("RENDER_BENCH_SAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(101usize);
+    // `cargo test --benches` runs this binary with `--bench` missing: build it, measure nothing.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let only = std::env::var("RENDER_BENCH_ONLY").ok();
+    let cases = CASES
+        .iter()
+        .filter(|c| only.as_deref().is_none_or(|o| c.kind.id() == o));
+    if std::env::var_os("RENDER_BENCH_SCAN").is_some() {
+        cases.for_each(scan);
+        return;
+    }
+    println!("| board | render | encode | render + encode | PNG |");
+    println!("|---|---|---|---|---|");
+    let mut boards = Vec::new();
+    let depth = std::env::var("RENDER_BENCH_DEPTH")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    for case in cases {
+        let depth = depth.unwrap_or(case.depth);
+        let mut game = setup(case);
+        advance(game.as_mut(), &mut ChaCha8Rng::seed_from_u64(7), depth);
+        let ctx = ctx(case);
+        let img = game.render_public(&ctx);
+        let bytes = encode_png(&img).len();
+        let render = median_of(samples, || {
+            black_box(game.render_public(black_box(&ctx)));
+        });
+        let encode = median_of(samples, || {
+            black_box(encode_png(black_box(&img)));
+        });
+        let both = median_of(samples, || {
+            black_box(encode_png(&game.render_public(black_box(&ctx))));
+        });
+        println!(
+            "| {} (after {}) | {} | {} | {} | {} KB |",
+            case.label,
+            depth,
+            ms(render),
+            ms(encode),
+            ms(both),
+            bytes / 1000
+        );
+        boards.push((case.label, img));
+    }
+    if std::env::var_os("RENDER_BENCH_ENCODERS").is_some() {
+        println!();
+        println!("| board | PNG settings | encode | bytes | encode + upload at 1 MB/s |");
+        println!("|---|---|---|---|---|");
+        for (label, img) in &boards {
+            encoders(label, img, samples.min(21));
+        }
+    }
+}
