@@ -311,7 +311,7 @@ async fn autocomplete_topic(ctx: Context<'_>, partial: &str) -> Vec<serenity::Au
 /// Refuses `/play` at once, privately and before anything is stored, where Discord says the bot
 /// lacks a permission it needs to post boards here (the interaction's `app_permissions`, which
 /// Discord computes for this channel): the lobby would open and its boards never arrive.
-fn bot_may_host_here(ctx: Context<'_>) -> Result<(), Error> {
+fn bot_may_host_here(ctx: Context<'_>) -> Result<(), Text> {
     use serenity::Permissions as P;
     let Context::Application(a) = ctx else {
         return Ok(());
@@ -342,14 +342,12 @@ fn bot_may_host_here(ctx: Context<'_>) -> Result<(), Error> {
     let missing: Vec<String> = needed
         .iter()
         .filter(|(p, _)| !have.contains(*p))
-        .map(|(_, key)| Text::new(&format!("bot.perm.{key}")).render(lang))
+        .map(|(_, key)| Text::new(format!("bot.perm.{key}")).render(lang))
         .collect();
     if missing.is_empty() {
         return Ok(());
     }
-    Err(Error::User(
-        Text::new("bot.error.bot_lacks").arg("perms", missing.join(", ")),
-    ))
+    Err(Text::new("bot.error.bot_lacks").arg("perms", missing.join(", ")))
 }
 
 /// Open a lobby for a game.
@@ -371,7 +369,7 @@ pub async fn play(
     bot_delay: Option<u32>,
 ) -> Result<(), Error> {
     let plang = public_lang_of(ctx);
-    bot_may_host_here(ctx)?;
+    bot_may_host_here(ctx).map_err(Error::User)?;
     let bot_level = bots
         .as_deref()
         .map(super::clocks::read_level)
