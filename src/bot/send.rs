@@ -155,23 +155,46 @@ pub async fn hand_reply(
 /// The message text of a board: the service's text, a mention of who decides, and a hint
 /// to type `/move` when the options do not fit in components.
 pub fn board_content(board: &BoardPost, lang: Lang) -> String {
-    let mut text = board.text.clone();
+    let mut tail = String::new();
     if let Some(user) = board.mention {
-        text.push_str(&format!("\n<@{}>", id_u64(user)));
+        tail.push_str(&format!("\n<@{}>", id_u64(user)));
     }
     if let Some(p) = &board.prompt {
         if p.private && board.outcome.is_none() {
-            text.push('\n');
-            text.push_str(&Text::new("bot.turn.private_options").render(lang));
+            tail.push('\n');
+            tail.push_str(&Text::new("bot.turn.private_options").render(lang));
         } else if matches!(
             prompt_components(board.game, board.version, &p.options),
             PromptComponents::None
         ) {
-            text.push('\n');
-            text.push_str(&Text::new("bot.turn.use_move").render(lang));
+            tail.push('\n');
+            tail.push_str(&Text::new("bot.turn.use_move").render(lang));
         }
     }
-    content(&text)
+    fit_keeping_tail(&board.text, &tail)
+}
+
+/// `body` then `tail` within Discord's 2,000 characters. When they do not fit, the oldest
+/// lines of `body` (the first events) give way, whole, behind a "…": the turn line that ends
+/// the body, the mention and the hints in `tail` always go out, so a long list of events can
+/// never cut the ping.
+fn fit_keeping_tail(body: &str, tail: &str) -> String {
+    const MAX: usize = 2000;
+    let len = |s: &str| s.chars().count();
+    let mut lines: Vec<&str> = body.lines().collect();
+    let mut cut = false;
+    while lines.len() > 1 && lines.iter().map(|l| len(l) + 1).sum::<usize>() + len(tail) + 2 > MAX {
+        lines.remove(0);
+        cut = true;
+    }
+    let mut out = if cut {
+        "…\n".to_string()
+    } else {
+        String::new()
+    };
+    out.push_str(&lines.join("\n"));
+    out.push_str(tail);
+    content(&out)
 }
 
 pub fn board_message(board: &BoardPost, hands: bool, lang: Lang) -> CreateMessage {
@@ -626,6 +649,20 @@ mod tests {
             board_content(&board(6, Some(5)), Lang::En),
             "➡️ Ann: pick\n<@5>"
         );
+    }
+
+    #[test]
+    fn a_long_event_list_never_cuts_the_mention_nor_the_turn_line() {
+        let mut b = board(3, Some(5));
+        let events: Vec<String> = (0..300)
+            .map(|i| format!("event {i}: something happened"))
+            .collect();
+        b.text = format!("{}\n➡️ Ann: pick", events.join("\n"));
+        let shown = board_content(&b, Lang::En);
+        assert!(shown.chars().count() <= 2000, "{}", shown.len());
+        assert!(shown.starts_with("…\nevent "), "{shown}");
+        assert!(shown.ends_with("➡️ Ann: pick\n<@5>"), "{shown}");
+        assert!(shown.contains("event 299:") && !shown.contains("event 0:"));
     }
 
     #[test]
