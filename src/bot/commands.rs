@@ -182,12 +182,7 @@ pub(super) async fn named<T>(
                 .service
                 .lobby(game)
                 .await
-                .map(|v| {
-                    v.seats
-                        .iter()
-                        .map(|s| crate::i18n::escape_markdown(&s.name))
-                        .collect()
-                })
+                .map(|v| v.names())
                 .unwrap_or_default();
             Err(Error::InGame(e, names))
         }

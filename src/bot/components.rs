@@ -114,12 +114,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
                 .service
                 .lobby(g)
                 .await
-                .map(|v| {
-                    v.seats
-                        .iter()
-                        .map(|s| crate::i18n::escape_markdown(&s.name))
-                        .collect()
-                })
+                .map(|v| v.names())
                 .unwrap_or_default(),
             None => Vec::new(),
         };

@@ -11,28 +11,21 @@ use serenity::{CreateAllowedMentions, UserId};
 /// The users `text` mentions, by `<@id>` or `<@!id>` not escaped with a backslash.
 pub fn mentioned_users(text: &str) -> Vec<u64> {
     let mut out = Vec::new();
-    let mut rest = text;
-    let mut escaped = false;
-    while let Some(at) = rest.find("<@") {
-        escaped = if at == 0 {
-            escaped
-        } else {
-            rest[..at].ends_with('\\')
-        };
-        let after = &rest[at + 2..];
+    for (at, _) in text.match_indices("<@") {
+        if text[..at].ends_with('\\') {
+            continue;
+        }
+        let after = &text[at + 2..];
         let digits = after.strip_prefix('!').unwrap_or(after);
         let end = digits
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(digits.len());
-        if !escaped && end > 0 && digits[end..].starts_with('>') {
-            if let Ok(id) = digits[..end].parse::<u64>() {
-                if !out.contains(&id) {
-                    out.push(id);
-                }
+        let id = digits[..end].parse::<u64>().ok();
+        if let Some(id) = id.filter(|_| digits[end..].starts_with('>')) {
+            if !out.contains(&id) {
+                out.push(id);
             }
         }
-        escaped = false;
-        rest = after;
     }
     out
 }

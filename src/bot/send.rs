@@ -180,19 +180,21 @@ pub fn board_content(board: &BoardPost, lang: Lang) -> String {
 /// never cut the ping.
 fn fit_keeping_tail(body: &str, tail: &str) -> String {
     const MAX: usize = 2000;
-    let len = |s: &str| s.chars().count();
-    let mut lines: Vec<&str> = body.lines().collect();
-    let mut cut = false;
-    while lines.len() > 1 && lines.iter().map(|l| len(l) + 1).sum::<usize>() + len(tail) + 2 > MAX {
-        lines.remove(0);
-        cut = true;
+    let lines: Vec<&str> = body.lines().collect();
+    // Each line with its newline, the tail, and room for the "…" line.
+    let mut total: usize =
+        lines.iter().map(|l| l.chars().count() + 1).sum::<usize>() + tail.chars().count() + 2;
+    let mut first = 0;
+    while first + 1 < lines.len() && total > MAX {
+        total -= lines[first].chars().count() + 1;
+        first += 1;
     }
-    let mut out = if cut {
+    let mut out = if first > 0 {
         "…\n".to_string()
     } else {
         String::new()
     };
-    out.push_str(&lines.join("\n"));
+    out.push_str(&lines[first..].join("\n"));
     out.push_str(tail);
     content(&out)
 }

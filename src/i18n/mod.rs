@@ -304,7 +304,6 @@ fn flatten(prefix: &str, table: &toml::Table, out: &mut Catalog) {
     }
 }
 
-/// The template for `key`, falling back to English and then to the key itself.
 /// A member's display name made inert for Discord's markdown: every ASCII punctuation mark gets
 /// a backslash, which Discord shows as the mark itself, so a name reads as written but cannot
 /// become a mention, a masked link, a spoiler, a heading or bold text in the bot's voice.
@@ -319,6 +318,7 @@ pub fn escape_markdown(name: &str) -> String {
     out
 }
 
+/// The template for `key`, falling back to English and then to the key itself.
 pub fn lookup(lang: Lang, key: &str) -> &str {
     let cats = catalogs();
     cats[lang as usize]

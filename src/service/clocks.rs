@@ -208,10 +208,6 @@ fn id_u64(id: i64) -> u64 {
     u64::from_ne_bytes(id.to_ne_bytes())
 }
 
-fn names(record: &GameRecord) -> Vec<String> {
-    super::text_names(record)
-}
-
 impl Service {
     /// The plan for the turn that follows a change, or `None` when the same seat still decides
     /// (unless `new_turn`). A bot seat gets a job due now; an open seat waits; a human seat
@@ -489,7 +485,7 @@ impl Service {
         let lang = game_lang(record);
         Ok(Notice::Place {
             game,
-            text: text.render_with(lang, &names(record)),
+            text: text.render_with(lang, &super::text_names(record)),
         })
     }
 
@@ -759,6 +755,8 @@ impl Service {
             work = back;
             applied.extend(played?);
         }
+        // Names do not change with a move: taken now, no second read for the reason's text.
+        let names = super::text_names(&loaded.record);
         let loaded = Loaded {
             record: loaded.record,
             game: work,
@@ -773,8 +771,7 @@ impl Service {
             Err(e) => return Err(e),
         };
         if let Some(why) = why {
-            let record = self.store.game(out.board.game).await?;
-            let why = why.render_with(lang, &super::text_names(&record));
+            let why = why.render_with(lang, &names);
             out.board.text = format!("{why}\n{}", out.board.text);
         }
         Ok(vec![Notice::Board(Box::new(out))])
@@ -816,7 +813,7 @@ impl Service {
         let text = Text::new("bot.timeout.opened")
             .arg("seat", seat)
             .arg("n", seat.index() + 1)
-            .render_with(game_lang(record), &names(record));
+            .render_with(game_lang(record), &super::text_names(record));
         Ok(vec![Notice::Place {
             game: record.id,
             text,
@@ -997,9 +994,7 @@ impl Service {
 fn extended(left: i64, secs: i64) -> Result<i64, LobbyError> {
     let left = left.saturating_add(secs);
     if left > MAX_TURN_SECS {
-        return Err(LobbyError::ClockRange {
-            max_days: MAX_TURN_SECS / crate::clock::DAY,
-        });
+        return Err(LobbyError::clock_range());
     }
     Ok(left)
 }

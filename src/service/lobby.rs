@@ -123,9 +123,16 @@ pub(super) fn check_clock_len(secs: i64) -> Result<(), LobbyError> {
     if (MIN_TURN_SECS..=MAX_TURN_SECS).contains(&secs) {
         Ok(())
     } else {
-        Err(LobbyError::ClockRange {
+        Err(LobbyError::clock_range())
+    }
+}
+
+impl LobbyError {
+    /// The refusal of a clock length (or time left) past the limits.
+    pub(super) fn clock_range() -> LobbyError {
+        LobbyError::ClockRange {
             max_days: MAX_TURN_SECS / crate::clock::DAY,
-        })
+        }
     }
 }
 
@@ -202,6 +209,14 @@ impl LobbyView {
             bot_delay: record.bot_delay,
             lobby_message: record.lobby_message,
         })
+    }
+
+    /// Seat names as they go into message text (see [`super::text_names`]).
+    pub fn names(&self) -> Vec<String> {
+        self.seats
+            .iter()
+            .map(|s| super::text_name_in(self.guild, &s.name))
+            .collect()
     }
 
     /// Whether another bot could sit down now.

@@ -202,7 +202,12 @@ pub fn text_names(record: &GameRecord) -> Vec<String> {
 
 /// One name as it goes into message text (see [`text_names`]).
 pub fn text_name(record: &GameRecord, name: &str) -> String {
-    if record.guild.is_some() {
+    text_name_in(record.guild, name)
+}
+
+/// A name as it goes into the text of a game in `guild` (`None`: the local table).
+fn text_name_in(guild: Option<i64>, name: &str) -> String {
+    if guild.is_some() {
         crate::i18n::escape_markdown(name)
     } else {
         name.to_string()
