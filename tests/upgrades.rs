@@ -256,3 +256,208 @@ async fn unknown_schema_states_fail_clearly(db: &Db) {
 }
 
 on_backends!(unknown_schema_states_fail_clearly);
+
+// ---------------------------------------------------------------------------------------------
+// Stored games across a dependency upgrade (rand, rand_chacha, serde): every game's RNG lives in
+// its state, so a stored game replays only if the new crates draw exactly as the old ones did.
+// `tests/upgrades/<game>.json` holds games played through the service by the release before the
+// rand 0.8 -> 0.10 move (commit ff0059e: rand 0.8.8, rand_chacha 0.3.1): the seed, every line
+// played, a hash of the snapshot after each line, and two snapshots in full (the one the store
+// held halfway, and the last). Regenerate only on purpose: `BLESS_STORED_GAMES=1` rewrites them.
+
+/// One stored game as the old release played it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredGame {
+    kind: String,
+    seats: usize,
+    seed: u64,
+    /// Lines played (seat, notation), in order.
+    lines: Vec<(u8, String)>,
+    /// FNV-1a of the snapshot after setup (index 0) and after each line.
+    hashes: Vec<String>,
+    /// How many lines had been played when the store held `stored`.
+    stored_after: usize,
+    stored: String,
+    last: String,
+}
+
+fn fnv(s: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Longest game a fixture records: long enough to reach every game's end with the picker below.
+const MAX_LINES: usize = 4_000;
+const FIRST_USER: i64 = 9_000;
+
+fn stored_games_file(kind: GameKind) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/upgrades")
+        .join(format!("{}.json", kind.id()))
+}
+
+async fn start_stored(svc: &Service, kind: GameKind, seats: usize, seed: u64) -> GameId {
+    let players = (0..seats)
+        .map(|s| Player {
+            user: Some(FIRST_USER + s as i64),
+            name: format!("P{s}"),
+            is_bot: false,
+        })
+        .collect();
+    let start = croupier::service::StartGame {
+        kind,
+        options: GameOptions::new(),
+        players,
+        seed,
+        place: Default::default(),
+        host: Some(FIRST_USER),
+        clock_secs: None,
+    };
+    svc.start(start, Lang::En, 1).await.unwrap().0
+}
+
+async fn play_line(svc: &Service, id: GameId, seat: u8, line: &str) {
+    let play = PlayLine {
+        game: id,
+        actor: Actor::User(FIRST_USER + i64::from(seat)),
+        line: line.to_string(),
+        seen: None,
+    };
+    if let Err(e) = svc.play(play, Lang::En, 2).await {
+        panic!("line {line:?} by seat {seat} refused: {e}");
+    }
+}
+
+async fn snapshot(svc: &Service, id: GameId) -> String {
+    svc.load(id).await.unwrap().game.to_json()
+}
+
+/// Plays one game with a fixed picker, as the fixture records it.
+async fn record_stored_game(db: &Db, kind: GameKind, seats: usize, seed: u64) -> StoredGame {
+    let svc = Service::new(db.connect().await);
+    let id = start_stored(&svc, kind, seats, seed).await;
+    let mut lines = Vec::new();
+    let mut hashes = vec![fnv(&snapshot(&svc, id).await)];
+    let mut snapshots = vec![snapshot(&svc, id).await];
+    while lines.len() < MAX_LINES {
+        let game = svc.load(id).await.unwrap().game;
+        let Some(p) = game.prompt() else { break };
+        let i = lines.len();
+        let pick = p.options[(i * 7 + 3) % p.options.len()].clone();
+        play_line(&svc, id, p.seat.0, &pick).await;
+        lines.push((p.seat.0, pick));
+        let now = snapshot(&svc, id).await;
+        hashes.push(fnv(&now));
+        snapshots.push(now);
+    }
+    let stored_after = lines.len() / 2;
+    StoredGame {
+        kind: kind.id().to_string(),
+        seats,
+        seed,
+        stored: snapshots[stored_after].clone(),
+        last: snapshots.last().unwrap().clone(),
+        lines,
+        hashes,
+        stored_after,
+    }
+}
+
+/// The seat counts each game is kept at: its smallest and its largest table.
+fn stored_tables(kind: GameKind) -> Vec<(usize, u64)> {
+    let (lo, hi) = kind.seat_range();
+    vec![(lo, 11), (hi, 12)]
+}
+
+async fn stored_games_replay_after_the_upgrade(db: &Db) {
+    let bless = std::env::var("BLESS_STORED_GAMES").as_deref() == Ok("1");
+    for &kind in GameKind::ALL {
+        let path = stored_games_file(kind);
+        if bless && db.backend == Backend::Sqlite {
+            let mut games = Vec::new();
+            for (seats, seed) in stored_tables(kind) {
+                games.push(record_stored_game(&Db::sqlite_file(), kind, seats, seed).await);
+            }
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, serde_json::to_string_pretty(&games).unwrap()).unwrap();
+        }
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let games: Vec<StoredGame> = serde_json::from_str(&text).unwrap();
+        assert_eq!(games.len(), stored_tables(kind).len(), "{}", path.display());
+        for g in games {
+            check_stored_game(db, kind, &g).await;
+        }
+    }
+}
+
+/// Replays each stored game under today's crates: from its seed every snapshot hashes as the
+/// old release's did; the old release's own stored bytes load, replay from seed and log, and
+/// play on to the same last snapshot; and in the store (both backends) a row holding those
+/// bytes replays to them and takes the next lines through the service.
+async fn check_stored_game(db: &Db, kind: GameKind, g: &StoredGame) {
+    let what = format!("{} with {} seats, seed {}", g.kind, g.seats, g.seed);
+    assert_eq!(kind.id(), g.kind);
+    let mut game = kind.setup(&GameOptions::new(), g.seats, g.seed).unwrap();
+    assert_eq!(fnv(&game.to_json()), g.hashes[0], "{what}: setup");
+    let mut barriers = Vec::new();
+    for (i, (seat, line)) in g.lines.iter().enumerate() {
+        if i == g.stored_after {
+            assert_eq!(game.to_json(), g.stored, "{what}: after {i} lines");
+            // Play on from the old release's bytes, not from our own copy.
+            game = GameKind::load(&g.stored).unwrap();
+        }
+        let applied = game.apply_notation(Seat(*seat), line).unwrap();
+        barriers.push(applied.barrier);
+        let hash = fnv(&game.to_json());
+        assert_eq!(
+            hash,
+            g.hashes[i + 1],
+            "{what}: after line {} ({line:?})",
+            i + 1
+        );
+    }
+    assert_eq!(game.to_json(), g.last, "{what}: last snapshot");
+    assert_eq!(
+        game.prompt().is_none(),
+        g.lines.len() < MAX_LINES,
+        "{what}: ended"
+    );
+
+    // The store: the game row as the old release left it halfway, replayed and played on.
+    let svc = Service::new(db.connect().await);
+    let id = start_stored(&svc, kind, g.seats, g.seed).await;
+    let n = g.stored_after;
+    for (i, (seat, line)) in g.lines[..n].iter().enumerate() {
+        db.raw(&format!(
+            "INSERT INTO moves (game, seq, seat, notation, barrier, at) \
+             VALUES ({}, {}, {seat}, {}, {}, 2)",
+            id.0,
+            i + 1,
+            q(line),
+            i64::from(barriers[i])
+        ))
+        .await;
+    }
+    db.raw(&format!(
+        "UPDATE games SET state = {}, version = {n} WHERE id = {}",
+        q(&g.stored),
+        id.0
+    ))
+    .await;
+    let replayed = svc.replay(id).await.unwrap().to_json();
+    assert_eq!(
+        replayed, g.stored,
+        "{what}: the stored game replays from seed and log"
+    );
+    for (i, (seat, line)) in g.lines.iter().enumerate().skip(n).take(12) {
+        play_line(&svc, id, *seat, line).await;
+        let hash = fnv(&snapshot(&svc, id).await);
+        assert_eq!(hash, g.hashes[i + 1], "{what}: stored, then line {}", i + 1);
+    }
+}
+
+on_backends!(stored_games_replay_after_the_upgrade);
