@@ -57,7 +57,8 @@ async fn postgres() -> Result<(Store, Option<Cleanup>), String> {
         .map_err(|e| format!("{LOCAL_PG} unreachable: {e}"))?;
     let name = format!("croupier_bench_{}", std::process::id());
     admin
-        .execute(format!("CREATE DATABASE {name}").as_str())
+        // Our own name (a process id), not input.
+        .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
         .await
         .map_err(|e| e.to_string())?;
     let store = Store::connect(&format!("{LOCAL_PG}/{name}"))
@@ -65,7 +66,9 @@ async fn postgres() -> Result<(Store, Option<Cleanup>), String> {
         .map_err(|e| e.to_string())?;
     let cleanup: Cleanup = Box::pin(async move {
         let _ = admin
-            .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
+            .execute(sqlx::AssertSqlSafe(format!(
+                "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+            )))
             .await;
     });
     Ok((store, Some(cleanup)))

@@ -2,12 +2,11 @@
 //!
 //! Positions are reached by seeded random play, so every run measures the same states.
 
+use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, Game, GameKind, GameOptions, RenderCtx};
 use croupier::games::cortexcape::Cortexcape;
 use croupier::service::encode_png;
 use divan::Bencher;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 fn main() {
     divan::main();
@@ -18,7 +17,7 @@ fn position(depth: usize, lab: &str) -> Cortexcape {
     let mut options = GameOptions::new();
     options.insert("lab".into(), lab.into());
     let mut game = Cortexcape::setup(&options, 3, 42).expect("setup");
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut rng = GameRng::seed_from_u64(7);
     for _ in 0..depth {
         let Some(p) = Game::prompt(&game) else { break };
         let pick = p.options[rng.gen_range(0..p.options.len())];
@@ -65,7 +64,7 @@ fn full_random_game(b: Bencher) {
         let mut game = GameKind::Cortexcape
             .setup(&GameOptions::new(), 3, seed)
             .expect("setup");
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = GameRng::seed_from_u64(seed);
         while let Some(p) = game.prompt() {
             let pick = p.options[rng.gen_range(0..p.options.len())].clone();
             game.apply_notation(p.seat, &pick).expect("applies");
@@ -114,7 +113,7 @@ macro_rules! game_benches {
 
             fn position(depth: usize) -> $game {
                 let mut game = <$game>::setup(&GameOptions::new(), $seats, 42).expect("setup");
-                let mut rng = ChaCha8Rng::seed_from_u64(7);
+                let mut rng = GameRng::seed_from_u64(7);
                 for _ in 0..depth {
                     let Some(p) = Game::prompt(&game) else { break };
                     let pick = p.options[rng.gen_range(0..p.options.len())].clone();
@@ -147,7 +146,7 @@ macro_rules! game_benches {
                     seed += 1;
                     let mut game =
                         <$game>::setup(&GameOptions::new(), $seats, seed).expect("setup");
-                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                    let mut rng = GameRng::seed_from_u64(seed);
                     while let Some(p) = Game::prompt(&game) {
                         let pick = p.options[rng.gen_range(0..p.options.len())].clone();
                         game.apply(p.seat, &pick).expect("applies");

@@ -12,14 +12,13 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx};
 use croupier::i18n::Lang;
 use croupier::service::encode_png;
 use image::buffer::ConvertBuffer;
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use image::{ImageEncoder, RgbImage, RgbaImage};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 struct Case {
     label: &'static str,
@@ -85,7 +84,7 @@ fn setup(case: &Case) -> Box<dyn AnyGame> {
 }
 
 /// Plays `depth` seeded random options (fewer if the game ends first).
-fn advance(game: &mut dyn AnyGame, rng: &mut ChaCha8Rng, depth: usize) {
+fn advance(game: &mut dyn AnyGame, rng: &mut GameRng, depth: usize) {
     for _ in 0..depth {
         let Some(p) = game.prompt() else { return };
         let pick = p.options[rng.gen_range(0..p.options.len())].clone();
@@ -180,7 +179,7 @@ fn encoders(label: &str, img: &RgbaImage, samples: usize) {
 
 fn scan(case: &Case) {
     let mut game = setup(case);
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut rng = GameRng::seed_from_u64(7);
     let ctx = ctx(case);
     let mut depth = 0;
     loop {
@@ -227,7 +226,7 @@ fn main() {
     for case in cases {
         let depth = depth.unwrap_or(case.depth);
         let mut game = setup(case);
-        advance(game.as_mut(), &mut ChaCha8Rng::seed_from_u64(7), depth);
+        advance(game.as_mut(), &mut GameRng::seed_from_u64(7), depth);
         let ctx = ctx(case);
         let img = game.render_public(&ctx);
         let bytes = encode_png(&img).len();

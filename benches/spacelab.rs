@@ -2,12 +2,11 @@
 //! figures; BENCHMARKS.md records them. Positions are reached by seeded random play (4 players,
 //! default options, objectives dealt), so every run measures the same states.
 
+use croupier::engine::GameRng;
 use croupier::engine::{Game, GameKind, GameOptions, RenderCtx, Seat};
 use croupier::games::spacelab::SpaceLab;
 use croupier::service::encode_png;
 use divan::Bencher;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 fn main() {
     divan::main();
@@ -22,7 +21,7 @@ fn options() -> GameOptions {
 /// A position after `depth` random options.
 fn position(depth: usize) -> SpaceLab {
     let mut game = SpaceLab::setup(&options(), 4, 42).expect("setup");
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut rng = GameRng::seed_from_u64(7);
     for _ in 0..depth {
         let Some(p) = Game::prompt(&game) else { break };
         let pick = p.options[rng.gen_range(0..p.options.len())];
@@ -56,7 +55,7 @@ fn full_random_game(b: Bencher) {
         let mut game = GameKind::SpaceLab
             .setup(&options(), 4, seed)
             .expect("setup");
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = GameRng::seed_from_u64(seed);
         while let Some(p) = game.prompt() {
             let pick = p.options[rng.gen_range(0..p.options.len())].clone();
             game.apply_notation(p.seat, &pick).expect("applies");

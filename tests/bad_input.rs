@@ -5,14 +5,13 @@
 //! changed state, and every refusal reads as a sentence.
 
 use croupier::bot::ids::{CustomId, MAX_CUSTOM_ID};
+use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, PlayError, Seat, Version};
 use croupier::i18n::Lang;
 use croupier::service::{Actor, Place, PlayLine, Player, Service, ServiceError, StartGame};
 use croupier::store::Store;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use std::cell::Cell;
 
@@ -43,7 +42,7 @@ fn positions() -> Vec<Box<dyn AnyGame>> {
         for seats in min..=max {
             let seed = 40 + seats as u64;
             let mut game = kind.setup(&options_for(kind), seats, seed).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut rng = GameRng::seed_from_u64(seed);
             let mut step = 0usize;
             while let Some(p) = game.prompt() {
                 // Dense at the start (setup prompts), then every few options.

@@ -24,7 +24,6 @@ use croupier::engine::GameId;
 use croupier::service::Service;
 use croupier::store::{GameStatus, Store};
 use fake_discord::*;
-use rand::{Rng, SeedableRng};
 
 /// Kills per game: enough moments to hit every stage of a move, few enough to stay quick.
 const KILLS: u32 = 6;
@@ -110,7 +109,7 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
     let fake = FakeDiscord::start().await;
     let seed = seed();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = croupier::engine::GameRng::seed_from_u64(seed);
     let mut bot = BotProcess::start(&fake, database_url, dir.path()).await;
     let (game, thread) = start_game(&fake).await;
     let mut committed: Vec<(u8, String)> = moves(&reader, game).await;

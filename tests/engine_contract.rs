@@ -3,9 +3,8 @@
 //! states round-trip through JSON, refused input changes nothing, and replay from seed + moves
 //! equals the live state.
 
+use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, Seat};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 /// Every combination of option values when there are few (at most 256 sets); otherwise the
 /// defaults plus each non-default value of each option on its own, so a game with many
@@ -46,7 +45,7 @@ type Played = (Box<dyn AnyGame>, Vec<(Seat, String)>);
 
 fn playout(kind: GameKind, options: &GameOptions, seats: usize, seed: u64) -> Option<Played> {
     let mut game = kind.setup(options, seats, seed).ok()?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let mut rng = GameRng::seed_from_u64(seed ^ 0x5eed);
     let mut log = Vec::new();
     for _ in 0..20_000 {
         let Some(prompt) = game.prompt() else {

@@ -17,12 +17,11 @@ mod store_db;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
+use croupier::engine::rng::SliceDraw;
+use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx, Seat};
 use croupier::i18n::Lang;
 use croupier::service::{encode_png, Actor, Place, PlayLine, Player, Service, StartGame};
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use store_db::Db;
 
@@ -113,7 +112,7 @@ fn hidden_slots(kind: GameKind, state: &Value, keep: Seat) -> Vec<Vec<String>> {
 
 /// A twin of `game`: the same public information, the hidden parts reshuffled and the RNG
 /// reseeded (so what is drawn next differs too).
-fn twin(game: &dyn AnyGame, keep: Seat, rng: &mut ChaCha8Rng) -> Box<dyn AnyGame> {
+fn twin(game: &dyn AnyGame, keep: Seat, rng: &mut GameRng) -> Box<dyn AnyGame> {
     let mut v: Value = serde_json::from_str(&game.to_json()).unwrap();
     let state = &mut v["state"];
     for pool in hidden_slots(game.kind(), state, keep) {
@@ -128,7 +127,7 @@ fn twin(game: &dyn AnyGame, keep: Seat, rng: &mut ChaCha8Rng) -> Box<dyn AnyGame
         .and_then(Value::as_array_mut)
         .unwrap();
     for b in seed.iter_mut() {
-        *b = Value::from(rng.gen::<u8>());
+        *b = Value::from(rng.next_u32() as u8);
     }
     GameKind::load(&v.to_string()).unwrap()
 }
@@ -204,7 +203,7 @@ fn twins_with_other_hidden_cards_show_the_same_public_face() {
         for seats in min..=max {
             let seed = 900 + seats as u64;
             let mut game = kind.setup(&options_for(kind), seats, seed).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut rng = GameRng::seed_from_u64(seed);
             let mut step = 0;
             let mut here = 0;
             while let Some(p) = game.prompt() {
@@ -320,7 +319,7 @@ async fn service_twins_log_and_post_the_same(db: &Db) {
         let (a, _) = svc.start(start(), Lang::En, 1).await.unwrap();
         let (b, _) = svc.start(start(), Lang::En, 1).await.unwrap();
         // Play both a few options in (the same ones), then give b a twin state.
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = GameRng::seed_from_u64(seed);
         for _ in 0..8 {
             let g = svc.load(a).await.unwrap().game;
             let Some(p) = g.prompt() else { break };

@@ -15,9 +15,7 @@ mod search;
 
 #[cfg(test)]
 mod tests;
-
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::engine::GameRng;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Game, Seat};
@@ -113,8 +111,8 @@ pub fn choose<G: Game>(
     if legal.is_empty() {
         return None;
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let random = |rng: &mut ChaCha8Rng| Choice {
+    let mut rng = GameRng::seed_from_u64(seed);
+    let random = |rng: &mut GameRng| Choice {
         index: rng.gen_range(0..legal.len()),
         method: Method::Random,
     };
@@ -140,7 +138,7 @@ pub fn choose<G: Game>(
             });
         }
     }
-    let imagine = |rng: &mut ChaCha8Rng| G::imagine(public, private, seat, rng);
+    let imagine = |rng: &mut GameRng| G::imagine(public, private, seat, rng);
     let index = search::best_root_option(imagine, seat, legal, budget, &mut rng)
         .unwrap_or_else(|| rng.gen_range(0..legal.len()));
     Some(Choice {
@@ -189,5 +187,5 @@ pub fn estimate_from_scores(scores: &[i64], lower_is_better: bool) -> Vec<f64> {
 
 /// A random legal option, seeded: the timeout policy's fallback and the benchmarks' opponent.
 pub fn random_index(len: usize, seed: u64) -> Option<usize> {
-    (len > 0).then(|| ChaCha8Rng::seed_from_u64(seed).gen_range(0..len))
+    (len > 0).then(|| GameRng::seed_from_u64(seed).gen_range(0..len))
 }

@@ -1,8 +1,7 @@
 //! Single-observer information-set MCTS: one tree of decisions shared by every imagined game.
 //! Edges keep an availability count, since an option exists only in some imagined games.
 
-use rand::seq::SliceRandom;
-use rand::Rng;
+use crate::engine::rng::SliceDraw;
 
 use crate::engine::{Game, GameRng, Seat};
 

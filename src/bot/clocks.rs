@@ -3,7 +3,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::commands::{defer, moderator_of, named, parse_kind, resolve_game};
+use super::commands::{defer, moderator_of, named, parse_kind, resolve_game, suggest};
 use super::send::{self, author_id};
 use super::{id_i64, lang_of, Context, Error};
 use crate::ai::Level;
@@ -39,16 +39,24 @@ pub fn read_level(s: &str) -> Result<Level, Text> {
     })
 }
 
-pub async fn autocomplete_level(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+pub async fn autocomplete_level(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
     let p = partial.trim().to_lowercase();
-    Level::ALL
-        .iter()
-        .map(|l| l.id().to_string())
-        .filter(|l| l.starts_with(&p))
-        .collect()
+    suggest(
+        Level::ALL
+            .iter()
+            .map(|l| l.id().to_string())
+            .filter(|l| l.starts_with(&p))
+            .collect(),
+    )
 }
 
-pub async fn autocomplete_clock(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+pub async fn autocomplete_clock(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
     let p = partial.trim().to_lowercase();
     let mut out: Vec<String> = CLOCK_CHOICES
         .iter()
@@ -58,32 +66,47 @@ pub async fn autocomplete_clock(_ctx: Context<'_>, partial: &str) -> Vec<String>
     if out.is_empty() && parse_duration(&p).is_some() {
         out.push(p);
     }
-    out
+    suggest(out)
 }
 
-pub async fn autocomplete_policy(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+pub async fn autocomplete_policy(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
     let p = partial.trim().to_lowercase();
-    TimeoutPolicy::ALL
-        .iter()
-        .map(|t| t.as_str().to_string())
-        .filter(|t| t.starts_with(&p))
-        .collect()
+    suggest(
+        TimeoutPolicy::ALL
+            .iter()
+            .map(|t| t.as_str().to_string())
+            .filter(|t| t.starts_with(&p))
+            .collect(),
+    )
 }
 
-async fn autocomplete_action(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+async fn autocomplete_action(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
     let p = partial.trim().to_lowercase();
-    CLOCK_ACTIONS
-        .iter()
-        .filter(|a| a.starts_with(&p))
-        .map(|a| (*a).to_string())
-        .collect()
+    suggest(
+        CLOCK_ACTIONS
+            .iter()
+            .filter(|a| a.starts_with(&p))
+            .map(|a| (*a).to_string())
+            .collect(),
+    )
 }
 
-async fn autocomplete_zone(_ctx: Context<'_>, partial: &str) -> Vec<String> {
-    Zone::search(partial, 25)
-        .into_iter()
-        .map(str::to_string)
-        .collect()
+async fn autocomplete_zone(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    suggest(
+        Zone::search(partial, 25)
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+    )
 }
 
 /// Pause, resume, extend or change the clock of a game (host or moderators).

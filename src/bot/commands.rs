@@ -71,26 +71,26 @@ pub fn set_cooldowns(commands: &mut [Command]) {
 pub fn localize(commands: &mut [Command]) {
     for cmd in commands {
         let base = format!("bot.cmd.{}", cmd.name);
-        cmd.description = Some(lookup(Lang::En, &format!("{base}.desc")).to_string());
-        cmd.name_localizations.insert(
+        cmd.description = Some(lookup(Lang::En, &format!("{base}.desc")).to_string().into());
+        cmd.name_localizations.to_mut().push((
             "fr".into(),
-            lookup(Lang::Fr, &format!("{base}.name")).to_string(),
-        );
-        cmd.description_localizations.insert(
+            lookup(Lang::Fr, &format!("{base}.name")).to_string().into(),
+        ));
+        cmd.description_localizations.to_mut().push((
             "fr".into(),
-            lookup(Lang::Fr, &format!("{base}.desc")).to_string(),
-        );
+            lookup(Lang::Fr, &format!("{base}.desc")).to_string().into(),
+        ));
         for p in &mut cmd.parameters {
             let key = format!("{base}.{}", p.name);
-            p.description = Some(lookup(Lang::En, &format!("{key}.desc")).to_string());
-            p.name_localizations.insert(
+            p.description = Some(lookup(Lang::En, &format!("{key}.desc")).to_string().into());
+            p.name_localizations.to_mut().push((
                 "fr".into(),
-                lookup(Lang::Fr, &format!("{key}.name")).to_string(),
-            );
-            p.description_localizations.insert(
+                lookup(Lang::Fr, &format!("{key}.name")).to_string().into(),
+            ));
+            p.description_localizations.to_mut().push((
                 "fr".into(),
-                lookup(Lang::Fr, &format!("{key}.desc")).to_string(),
-            );
+                lookup(Lang::Fr, &format!("{key}.desc")).to_string().into(),
+            ));
         }
     }
 }
@@ -211,17 +211,34 @@ pub fn parse_options(s: &str) -> Result<GameOptions, Text> {
     Ok(out)
 }
 
-pub(super) async fn autocomplete_game(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+/// An autocomplete answer. Discord shows at most 25 suggestions and refuses an answer with
+/// more; poise 0.7 sends what it is given, so the cap is ours.
+pub(super) fn suggest<C: Into<serenity::AutocompleteChoice>>(
+    choices: Vec<C>,
+) -> serenity::CreateAutocompleteResponse {
+    serenity::CreateAutocompleteResponse::new()
+        .set_choices(choices.into_iter().take(25).map(Into::into).collect())
+}
+
+pub(super) async fn autocomplete_game(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
     let p = partial.to_lowercase();
-    GameKind::ALL
-        .iter()
-        .filter(|k| k.id().contains(&p) || k.display_name().to_lowercase().contains(&p))
-        .map(|k| k.id().to_string())
-        .collect()
+    suggest(
+        GameKind::ALL
+            .iter()
+            .filter(|k| k.id().contains(&p) || k.display_name().to_lowercase().contains(&p))
+            .map(|k| k.id().to_string())
+            .collect(),
+    )
 }
 
 /// Every `key=value` of every game, for the options field (the last typed pair completes).
-async fn autocomplete_options(_ctx: Context<'_>, partial: &str) -> Vec<String> {
+async fn autocomplete_options(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
     let (done, last) = match partial.rfind(' ') {
         Some(i) => (&partial[..=i], &partial[i + 1..]),
         None => ("", partial),
@@ -241,7 +258,7 @@ async fn autocomplete_options(_ctx: Context<'_>, partial: &str) -> Vec<String> {
         .collect();
     out.dedup();
     out.truncate(25);
-    out
+    suggest(out)
 }
 
 /// Another option already filled in while one is being completed (`game` in `/move`).
@@ -254,7 +271,10 @@ fn filled<'a>(ctx: Context<'a>, name: &str) -> Option<&'a serenity::ResolvedValu
 
 /// The options of the user's decision; each value carries the prompt's version (see
 /// `ids::move_value`).
-async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
+async fn autocomplete_move(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
     let service = &ctx.data().service;
     let user = author_id(ctx);
     // The same reach as the command itself: from its server, by its players or in its place.
@@ -263,21 +283,28 @@ async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> Vec<serenity::Aut
         _ => None,
     };
     let Ok(game) = resolve_game(ctx, named).await else {
-        return Vec::new();
+        return suggest(Vec::<String>::new());
     };
     let Ok(choices) = service.choices(game, user, partial).await else {
-        return Vec::new();
+        return suggest(Vec::<String>::new());
     };
-    choices
-        .options
-        .iter()
-        .filter(|o| o.len() <= ids::MAX_CHOICE_VALUE)
-        .take(25)
-        .map(|o| serenity::AutocompleteChoice::new(o.as_str(), ids::move_value(o, choices.version)))
-        .collect()
+    suggest(
+        choices
+            .options
+            .iter()
+            .filter(|o| o.len() <= ids::MAX_CHOICE_VALUE)
+            .take(25)
+            .map(|o| {
+                serenity::AutocompleteChoice::new(o.as_str(), ids::move_value(o, choices.version))
+            })
+            .collect(),
+    )
 }
 
-async fn autocomplete_topic(ctx: Context<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
+async fn autocomplete_topic(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
     let lang = lang_of(ctx);
     let given = match filled(ctx, "game") {
         Some(serenity::ResolvedValue::String(g)) => GameKind::parse(g),
@@ -296,11 +323,13 @@ async fn autocomplete_topic(ctx: Context<'_>, partial: &str) -> Vec<serenity::Au
     let kind = here
         .or_else(|| GameKind::ALL.first().copied())
         .unwrap_or(GameKind::Cortexcape);
-    crate::rules::search(kind, lang, partial)
-        .into_iter()
-        .take(25)
-        .map(|t| serenity::AutocompleteChoice::new(super::layout::label(&t.title), t.id))
-        .collect()
+    suggest(
+        crate::rules::search(kind, lang, partial)
+            .into_iter()
+            .take(25)
+            .map(|t| serenity::AutocompleteChoice::new(super::layout::label(&t.title), t.id))
+            .collect(),
+    )
 }
 
 /// Refuses `/play` at once, privately and before anything is stored, where Discord says the bot
@@ -695,6 +724,7 @@ pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::borrow::Cow;
 
     #[test]
     fn options_parse_as_pairs() {
@@ -729,23 +759,24 @@ mod tests {
                 && n.to_lowercase() == n
         };
         let desc_ok = |d: &str| !d.is_empty() && d.chars().count() <= 100 && !d.starts_with("bot.");
+        let fr = |l: &[(Cow<'static, str>, Cow<'static, str>)]| {
+            let mut fr = l.iter().filter(|(lang, _)| lang == "fr");
+            let one = fr.next().map(|(_, v)| v.to_string()).unwrap_or_default();
+            assert!(fr.next().is_none(), "one French localization");
+            one
+        };
         for c in &cmds {
             assert!(name_ok(&c.name), "{}", c.name);
-            let fr = &c.name_localizations["fr"];
-            assert!(name_ok(fr), "{fr}");
+            let name = fr(&c.name_localizations);
+            assert!(name_ok(&name), "{name}");
             assert!(
                 desc_ok(c.description.as_deref().unwrap_or("")),
                 "{}",
                 c.name
             );
-            assert!(desc_ok(&c.description_localizations["fr"]), "{}", c.name);
+            assert!(desc_ok(&fr(&c.description_localizations)), "{}", c.name);
             for p in &c.parameters {
-                assert!(
-                    name_ok(&p.name_localizations["fr"]),
-                    "{} {}",
-                    c.name,
-                    p.name
-                );
+                assert!(name_ok(&fr(&p.name_localizations)), "{} {}", c.name, p.name);
                 assert!(
                     desc_ok(p.description.as_deref().unwrap_or("")),
                     "{} {}",
@@ -753,7 +784,7 @@ mod tests {
                     p.name
                 );
                 assert!(
-                    desc_ok(&p.description_localizations["fr"]),
+                    desc_ok(&fr(&p.description_localizations)),
                     "{} {}",
                     c.name,
                     p.name
@@ -768,7 +799,7 @@ mod tests {
         assert_eq!(json[0]["options"][0]["name_localizations"]["fr"], "jeu");
         assert_eq!(json[0]["options"][0]["autocomplete"], true);
         assert_eq!(json[8]["name_localizations"]["fr"], "règles");
-        let names: Vec<&str> = cmds.iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = cmds.iter().map(|c| c.name.as_ref()).collect();
         assert_eq!(
             names,
             [

@@ -187,7 +187,9 @@ pub async fn run_with_service(
             // runs once. Both in `first_delivery`, so cooldowns are checked there.
             command_check: Some(|ctx| Box::pin(first_delivery(ctx))),
             manual_cooldowns: true,
-            event_handler: |ctx, event, _fw, data| Box::pin(on_event(ctx, event, data)),
+            event_handler: |fw, event| {
+                Box::pin(on_event(fw.serenity_context, event, fw.user_data))
+            },
             ..Default::default()
         })
         .setup(move |ctx, ready, framework| {

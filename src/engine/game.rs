@@ -1,21 +1,12 @@
 //! The contract every game implements (see ARCHITECTURE.md, "Engine contract").
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
-use super::{GameKind, Seat};
+use super::{GameKind, GameRng, Seat};
 use crate::i18n::{Lang, Text};
 use image::RgbaImage;
-
-/// The RNG every game keeps in its state: seeded, portable, serializable.
-pub type GameRng = ChaCha8Rng;
-
-pub fn rng_from_seed(seed: u64) -> GameRng {
-    ChaCha8Rng::seed_from_u64(seed)
-}
 
 /// Game options as chosen at `/play` or on the command line: key -> value, both lower-case.
 /// Each game parses and validates them in `setup`; unknown keys are refused there.

@@ -4,11 +4,13 @@ mod any;
 mod game;
 mod ids;
 mod registry;
+pub mod rng;
 
 pub use any::{AnyGame, AppliedMove, BotMove, LoadError, PlayError, PromptInfo};
 pub use game::{
-    resolve_options, rng_from_seed, Applied, Game, GameOptions, GameRng, LineKeeps, OptionSpec,
-    Outcome, ParseError, Prompt, Reject, RenderCtx, RuleErrorText, SetupError,
+    resolve_options, Applied, Game, GameOptions, LineKeeps, OptionSpec, Outcome, ParseError,
+    Prompt, Reject, RenderCtx, RuleErrorText, SetupError,
 };
 pub use ids::{BySeat, GameId, Seat, Version};
 pub use registry::GameKind;
+pub use rng::{rng_from_seed, GameRng};

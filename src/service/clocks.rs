@@ -7,8 +7,6 @@
 //! and that the clock is at the revision it was planned for, so a job for a game that moved on
 //! does nothing. Effects are guarded twice: the game's version (a move lands once) and a fenced
 //! completion for messages (a reminder is removed by the claim that sends it, before sending).
-
-use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use super::lobby::check_clock_len;
@@ -159,14 +157,14 @@ fn bot_turn(
     level: crate::ai::Level,
     seed: u64,
 ) -> (Box<dyn AnyGame>, Result<Vec<AppliedMove>, PlayError>) {
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = crate::engine::GameRng::seed_from_u64(seed);
     let mut applied = Vec::new();
     for _ in 0..MAX_AUTO_STEPS {
         let Some(prompt) = work.prompt() else { break };
         if prompt.seat != seat || prompt.options.is_empty() {
             break;
         }
-        let pick = match work.bot_option(level, rng.gen()) {
+        let pick = match work.bot_option(level, rng.next_u64()) {
             Some(m) => m.notation,
             None => prompt.options[rng.gen_range(0..prompt.options.len())].clone(),
         };

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use sqlx::any::AnyRow;
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, AssertSqlSafe};
 
 use super::{
     bool_i64, get, get_bool, get_seat, get_status, get_version, next_version, version_i64,
@@ -11,13 +11,20 @@ use super::{
     Store, StoreError, TimeoutPolicy, TurnClock, TurnPlan, Version,
 };
 
-pub(super) const GAME_COLUMNS: &str = "id, kind, options_json, seed, state, version, status, \
-     guild, channel, thread, host, clock_secs, policy, lang, clock_rev, turn_seat, \
-     turn_started_at, deadline_at, paused_left, bot_level, bot_delay, lobby_message, created_at, \
-     updated_at";
+/// The columns of a game row, as a literal so queries stay `&'static str` (`concat!`).
+macro_rules! game_columns {
+    () => {
+        "id, kind, options_json, seed, state, version, status, guild, channel, thread, host, \
+         clock_secs, policy, lang, clock_rev, turn_seat, turn_started_at, deadline_at, \
+         paused_left, bot_level, bot_delay, lobby_message, created_at, updated_at"
+    };
+}
 
-const SEAT_COLUMNS: &str =
-    "game, seat, user_id, name, is_bot, dm_status, vacant, final_rank, timeouts";
+macro_rules! seat_columns {
+    () => {
+        "game, seat, user_id, name, is_bot, dm_status, vacant, final_rank, timeouts"
+    };
+}
 
 impl Store {
     pub async fn create_game(&self, g: &NewGame) -> Result<GameId, StoreError> {
@@ -65,19 +72,25 @@ impl Store {
     }
 
     pub async fn game(&self, id: GameId) -> Result<GameRecord, StoreError> {
-        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
-            .bind(id.0)
-            .fetch_optional(&self.pool)
-            .await?
-            .ok_or(StoreError::NotFound(id))?;
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE id = $1"
+        ))
+        .bind(id.0)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(StoreError::NotFound(id))?;
         let seats = self.seats(id).await?;
         game_from_row(&row, seats)
     }
 
     /// The seats of a game, in order (empty for an unknown game).
     pub async fn seats(&self, game: GameId) -> Result<Vec<SeatRecord>, StoreError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {SEAT_COLUMNS} FROM seats WHERE game = $1 ORDER BY seat"
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            seat_columns!(),
+            " FROM seats WHERE game = $1 ORDER BY seat"
         ))
         .bind(game.0)
         .fetch_all(&self.pool)
@@ -402,9 +415,10 @@ impl Store {
         status: GameStatus,
         limit: u32,
     ) -> Result<Vec<GameRecord>, StoreError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE status = $1 \
-             ORDER BY updated_at DESC, id DESC LIMIT $2"
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE status = $1 ORDER BY updated_at DESC, id DESC LIMIT $2"
         ))
         .bind(status.as_str())
         .bind(i64::from(limit))
@@ -421,8 +435,10 @@ impl Store {
         status: Option<GameStatus>,
         limit: u32,
     ) -> Result<Vec<GameRecord>, StoreError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE (channel = $1 OR thread = $1) \
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE (channel = $1 OR thread = $1) \
              AND ($2 IS NULL OR status = $2) ORDER BY updated_at DESC, id DESC LIMIT $3"
         ))
         .bind(channel)
@@ -441,9 +457,10 @@ impl Store {
         status: Option<GameStatus>,
         limit: u32,
     ) -> Result<Vec<GameRecord>, StoreError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE id IN \
-             (SELECT game FROM seats WHERE user_id = $1) \
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE id IN (SELECT game FROM seats WHERE user_id = $1) \
              AND ($2 IS NULL OR status = $2) ORDER BY updated_at DESC, id DESC LIMIT $3"
         ))
         .bind(user)
@@ -468,10 +485,15 @@ impl Store {
             .collect::<Result<Vec<_>, _>>()?;
         let placeholders: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
         let sql = format!(
-            "SELECT {SEAT_COLUMNS} FROM seats WHERE game IN ({}) ORDER BY game, seat",
+            concat!(
+                "SELECT ",
+                seat_columns!(),
+                " FROM seats WHERE game IN ({}) ORDER BY game, seat"
+            ),
             placeholders.join(", ")
         );
-        let mut query = sqlx::query(&sql);
+        // Safe: our column list and `$1, $2, …` placeholders; the ids are bound, not written.
+        let mut query = sqlx::query(AssertSqlSafe(sql));
         for id in &ids {
             query = query.bind(*id);
         }

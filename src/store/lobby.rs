@@ -4,7 +4,7 @@
 //! (status still `lobby`; version+1), for the same locking reason as the game writes (see the
 //! module doc of `store`). Seats stay numbered 0, 1, 2… after someone leaves.
 
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, AssertSqlSafe};
 
 use super::{
     bool_i64, get, get_status, next_version, version_i64, DmStatus, GameId, GameStatus, Seat,
@@ -63,7 +63,9 @@ impl Store {
         column: &'static str,
         value: Option<i64>,
     ) -> Result<(), StoreError> {
-        let done = sqlx::query(&format!("UPDATE games SET {column} = $1 WHERE id = $2"))
+        // Safe: `column` is a `&'static str` named in this module or `clocks.rs`, never input.
+        let sql = format!("UPDATE games SET {column} = $1 WHERE id = $2");
+        let done = sqlx::query(AssertSqlSafe(sql))
             .bind(value)
             .bind(game.0)
             .execute(&self.pool)
@@ -105,21 +107,23 @@ impl Store {
         host: Option<i64>,
         channel: Option<i64>,
     ) -> Result<(i64, i64), StoreError> {
-        let count = |column: &'static str, value: Option<i64>| async move {
+        let count = |sql: &'static str, value: Option<i64>| async move {
             let Some(value) = value else {
                 return Ok::<i64, StoreError>(0);
             };
-            // `column` is one of two constant names below, never user input.
-            let row = sqlx::query(&format!(
-                "SELECT COUNT(*) AS n FROM games WHERE status = $1 AND {column} = $2"
-            ))
-            .bind(GameStatus::Lobby.as_str())
-            .bind(value)
-            .fetch_one(&self.pool)
-            .await?;
+            let row = sqlx::query(sql)
+                .bind(GameStatus::Lobby.as_str())
+                .bind(value)
+                .fetch_one(&self.pool)
+                .await?;
             get::<i64>(&row, "n")
         };
-        Ok((count("host", host).await?, count("channel", channel).await?))
+        let by_host = "SELECT COUNT(*) AS n FROM games WHERE status = $1 AND host = $2";
+        let in_channel = "SELECT COUNT(*) AS n FROM games WHERE status = $1 AND channel = $2";
+        Ok((
+            count(by_host, host).await?,
+            count(in_channel, channel).await?,
+        ))
     }
 
     /// Seats `user` at the next free seat of a lobby if fewer than `max` are taken.

@@ -33,18 +33,24 @@ impl Store {
         if lease_secs < 1 {
             return Err(StoreError::Invalid(format!("lease of {lease_secs} s")));
         }
-        let skip_locked = match self.backend {
-            Backend::Postgres => "FOR UPDATE SKIP LOCKED",
-            Backend::Sqlite => "",
+        // One query per backend: PostgreSQL skips rows another process holds locked.
+        macro_rules! claim {
+            ($lock:literal) => {
+                concat!(
+                    "UPDATE jobs SET claimed_by = $1, lease_until = $2, attempts = attempts + 1 \
+                     WHERE id IN (SELECT id FROM jobs WHERE due_at <= $3 \
+                       AND (lease_until IS NULL OR lease_until <= $3) \
+                       ORDER BY due_at, id LIMIT $4",
+                    $lock,
+                    ") RETURNING id, due_at, kind, game, user_id, payload, attempts"
+                )
+            };
+        }
+        let sql = match self.backend {
+            Backend::Postgres => claim!(" FOR UPDATE SKIP LOCKED"),
+            Backend::Sqlite => claim!(""),
         };
-        let sql = format!(
-            "UPDATE jobs SET claimed_by = $1, lease_until = $2, attempts = attempts + 1 \
-             WHERE id IN (SELECT id FROM jobs WHERE due_at <= $3 \
-               AND (lease_until IS NULL OR lease_until <= $3) \
-               ORDER BY due_at, id LIMIT $4 {skip_locked}) \
-             RETURNING id, due_at, kind, game, user_id, payload, attempts"
-        );
-        let rows = sqlx::query(&sql)
+        let rows = sqlx::query(sql)
             .bind(worker)
             .bind(now.saturating_add(lease_secs))
             .bind(now)

@@ -1,11 +1,10 @@
 //! Gates of Delirium boards and hands, reached by seeded random play through the engine
 //! (setup, mid-game, the end; 2, 3 and 4 players; English and French).
 
+use croupier::engine::GameRng;
 use croupier::engine::{Game, GameOptions, RenderCtx, Seat};
 use croupier::games::gates::Gates;
 use croupier::i18n::Lang;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 fn check(name: &str, img: &image::RgbaImage) {
     if std::env::var_os("GATES_DUMP").is_some() {
@@ -33,7 +32,7 @@ fn position(seats: usize, seed: u64, steps: usize) -> Gates {
     let mut o = GameOptions::new();
     o.insert("first_player".into(), "1".into());
     let mut g = Gates::setup(&o, seats, seed).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = GameRng::seed_from_u64(seed);
     for _ in 0..steps {
         let Some(p) = Game::prompt(&g) else { break };
         let pick = p.options[rng.gen_range(0..p.options.len())];

@@ -1,10 +1,9 @@
 //! Portal boards at several moments of seeded games (setup, mid-game, a recycle pending, the
 //! end), public and private, in English and French.
 
+use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx, Seat};
 use croupier::i18n::Lang;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 fn check(name: &str, img: &image::RgbaImage) {
     super::check("portal", name, img);
@@ -28,7 +27,7 @@ fn game(opts: &[(&str, &str)], seats: usize, seed: u64) -> Box<dyn AnyGame> {
 
 /// Plays `steps` random listed options (or until `stop` says so).
 fn advance(g: &mut Box<dyn AnyGame>, seed: u64, steps: usize, stop: impl Fn(&dyn AnyGame) -> bool) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = GameRng::seed_from_u64(seed);
     for _ in 0..steps {
         if stop(g.as_ref()) {
             return;

@@ -2,10 +2,9 @@
 //! Positions come from seeded playouts through the engine's public face (the game's state is
 //! private to it), so a rules change that alters play also moves these pictures.
 
+use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx, Seat};
 use croupier::i18n::Lang;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 fn check(name: &str, img: &image::RgbaImage) {
     super::check("spacelab", name, img);
@@ -24,7 +23,7 @@ fn position(n: usize, seed: u64, steps: Option<usize>) -> Box<dyn AnyGame> {
     let mut opts = GameOptions::new();
     opts.insert("objective_setup".into(), "dealt".into());
     let mut g = GameKind::SpaceLab.setup(&opts, n, seed).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = GameRng::seed_from_u64(seed);
     let mut k = 0;
     while let Some(p) = g.prompt() {
         if steps.is_some_and(|s| k >= s) {

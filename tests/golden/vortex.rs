@@ -1,13 +1,12 @@
 //! Vortex boards: setup, mid-game and end positions of every mode, reached by playing
 //! options through the engine (the positions of spec section 12 where one is needed).
 
+use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, Game, GameOptions, RenderCtx};
 use croupier::games::vortex::state::{Colour, Router};
 use croupier::games::vortex::Vortex;
 use croupier::i18n::Lang;
 use image::RgbaImage;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 fn check(name: &str, img: &RgbaImage) {
     super::check("vortex", name, img);
@@ -44,7 +43,7 @@ fn play(g: &mut Vortex, lines: &[&str]) {
 
 /// Plays `steps` options picked by a seeded generator (a reproducible mid-game position).
 fn walk(g: &mut Vortex, steps: usize, seed: u64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = GameRng::seed_from_u64(seed);
     for _ in 0..steps {
         let Some(p) = AnyGame::prompt(g) else { return };
         let pick = p.options[rng.gen_range(0..p.options.len())].clone();

@@ -91,7 +91,11 @@ impl Db {
         assert!(self.shared, "raw SQL needs a shared database");
         sqlx::any::install_default_drivers();
         let pool = sqlx::AnyPool::connect(&self.url).await.unwrap();
-        let row = sqlx::query(sql).fetch_one(&pool).await.unwrap();
+        // Tests write their own SQL (fixtures, corruption on purpose): no input reaches it.
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql.to_string()))
+            .fetch_one(&pool)
+            .await
+            .unwrap();
         pool.close().await;
         sqlx::Row::try_get(&row, 0).unwrap()
     }
@@ -106,7 +110,11 @@ impl Db {
 pub async fn raw(url: &str, sql: &str) {
     sqlx::any::install_default_drivers();
     let pool = sqlx::AnyPool::connect(url).await.unwrap();
-    sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+    // Tests write their own SQL (fixtures, schemas, corruption on purpose).
+    sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
+        .execute(&pool)
+        .await
+        .unwrap();
     pool.close().await;
 }
 

@@ -6,8 +6,7 @@
 //! - the layout is a local search over whole layouts (which piece on which empty door, where
 //!   each tower goes), scored by the strongest challenge the setter could answer with.
 
-use rand::seq::SliceRandom;
-use rand::Rng;
+use crate::engine::rng::SliceDraw;
 
 use super::lab::LabId;
 use super::moves::Action;
@@ -55,7 +54,7 @@ impl Cortexcape {
             hindsight: view.hindsight,
             seats: n,
             first,
-            rng: rng_from_seed(rng.gen()),
+            rng: rng_from_seed(rng.next_u64()),
             round: view.round,
             total_rounds: view.total_rounds,
             board,

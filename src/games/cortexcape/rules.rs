@@ -1,8 +1,6 @@
 //! The rules: prompts and their options, checks (pure), execution (events), path search.
 //! Every `apply` checks first and mutates only after every check passed.
 
-use rand::Rng;
-
 use super::lab::{data, Data, Lab};
 use super::moves::{Action, Event, HindsightInfo};
 use super::state::{Cortexcape, Piece, Place, RoundRecord, Stage, Start, DOORS, PLACES};

@@ -1174,8 +1174,7 @@ fn disconnected_lab_is_refused() {
 
 mod playouts {
     use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use crate::engine::GameRng;
 
     /// Plays one game choosing uniformly among listed options (sometimes `random`), checking
     /// the invariants after every step. Returns the number of options applied.
@@ -1184,7 +1183,7 @@ mod playouts {
         o.insert("lab".into(), lab.into());
         o.insert("short".into(), short.to_string());
         let mut g = Cortexcape::setup(&o, seats, seed).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = GameRng::seed_from_u64(seed);
         let junk = [
             "step x12",
             "tower 1 2",
@@ -1392,7 +1391,6 @@ mod bot {
     use super::*;
     use crate::ai::{Level, Method};
     use crate::engine::rng_from_seed;
-    use rand::Rng;
 
     /// Plays a game where every seat takes a seeded random option, calling `each` before
     /// every decision.

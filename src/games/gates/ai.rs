@@ -14,8 +14,7 @@
 //! round, build towards the most advanced gate, send where a majority is within reach, and
 //! leave desperate actions alone except the 3 points.
 
-use rand::seq::SliceRandom;
-use rand::Rng;
+use crate::engine::rng::SliceDraw;
 
 use super::components::{CardId, Effect, Region, Scroll};
 use super::moves::{Action, Desperate, Source};
@@ -179,7 +178,7 @@ pub(crate) fn imagine(
         seats: public.seats,
         duel: public.duel,
         opts,
-        rng: rng_from_seed(rng.gen()),
+        rng: rng_from_seed(rng.next_u64()),
         round: public.round,
         first: public.first,
         active,
@@ -284,7 +283,7 @@ impl Gates {
             listed
                 .iter()
                 .filter(|a| !matches!(a, Action::Despair(_)))
-                .map(|a| (value(a) + rng.gen::<f64>() * 0.5, *a))
+                .map(|a| (value(a) + rng.unit_f64() * 0.5, *a))
                 .max_by(|x, y| x.0.total_cmp(&y.0))
                 .map(|(_, a)| a)
         };

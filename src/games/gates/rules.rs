@@ -1,7 +1,7 @@
 //! The rules: setup, prompts and their options, checks, execution (events), gate openings and
 //! final scoring. Every `play` checks first and mutates only after every check passed.
 
-use rand::seq::SliceRandom;
+use crate::engine::rng::SliceDraw;
 
 use super::components::{data, CardId, Data, Effect, Region, Scroll};
 use super::moves::{Action, Desperate, Event, PointsReason, RankEntry, Source};
@@ -260,7 +260,7 @@ impl Gates {
         // Spec section 5, in this exact order.
         let first = match first {
             Some(f) => Seat(f),
-            None => Seat(rand::Rng::gen_range(&mut rng, 0..n)),
+            None => Seat(rng.gen_range(0..n)),
         };
         let mut deck: Vec<CardId> = (0..80).map(CardId).collect();
         deck.shuffle(&mut rng);

@@ -2226,8 +2226,7 @@ fn texts_are_localized_and_summaries_name_everything() {
 
 mod playouts {
     use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use crate::engine::GameRng;
 
     fn public_json(g: &Gates) -> String {
         serde_json::to_string(&g.public_view()).unwrap()
@@ -2296,7 +2295,7 @@ mod playouts {
     ) -> (Gates, EndReason) {
         let o = options(pairs);
         let mut g = Gates::setup(&o, seats, seed).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xD00D);
+        let mut rng = GameRng::seed_from_u64(seed ^ 0xD00D);
         let mut log: Vec<(Seat, Action)> = Vec::new();
         for step in 0..30_000 {
             let Some(p) = Game::prompt(&g) else {
@@ -2432,7 +2431,7 @@ mod playouts {
         };
         for seats in 2..=4 {
             let mut g = Gates::setup(&options(&[]), seats, 77).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(5);
+            let mut rng = GameRng::seed_from_u64(5);
             for _ in 0..(40 * seats) {
                 let Some(p) = Game::prompt(&g) else { break };
                 let pick = p.options[rng.gen_range(0..p.options.len())];
@@ -2447,7 +2446,7 @@ mod playouts {
                     hidden.extend(h.player(s).hand.iter().copied());
                 }
             }
-            use rand::seq::SliceRandom;
+            use crate::engine::rng::SliceDraw;
             hidden.shuffle(&mut rng);
             let mut it = hidden.into_iter();
             for s in h.seat_list() {
@@ -2544,7 +2543,7 @@ mod playouts {
         let mut found = false;
         'seeds: for seed in 0..40u64 {
             let mut g = Gates::setup(&options(&[]), 2, seed).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut rng = GameRng::seed_from_u64(seed);
             for _ in 0..400 {
                 let Some(p) = AnyGame::prompt(&g) else {
                     continue 'seeds;
@@ -2617,9 +2616,8 @@ mod playouts {
 mod bot {
     use super::*;
     use crate::ai::{Level, Method};
+    use crate::engine::rng::SliceDraw;
     use crate::engine::rng_from_seed;
-    use rand::seq::SliceRandom;
-    use rand::Rng;
 
     /// A game after `steps` seeded random options (fewer if it ends first).
     fn random_position(seats: usize, seed: u64, steps: usize) -> Gates {
@@ -2809,10 +2807,9 @@ mod bot {
 /// budget once encoded by the service.
 #[test]
 fn late_four_player_boards_fit_the_png_budget() {
-    use rand::{Rng, SeedableRng};
     for seed in [3u64, 4] {
         let mut g = Gates::setup(&GameOptions::new(), 4, seed).unwrap();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = crate::engine::GameRng::seed_from_u64(seed);
         let mut before_end = g.clone();
         while let Some(p) = Game::prompt(&g) {
             before_end = g.clone();

@@ -12,8 +12,7 @@
 //! Positions a playout stops at are scored by cake plus the cake's prospects
 //! ([`Portal::potential`]).
 
-use rand::seq::SliceRandom;
-use rand::Rng;
+use crate::engine::rng::SliceDraw;
 
 use super::components::shipped;
 use super::moves::{Action, Icon};
@@ -244,7 +243,7 @@ impl Portal {
             .filter_map(|x| parse_chamber(&x.id))
             .collect();
         let mut game = Portal {
-            rng: rng_from_seed(rng.gen()),
+            rng: rng_from_seed(rng.next_u64()),
             opts: engine.opts.clone(),
             seats,
             first: engine.first,

@@ -28,7 +28,6 @@ pub mod view;
 mod tests;
 
 use image::RgbaImage;
-use rand::Rng;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, OptionSpec,

@@ -5,8 +5,6 @@
 //! prompts with a single option until a real decision is needed. A decision is legal exactly
 //! when it is one of the listed options; `why` explains a refused one.
 
-use rand::Rng;
-
 use super::components::{shipped, Data};
 use super::moves::{Action, Death, DeployMode, Ev, Event, Icon, LostReason, Majority, SkipReason};
 use super::state::{

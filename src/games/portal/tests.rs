@@ -1,8 +1,6 @@
 //! Portal rules, scenario by scenario (spec sections 7 and 12), random playouts with the
 //! invariants of 4.9, replay, hidden-information leaks and the parser.
-
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::engine::GameRng;
 
 use super::components::{self, data};
 use super::moves::{Action, Death, Ev, Icon, Majority};
@@ -399,7 +397,7 @@ fn random_game(
     thorough: bool,
 ) -> (Portal, Vec<(Seat, Action)>) {
     let mut g = Portal::setup(opts, seats, seed).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xfeed);
+    let mut rng = GameRng::seed_from_u64(seed ^ 0xfeed);
     let mut log = Vec::new();
     for _ in 0..6000 {
         check_invariants(&g);
@@ -1937,7 +1935,7 @@ fn final_tie_vote_is_secret_until_the_last_ballot() {
 
 #[test]
 fn leak_hidden_hands_deck_and_backs_do_not_reach_the_public() {
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut rng = GameRng::seed_from_u64(5);
     for seed in 0..40u64 {
         let mut g = Portal::setup(&GameOptions::new(), 3, 500 + seed).unwrap();
         let steps = rng.gen_range(5..80);
@@ -2043,7 +2041,7 @@ fn leak_hidden_hands_deck_and_backs_do_not_reach_the_public() {
 #[test]
 fn parser_survives_random_strings() {
     let g = std2();
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut rng = GameRng::seed_from_u64(11);
     let alphabet: Vec<char> = "abcdefghijklmnopqrstuvwxyz0123456789 ;-é🙂"
         .chars()
         .collect();
@@ -2080,7 +2078,7 @@ mod bot {
     /// Plays `steps` seeded random options, then returns the game (still running, if it is).
     fn reach(opts: &GameOptions, seats: usize, seed: u64, steps: usize) -> Portal {
         let mut g = Portal::setup(opts, seats, seed).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xb07);
+        let mut rng = GameRng::seed_from_u64(seed ^ 0xb07);
         for _ in 0..steps {
             let Some(p) = g.prompt() else { break };
             if p.seat.0 == 0 && rng.gen_bool(0.3) {
@@ -2108,7 +2106,7 @@ mod bot {
             &[("hands", "open"), ("show_backs", "true")],
             &[("final_tie", "vote"), ("split_rule", "final")],
         ];
-        let mut rng = ChaCha8Rng::seed_from_u64(41);
+        let mut rng = GameRng::seed_from_u64(41);
         let mut checked = 0;
         for (vi, v) in variants.iter().enumerate() {
             for seats in 2..=4 {
@@ -2167,7 +2165,7 @@ mod bot {
         play(&mut g, 2, "vote red");
         let prompt = g.prompt().unwrap();
         assert_eq!((prompt.seat, prompt.kind), (Seat(3), "vote"));
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut rng = GameRng::seed_from_u64(3);
         // Seat 2 watches seat 3 vote: its own ballot is kept, seat 3's prompt is the same.
         let im = Portal::imagine(
             &g.public_view(),

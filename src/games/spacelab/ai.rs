@@ -6,8 +6,7 @@
 //! RNG. Playouts follow a cheap greedy policy (`playout_hint`), and a stopped playout is scored
 //! by potential: points on the station, objectives close to validation, cards in hand.
 
-use rand::seq::SliceRandom;
-use rand::Rng;
+use crate::engine::rng::SliceDraw;
 
 use super::cards::{data, Data};
 use super::moves::Action;
@@ -214,7 +213,7 @@ pub(crate) fn imagine(
         first: public.first.0,
         current,
         turn_no: public.turn_no,
-        rng: rng_from_seed(rng.gen()),
+        rng: rng_from_seed(rng.next_u64()),
         lab_deck: unseen_labs,
         lab_discard,
         centre,

@@ -23,9 +23,8 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
+use crate::engine::rng::SliceDraw;
 use image::RgbaImage;
-use rand::seq::SliceRandom;
-use rand::Rng;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, LineKeeps,

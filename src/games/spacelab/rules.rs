@@ -2,7 +2,7 @@
 //! resolution order, turn flow, final round and scoring. Every `apply` checks first and
 //! mutates only after the check passed.
 
-use rand::seq::SliceRandom;
+use crate::engine::rng::SliceDraw;
 
 use super::cards::{data, BottomEffect, Data, LabEffect, ProjectScoring};
 use super::moves::{Action, BonusKind, EndReason, Event};

@@ -1,9 +1,7 @@
 //! Space Lab tests: the data file, one test per rule of spec section 7 (r01..r30), one per
 //! scenario of section 12 (t01..t15), seeded random playouts with the invariants, a leak test,
 //! parser property tests and an independent scoring model.
-
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::engine::GameRng;
 
 use super::cards::{data, load, Data, SOURCE};
 use super::moves::{Action, BonusKind, EndReason, Event};
@@ -1801,7 +1799,7 @@ fn playout(
 ) -> (SpaceLab, Vec<(u8, Action)>) {
     let o = opts(extra);
     let mut g = SpaceLab::setup(&o, n, seed).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = GameRng::seed_from_u64(seed);
     let mut log = Vec::new();
     let mut steps = 0;
     while let Some(p) = Game::prompt(&g) {
@@ -1901,7 +1899,7 @@ fn leak_permuting_hidden_cards_changes_no_public_output() {
     for seed in 0..12u64 {
         let n = 2 + (seed as usize % 3);
         let mut g = SpaceLab::setup(&opts(&[("objective_setup", "dealt")]), n, seed).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed + 100);
+        let mut rng = GameRng::seed_from_u64(seed + 100);
         for _ in 0..(20 + seed * 7) {
             let Some(p) = Game::prompt(&g) else { break };
             let a = p.options[rng.gen_range(0..p.options.len())];
@@ -2045,7 +2043,7 @@ fn hidden_draw_texts_never_name_cards() {
 #[test]
 fn parser_never_panics_on_random_strings() {
     let g = SpaceLab::setup(&GameOptions::new(), 3, 4).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut rng = GameRng::seed_from_u64(77);
     let alphabet: Vec<char> = "abcdefgiklmnoprstuvy0123456789 ;é🙂-".chars().collect();
     let words = [
         "card", "slot", "pay", "take", "keep", "bonus", "from", "arrange", "red07", "t2", "o04",
@@ -2153,7 +2151,7 @@ fn setup_emits_game_started_then_objectives_dealt_all_public() {
     let mut objs: Vec<u8> = (0..12).collect();
     let mut rng = crate::engine::rng_from_seed(5);
     {
-        use rand::seq::SliceRandom;
+        use crate::engine::rng::SliceDraw;
         let mut labs: Vec<u8> = (0..60).collect();
         labs.shuffle(&mut rng);
         let mut pj: Vec<u8> = (0..24).collect();
@@ -2257,7 +2255,7 @@ mod bot {
             let n = 2 + i % 3;
             let seed = 40 + i as u64;
             let mut g = SpaceLab::setup(&opts(set), n, seed).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut rng = GameRng::seed_from_u64(seed);
             let mut irng = rng_from_seed(seed);
             while let Some(p) = Game::prompt(&g) {
                 let s = p.seat.0;
@@ -2333,7 +2331,7 @@ mod bot {
         let mut compared = 0;
         for seed in 0..30u64 {
             let mut g = SpaceLab::setup(&GameOptions::new(), 2, seed).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut rng = GameRng::seed_from_u64(seed);
             for _ in 0..(30 + seed * 3) {
                 let Some(p) = Game::prompt(&g) else { break };
                 let a = p.options[rng.gen_range(0..p.options.len())];

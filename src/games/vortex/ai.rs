@@ -10,8 +10,7 @@
 
 use std::sync::OnceLock;
 
-use rand::seq::SliceRandom;
-use rand::Rng;
+use crate::engine::rng::SliceDraw;
 
 use super::board::geo;
 use super::moves::{Action, Dir};
@@ -97,7 +96,7 @@ impl Vortex {
             options.insert(k.into(), v.into());
         }
         let mut g = Vortex::build(&options, seats, view.seed).ok()?;
-        g.rng = rng_from_seed(rng.gen());
+        g.rng = rng_from_seed(rng.next_u64());
         g.board.clone_from(&view.board);
         g.claims.clone_from(&view.claims);
         g.sides = view

@@ -2,9 +2,7 @@
 //! one test per rule R1-R33 of spec section 7 and per scenario T1-T15 of section 12, seeded
 //! random playouts over every mode and player count with the invariants of the issue, and a
 //! parser property test.
-
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::engine::GameRng;
 
 use super::board::{self, data, tower_index, DataError};
 use super::moves::{Action, Dir, DrawReason, EndReason, Event, Moved, WinReason};
@@ -1394,7 +1392,7 @@ fn r27_r28_pantry_before_trap() {
 #[test]
 fn r29_round_limit_draws() {
     let mut g = new_game("mode=catmouse max_rounds=10", 2);
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut rng = GameRng::seed_from_u64(5);
     while Game::prompt(&g).is_some() {
         let o = opts(&g);
         let pick = o[rng.gen_range(0..o.len())].clone();
@@ -1476,7 +1474,7 @@ fn parse_errors_name_the_forms() {
 
 #[test]
 fn parser_property_random_strings_never_panic_or_change_anything() {
-    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    let mut rng = GameRng::seed_from_u64(99);
     let alphabet: Vec<char> = "rotminclaimctrlrecallplaceendabcjs 0123456789;cwccw*-é🙂\t"
         .chars()
         .collect();
@@ -1573,7 +1571,7 @@ fn playout(opts_str: &str, seats: usize, seed: u64) -> usize {
         .iter()
         .map(|c| (*c, g.spaces_of(*c).len()))
         .collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = GameRng::seed_from_u64(seed);
     let mut log: Vec<(Seat, Action)> = Vec::new();
     for step in 0..6000 {
         let Some(p) = Game::prompt(&g) else {
@@ -1707,7 +1705,7 @@ fn views_texts_and_image_sizes() {
         ("mode=solitaire", 1),
     ] {
         let mut g = new_game(o, n);
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut rng = GameRng::seed_from_u64(3);
         for _ in 0..30 {
             let Some(p) = Game::prompt(&g) else { break };
             for lang in [Lang::En, Lang::Fr] {
@@ -1773,8 +1771,7 @@ fn every_rule_error_has_texts() {
 // ---------------------------------------------------------------- bot players (issue 9)
 
 mod bot {
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use crate::engine::GameRng;
 
     use super::super::ai::distance;
     use super::{new_game, play, pos, seat_now};
@@ -1797,7 +1794,7 @@ mod bot {
 
     /// Walks a random game and calls `check` at every prompt.
     fn random_walk(mut g: Vortex, seed: u64, steps: usize, mut check: impl FnMut(&Vortex)) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = GameRng::seed_from_u64(seed);
         for _ in 0..steps {
             let Some(p) = Game::prompt(&g) else {
                 return;
@@ -1890,7 +1887,7 @@ mod bot {
     fn the_bot_ignores_what_it_cannot_see() {
         for (n, g) in games().into_iter().enumerate() {
             let mut g = g;
-            let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
+            let mut rng = GameRng::seed_from_u64(n as u64);
             for _ in 0..7 {
                 let p = Game::prompt(&g).unwrap();
                 let a = p.options[rng.gen_range(0..p.options.len())];
