@@ -199,6 +199,7 @@ async fn serve(config: &Config, cli: &ServeCli) -> anyhow::Result<()> {
         database_url: config.database_url.clone(),
         dev_guild: config.dev_guild,
         api_base: config.api_base.clone(),
+        http_client: None,
         shards,
         tick: (config.scheduler_tick_secs > 0)
             .then(|| std::time::Duration::from_secs(config.scheduler_tick_secs)),

@@ -74,7 +74,7 @@ async fn world(db: &Db, timers: Timers, cooldowns: bool) -> World {
     }
     let mut config = bot_play::config(
         croupier::config::Token::new(TOKEN),
-        fake.api_base(),
+        &fake,
         None,
         Some(std::time::Duration::from_millis(200)),
     );

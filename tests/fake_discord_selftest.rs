@@ -1,5 +1,5 @@
-//! Proves the fake Discord with serenity's own client (no bot code): REST calls through
-//! `HttpBuilder::proxy` with the rate limiter off, a gateway `Client` that gets READY and an
+//! Proves the fake Discord with serenity's own client (no bot code): REST calls to
+//! `https://discord.com` answered by the fake, serenity's rate limiter on, a gateway `Client` that gets READY and an
 //! interaction, and the violations the fake must catch.
 
 #[path = "support/fake_discord/mod.rs"]
@@ -44,15 +44,15 @@ fn discord_error(e: &serenity::Error) -> Option<(u16, isize, String)> {
     }
 }
 
-/// Every request went to the fake's own address: nothing can have reached discord.com.
+/// Every request reached the fake, as `discord.com` over its TLS port (the client resolves the
+/// name to loopback and trusts only the fake's test authority).
 fn assert_all_local(fake: &FakeDiscord, expected_requests: usize) {
-    let host = fake.api_base().trim_start_matches("http://").to_string();
     let requests = fake.requests();
     assert_eq!(requests.len(), expected_requests, "{requests:#?}");
     assert!(
         requests
             .iter()
-            .all(|r| r.host == host && r.uri.starts_with("/api/v10/")),
+            .all(|r| r.host == "discord.com" && r.uri.starts_with("/api/v10/")),
         "{requests:#?}"
     );
 }
@@ -61,7 +61,10 @@ fn assert_all_local(fake: &FakeDiscord, expected_requests: usize) {
 async fn message_with_embed_components_and_png_attachment() {
     let fake = FakeDiscord::start().await;
     let http = fake.http();
-    assert_eq!(http.proxy.as_deref(), Some(fake.api_base().as_str()));
+    assert!(
+        http.proxy.is_none(),
+        "serenity's own URLs, its rate limiter on"
+    );
     let board = png(6, 4);
     let sent = ChannelId::new(CHANNEL_ID)
         .send_message(
@@ -952,4 +955,138 @@ async fn mentions_ping_as_allowed_mentions_say() {
         vec![ALICE]
     );
     fake.assert_clean();
+}
+
+/// A raw request to the fake as `https://discord.com`, no rate limiter in between: the status,
+/// the headers and the JSON body.
+async fn raw_discord(
+    client: &reqwest::Client,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<serde_json::Value>,
+) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
+    let mut req = client
+        .request(method, format!("https://discord.com/api/v10{path}"))
+        .header("authorization", format!("Bot {TOKEN}"));
+    if let Some(b) = body {
+        req = req
+            .header("content-type", "application/json")
+            .body(b.to_string());
+    }
+    let res = req.send().await.expect("request");
+    let status = res.status().as_u16();
+    let headers = res.headers().clone();
+    let bytes = res.bytes().await.unwrap_or_default();
+    let body = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
+    (status, headers, body)
+}
+
+fn header<'a>(h: &'a reqwest::header::HeaderMap, name: &str) -> &'a str {
+    h.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+}
+
+/// Per-route buckets as Discord answers them: headers on every answer, the sixth message in
+/// five seconds to one channel refused with 429 and `retry_after` (another channel unaffected),
+/// every refusal counted as an invalid request; serenity's limiter, reading the headers, sends
+/// as many messages as it likes and never meets a 429.
+#[tokio::test]
+async fn per_route_limits_answer_with_headers_and_429() {
+    let fake = FakeDiscord::start().await;
+    fake.add_channel(CHANNEL_ID + 1, "other", Vec::new());
+    let client = fake.discord_client();
+    let post = |channel: u64| {
+        let client = client.clone();
+        async move {
+            let path = format!("/channels/{channel}/messages");
+            let hello = Some(json!({"content": "hello"}));
+            raw_discord(&client, reqwest::Method::POST, &path, hello).await
+        }
+    };
+    for i in 0..5u32 {
+        let (status, h, _) = post(CHANNEL_ID).await;
+        assert_eq!(status, 200);
+        assert_eq!(header(&h, "x-ratelimit-limit"), "5");
+        assert_eq!(header(&h, "x-ratelimit-remaining"), (4 - i).to_string());
+        let after: f64 = header(&h, "x-ratelimit-reset-after").parse().unwrap();
+        assert!(after > 0.0 && after <= 5.0, "{after}");
+        assert!(!header(&h, "x-ratelimit-bucket").is_empty());
+        let reset: f64 = header(&h, "x-ratelimit-reset").parse().unwrap();
+        assert!(reset > 1.7e9, "epoch seconds: {reset}");
+    }
+    let (status, h, body) = post(CHANNEL_ID).await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["global"], false);
+    assert!(body["retry_after"].as_f64().unwrap() > 0.0, "{body}");
+    assert_eq!(header(&h, "x-ratelimit-scope"), "user");
+    assert_eq!(header(&h, "x-ratelimit-remaining"), "0");
+    assert!(header(&h, "retry-after").parse::<u64>().unwrap() >= 1);
+    // The refused message was not posted; another channel has its own bucket.
+    assert_eq!(fake.messages(CHANNEL_ID).len(), 5);
+    assert_eq!(post(CHANNEL_ID + 1).await.0, 200);
+    assert_eq!((fake.rate_limited(), fake.invalid_requests()), (1, 1));
+
+    // serenity's limiter waits for the window instead (shrunk to 0.2 s to keep the test short).
+    let fake = FakeDiscord::start().await;
+    fake.rate_limits(|r| r.time_scale = 0.04);
+    let http = fake.http();
+    for i in 0..12 {
+        ChannelId::new(CHANNEL_ID)
+            .say(&http, format!("message {i}"))
+            .await
+            .expect("send");
+    }
+    assert_eq!(fake.messages(CHANNEL_ID).len(), 12);
+    assert_eq!(fake.rate_limited(), 0, "serenity honoured the headers");
+    fake.assert_clean();
+}
+
+/// The global limit: 50 requests a second for the bot token across routes, answered with a
+/// global 429 (`X-RateLimit-Global`); interaction callbacks do not count against it; switched
+/// off, nothing is limited.
+#[tokio::test]
+async fn the_global_limit_counts_bot_requests_but_not_interaction_callbacks() {
+    let fake = FakeDiscord::start().await;
+    // A long window so the burst surely falls inside it on a busy machine.
+    fake.rate_limits(|r| r.time_scale = 20.0);
+    let client = fake.discord_client();
+    for c in 0..50u64 {
+        fake.add_channel(CHANNEL_ID + 100 + c, "c", Vec::new());
+    }
+    for c in 0..50u64 {
+        let path = format!("/channels/{}", CHANNEL_ID + 100 + c);
+        let (status, _, body) = raw_discord(&client, reqwest::Method::GET, &path, None).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, h, body) = raw_discord(
+        &client,
+        reqwest::Method::GET,
+        &format!("/channels/{CHANNEL_ID}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["global"], true);
+    assert_eq!(header(&h, "x-ratelimit-global"), "true");
+    assert_eq!(header(&h, "x-ratelimit-scope"), "global");
+    // An interaction's callback still goes through.
+    let pushed = fake.register_interaction(Push::command("play", vec![]));
+    let (status, _, body) = raw_discord(
+        &client,
+        reqwest::Method::POST,
+        &format!("/interactions/{}/{}/callback", pushed.id, pushed.token),
+        Some(json!({"type": 5, "data": {"flags": 64}})),
+    )
+    .await;
+    assert_eq!(status, 204, "{body}");
+    assert_eq!(fake.rate_limited(), 1);
+
+    let fake = FakeDiscord::start().await;
+    fake.rate_limits(|r| r.on = false);
+    let client = fake.discord_client();
+    for _ in 0..60 {
+        let path = format!("/channels/{CHANNEL_ID}");
+        let (status, h, _) = raw_discord(&client, reqwest::Method::GET, &path, None).await;
+        assert_eq!(status, 200);
+        assert!(h.get("x-ratelimit-limit").is_none());
+    }
 }

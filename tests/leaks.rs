@@ -407,12 +407,10 @@ async fn the_token_never_reaches_a_log_line() {
     let url = format!("sqlite://{}/canary.db", dir.path().display());
     let service = Service::new(croupier::store::Store::connect(&url).await.unwrap());
     let fake = FakeDiscord::start().await;
-    let bot = |api_base: String| {
-        let tick = Some(std::time::Duration::from_millis(50));
-        bot_play::config(token.clone(), api_base, None, tick)
-    };
+    let tick = Some(std::time::Duration::from_millis(50));
+    let config = bot_play::config(token.clone(), &fake, None, tick);
     // Start-up, a command, the scheduler ticking, shutdown: everything logged at TRACE.
-    let running = Bot::start_with(&fake, service.clone(), bot(fake.api_base())).await;
+    let running = Bot::start_with(&fake, service.clone(), config).await;
     let cmd = fake
         .push(Push::command(
             "play",
@@ -425,7 +423,12 @@ async fn the_token_never_reaches_a_log_line() {
     let unreachable = tokio::time::timeout(
         std::time::Duration::from_secs(3),
         run_with_service(
-            bot("http://127.0.0.1:9".into()),
+            croupier::bot::BotConfig {
+                // A REST proxy nobody listens at.
+                api_base: Some("http://127.0.0.1:9".into()),
+                http_client: None,
+                ..bot_play::config(token.clone(), &fake, None, tick)
+            },
             service,
             std::future::pending(),
         ),

@@ -4,11 +4,12 @@
 //!
 //! Start it in-process (tests drive it against a loopback fake Discord):
 //! ```ignore
-//! let config = BotConfig { token, api_base: Some("http://127.0.0.1:PORT".into()), .. };
+//! let config = BotConfig { token, http_client: Some(fake.discord_client()), .. };
 //! croupier::bot::run_with_service(config, service, async { stop_rx.await.ok(); }).await?;
 //! ```
-//! With `api_base` set, every REST call goes to that base (serenity's proxy seam, rate limiter
-//! off) and the gateway URL is the one `GET /gateway/bot` there returns.
+//! With `http_client` set, REST calls go through that client with serenity's rate limiter on
+//! (the fake answers as `https://discord.com`); the gateway URL is the one `GET /gateway/bot`
+//! returns. `api_base` is the other seam: a REST proxy, with serenity's limiter off.
 
 mod clocks;
 mod commands;
@@ -43,8 +44,12 @@ pub struct BotConfig {
     pub database_url: String,
     /// `DISCORD_DEV_GUILD`: register the commands in this guild only (instant), else globally.
     pub dev_guild: Option<u64>,
-    /// `DISCORD_API_BASE`: a REST proxy or a fake Discord (`http://127.0.0.1:PORT`).
+    /// `DISCORD_API_BASE`: a REST proxy that rate-limits for us (serenity honours a proxy only
+    /// with its own rate limiter off).
     pub api_base: Option<String>,
+    /// The HTTP client for Discord's REST API, serenity's rate limiter on. Tests give one that
+    /// reaches the fake Discord as `https://discord.com`; `None`: serenity's own.
+    pub http_client: Option<reqwest::Client>,
     /// `--shards 0-1 --total 4`: run only these shards (several processes on PostgreSQL).
     pub shards: Option<ShardRange>,
     /// How often the scheduler looks for due jobs (`None`: this process runs no scheduler).
@@ -161,6 +166,9 @@ pub async fn run_with_service(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let mut http = serenity::HttpBuilder::new(config.token.expose());
+    if let Some(client) = config.http_client.clone() {
+        http = http.client(client);
+    }
     if let Some(base) = &config.api_base {
         http = http
             .proxy(base.trim_end_matches('/'))

@@ -41,7 +41,7 @@ impl Bot {
         shards: Option<ShardRange>,
         tick: Option<std::time::Duration>,
     ) -> Bot {
-        let config = config(Token::new(TOKEN), fake.api_base(), shards, tick);
+        let config = config(Token::new(TOKEN), fake, shards, tick);
         Bot::start_with(fake, service, config).await
     }
 
@@ -85,10 +85,11 @@ impl Drop for Bot {
     }
 }
 
-/// The bot's configuration against the fake at `api_base`.
+/// The bot's configuration against the fake, reached as `https://discord.com` with serenity's
+/// rate limiter on.
 pub fn config(
     token: Token,
-    api_base: String,
+    fake: &FakeDiscord,
     shards: Option<ShardRange>,
     tick: Option<std::time::Duration>,
 ) -> BotConfig {
@@ -96,7 +97,8 @@ pub fn config(
         token,
         database_url: String::new(),
         dev_guild: Some(GUILD_ID),
-        api_base: Some(api_base),
+        api_base: None,
+        http_client: Some(fake.discord_client()),
         shards,
         tick,
         cooldowns: false,
@@ -114,6 +116,8 @@ pub async fn finish(fake: &FakeDiscord) {
     })
     .await;
     fake.assert_clean();
+    // serenity's rate limiter read the fake's headers: a normal game never meets a 429.
+    assert_eq!(fake.rate_limited(), 0, "the bot met Discord's rate limits");
 }
 
 /// Waits for a session identified after `before` others, and the guild's commands.

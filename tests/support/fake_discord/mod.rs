@@ -1,9 +1,9 @@
 //! A fake Discord on loopback for end-to-end tests: REST v10 and the gateway websocket.
 //!
-//! The bot under test is real client code pointed at the fake:
-//! `HttpBuilder::new(token).proxy(fake.api_base()).ratelimiter_disabled(true)` (serenity only
-//! rewrites `https://discord.com` to the proxy when the rate limiter is off) and the gateway URL
-//! the fake returns from `GET /gateway`. Every request is checked against Discord's OpenAPI
+//! The bot under test is real client code pointed at the fake: its REST client resolves
+//! `discord.com` to the fake's TLS port (`discord_client`, so serenity's rate limiter stays on;
+//! serenity honours a proxy only with the limiter off, which `api_base` still offers) and the
+//! gateway URL the fake returns from `GET /gateway`. Every request is checked against Discord's OpenAPI
 //! description and Discord's limits; every payload the fake sends is checked to parse as
 //! serenity's own models. Problems are recorded, and `assert_clean` lists them all.
 //!
@@ -18,6 +18,7 @@ mod multipart;
 pub mod openapi;
 mod payloads;
 pub mod perms;
+pub mod ratelimits;
 mod rest;
 mod state;
 
@@ -46,6 +47,27 @@ pub const TOKEN: &str = "fake-discord-token";
 /// How long `wait_*` helpers wait before failing the test (a hang guard, not a timing check).
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
 
+const TLS_CA: &[u8] = include_bytes!("tls/ca.pem");
+const TLS_CERT: &[u8] = include_bytes!("tls/discord.com.pem");
+const TLS_KEY: &[u8] = include_bytes!("tls/discord.com.key");
+
+fn tls_acceptor() -> tokio_rustls::TlsAcceptor {
+    use tokio_rustls::rustls::pki_types::pem::PemObject;
+    use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let certs = CertificateDer::pem_slice_iter(TLS_CERT)
+        .collect::<Result<Vec<_>, _>>()
+        .expect("fake Discord certificate");
+    let key = PrivateKeyDer::from_pem_slice(TLS_KEY).expect("fake Discord key");
+    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+    let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("TLS versions")
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .expect("fake Discord TLS config");
+    tokio_rustls::TlsAcceptor::from(Arc::new(config))
+}
+
 /// The spec is parsed once per test binary (1 MB of JSON).
 fn shared_spec() -> Arc<openapi::Spec> {
     static SPEC: OnceLock<Result<Arc<openapi::Spec>, String>> = OnceLock::new();
@@ -61,8 +83,10 @@ pub(crate) struct Inner {
     spec: Arc<openapi::Spec>,
     api_base: String,
     gateway_url: String,
-    /// `127.0.0.1:port`, what the Host header must say.
+    /// `127.0.0.1:port`, what the Host header must say (`discord.com` over TLS).
     host: String,
+    /// Where `discord.com` resolves for `discord_client`.
+    tls_addr: std::net::SocketAddr,
     /// `drop_gateway`: every live connection ends without a close frame.
     cut: tokio::sync::broadcast::Sender<()>,
 }
@@ -104,6 +128,10 @@ impl FakeDiscord {
         let gw = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind gateway port");
+        let tls = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind TLS REST port");
+        let tls_addr = tls.local_addr().expect("TLS REST address");
         let rest_addr = rest.local_addr().expect("REST address");
         let gw_addr = gw.local_addr().expect("gateway address");
         let inner = Arc::new(Inner {
@@ -113,6 +141,7 @@ impl FakeDiscord {
             api_base: format!("http://{rest_addr}"),
             gateway_url: format!("ws://{gw_addr}"),
             host: rest_addr.to_string(),
+            tls_addr,
             cut: tokio::sync::broadcast::channel(4).0,
         });
         let rest_inner = Arc::clone(&inner);
@@ -120,7 +149,25 @@ impl FakeDiscord {
             while let Ok((stream, _)) = rest.accept().await {
                 let inner = Arc::clone(&rest_inner);
                 tokio::spawn(async move {
-                    let svc = service_fn(move |req| rest::handle(Arc::clone(&inner), req));
+                    let svc = service_fn(move |req| rest::handle(Arc::clone(&inner), req, false));
+                    let _ = http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), svc)
+                        .await;
+                });
+            }
+        });
+        // The same REST service as `https://discord.com` (see tls/README.md).
+        let tls_inner = Arc::clone(&inner);
+        let acceptor = tls_acceptor();
+        let tls_task = tokio::spawn(async move {
+            while let Ok((stream, _)) = tls.accept().await {
+                let inner = Arc::clone(&tls_inner);
+                let acceptor = acceptor.clone();
+                tokio::spawn(async move {
+                    let Ok(stream) = acceptor.accept(stream).await else {
+                        return;
+                    };
+                    let svc = service_fn(move |req| rest::handle(Arc::clone(&inner), req, true));
                     let _ = http1::Builder::new()
                         .serve_connection(TokioIo::new(stream), svc)
                         .await;
@@ -130,8 +177,21 @@ impl FakeDiscord {
         let gw_task = tokio::spawn(gateway::serve(gw, Arc::clone(&inner)));
         FakeDiscord {
             inner,
-            tasks: vec![rest_task, gw_task],
+            tasks: vec![rest_task, tls_task, gw_task],
         }
+    }
+
+    /// A reqwest client for which `https://discord.com` is this fake: the name resolves to
+    /// its TLS port and only the fake's test authority is trusted.
+    pub fn discord_client(&self) -> reqwest::Client {
+        let ca = reqwest::Certificate::from_pem(TLS_CA).expect("test CA");
+        reqwest::Client::builder()
+            .use_rustls_tls()
+            .tls_built_in_root_certs(false)
+            .add_root_certificate(ca)
+            .resolve("discord.com", self.inner.tls_addr)
+            .build()
+            .expect("reqwest client for the fake Discord")
     }
 
     /// For `HttpBuilder::proxy`: `http://127.0.0.1:PORT`.
@@ -144,11 +204,11 @@ impl FakeDiscord {
         self.inner.gateway_url.clone()
     }
 
-    /// A serenity `Http` wired to the fake: proxy, rate limiter off, application id set.
+    /// A serenity `Http` wired to the fake as Discord itself (`discord_client`), with serenity's
+    /// rate limiter on, application id set.
     pub fn http(&self) -> serenity::http::Http {
         serenity::http::HttpBuilder::new(TOKEN)
-            .proxy(self.api_base())
-            .ratelimiter_disabled(true)
+            .client(self.discord_client())
             .application_id(serenity::model::id::ApplicationId::new(APPLICATION_ID))
             .build()
     }
@@ -319,6 +379,22 @@ impl FakeDiscord {
             code: 0,
             retry_after: Some(retry_after),
         });
+    }
+
+    /// Discord's rate limits (on by default): `f` may switch them off, shrink their windows
+    /// (`time_scale`) or change the global limit.
+    pub fn rate_limits(&self, f: impl FnOnce(&mut ratelimits::RateLimits)) {
+        f(&mut self.inner.lock().rate);
+    }
+
+    /// 429s the fake's rate limits answered (injected faults not included).
+    pub fn rate_limited(&self) -> u32 {
+        self.inner.lock().rate.limited
+    }
+
+    /// Answers Discord counts toward its invalid-request ban (401, 403 and 429).
+    pub fn invalid_requests(&self) -> u32 {
+        self.inner.lock().rate.invalid
     }
 
     /// Injected faults not used up yet, as `(route, times left)`.

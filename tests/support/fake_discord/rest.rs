@@ -5,6 +5,7 @@ use super::checks;
 use super::multipart;
 use super::payloads::{self, check_model};
 use super::perms;
+use super::ratelimits;
 use super::state::{
     Attachment, Callback, ChannelKind, ChannelRec, CommandRec, Message, RequestLog, State,
 };
@@ -18,9 +19,11 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::Arc;
 
+/// `tls`: the request came to the TLS port, addressed to `discord.com`.
 pub async fn handle(
     inner: Arc<Inner>,
     req: Request<Incoming>,
+    tls: bool,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let (parts, body) = req.into_parts();
     let bytes = match body.collect().await {
@@ -29,7 +32,7 @@ pub async fn handle(
     };
     let reply = {
         let mut st = inner.lock();
-        inner.rest(&mut st, &parts, &bytes)
+        inner.rest(&mut st, &parts, &bytes, tls)
     };
     inner.changed.notify_waiters();
     let mut builder = Response::builder().status(reply.status);
@@ -130,7 +133,13 @@ impl Req {
 }
 
 impl Inner {
-    fn rest(&self, st: &mut State, parts: &hyper::http::request::Parts, bytes: &[u8]) -> Reply {
+    fn rest(
+        &self,
+        st: &mut State,
+        parts: &hyper::http::request::Parts,
+        bytes: &[u8],
+        tls: bool,
+    ) -> Reply {
         let method = parts.method.as_str().to_string();
         let uri = parts.uri.to_string();
         let path = parts.uri.path().to_string();
@@ -144,14 +153,33 @@ impl Inner {
             body: None,
         };
         let label = format!("{method} {path}");
-        if host != self.host {
+        let expected = if tls {
+            "discord.com"
+        } else {
+            self.host.as_str()
+        };
+        if host != expected {
             st.violation(
                 &label,
                 "",
-                format!("Host header {host:?}, expected {:?}", self.host),
+                format!("Host header {host:?}, expected {expected:?}"),
             );
         }
-        let reply = self.rest_inner(st, parts, bytes, &method, &path, &label, &mut log);
+        let mut limits = Vec::new();
+        let mut reply = self.rest_inner(
+            st,
+            parts,
+            bytes,
+            &method,
+            &path,
+            &label,
+            &mut log,
+            &mut limits,
+        );
+        reply.headers.extend(limits);
+        if matches!(reply.status, 401 | 403 | 429) {
+            st.rate.invalid += 1;
+        }
         log.status = reply.status;
         if !st.lean {
             st.requests.push(log);
@@ -169,6 +197,7 @@ impl Inner {
         path: &str,
         label: &str,
         log: &mut RequestLog,
+        limits: &mut Vec<(&'static str, String)>,
     ) -> Reply {
         let Some(api_path) = path.strip_prefix("/api/v10") else {
             st.violation(label, "", "not under /api/v10");
@@ -217,6 +246,24 @@ impl Inner {
                 "missing or wrong `Authorization: Bot <token>` header",
             );
             return error(401, 0, "401: Unauthorized");
+        }
+        match st.rate.check(method, &template, &route.params, by_token) {
+            ratelimits::Verdict::Pass(headers) => *limits = headers,
+            ratelimits::Verdict::Limited {
+                retry_after,
+                global,
+                headers,
+            } => {
+                return Reply {
+                    status: 429,
+                    body: Some(json!({
+                        "message": "You are being rate limited.",
+                        "retry_after": retry_after,
+                        "global": global,
+                    })),
+                    headers,
+                }
+            }
         }
 
         let content_type = header(parts, "content-type").unwrap_or_default();

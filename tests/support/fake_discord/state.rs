@@ -299,6 +299,8 @@ pub struct State {
     pub faults: Vec<Fault>,
     /// `FakeDiscord::lean`: no request log and no file bytes kept (long load runs).
     pub lean: bool,
+    /// Discord's rate limits (on by default).
+    pub rate: super::ratelimits::RateLimits,
 }
 
 impl State {
@@ -368,6 +370,7 @@ impl State {
             token: token.into(),
             faults: Vec::new(),
             lean: false,
+            rate: Default::default(),
         }
     }
 

@@ -1,0 +1,199 @@
+//! Discord's rate limits, as `developers/topics/rate-limits` describes them: per-route buckets
+//! keyed by the route and its top-level resource (channel, guild, webhook + token), answered
+//! with `X-RateLimit-*` headers; a global limit of 50 requests per second for the bot token,
+//! which interaction callbacks and webhooks (interaction follow-ups) do not count against; 429
+//! answers with `retry_after`; and a count of invalid requests (401, 403, 429).
+//!
+//! Discord publishes no per-route numbers ("should not be hard coded"); the fake uses the ones
+//! bots meet in practice: 5 messages per 5 s per channel (posting and editing alike), and 5
+//! requests per second for every other route and resource. `time_scale` shrinks every window
+//! for tests that play a week of games in seconds; the headers then say the shrunk times, so a
+//! client that honours them (serenity's limiter) still never meets a 429.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+#[derive(Clone, Debug)]
+pub struct RateLimits {
+    /// Off: no headers, no 429 (a test that is about something else may say so).
+    pub on: bool,
+    /// Multiplies every window: 1.0 is Discord's time.
+    pub time_scale: f64,
+    /// Requests per second for the bot token, across routes.
+    pub global_per_sec: usize,
+    buckets: HashMap<String, Bucket>,
+    global: VecDeque<Instant>,
+    /// 429s this fake's limits answered (injected faults not included).
+    pub limited: u32,
+    /// Responses Discord counts toward its invalid-request ban (401, 403, 429 but `shared`).
+    pub invalid: u32,
+}
+
+#[derive(Clone, Debug)]
+struct Bucket {
+    limit: u32,
+    remaining: u32,
+    reset_at: Instant,
+}
+
+/// What a request met: headers to add, or a 429 to answer instead.
+pub enum Verdict {
+    Pass(Vec<(&'static str, String)>),
+    Limited {
+        retry_after: f64,
+        global: bool,
+        headers: Vec<(&'static str, String)>,
+    },
+}
+
+impl Default for RateLimits {
+    fn default() -> Self {
+        RateLimits {
+            on: true,
+            time_scale: 1.0,
+            global_per_sec: 50,
+            buckets: HashMap::new(),
+            global: VecDeque::new(),
+            limited: 0,
+            invalid: 0,
+        }
+    }
+}
+
+/// The per-route limit of a route template: (requests, window in Discord's seconds).
+fn route_limit(method: &str, template: &str) -> (u32, f64) {
+    match (method, template) {
+        ("POST", "/channels/{channel_id}/messages")
+        | ("PATCH", "/channels/{channel_id}/messages/{message_id}") => (5, 5.0),
+        // Interaction follow-ups and edits of the original answer, per interaction token.
+        (_, t) if t.starts_with("/webhooks/") => (5, 2.0),
+        _ => (5, 1.0),
+    }
+}
+
+/// The top-level resource of a request (Discord limits each separately).
+fn top_level(params: &HashMap<String, String>) -> String {
+    for key in ["channel_id", "guild_id"] {
+        if let Some(v) = params.get(key) {
+            return format!("{key}={v}");
+        }
+    }
+    match (params.get("webhook_id"), params.get("webhook_token")) {
+        (Some(id), Some(token)) => format!("webhook={id}/{token}"),
+        (Some(id), None) => format!("webhook={id}"),
+        _ => String::new(),
+    }
+}
+
+fn hash_hex(s: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+impl RateLimits {
+    fn scaled(&self, secs: f64) -> Duration {
+        Duration::from_secs_f64(secs * self.time_scale)
+    }
+
+    /// Called for every request that reached a known route with the right credentials.
+    /// `exempt_global`: interaction callbacks and webhooks.
+    pub fn check(
+        &mut self,
+        method: &str,
+        template: &str,
+        params: &HashMap<String, String>,
+        exempt_global: bool,
+    ) -> Verdict {
+        if !self.on {
+            return Verdict::Pass(Vec::new());
+        }
+        let now = Instant::now();
+        // Interaction callbacks carry no per-route limit in practice; they are answered once.
+        if template.starts_with("/interactions/") {
+            return Verdict::Pass(Vec::new());
+        }
+        if !exempt_global {
+            let window = self.scaled(1.0);
+            while self
+                .global
+                .front()
+                .is_some_and(|t| now.duration_since(*t) >= window)
+            {
+                self.global.pop_front();
+            }
+            if self.global.len() >= self.global_per_sec {
+                let oldest = self.global.front().copied().unwrap_or(now);
+                let retry_after = (window - now.duration_since(oldest)).as_secs_f64();
+                self.limited += 1;
+                return Verdict::Limited {
+                    retry_after,
+                    global: true,
+                    headers: vec![
+                        ("retry-after", retry_header(self.time_scale, retry_after)),
+                        ("x-ratelimit-global", "true".into()),
+                        ("x-ratelimit-scope", "global".into()),
+                    ],
+                };
+            }
+        }
+        let (limit, window) = route_limit(method, template);
+        let window = self.scaled(window);
+        let bucket_name = hash_hex(&format!("{method} {template}"));
+        let key = format!("{bucket_name}:{}", top_level(params));
+        let bucket = self.buckets.entry(key).or_insert(Bucket {
+            limit,
+            remaining: limit,
+            reset_at: now + window,
+        });
+        if now >= bucket.reset_at {
+            bucket.remaining = bucket.limit;
+            bucket.reset_at = now + window;
+        }
+        let reset_after = bucket.reset_at.saturating_duration_since(now).as_secs_f64();
+        let reset_epoch = (SystemTime::now() + Duration::from_secs_f64(reset_after))
+            .duration_since(UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64());
+        if bucket.remaining == 0 {
+            let retry = retry_header(self.time_scale, reset_after);
+            let headers = vec![
+                ("retry-after", retry),
+                ("x-ratelimit-limit", bucket.limit.to_string()),
+                ("x-ratelimit-remaining", "0".into()),
+                ("x-ratelimit-reset", format!("{reset_epoch:.3}")),
+                ("x-ratelimit-reset-after", format!("{reset_after:.3}")),
+                ("x-ratelimit-bucket", bucket_name),
+                ("x-ratelimit-scope", "user".into()),
+            ];
+            self.limited += 1;
+            return Verdict::Limited {
+                retry_after: reset_after,
+                global: false,
+                headers,
+            };
+        }
+        bucket.remaining -= 1;
+        if !exempt_global {
+            self.global.push_back(now);
+        }
+        Verdict::Pass(vec![
+            ("x-ratelimit-limit", bucket.limit.to_string()),
+            ("x-ratelimit-remaining", bucket.remaining.to_string()),
+            ("x-ratelimit-reset", format!("{reset_epoch:.3}")),
+            ("x-ratelimit-reset-after", format!("{reset_after:.3}")),
+            ("x-ratelimit-bucket", bucket_name),
+        ])
+    }
+}
+
+/// Discord's `Retry-After` header is whole seconds; with a shrunk clock the fake says the shrunk
+/// time with its decimals, or a client would wait a whole second.
+fn retry_header(time_scale: f64, secs: f64) -> String {
+    if time_scale >= 1.0 {
+        format!("{}", secs.ceil().max(1.0))
+    } else {
+        format!("{secs:.3}")
+    }
+}
