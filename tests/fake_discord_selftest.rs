@@ -1090,3 +1090,69 @@ async fn the_global_limit_counts_bot_requests_but_not_interaction_callbacks() {
         assert!(h.get("x-ratelimit-limit").is_none());
     }
 }
+
+/// Registration rules the OpenAPI schema does not carry (names, locales, distinct localized
+/// option names, required options first) and autocomplete answers of at most 25 choices of
+/// 1 to 100 characters: each broken rule is a violation at its place.
+#[tokio::test]
+async fn registration_and_autocomplete_rules_the_schema_does_not_carry() {
+    let fake = FakeDiscord::start().await;
+    let client = fake.discord_client();
+    let bad = json!([{
+        "name": "Play",
+        "description": "Open a game",
+        "name_localizations": {"fr": "jouer", "french": "jouer"},
+        "options": [
+            {"type": 3, "name": "mode", "description": "a mode",
+             "name_localizations": {"fr": "jeu"}},
+            {"type": 3, "name": "game", "description": "which game", "required": true,
+             "name_localizations": {"fr": "jeu"}},
+            {"type": 3, "name": "game", "description": "again"}
+        ]
+    }]);
+    let path = format!("/applications/{APPLICATION_ID}/guilds/{GUILD_ID}/commands");
+    let (status, _, body) = raw_discord(&client, reqwest::Method::PUT, &path, Some(bad)).await;
+    assert_eq!(status, 200, "{body}");
+    let seen: Vec<String> = fake
+        .take_violations()
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    for expected in [
+        "/0/name: \"Play\" is not a valid name",
+        "/0/name_localizations/french: not one of Discord's locales",
+        "/0/options/1/name_localizations/fr: localized option name \"jeu\" twice",
+        "/0/options/1/required: a required option after an optional one",
+        "/0/options/2/name: option \"game\" twice",
+    ] {
+        assert!(
+            seen.iter().any(|s| s.ends_with(expected)),
+            "{expected} not in {seen:#?}"
+        );
+    }
+
+    let pushed =
+        fake.register_interaction(Push::autocomplete("play", vec![opt::focused("game", "")]));
+    // (More than 25 choices the schema refuses already.)
+    let choices = json!([{"name": "long", "value": "x".repeat(101)}, {"name": "ok", "value": "y"}]);
+    raw_discord(
+        &client,
+        reqwest::Method::POST,
+        &format!("/interactions/{}/{}/callback", pushed.id, pushed.token),
+        Some(json!({"type": 8, "data": {"choices": choices}})),
+    )
+    .await;
+    let seen: Vec<String> = fake
+        .take_violations()
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    assert!(
+        seen.iter().any(|s| s.contains("/data/choices/0/value")),
+        "{seen:#?}"
+    );
+    assert!(
+        !seen.iter().any(|s| s.contains("/data/choices/1/")),
+        "{seen:#?}"
+    );
+}

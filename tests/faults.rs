@@ -133,6 +133,62 @@ async fn rate_limits_and_server_errors_are_retried_until_the_board_is_posted() {
     w.bot.stop().await;
 }
 
+/// Errors that happened anyway: a click's acknowledgement and the new board's post reach
+/// Discord, but their answers are lost (500, 502). The retried acknowledgement gets 40060 and
+/// counts as done, so the click is played; the retried post carries the same nonce and gets
+/// the board already posted, so there is one board for the move, not two.
+#[tokio::test]
+async fn requests_done_despite_an_error_answer_are_not_done_twice() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    let mut board = latest_board_after(fake, thread, 0).await;
+    let before = version(&w.service, game).await;
+    let moves_before = move_count(&w.service, game).await;
+    let callbacks_before = statuses(fake, CALLBACK).len();
+    let posts_before = statuses(fake, POST_MESSAGE).len();
+    let messages_before = fake.messages(thread).len();
+    fake.fail_after(CALLBACK, 1, 500);
+    fake.fail_after(POST_MESSAGE, 1, 502);
+    let mut clicks = 0;
+    loop {
+        let p = click_first(fake, &board).await;
+        fake.wait_for_callback(p.id).await;
+        let next = board_after(fake, &board).await;
+        clicks += 1;
+        assert!(clicks < 50, "no new board in 50 clicks");
+        if next.id != board.id {
+            break;
+        }
+        board = next;
+    }
+    assert!(
+        fake.pending_faults().is_empty(),
+        "{:?}",
+        fake.pending_faults()
+    );
+    // The board shows as soon as the first post is done; its retry comes after a backoff.
+    fake.wait_until("the board post retried", |st| {
+        (statuses_in(&st.requests, POST_MESSAGE).len() >= posts_before + 2).then_some(())
+    })
+    .await;
+    assert_eq!(
+        statuses(fake, CALLBACK)[callbacks_before..][..2],
+        [500, 400],
+        "the retried acknowledgement met 40060"
+    );
+    assert_eq!(&statuses(fake, POST_MESSAGE)[posts_before..], &[502, 200]);
+    assert_eq!(
+        fake.messages(thread).len(),
+        messages_before + 1,
+        "one board for the move"
+    );
+    assert_eq!(move_count(&w.service, game).await, moves_before + clicks);
+    assert!(version(&w.service, game).await > before);
+    fake.assert_clean();
+    w.bot.stop().await;
+}
+
 /// Discord refuses a new board past every retry: the clicker is told the move is saved (not
 /// "nothing changed"), and the scheduler posts the board once Discord is back, once, with
 /// buttons that play on.

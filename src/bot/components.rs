@@ -11,7 +11,7 @@ use serenity::{
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, group_options};
 use super::mentions::nobody;
-use super::retry::retrying;
+use super::retry::{acknowledging, retrying};
 use super::send;
 use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
@@ -57,7 +57,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
     let acked = match ack {
         Ack::No => Ok(()),
         Ack::Update => {
-            retrying("acknowledge a click", || {
+            acknowledging("acknowledge a click", || {
                 click.create_response(http, CreateInteractionResponse::Acknowledge)
             })
             .await
@@ -66,7 +66,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             let defer = CreateInteractionResponse::Defer(
                 CreateInteractionResponseMessage::new().ephemeral(true),
             );
-            retrying("acknowledge a click", || {
+            acknowledging("acknowledge a click", || {
                 click.create_response(http, defer.clone())
             })
             .await

@@ -39,6 +39,30 @@ where
     }
 }
 
+/// Runs an interaction's acknowledgement with `retrying`. A retry answered 40060 ("already
+/// acknowledged") means an earlier attempt reached Discord and only its answer was lost: the
+/// interaction is acknowledged, and the click goes on.
+pub async fn acknowledging<Fut>(
+    what: &str,
+    call: impl FnMut() -> Fut,
+) -> Result<(), serenity::Error>
+where
+    Fut: Future<Output = Result<(), serenity::Error>>,
+{
+    match retrying(what, call).await {
+        Err(e) if already_acknowledged(&e) => {
+            tracing::info!(what, "acknowledged by an earlier attempt");
+            Ok(())
+        }
+        done => done,
+    }
+}
+
+fn already_acknowledged(e: &serenity::Error) -> bool {
+    matches!(e, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+        if r.error.code == 40060)
+}
+
 /// Rate limited, a server error, or no connection at all: worth another try.
 pub(super) fn is_passing(e: &serenity::Error) -> bool {
     match e {

@@ -280,7 +280,12 @@ pub async fn post_board(
     outputs: &Outputs,
     lang: Lang,
 ) -> Result<serenity::Message, Error> {
-    let msg = board_message(&outputs.board, outputs.hands, lang);
+    // One board per version, even when Discord posted it and the answer was lost: a retry
+    // with the same nonce gets the message already made (Discord keeps nonces a few minutes).
+    let nonce = format!("b{}v{}", outputs.board.game.0, outputs.board.version.0);
+    let msg = board_message(&outputs.board, outputs.hands, lang)
+        .nonce(serenity::Nonce::String(nonce))
+        .enforce_nonce(true);
     Ok(retrying("post a board", || place.send_message(http, msg.clone())).await?)
 }
 

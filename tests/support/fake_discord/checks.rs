@@ -116,3 +116,191 @@ pub fn file(st: &mut State, route: &str, index: u64, a: &mut Attachment) {
         }
     }
 }
+
+/// Discord's locales (`reference#locales`): the only keys a localization map may have.
+pub const LOCALES: &[&str] = &[
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl",
+    "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th",
+    "zh-CN", "ja", "zh-TW", "ko",
+];
+
+/// A chat command's or option's name: 1 to 32 letters, digits, `-` or `_`, and lower case
+/// where the letter has a lower case (`interactions/application-commands#naming`).
+fn name_ok(name: &str) -> bool {
+    let n = name.chars().count();
+    (1..=32).contains(&n)
+        && name
+            .chars()
+            .all(|c| c == '-' || c == '_' || c.is_alphanumeric())
+        && name.to_lowercase() == name
+}
+
+fn description_ok(d: &str) -> bool {
+    (1..=100).contains(&d.chars().count())
+}
+
+/// Registration rules the OpenAPI schema does not carry: names and their localizations follow
+/// Discord's pattern and are lower case, localization keys are Discord locales, option names
+/// (and each locale's localized names) are distinct, required options come before optional
+/// ones, descriptions are 1 to 100 characters.
+pub fn command(st: &mut State, route: &str, pointer: &str, cmd: &Value) {
+    // Only chat input commands (type 1, the default) have these rules.
+    if cmd.get("type").and_then(Value::as_u64).unwrap_or(1) != 1 {
+        return;
+    }
+    named(st, route, pointer, cmd);
+    let options = cmd
+        .get("options")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    options_rules(st, route, pointer, &options);
+}
+
+fn named(st: &mut State, route: &str, pointer: &str, item: &Value) {
+    let name = item.get("name").and_then(Value::as_str).unwrap_or("");
+    if !name_ok(name) {
+        st.violation(
+            route,
+            &format!("{pointer}/name"),
+            format!("{name:?} is not a valid name"),
+        );
+    }
+    let description = item
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if !description_ok(description) {
+        st.violation(
+            route,
+            &format!("{pointer}/description"),
+            "a description has 1 to 100 characters",
+        );
+    }
+    for (field, check) in [
+        ("name_localizations", name_ok as fn(&str) -> bool),
+        ("description_localizations", description_ok),
+    ] {
+        let Some(map) = item.get(field).and_then(Value::as_object) else {
+            continue;
+        };
+        for (locale, value) in map {
+            if !LOCALES.contains(&locale.as_str()) {
+                st.violation(
+                    route,
+                    &format!("{pointer}/{field}/{locale}"),
+                    "not one of Discord's locales",
+                );
+            }
+            if !value.as_str().is_some_and(check) {
+                st.violation(
+                    route,
+                    &format!("{pointer}/{field}/{locale}"),
+                    "invalid value",
+                );
+            }
+        }
+    }
+}
+
+fn options_rules(st: &mut State, route: &str, pointer: &str, options: &[Value]) {
+    let mut seen_optional = false;
+    let mut names = std::collections::BTreeSet::new();
+    let mut localized: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for (i, o) in options.iter().enumerate() {
+        let at = format!("{pointer}/options/{i}");
+        named(st, route, &at, o);
+        let kind = o.get("type").and_then(Value::as_u64).unwrap_or(0);
+        if matches!(kind, 1 | 2) {
+            // Subcommands and groups: their own options follow the same rules.
+            let sub = o
+                .get("options")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            options_rules(st, route, &at, &sub);
+            continue;
+        }
+        let name = o
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        if !names.insert(name.clone()) {
+            st.violation(
+                route,
+                &format!("{at}/name"),
+                format!("option {name:?} twice"),
+            );
+        }
+        if let Some(map) = o.get("name_localizations").and_then(Value::as_object) {
+            for (locale, value) in map {
+                let value = value.as_str().unwrap_or("").to_string();
+                if !localized
+                    .entry(locale.clone())
+                    .or_default()
+                    .insert(value.clone())
+                {
+                    st.violation(
+                        route,
+                        &format!("{at}/name_localizations/{locale}"),
+                        format!("localized option name {value:?} twice"),
+                    );
+                }
+            }
+        }
+        let required = o.get("required").and_then(Value::as_bool) == Some(true);
+        if required && seen_optional {
+            st.violation(
+                route,
+                &format!("{at}/required"),
+                "a required option after an optional one",
+            );
+        }
+        seen_optional |= !required;
+        let choices = o
+            .get("choices")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        if choices > 0 && o.get("autocomplete").and_then(Value::as_bool) == Some(true) {
+            st.violation(route, &at, "autocomplete and choices together");
+        }
+    }
+}
+
+/// An autocomplete answer: at most 25 choices, each name and string value 1 to 100
+/// characters.
+pub fn autocomplete_result(st: &mut State, route: &str, data: &Value) {
+    let choices = data
+        .get("choices")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if choices.len() > MAX_OPTIONS {
+        st.violation(
+            route,
+            "/data/choices",
+            format!("{} choices, at most {MAX_OPTIONS}", choices.len()),
+        );
+    }
+    for (i, c) in choices.iter().enumerate() {
+        let name = c.get("name").and_then(Value::as_str).unwrap_or("");
+        if !(1..=100).contains(&name.chars().count()) {
+            st.violation(
+                route,
+                &format!("/data/choices/{i}/name"),
+                "1 to 100 characters",
+            );
+        }
+        if let Some(v) = c.get("value").and_then(Value::as_str) {
+            if !(1..=100).contains(&v.chars().count()) {
+                st.violation(
+                    route,
+                    &format!("/data/choices/{i}/value"),
+                    "1 to 100 characters",
+                );
+            }
+        }
+    }
+}

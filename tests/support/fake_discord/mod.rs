@@ -367,6 +367,20 @@ impl FakeDiscord {
             status,
             code,
             retry_after: None,
+            carried_out: false,
+        });
+    }
+
+    /// The next `times` requests on `route` are carried out and still answered `status` (500,
+    /// 502, 504), as when Discord did the work and the answer was lost on the way back.
+    pub fn fail_after(&self, route: &str, times: u32, status: u16) {
+        self.inner.lock().faults.push(Fault {
+            route: route.into(),
+            times,
+            status,
+            code: 0,
+            retry_after: None,
+            carried_out: true,
         });
     }
 
@@ -378,6 +392,7 @@ impl FakeDiscord {
             status: 429,
             code: 0,
             retry_after: Some(retry_after),
+            carried_out: false,
         });
     }
 

@@ -217,6 +217,7 @@ impl Inner {
         let template = route.template.to_string();
         log.route = Some(template.clone());
         let label = format!("{method} {template}");
+        let mut anyway = None;
         if let Some(f) = st
             .faults
             .iter_mut()
@@ -225,7 +226,10 @@ impl Inner {
             f.times -= 1;
             let f = f.clone();
             st.faults.retain(|f| f.times > 0);
-            return fault_reply(&f);
+            if !f.carried_out {
+                return fault_reply(&f);
+            }
+            anyway = Some(f);
         }
         let query = query(parts.uri.query().unwrap_or(""));
         let mut bad_params = self.spec.check_params(&route);
@@ -331,7 +335,17 @@ impl Inner {
         if invalid {
             return error(400, 50035, "Invalid Form Body");
         }
-        self.dispatch(st, &req)
+        let reply = self.dispatch(st, &req);
+        match anyway {
+            // Done, and the client is told it failed.
+            Some(f) if reply.status < 300 => {
+                if req.template.starts_with("/interactions/") {
+                    st.lost_acks.insert(req.id("interaction_id"));
+                }
+                fault_reply(&f)
+            }
+            _ => reply,
+        }
     }
 
     fn dispatch(&self, st: &mut State, r: &Req) -> Reply {
@@ -456,6 +470,9 @@ impl Inner {
             "PUT" => {
                 st.commands.retain(|c| c.guild_id != guild);
                 let list = r.body().as_array().cloned().unwrap_or_default();
+                for (i, body) in list.iter().enumerate() {
+                    checks::command(st, &r.label, &format!("/{i}"), body);
+                }
                 for body in list {
                     let id = st.next_id();
                     st.commands.push(CommandRec {
@@ -467,6 +484,7 @@ impl Inner {
             }
             "POST" => {
                 let body = r.body().clone();
+                checks::command(st, &r.label, "", &body);
                 let name = body.get("name").cloned();
                 // Creating a command with an existing name replaces it, as on Discord.
                 st.commands
@@ -519,7 +537,26 @@ impl Inner {
         if let Some(refused) = may_send(st, channel_id, !files.is_empty()) {
             return refused;
         }
+        // `enforce_nonce`: a nonce seen in this channel returns the message it made, unchanged.
+        let nonce = match body.get("nonce") {
+            Some(Value::String(n)) => Some(n.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        let enforced = body.get("enforce_nonce").and_then(Value::as_bool) == Some(true);
+        if let (Some(n), true) = (&nonce, enforced) {
+            if n.chars().count() > 25 {
+                st.violation(&r.label, "/nonce", "longer than 25 characters");
+                return error(400, 50035, "Invalid Form Body");
+            }
+            if let Some(&existing) = st.nonces.get(&(channel_id, n.clone())) {
+                return self.message_reply(st, r, existing);
+            }
+        }
         let id = st.next_id();
+        if let (Some(n), true) = (nonce, enforced) {
+            st.nonces.insert((channel_id, n), id);
+        }
         let author_id = st.bot_user_id;
         let mut m = Message {
             id,
@@ -746,11 +783,13 @@ impl Inner {
             return error(401, 50027, "Invalid Webhook Token");
         }
         if rec.callback.is_some() {
-            st.violation(
-                &r.label,
-                "",
-                "second acknowledgement of the same interaction",
-            );
+            if !st.lost_acks.contains(&id) {
+                st.violation(
+                    &r.label,
+                    "",
+                    "second acknowledgement of the same interaction",
+                );
+            }
             return error(400, 40060, "Interaction has already been acknowledged.");
         }
         let after = rec.pushed.elapsed();
@@ -787,6 +826,9 @@ impl Inner {
         }
         if kind == 9 {
             checks::custom_id(st, &r.label, "/data/custom_id", &data);
+        }
+        if kind == 8 {
+            checks::autocomplete_result(st, &r.label, &data);
         }
         let original = match kind {
             4 | 5 => {

@@ -210,6 +210,9 @@ pub struct Fault {
     pub code: u64,
     /// 429 only: seconds, in the body and the `retry-after` header.
     pub retry_after: Option<f64>,
+    /// The request is carried out, and the answer is still this failure (an error that
+    /// happened anyway: a proxy timing out after Discord did the work).
+    pub carried_out: bool,
 }
 
 /// One request the fake received.
@@ -301,6 +304,11 @@ pub struct State {
     pub lean: bool,
     /// Discord's rate limits (on by default).
     pub rate: super::ratelimits::RateLimits,
+    /// `enforce_nonce` messages: (channel, nonce) → the message it created.
+    pub nonces: BTreeMap<(u64, String), u64>,
+    /// Interactions whose acknowledgement was carried out but answered with an error
+    /// (`fail_after`): the client may rightly try again, and gets 40060.
+    pub lost_acks: std::collections::BTreeSet<u64>,
 }
 
 impl State {
@@ -371,6 +379,8 @@ impl State {
             faults: Vec::new(),
             lean: false,
             rate: Default::default(),
+            nonces: BTreeMap::new(),
+            lost_acks: Default::default(),
         }
     }
 
