@@ -1253,6 +1253,13 @@ async fn deleted_threads_and_channels_are_unknown_and_announced() {
         discord_error(&e),
         Some((403, 50001, "Missing Access".into()))
     );
+    // Nobody shares a guild with the bot any more: DMs answer 50278.
+    let dm = UserId::new(ALICE)
+        .create_dm_channel(&http)
+        .await
+        .expect("DM channel");
+    let e = dm.id.say(&http, "x").await.expect_err("no mutual guild");
+    assert_eq!(discord_error(&e).map(|e| e.1), Some(50278));
     fake.assert_clean();
 }
 

@@ -313,6 +313,11 @@ async fn on_event(
         serenity::FullEvent::ChannelDelete { channel, .. } => {
             send::place_deleted(&ctx.http, data, id_i64(channel.id.get())).await;
         }
+        // Removed from a server (not an outage, which sets `unavailable`): its games have no
+        // place left, so they pause.
+        serenity::FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            send::guild_left(&ctx.http, data, id_i64(incomplete.id.get())).await;
+        }
         _ => {}
     }
     Ok(())

@@ -559,6 +559,35 @@ pub async fn place_deleted(http: &serenity::Http, data: &Data, place: i64) {
     }
 }
 
+/// The bot was removed from a guild (GUILD_DELETE): every game there is paused and its
+/// players told by DM (Discord refuses the DMs of players who share no other server with the
+/// bot; that is remembered like closed DMs).
+pub async fn guild_left(http: &serenity::Http, data: &Data, guild: i64) {
+    let games = match data.service.games_of_guild(guild).await {
+        Ok(g) => g,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not look up the games of a server the bot left");
+            return;
+        }
+    };
+    for game in games {
+        match data.service.lobby(game).await {
+            Ok(mut view) => {
+                // Nothing there can be posted to: straight to the pause.
+                view.channel = None;
+                view.thread = None;
+                let lang = data.service.game_lang(game).await.unwrap_or(Lang::En);
+                if let Err(e) = relocate(http, data, &view, lang).await {
+                    tracing::warn!(%game, error = %e, "could not pause a game of a server the bot left");
+                }
+            }
+            Err(e) => {
+                tracing::warn!(%game, error = %e, "could not load a game of a server the bot left")
+            }
+        }
+    }
+}
+
 async fn replace_place(
     http: &serenity::Http,
     data: &Data,

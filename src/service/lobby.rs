@@ -892,6 +892,11 @@ impl Service {
         ))
     }
 
+    /// Lobbies and running games of a guild the bot was removed from.
+    pub async fn games_of_guild(&self, guild: i64) -> Result<Vec<GameId>, ServiceError> {
+        Ok(self.store.live_games_in_guild(guild, 10_000).await?)
+    }
+
     /// The game kind of a thread's game, if the channel is a game's thread (for `/rules`).
     pub async fn kind_here(&self, channel: i64) -> Result<Option<GameKind>, ServiceError> {
         let games = self.store.games_in_channel(channel, None, 50).await?;

@@ -462,7 +462,8 @@ impl Inner {
                 // Not a violation: the bot must cope with it.
                 return error(403, 50007, "Cannot send messages to this user");
             }
-            if user.left_guild {
+            // The fake has one guild: once the bot is out of it, nobody shares one with it.
+            if user.left_guild || st.removed_from_guild {
                 return error(
                     403,
                     50278,
@@ -783,7 +784,11 @@ impl Inner {
         if kind == 9 {
             checks::custom_id(st, &r.label, "/data/custom_id", &data);
         }
+        // An ephemeral answer is only the user's: it neither reopens nor is refused by an
+        // archived thread (Discord does not document it; the fake takes the lenient side).
+        let ephemeral = data.get("flags").and_then(Value::as_u64).unwrap_or(0) & 64 != 0;
         let refused = match kind {
+            4 | 5 if ephemeral => None,
             4 | 5 => may_answer_in(st, channel_id),
             7 => may_edit(
                 st,
@@ -876,7 +881,12 @@ impl Inner {
             "/webhooks/{webhook_id}/{webhook_token}" if r.method == "POST" => {
                 let files = self.accept_files(st, r);
                 checks::message_payload(st, &r.label, "", r.body(), &files);
-                if let Some(refused) = may_answer_in(st, rec.channel_id) {
+                let ephemeral =
+                    r.body().get("flags").and_then(Value::as_u64).unwrap_or(0) & 64 != 0;
+                if let Some(refused) = (!ephemeral)
+                    .then(|| may_answer_in(st, rec.channel_id))
+                    .flatten()
+                {
                     return refused;
                 }
                 let mid = st.next_id();
@@ -918,7 +928,12 @@ impl Inner {
             "PATCH" => {
                 let files = self.accept_files(st, r);
                 checks::message_payload(st, &r.label, "", r.body(), &files);
-                let channel = st.message(mid).map_or(0, |m| m.channel_id);
+                // An ephemeral answer is the clicker's own, not part of the thread's history:
+                // the fake lets it change in an archived thread (Discord does not document it).
+                let channel = st
+                    .message(mid)
+                    .filter(|m| !m.ephemeral())
+                    .map_or(0, |m| m.channel_id);
                 if let Some(refused) = may_edit(st, channel) {
                     return refused;
                 }
