@@ -232,8 +232,19 @@ async fn two_player_short_game_through_buttons_menus_and_move() {
     assert_png(&last);
     assert_names_winner(&w.service, game, &last).await;
     // The finished game's thread is archived (it no longer counts against the server's cap).
+    // The stale /move sent after the end came from the thread, which the player's client
+    // unarchived to send it (as Discord's clients do): what counts is that the bot archived it.
+    let path = format!("/api/v10/channels/{thread}");
     fake.wait_until("the thread archived", |st| {
-        st.channels.get(&thread).filter(|c| c.archived).map(|_| ())
+        st.requests
+            .iter()
+            .any(|r| {
+                r.method == "PATCH"
+                    && r.uri == path
+                    && r.status == 200
+                    && r.body.as_ref().is_some_and(|b| b["archived"] == true)
+            })
+            .then_some(())
     })
     .await;
     eprintln!("{clicks} clicks, {typed} moves");
@@ -1542,6 +1553,256 @@ async fn a_bot_added_in_the_lobby_plays_its_turns() {
         }
     }
     assert!(bot_moves >= 2, "the bot did not play");
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+// ----- threads over days: archived, locked, deleted -----
+
+/// Alice opens a short Cortexcape with a turn clock of `clock`, Bob joins, Alice starts:
+/// the game, its thread and its first board.
+async fn started_with_clock(fake: &FakeDiscord, clock: &str) -> (GameId, u64, Message) {
+    let cmd = fake
+        .push(Push::command(
+            "play",
+            vec![
+                opt::string("game", "cortexcape"),
+                opt::string("options", "short=true"),
+                opt::string("clock", clock),
+            ],
+        ))
+        .await;
+    let cb = fake.wait_for_callback(cmd.id).await;
+    assert_eq!(cb.kind, 4, "{cb:?}");
+    let lobby = fake.original_response(cmd.id).expect("lobby message");
+    let game = custom_ids(&lobby.components)
+        .first()
+        .and_then(|id| id.strip_prefix("l:"))
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|g| g.parse().ok())
+        .map(GameId)
+        .expect("lobby buttons");
+    join_and_start(fake, game, &lobby, &[BOB]).await;
+    let board = latest_board_after(fake, lobby.id, 0).await;
+    (game, lobby.id, board)
+}
+
+fn is_archived(fake: &FakeDiscord, thread: u64) -> bool {
+    fake.channel(thread).expect("the thread").archived
+}
+
+/// A game's thread archives after a week without a message (the bot opens it so); a turn
+/// may last longer. The player must still be able to play on, by a button or by `/move`,
+/// whatever their client does with the archived thread.
+#[tokio::test]
+async fn a_game_goes_on_after_its_thread_archived_during_a_long_turn() {
+    use croupier::clock::{unix_now, Clock, ManualClock, DAY};
+    let clock = ManualClock::new(unix_now());
+    let (store, dir) = sqlite().await;
+    let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
+    let w = world_with(service, Some(dir)).await;
+    let fake = &w.fake;
+    let c = clock.clone();
+    fake.follow_clock(move || c.now());
+    let (game, thread, board) = started_with_clock(fake, "10d").await;
+
+    // Eight days without a message: the thread archived. The player's client unarchives it
+    // before sending the click (Discord's web and mobile clients do).
+    clock.advance(8 * DAY);
+    assert!(is_archived(fake, thread));
+    let pushed = click_first(fake, &board).await;
+    fake.wait_for_callback(pushed.id).await;
+    let board = board_after(fake, &board).await;
+    assert!(!is_archived(fake, thread));
+
+    // Eight more days; this time the click arrives while the thread stays archived (as some
+    // clients send it). Discord refuses the edits of the board (50083): the bot unarchives
+    // its thread and edits again, so the old board loses its buttons and the new one comes.
+    fake.set_behaviour(Behaviour::ClientUnarchivesForInteractions, false);
+    clock.advance(8 * DAY);
+    assert!(is_archived(fake, thread));
+    let version = w.service.load(game).await.expect("game").record.version;
+    let pushed = click_first(fake, &board).await;
+    fake.wait_for_callback(pushed.id).await;
+    let next = board_after(fake, &board).await;
+    let after = w.service.load(game).await.expect("game").record.version;
+    assert!(after > version, "the click was played");
+    let old = fake.message(board.id).expect("the old board");
+    if next.id != board.id {
+        assert!(
+            old.components.is_empty(),
+            "old board kept its buttons: {old:?}"
+        );
+    }
+    assert!(offers_version(&next, game, after.0) || next.components.is_empty());
+    assert!(fake.requests().iter().any(|r| r.method == "PATCH"
+        && r.route.as_deref() == Some("/channels/{channel_id}")
+        && r.body.as_ref().is_some_and(|b| b["archived"] == false)));
+    assert!(!is_archived(fake, thread));
+
+    // Eight more days, and the player types /move in the archived thread.
+    clock.advance(8 * DAY);
+    assert!(is_archived(fake, thread));
+    let decider = mentioned(&next).expect("who decides");
+    let option = legal_options(&w.service, game).await[0].clone();
+    let pushed = send_move(fake, decider, thread, &option).await;
+    let answer = answer_of(fake, pushed.id).await;
+    assert!(answer.content.contains("Played"), "{}", answer.content);
+    let last = latest_board_after(fake, thread, next.id).await;
+    assert!(last.id > next.id);
+    assert!(!is_archived(fake, thread));
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// A moderator locks the game's thread (archived and locked: players cannot click there any
+/// more), then deletes the next one. The game goes on in a new thread of its channel each
+/// time, recorded in the store, and the players are pinged there.
+#[tokio::test]
+async fn a_game_whose_thread_is_locked_or_deleted_goes_on_in_a_new_thread() {
+    let w = world().await;
+    let fake = &w.fake;
+    // Manage Threads is the moderators' right: neither the players nor the bot have it.
+    let everyone = fake.permissions_in(ALICE, CHANNEL_ID);
+    fake.set_everyone_permissions(everyone & !fake_discord::perms::MANAGE_THREADS);
+    let (game, thread, board) = started(fake, "short=true").await;
+    fake.archive_thread(thread, true);
+    let decider = mentioned(&board).expect("who decides");
+    assert!(fake
+        .try_push(
+            Push::button(board.id, &custom_ids(&board.components)[0])
+                .by(decider)
+                .in_channel(thread)
+        )
+        .await
+        .is_err());
+
+    // From the channel, /move plays; the locked thread refuses the board (160005).
+    let option = legal_options(&w.service, game).await[0].clone();
+    let pushed = send_move(fake, decider, CHANNEL_ID, &option).await;
+    let answer = answer_of(fake, pushed.id).await;
+    assert!(answer.content.contains("Played"), "{}", answer.content);
+    let moved = fake
+        .wait_until("a second thread", |st| {
+            st.channels
+                .values()
+                .find(|c| c.parent_id == Some(CHANNEL_ID) && c.id != thread)
+                .map(|c| c.id)
+        })
+        .await;
+    let notice = said(fake, moved, "goes on in this thread").await;
+    assert!(notice.pinged_users.contains(&ALICE) && notice.pinged_users.contains(&BOB));
+    let board = latest_board_after(fake, moved, 0).await;
+    let view = w.service.lobby(game).await.expect("game");
+    assert_eq!(view.thread, Some(moved as i64));
+    assert_eq!(
+        fake.messages(thread).iter().filter(|m| is_board(m)).count(),
+        1
+    );
+
+    // The new thread is deleted: THREAD_DELETE moves the game again, with its current board.
+    fake.delete_thread(moved);
+    let third = fake
+        .wait_until("a third thread", |st| {
+            st.channels
+                .values()
+                .find(|c| c.parent_id == Some(CHANNEL_ID) && c.id != thread && c.id > moved)
+                .map(|c| c.id)
+        })
+        .await;
+    said(fake, third, "goes on in this thread").await;
+    let again = latest_board_after(fake, third, 0).await;
+    let version = w.service.load(game).await.expect("game").record.version;
+    assert!(offers_version(&again, game, version.0), "{again:?}");
+    assert_eq!(custom_ids(&again.components), custom_ids(&board.components));
+    let view = w.service.lobby(game).await.expect("game");
+    assert_eq!(view.thread, Some(third as i64));
+    // And the game plays on there.
+    let pushed = click_first(fake, &again).await;
+    fake.wait_for_callback(pushed.id).await;
+    board_after(fake, &again).await;
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// The game's channel is deleted, with its thread: nothing can show the game, so it is paused
+/// (its clock stopped) and its players are told by DM.
+#[tokio::test]
+async fn a_game_whose_channel_is_deleted_is_paused_and_its_players_told() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, _thread, _board) = started(fake, "short=true").await;
+    let before = w.service.load(game).await.expect("game").record;
+    assert!(before.clock.deadline_at.is_some());
+    fake.delete_channel(CHANNEL_ID);
+    for user in [ALICE, BOB] {
+        dm_said(fake, user, "is paused: its Discord channel was deleted").await;
+    }
+    let record = w.service.load(game).await.expect("game").record;
+    assert!(record.clock.paused_left.is_some(), "{:?}", record.clock);
+    assert_eq!(record.clock.deadline_at, None);
+    let view = w.service.lobby(game).await.expect("game");
+    assert_eq!((view.channel, view.thread), (None, None));
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// A board Discord refuses for good (here a permission taken away: 403 / 50013) is not
+/// retried by the sweeper, so the player must not be promised it.
+#[tokio::test]
+async fn a_board_refused_for_good_is_not_promised() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread, board) = started(fake, "short=true").await;
+    fake.fail_next("POST /channels/{channel_id}/messages", 1, 403, 50013);
+    let decider = mentioned(&board).expect("who decides");
+    let option = legal_options(&w.service, game).await[0].clone();
+    let pushed = send_move(fake, decider, thread, &option).await;
+    let answer = answer_of(fake, pushed.id).await;
+    assert!(
+        fake.pending_faults().is_empty(),
+        "the board post was refused"
+    );
+    assert!(
+        answer
+            .content
+            .contains("so it will not be posted by itself. /board shows it to you."),
+        "{}",
+        answer.content
+    );
+    assert!(
+        !answer.content.contains("in a minute"),
+        "{}",
+        answer.content
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// The bot is removed from the server (GUILD_DELETE, not an outage): its games there can
+/// show nothing, so they pause; the DMs fail (no server in common any more) and are
+/// remembered as closed.
+#[tokio::test]
+async fn the_games_of_a_server_the_bot_left_are_paused() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, _thread, _board) = started(fake, "short=true").await;
+    fake.remove_bot_from_guild();
+    let mut paused = None;
+    for _ in 0..200 {
+        let record = w.service.load(game).await.expect("game").record;
+        if record.clock.paused_left.is_some() {
+            paused = Some(record);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let record = paused.expect("the game paused");
+    assert_eq!((record.channel, record.thread), (None, None));
+    assert!(fake
+        .dms(ALICE)
+        .iter()
+        .all(|m| !m.content.contains("is paused")));
     finish(fake).await;
     w.bot.stop().await;
 }

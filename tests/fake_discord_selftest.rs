@@ -1156,3 +1156,349 @@ async fn registration_and_autocomplete_rules_the_schema_does_not_carry() {
         "{seen:#?}"
     );
 }
+
+/// A thread from a fresh message in the games channel, archiving after `minutes` idle.
+async fn thread(fake: &FakeDiscord, http: &serenity::http::Http, minutes: u16) -> ChannelId {
+    let _ = fake;
+    let msg = ChannelId::new(CHANNEL_ID)
+        .say(http, "Game")
+        .await
+        .expect("message");
+    let duration = match minutes {
+        60 => serenity::all::AutoArchiveDuration::OneHour,
+        1440 => serenity::all::AutoArchiveDuration::OneDay,
+        4320 => serenity::all::AutoArchiveDuration::ThreeDays,
+        _ => serenity::all::AutoArchiveDuration::OneWeek,
+    };
+    ChannelId::new(CHANNEL_ID)
+        .create_thread_from_message(
+            http,
+            msg.id,
+            CreateThread::new("game").auto_archive_duration(duration),
+        )
+        .await
+        .expect("thread")
+        .id
+}
+
+/// `@everyone` keeps its rights but Manage Threads (the moderators' right).
+fn without_manage_threads(fake: &FakeDiscord) {
+    let everyone = fake.permissions_in(ALICE, CHANNEL_ID);
+    fake.set_everyone_permissions(everyone & !perms::MANAGE_THREADS);
+    assert_eq!(
+        fake.permissions_in(ALICE, CHANNEL_ID) & perms::MANAGE_THREADS,
+        0
+    );
+    assert_eq!(
+        fake.permissions_in(BOT_USER_ID, CHANNEL_ID) & perms::MANAGE_THREADS,
+        0
+    );
+}
+
+fn archived(fake: &FakeDiscord, thread: ChannelId) -> bool {
+    fake.channel(thread.get()).expect("thread").archived
+}
+
+#[tokio::test]
+async fn threads_archive_after_their_idle_time_on_the_fakes_clock() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let t = thread(&fake, &http, 60).await;
+    fake.advance(59 * 60);
+    assert!(!archived(&fake, t));
+    // A message is activity: the hour starts again.
+    t.say(&http, "move").await.expect("post");
+    fake.advance(59 * 60);
+    assert!(!archived(&fake, t));
+    fake.advance(60);
+    assert!(archived(&fake, t), "idle for its auto-archive duration");
+    let updates = fake.dispatched("THREAD_UPDATE");
+    assert_eq!(updates.len(), 1, "{updates:?}");
+    assert_eq!(updates[0]["thread_metadata"]["archived"], true);
+    assert_eq!(updates[0]["id"], t.get().to_string());
+
+    // The service's clock can drive it: a week-long thread, a test clock moved by eight days.
+    let test_clock = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(fake.now()));
+    let c = std::sync::Arc::clone(&test_clock);
+    fake.follow_clock(move || c.load(std::sync::atomic::Ordering::SeqCst));
+    let week = thread(&fake, &http, 10080).await;
+    test_clock.fetch_add(6 * 86_400, std::sync::atomic::Ordering::SeqCst);
+    assert!(!archived(&fake, week));
+    test_clock.fetch_add(2 * 86_400, std::sync::atomic::Ordering::SeqCst);
+    assert!(archived(&fake, week));
+
+    // Switched off, nothing archives by itself.
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    fake.set_behaviour(Behaviour::AutoArchive, false);
+    let t = thread(&fake, &http, 60).await;
+    fake.advance(30 * 86_400);
+    assert!(!archived(&fake, t));
+    fake.assert_clean();
+}
+
+#[tokio::test]
+async fn archived_threads_refuse_edits_and_reopen_on_a_message_unless_locked() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let t = thread(&fake, &http, 1440).await;
+    let board = t.say(&http, "board").await.expect("post");
+    fake.advance(86_400);
+    assert!(archived(&fake, t));
+    let edit = t
+        .edit_message(&http, board.id, EditMessage::new().content("new board"))
+        .await
+        .expect_err("an edit in an archived thread");
+    assert_eq!(
+        discord_error(&edit),
+        Some((400, 50083, "Thread is archived".into()))
+    );
+    // Deleting stays possible ("the only operation that should happen" there).
+    let doomed = {
+        fake.set_behaviour(Behaviour::AutoArchive, false);
+        t.say(&http, "doomed").await.expect("post reopens")
+    };
+    assert!(!archived(&fake, t), "a message unarchives the thread");
+    fake.archive_thread(t.get(), false);
+    t.delete_message(&http, doomed.id).await.expect("delete");
+    // The bot unarchives its own thread; the edit then goes through.
+    t.edit_thread(&http, serenity::all::EditThread::new().archived(false))
+        .await
+        .expect("unarchive");
+    t.edit_message(&http, board.id, EditMessage::new().content("new board"))
+        .await
+        .expect("edit in an active thread");
+
+    // Locked by a moderator: no message, no edit; the creator may unarchive it but still
+    // not post; only Manage Threads may lock or unlock.
+    without_manage_threads(&fake);
+    fake.archive_thread(t.get(), true);
+    let post = t.say(&http, "hello").await.expect_err("locked");
+    assert_eq!(
+        discord_error(&post),
+        Some((403, 160005, "Thread is locked".into()))
+    );
+    t.edit_thread(&http, serenity::all::EditThread::new().archived(false))
+        .await
+        .expect("the creator unarchives a locked thread");
+    let post = t.say(&http, "hello").await.expect_err("still locked");
+    assert_eq!(discord_error(&post).map(|e| e.1), Some(160005));
+    let edit = t
+        .edit_message(&http, board.id, EditMessage::new().content("x"))
+        .await
+        .expect_err("edit in a locked thread");
+    assert_eq!(discord_error(&edit).map(|e| e.1), Some(160005));
+    let unlock = t
+        .edit_thread(&http, serenity::all::EditThread::new().locked(false))
+        .await
+        .expect_err("unlocking needs Manage Threads");
+    assert_eq!(discord_error(&unlock).map(|e| e.1), Some(50013));
+
+    // Switched off, an archived thread takes edits.
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    fake.set_behaviour(Behaviour::ArchivedThreadsRefuseEdits, false);
+    let t = thread(&fake, &http, 60).await;
+    let m = t.say(&http, "board").await.expect("post");
+    fake.archive_thread(t.get(), false);
+    t.edit_message(&http, m.id, EditMessage::new().content("edited"))
+        .await
+        .expect("edits allowed with the behaviour off");
+    fake.assert_clean();
+}
+
+#[tokio::test]
+async fn interactions_from_archived_threads_are_sent_as_clients_send_them() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let t = thread(&fake, &http, 60).await;
+    let board = t
+        .send_message(
+            &http,
+            CreateMessage::new()
+                .content("board")
+                .components(vec![CreateActionRow::Buttons(vec![CreateButton::new(
+                    "g:1:1:0",
+                )
+                .label("Play")])]),
+        )
+        .await
+        .expect("board");
+    fake.advance(3600);
+    assert!(archived(&fake, t));
+    // The member's client unarchives the thread first, then sends the click.
+    let click = fake
+        .try_register_interaction(Push::button(board.id.get(), "g:1:1:0").in_channel(t.get()))
+        .expect("sent");
+    assert!(!archived(&fake, t), "the client unarchived it");
+    CreateInteractionResponse::Acknowledge
+        .execute(&http, (InteractionId::new(click.id), click.token.as_str()))
+        .await
+        .expect("ack");
+    EditInteractionResponse::new()
+        .content("played")
+        .execute(&http, &click.token)
+        .await
+        .expect("edit in an active thread");
+
+    // Locked: a member without Manage Threads cannot unarchive it, so nothing is sent.
+    without_manage_threads(&fake);
+    fake.archive_thread(t.get(), true);
+    let refused =
+        fake.try_register_interaction(Push::button(board.id.get(), "g:1:1:0").in_channel(t.get()));
+    assert!(refused.is_err(), "{refused:?}");
+
+    // A client that sends the click while the thread stays archived: the answer's edits are
+    // refused (50083) until the bot unarchives the thread.
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    fake.set_behaviour(Behaviour::ClientUnarchivesForInteractions, false);
+    let t = thread(&fake, &http, 60).await;
+    let board = t
+        .send_message(
+            &http,
+            CreateMessage::new()
+                .content("board")
+                .components(vec![CreateActionRow::Buttons(vec![CreateButton::new(
+                    "g:1:1:0",
+                )
+                .label("Play")])]),
+        )
+        .await
+        .expect("board");
+    fake.advance(3600);
+    let click =
+        fake.register_interaction(Push::button(board.id.get(), "g:1:1:0").in_channel(t.get()));
+    assert!(archived(&fake, t));
+    let ctx = (InteractionId::new(click.id), click.token.as_str());
+    let update = CreateInteractionResponse::UpdateMessage(
+        CreateInteractionResponseMessage::new().content("played"),
+    )
+    .execute(&http, ctx)
+    .await
+    .expect_err("an update is an edit");
+    assert_eq!(discord_error(&update).map(|e| e.1), Some(50083));
+    CreateInteractionResponse::Acknowledge
+        .execute(&http, ctx)
+        .await
+        .expect("a deferred update edits nothing");
+    let edit = EditInteractionResponse::new()
+        .content("played")
+        .execute(&http, &click.token)
+        .await
+        .expect_err("edit of the board");
+    assert_eq!(discord_error(&edit).map(|e| e.1), Some(50083));
+    t.edit_thread(&http, serenity::all::EditThread::new().archived(false))
+        .await
+        .expect("unarchive");
+    EditInteractionResponse::new()
+        .content("played")
+        .execute(&http, &click.token)
+        .await
+        .expect("edit once unarchived");
+    fake.assert_clean();
+}
+
+#[tokio::test]
+async fn deleted_threads_and_channels_are_unknown_and_announced() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let t = thread(&fake, &http, 10080).await;
+    let m = t.say(&http, "board").await.expect("post");
+    fake.delete_thread(t.get());
+    for e in [
+        t.say(&http, "x").await.map(|_| ()).expect_err("post"),
+        t.edit_message(&http, m.id, EditMessage::new().content("x"))
+            .await
+            .map(|_| ())
+            .expect_err("edit"),
+        t.to_channel(&http).await.map(|_| ()).expect_err("get"),
+        t.edit_thread(&http, serenity::all::EditThread::new().archived(false))
+            .await
+            .map(|_| ())
+            .expect_err("unarchive"),
+    ] {
+        assert_eq!(
+            discord_error(&e),
+            Some((404, 10003, "Unknown Channel".into()))
+        );
+    }
+    let gone = fake.dispatched("THREAD_DELETE");
+    assert_eq!(gone.len(), 1);
+    assert_eq!(gone[0]["id"], t.get().to_string());
+    assert_eq!(gone[0]["parent_id"], CHANNEL_ID.to_string());
+    assert!(fake
+        .try_register_interaction(Push::command("board", vec![]).in_channel(t.get()))
+        .is_err());
+
+    // A channel takes its threads with it.
+    let other = thread(&fake, &http, 10080).await;
+    fake.delete_channel(CHANNEL_ID);
+    for c in [ChannelId::new(CHANNEL_ID), other] {
+        let e = c.say(&http, "x").await.expect_err("gone");
+        assert_eq!(discord_error(&e).map(|e| e.1), Some(10003));
+    }
+    let gone = fake.dispatched("CHANNEL_DELETE");
+    assert_eq!(gone.len(), 1);
+    assert_eq!(gone[0]["id"], CHANNEL_ID.to_string());
+
+    // Removed from the guild: GUILD_DELETE without `unavailable`, then Missing Access.
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    fake.remove_bot_from_guild();
+    let gone = fake.dispatched("GUILD_DELETE");
+    assert_eq!(gone, [json!({"id": GUILD_ID.to_string()})]);
+    let e = ChannelId::new(CHANNEL_ID)
+        .say(&http, "x")
+        .await
+        .expect_err("kicked");
+    assert_eq!(
+        discord_error(&e),
+        Some((403, 50001, "Missing Access".into()))
+    );
+    // Nobody shares a guild with the bot any more: DMs answer 50278.
+    let dm = UserId::new(ALICE)
+        .create_dm_channel(&http)
+        .await
+        .expect("DM channel");
+    let e = dm.id.say(&http, "x").await.expect_err("no mutual guild");
+    assert_eq!(discord_error(&e).map(|e| e.1), Some(50278));
+    fake.assert_clean();
+}
+
+#[tokio::test]
+async fn a_guild_holds_a_capped_number_of_active_threads() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    fake.set_active_thread_cap(2);
+    let first = thread(&fake, &http, 60).await;
+    thread(&fake, &http, 10080).await;
+    let msg = ChannelId::new(CHANNEL_ID)
+        .say(&http, "third")
+        .await
+        .expect("msg");
+    let e = ChannelId::new(CHANNEL_ID)
+        .create_thread_from_message(&http, msg.id, CreateThread::new("third"))
+        .await
+        .expect_err("cap");
+    assert_eq!(
+        discord_error(&e),
+        Some((
+            400,
+            160006,
+            "Maximum number of active threads reached".into()
+        ))
+    );
+    // An archived thread leaves room, and cannot come back while the cap is full.
+    fake.advance(3600);
+    assert!(archived(&fake, first));
+    ChannelId::new(CHANNEL_ID)
+        .create_thread_from_message(&http, msg.id, CreateThread::new("third"))
+        .await
+        .expect("room again");
+    let e = first.say(&http, "back").await.expect_err("full");
+    assert_eq!(discord_error(&e).map(|e| e.1), Some(160006));
+    fake.set_behaviour(Behaviour::ActiveThreadCap, false);
+    first.say(&http, "back").await.expect("no cap");
+    fake.assert_clean();
+}

@@ -11,7 +11,7 @@ use serenity::{
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, group_options};
 use super::mentions::nobody;
-use super::retry::{acknowledging, retrying};
+use super::retry::{acknowledging, editing, retrying};
 use super::send;
 use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
@@ -175,15 +175,11 @@ async fn group_panel(
         .arg("group", picked.label.clone())
         .render(lang);
     let rows = send::group_rows(game, version, &prompt, &picked.indices, lang);
-    click
-        .edit_response(
-            http,
-            EditInteractionResponse::new()
-                .content(content(&text))
-                .allowed_mentions(nobody())
-                .components(rows),
-        )
-        .await?;
+    let edit = EditInteractionResponse::new()
+        .content(content(&text))
+        .allowed_mentions(nobody())
+        .components(rows);
+    edit_click(http, click, "show a group", edit).await?;
     Ok(())
 }
 
@@ -214,15 +210,16 @@ async fn show_error(http: &serenity::Http, click: &ComponentInteraction, ack: Ac
             )
             .await
             .map(|_| ()),
-        Ack::Deferred => click
-            .edit_response(
-                http,
-                EditInteractionResponse::new()
-                    .content(text)
-                    .allowed_mentions(nobody()),
-            )
-            .await
-            .map(|_| ()),
+        Ack::Deferred => edit_click(
+            http,
+            click,
+            "show an error",
+            EditInteractionResponse::new()
+                .content(text)
+                .allowed_mentions(nobody()),
+        )
+        .await
+        .map(|_| ()),
     };
     if let Err(e) = shown {
         tracing::warn!(error = %e, "could not show an error to the user");
@@ -257,15 +254,11 @@ async fn choose(
         if !hands {
             // A group panel of a game without hands: its options are on the new board.
             let done = crate::i18n::Text::new("bot.turn.played").render(lang);
-            click
-                .edit_response(
-                    http,
-                    EditInteractionResponse::new()
-                        .content(content(&done))
-                        .allowed_mentions(nobody())
-                        .components(Vec::new()),
-                )
-                .await?;
+            let edit = EditInteractionResponse::new()
+                .content(content(&done))
+                .allowed_mentions(nobody())
+                .components(Vec::new());
+            edit_click(http, click, "close a panel", edit).await?;
             return Ok(());
         }
         let mut edit = send::hand_reply(data, game, user, lang).await?;
@@ -276,11 +269,11 @@ async fn choose(
                 ))
                 .allowed_mentions(nobody());
         }
-        click.edit_response(http, edit).await?;
+        edit_click(http, click, "refresh a hand", edit).await?;
     } else if same_turn {
         // An intermediate step of the same player's turn: update the board in place.
         let edit = send::board_edit(&outputs.board, hands, lang);
-        retrying("update a board", || click.edit_response(http, edit.clone()))
+        edit_click(http, click, "update a board", edit)
             .await
             .map_err(|e| Error::Undelivered(Box::new(e.into())))?;
         // The edited board is this version's board: the sweeper must not post it again.
@@ -290,9 +283,12 @@ async fn choose(
     } else {
         // The old board keeps its picture but loses its buttons; the new one is posted even
         // if the old one could not be changed (its buttons then answer "the board changed").
-        let retired = retrying("retire a board", || {
-            click.edit_response(http, EditInteractionResponse::new().components(Vec::new()))
-        })
+        let retired = edit_click(
+            http,
+            click,
+            "retire a board",
+            EditInteractionResponse::new().components(Vec::new()),
+        )
         .await;
         send::deliver(http, data, game, &outputs, lang).await?;
         if let Err(e) = retired {
@@ -436,7 +432,7 @@ async fn update_lobby(
             .allowed_mentions(nobody())
             .content(text)
             .components(rows);
-        retrying("update a lobby", || click.edit_response(http, edit.clone())).await?;
+        edit_click(http, click, "update a lobby", edit).await?;
     }
     Ok(())
 }
@@ -450,6 +446,20 @@ async fn hand(
 ) -> Result<(), Error> {
     let user = id_i64(click.user.id.get());
     let edit = send::hand_reply(data, game, user, lang).await?;
-    click.edit_response(http, edit).await?;
+    edit_click(http, click, "show a hand", edit).await?;
     Ok(())
+}
+
+/// Edits the click's message or reply: retried when Discord fails for a passing reason, and
+/// after unarchiving the thread when the click came from an archived one (50083).
+async fn edit_click(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    what: &str,
+    edit: EditInteractionResponse,
+) -> Result<serenity::Message, serenity::Error> {
+    editing(http, click.channel_id, what, || {
+        click.edit_response(http, edit.clone())
+    })
+    .await
 }

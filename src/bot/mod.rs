@@ -142,6 +142,10 @@ impl Error {
             Error::Service(e) | Error::InGame(e, _) => (e.text(), e.is_user_error()),
             Error::User(t) => (t.clone(), true),
             Error::Discord(_) => (Text::new("core.error.internal"), false),
+            // A refusal no retry changes: the sweeper gives up on it, so promise nothing.
+            Error::Undelivered(cause) if sweep::refused_for_good(cause) => {
+                (Text::new("bot.error.undelivered_refused"), false)
+            }
             Error::Undelivered(_) => (Text::new("bot.error.undelivered"), false),
         }
     }
@@ -306,11 +310,23 @@ async fn on_event(
     event: &serenity::FullEvent,
     data: &Data,
 ) -> Result<(), Error> {
-    if let serenity::FullEvent::InteractionCreate {
-        interaction: serenity::Interaction::Component(click),
-    } = event
-    {
-        components::handle(ctx, click, data).await;
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(click),
+        } => components::handle(ctx, click, data).await,
+        // A game's thread or channel deleted: it moves to a new thread, or pauses.
+        serenity::FullEvent::ThreadDelete { thread, .. } => {
+            send::place_deleted(&ctx.http, data, id_i64(thread.id.get())).await;
+        }
+        serenity::FullEvent::ChannelDelete { channel, .. } => {
+            send::place_deleted(&ctx.http, data, id_i64(channel.id.get())).await;
+        }
+        // Removed from a server (not an outage, which sets `unavailable`): its games have no
+        // place left, so they pause.
+        serenity::FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            send::guild_left(&ctx.http, data, id_i64(incomplete.id.get())).await;
+        }
+        _ => {}
     }
     Ok(())
 }

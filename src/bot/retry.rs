@@ -74,3 +74,40 @@ pub(super) fn is_passing(e: &serenity::Error) -> bool {
         _ => false,
     }
 }
+
+/// Discord's "Thread is archived": an edit of a message in an archived thread.
+pub const THREAD_ARCHIVED: isize = 50083;
+
+/// Discord's JSON error code of a refused request.
+pub fn code_of(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
+    }
+}
+
+/// [`retrying`] for an edit in `channel`. A game's thread archives after a week without a
+/// message, and a player's client may deliver a click from it without unarchiving it first;
+/// Discord then refuses the edit (50083). The bot opened the thread, so it unarchives it and
+/// edits again.
+pub async fn editing<T, Fut>(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    what: &str,
+    mut call: impl FnMut() -> Fut,
+) -> Result<T, serenity::Error>
+where
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    match retrying(what, &mut call).await {
+        Err(e) if code_of(&e) == Some(THREAD_ARCHIVED) => {
+            tracing::info!(what, %channel, "the thread was archived; unarchiving it to edit");
+            retrying("unarchive a thread", || {
+                channel.edit_thread(http, serenity::EditThread::new().archived(false))
+            })
+            .await?;
+            retrying(what, call).await
+        }
+        done => done,
+    }
+}

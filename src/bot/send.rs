@@ -410,17 +410,37 @@ pub async fn deliver(
     lang: Lang,
 ) -> Result<(), Error> {
     let undelivered = |e: Error| Error::Undelivered(Box::new(e));
-    let view = data
+    let mut view = data
         .service
         .lobby(game)
         .await
         .map_err(|e| undelivered(e.into()))?;
     let msg = match place_of(&view) {
-        Some(place) => Some(
-            post_board(http, place, outputs, lang)
-                .await
-                .map_err(undelivered)?,
-        ),
+        Some(place) => match post_board(http, place, outputs, lang).await {
+            Ok(msg) => Some(msg),
+            // The thread was deleted or locked, or the channel deleted: the game moves on.
+            Err(Error::Discord(e)) if place_gone(&e) => {
+                match relocate(http, data, &view, lang)
+                    .await
+                    .map_err(undelivered)?
+                {
+                    Some(place) => {
+                        view = data
+                            .service
+                            .lobby(game)
+                            .await
+                            .map_err(|e| undelivered(e.into()))?;
+                        Some(
+                            post_board(http, place, outputs, lang)
+                                .await
+                                .map_err(undelivered)?,
+                        )
+                    }
+                    None => None,
+                }
+            }
+            Err(e) => return Err(undelivered(e)),
+        },
         None => None,
     };
     // Out (or nowhere to go): the scheduler's board sweeper will not post this version again.
@@ -432,6 +452,169 @@ pub async fn deliver(
     send_private(http, data, &view, &outputs.private, jump, lang).await;
     if outputs.board.outcome.is_some() {
         archive_thread(http, &view).await;
+    }
+    Ok(())
+}
+
+/// Discord's "Unknown Channel": the thread or channel was deleted.
+pub const UNKNOWN_CHANNEL: isize = 10003;
+/// "Thread is locked": a moderator locked the game's thread (the bot may not post there).
+pub const THREAD_LOCKED: isize = 160005;
+
+/// A post refused because the game's place is gone for good: deleted, or a locked thread.
+pub fn place_gone(e: &serenity::Error) -> bool {
+    matches!(
+        super::retry::code_of(e),
+        Some(UNKNOWN_CHANNEL | THREAD_LOCKED)
+    )
+}
+
+/// The game's place refused a post for good. When it was a thread (deleted or locked), the
+/// game goes on in a new thread of its channel, recorded by the service, and its players are
+/// told there (pinged, which also adds them to the thread). When the channel is gone too, the
+/// game is paused and its players told by DM. Returns the new place, if there is one.
+pub async fn relocate(
+    http: &serenity::Http,
+    data: &Data,
+    view: &LobbyView,
+    lang: Lang,
+) -> Result<Option<serenity::ChannelId>, Error> {
+    if let (Some(_), Some(channel)) = (view.thread, view.channel) {
+        let name = Text::new("bot.lobby.thread")
+            .arg("game", view.kind.display_name())
+            .arg("id", view.game.0)
+            .render(lang);
+        let create = serenity::CreateThread::new(name)
+            .kind(serenity::ChannelType::PublicThread)
+            .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+        let channel = serenity::ChannelId::new(id_u64(channel).max(1));
+        match retrying("open a new thread", || {
+            channel.create_thread(http, create.clone())
+        })
+        .await
+        {
+            Ok(thread) => {
+                data.service
+                    .set_thread(view.game, id_i64(thread.id.get()))
+                    .await?;
+                tracing::info!(game = %view.game, thread = %thread.id, "the game moved to a new thread");
+                let players: Vec<String> = view
+                    .seats
+                    .iter()
+                    .filter(|s| !s.is_bot)
+                    .filter_map(|s| s.user)
+                    .map(|u| format!("<@{}>", id_u64(u)))
+                    .collect();
+                let text = Text::new("bot.place.moved")
+                    .arg("game", view.kind.display_name())
+                    .arg("id", view.game.0)
+                    .arg("players", players.join(" "))
+                    .render(lang);
+                let msg = text_message(&text);
+                if let Err(e) = retrying("announce a new thread", || {
+                    thread.id.send_message(http, msg.clone())
+                })
+                .await
+                {
+                    tracing::warn!(game = %view.game, error = %e, "could not announce the new thread");
+                }
+                return Ok(Some(thread.id));
+            }
+            Err(e) if super::retry::code_of(&e) == Some(UNKNOWN_CHANNEL) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    // No channel to go on in: paused, and the players hear it by DM.
+    tracing::info!(game = %view.game, "the game's channel is gone; pausing it");
+    let notices = data
+        .service
+        .place_lost(view.game, data.service.now())
+        .await?;
+    for notice in notices {
+        if let Notice::Dm { user, text, .. } = notice {
+            match dm(http, user, text_message(&text)).await {
+                Ok(sent) => {
+                    if let Err(e) = data.service.record_dm(view.game, user, sent).await {
+                        tracing::warn!(game = %view.game, error = %e, "could not record DM status");
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(game = %view.game, error = %e, "could not DM a paused game's player")
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// A thread or channel was deleted (THREAD_DELETE, CHANNEL_DELETE): the games shown there
+/// move to a new thread with their current board, or pause, as when a post finds it gone.
+pub async fn place_deleted(http: &serenity::Http, data: &Data, place: i64) {
+    let (threads, channels) = match data.service.games_shown_in(place).await {
+        Ok(found) => found,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not look up the games of a deleted place");
+            return;
+        }
+    };
+    for game in threads.into_iter().chain(channels) {
+        if let Err(e) = replace_place(http, data, game, place).await {
+            tracing::warn!(%game, error = %e, "could not move a game out of a deleted place");
+        }
+    }
+}
+
+/// The bot was removed from a guild (GUILD_DELETE): every game there is paused and its
+/// players told by DM (Discord refuses the DMs of players who share no other server with the
+/// bot; that is remembered like closed DMs).
+pub async fn guild_left(http: &serenity::Http, data: &Data, guild: i64) {
+    let games = match data.service.games_of_guild(guild).await {
+        Ok(g) => g,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not look up the games of a server the bot left");
+            return;
+        }
+    };
+    for game in games {
+        match data.service.lobby(game).await {
+            Ok(mut view) => {
+                // Nothing there can be posted to: straight to the pause.
+                view.channel = None;
+                view.thread = None;
+                let lang = data.service.game_lang(game).await.unwrap_or(Lang::En);
+                if let Err(e) = relocate(http, data, &view, lang).await {
+                    tracing::warn!(%game, error = %e, "could not pause a game of a server the bot left");
+                }
+            }
+            Err(e) => {
+                tracing::warn!(%game, error = %e, "could not load a game of a server the bot left")
+            }
+        }
+    }
+}
+
+async fn replace_place(
+    http: &serenity::Http,
+    data: &Data,
+    game: GameId,
+    deleted: i64,
+) -> Result<(), Error> {
+    let mut view = data.service.lobby(game).await?;
+    if view.channel == Some(deleted) {
+        // Its threads went with the channel.
+        view.thread = None;
+    }
+    if view.status != GameStatus::Active {
+        // A lobby's message went with its place: it cannot be joined any more.
+        data.service.place_lost(game, data.service.now()).await?;
+        return Ok(());
+    }
+    let lang = data.service.game_lang(game).await?;
+    if let Some(place) = relocate(http, data, &view, lang).await? {
+        let outputs = data.service.show(game, lang).await?;
+        let msg = board_message(&outputs.board, outputs.hands, lang);
+        retrying("post a board", || place.send_message(http, msg.clone())).await?;
+        record_posted(data, game, outputs.board.version).await;
     }
     Ok(())
 }

@@ -90,6 +90,6 @@ async fn repost(http: &serenity::Http, data: &Data, game: GameId, version: Versi
 }
 
 /// Discord's refusal that no retry will change (not a rate limit, server error or outage).
-fn refused_for_good(e: &Error) -> bool {
+pub(super) fn refused_for_good(e: &Error) -> bool {
     matches!(e, Error::Discord(e) if !retry::is_passing(e))
 }

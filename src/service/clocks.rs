@@ -385,6 +385,49 @@ impl Service {
         Ok(planned)
     }
 
+    /// The game's place on Discord is gone (its channel deleted, with its threads): nothing can
+    /// be shown, so the place is forgotten, a running clock is paused where it stands (its
+    /// reminders, deadline and bot turns wait), and every seated player is told by DM.
+    pub async fn place_lost(&self, game: GameId, now: i64) -> Result<Vec<Notice>, ServiceError> {
+        let record = self.store.game(game).await?;
+        self.store.clear_place(game).await?;
+        if record.status != GameStatus::Active {
+            return Ok(Vec::new());
+        }
+        if let (None, Some(deadline)) = (record.clock.paused_left, record.clock.deadline_at) {
+            let mut plan = same_clock(&record.clock);
+            plan.clock.deadline_at = None;
+            plan.clock.paused_left = Some(deadline.saturating_sub(now).max(0));
+            if !self.store.apply_turn_plan(game, &plan).await? {
+                return Err(stale(&record));
+            }
+        }
+        let lang = game_lang(&record);
+        let kind = crate::engine::GameKind::parse(&record.kind)
+            .map_or_else(|| record.kind.clone(), |k| k.display_name().to_string());
+        let text = Text::new("bot.place.lost")
+            .arg("game", kind)
+            .arg("id", game.0)
+            .render(lang);
+        let mut users: Vec<i64> = record
+            .seats
+            .iter()
+            .filter(|s| !s.is_bot)
+            .filter_map(|s| s.user)
+            .collect();
+        users.sort_unstable();
+        users.dedup();
+        Ok(users
+            .into_iter()
+            .map(|user| Notice::Dm {
+                user,
+                game: Some(game),
+                text: text.clone(),
+                fallback: None,
+            })
+            .collect())
+    }
+
     /// `/clock`: pause, resume, extend or change a game's clock (host or moderator). Returns
     /// the notice for the game's place.
     pub async fn clock(

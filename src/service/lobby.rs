@@ -874,6 +874,29 @@ impl Service {
         }
     }
 
+    /// Lobbies and running games shown in `place` (a deleted thread or channel): those whose
+    /// thread it was, and those whose channel it was.
+    pub async fn games_shown_in(
+        &self,
+        place: i64,
+    ) -> Result<(Vec<GameId>, Vec<GameId>), ServiceError> {
+        let games = self.store.games_in_channel(place, None, 1000).await?;
+        let live = games
+            .iter()
+            .filter(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active));
+        let (threads, channels): (Vec<&GameRecord>, Vec<&GameRecord>) =
+            live.partition(|g| g.thread == Some(place));
+        Ok((
+            threads.iter().map(|g| g.id).collect(),
+            channels.iter().map(|g| g.id).collect(),
+        ))
+    }
+
+    /// Lobbies and running games of a guild the bot was removed from.
+    pub async fn games_of_guild(&self, guild: i64) -> Result<Vec<GameId>, ServiceError> {
+        Ok(self.store.live_games_in_guild(guild, 10_000).await?)
+    }
+
     /// The game kind of a thread's game, if the channel is a game's thread (for `/rules`).
     pub async fn kind_here(&self, channel: i64) -> Result<Option<GameKind>, ServiceError> {
         let games = self.store.games_in_channel(channel, None, 50).await?;

@@ -449,6 +449,25 @@ impl Store {
         self.with_seats(rows).await
     }
 
+    /// Lobbies and running games of a guild (the bot was removed from it).
+    pub async fn live_games_in_guild(
+        &self,
+        guild: i64,
+        limit: u32,
+    ) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE guild = $1 AND status IN ('lobby', 'active') \
+             ORDER BY id LIMIT $2",
+        )
+        .bind(guild)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| get::<i64>(r, "id").map(GameId))
+            .collect()
+    }
+
     /// Games where `user` holds a seat, optionally only those with `status`, most recently
     /// changed first.
     pub async fn games_of_user(

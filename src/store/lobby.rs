@@ -95,6 +95,13 @@ impl Store {
         self.set_game_column(game, "thread", thread).await
     }
 
+    /// Forgets where a game is shown (its channel and thread were deleted): nothing is posted
+    /// for it until it has a place again. No version change.
+    pub async fn clear_place(&self, game: GameId) -> Result<(), StoreError> {
+        self.set_game_column(game, "thread", None).await?;
+        self.set_game_column(game, "channel", None).await
+    }
+
     /// Records the front end's lobby message. No version change.
     pub async fn set_lobby_message(&self, game: GameId, message: i64) -> Result<(), StoreError> {
         self.set_game_column(game, "lobby_message", Some(message))

@@ -194,6 +194,14 @@ pub fn dispatch_to(st: &mut State, session_id: &str, event: &str, d: Value) {
 /// DMs), as Discord routes events; several processes may each hold such a session. Returns
 /// the `[shard_id, num_shards]` of each session reached.
 pub fn dispatch_routed(st: &mut State, event: &str, d: &Value) -> Vec<[u64; 2]> {
+    if event != "INTERACTION_CREATE" && !st.lean {
+        // Checked here too, so a payload sent to no session is still proved.
+        let payload = json!({"op": 0, "s": 1, "t": event, "d": d});
+        if let Err(e) = check_payload(&payload) {
+            st.violation("fake: gateway", "", e);
+        }
+        st.dispatches.push((event.to_string(), d.clone()));
+    }
     let guild = d["guild_id"].as_str().and_then(|g| g.parse().ok());
     let reached: Vec<(String, [u64; 2])> = st
         .sessions
@@ -220,24 +228,63 @@ pub fn send_all(st: &mut State, payload: &Value) {
 /// `d` as its own model type (serenity turns a dispatch it cannot parse into a silent
 /// `Event::Unknown`, which is exactly the typo this is here to catch).
 fn send(st: &mut State, tx: &UnboundedSender<String>, payload: Value) {
+    if let Err(e) = check_payload(&payload) {
+        st.violation("fake: gateway", "", e);
+    }
+    let _ = tx.send(payload.to_string());
+}
+
+/// THREAD_UPDATE with the thread as it now stands (archived or unarchived).
+pub fn thread_update(st: &mut State, thread: u64) {
+    let Some(c) = st.channels.get(&thread) else {
+        return;
+    };
+    let d = payloads::channel(c, st);
+    dispatch_routed(st, "THREAD_UPDATE", &d);
+}
+
+/// THREAD_DELETE: "the inner payload is a subset of the channel object, containing just the
+/// id, guild_id, parent_id, and type fields".
+pub fn thread_delete(st: &mut State, c: &super::state::ChannelRec) {
+    let d = json!({
+        "id": c.id.to_string(),
+        "guild_id": c.guild_id.unwrap_or(st.guild_id).to_string(),
+        "parent_id": c.parent_id.map(|p| p.to_string()),
+        "type": c.kind.code(),
+    });
+    dispatch_routed(st, "THREAD_DELETE", &d);
+}
+
+/// CHANNEL_DELETE with the channel as it was.
+pub fn channel_delete(st: &mut State, c: &super::state::ChannelRec) {
+    let d = payloads::channel(c, st);
+    dispatch_routed(st, "CHANNEL_DELETE", &d);
+}
+
+/// GUILD_DELETE without `unavailable`: the bot was removed from the guild.
+pub fn guild_delete(st: &mut State) {
+    let d = json!({"id": st.guild_id.to_string()});
+    dispatch_routed(st, "GUILD_DELETE", &d);
+}
+
+/// A gateway payload parses as serenity's `GatewayEvent`, and a dispatch's `d` as its model.
+fn check_payload(payload: &Value) -> Result<(), String> {
     use serenity::model::prelude as model;
     let what = payload["t"]
         .as_str()
         .map_or_else(|| format!("op {}", payload["op"]), str::to_string);
     let d = &payload["d"];
-    let checked =
-        payloads::check_model::<model::GatewayEvent>(&what, &payload).and_then(|()| match payload
-            ["t"]
-            .as_str()
-        {
-            Some("READY") => payloads::check_model::<model::Ready>(&what, d),
-            Some("GUILD_CREATE") => payloads::check_model::<model::Guild>(&what, d),
-            Some("INTERACTION_CREATE") => payloads::check_model::<model::Interaction>(&what, d),
-            Some("RESUMED") | None => Ok(()),
-            Some(other) => Err(format!("{other}: no model check for this event")),
-        });
-    if let Err(e) = checked {
-        st.violation("fake: gateway", "", e);
+    payloads::check_model::<model::GatewayEvent>(&what, payload)?;
+    match payload["t"].as_str() {
+        Some("READY") => payloads::check_model::<model::Ready>(&what, d),
+        Some("GUILD_CREATE") => payloads::check_model::<model::Guild>(&what, d),
+        Some("INTERACTION_CREATE") => payloads::check_model::<model::Interaction>(&what, d),
+        Some("THREAD_UPDATE" | "CHANNEL_DELETE") => {
+            payloads::check_model::<model::GuildChannel>(&what, d)
+        }
+        Some("THREAD_DELETE") => payloads::check_model::<model::PartialGuildChannel>(&what, d),
+        Some("GUILD_DELETE") => payloads::check_model::<model::UnavailableGuild>(&what, d),
+        Some("RESUMED") | None => Ok(()),
+        Some(other) => Err(format!("{other}: no model check for this event")),
     }
-    let _ = tx.send(payload.to_string());
 }

@@ -24,9 +24,9 @@ mod state;
 
 pub use interactions::{opt, Actor, Push};
 pub use state::{
-    Attachment, Callback, ChannelKind, ChannelRec, Fault, InteractionKind, InteractionRec, Message,
-    RequestLog, Violation, ALICE, APPLICATION_ID, BOB, BOT_INVITE_PERMISSIONS, BOT_ROLE_ID,
-    BOT_USER_ID, CHANNEL_ID, GUILD_ID, OWNER_ID,
+    Attachment, Behaviour, Callback, ChannelKind, ChannelRec, Fault, InteractionKind,
+    InteractionRec, Message, RequestLog, Violation, ALICE, APPLICATION_ID, BOB,
+    BOT_INVITE_PERMISSIONS, BOT_ROLE_ID, BOT_USER_ID, CHANNEL_ID, GUILD_ID, OWNER_ID,
 };
 
 use hyper::server::conn::http1;
@@ -94,7 +94,13 @@ pub(crate) struct Inner {
 impl Inner {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panicking test thread must not hide the state from the report.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        // Whoever looks next (a request, a push, the test) sees idle threads archived, as
+        // Discord would have archived them meanwhile.
+        for thread in st.archive_idle_threads() {
+            gateway::thread_update(&mut st, thread);
+        }
+        st
     }
 }
 
@@ -280,6 +286,7 @@ impl FakeDiscord {
                 overwrites: Vec::new(),
                 archived: false,
                 locked: false,
+                last_activity: 0,
             },
         );
         id
@@ -304,6 +311,7 @@ impl FakeDiscord {
                 overwrites,
                 archived: false,
                 locked: false,
+                last_activity: 0,
             },
         );
     }
@@ -354,6 +362,116 @@ impl FakeDiscord {
     /// dropped, so the process's memory is the bot's rather than the fake's records.
     pub fn lean(&self) {
         self.inner.lock().lean = true;
+    }
+
+    // ----- time and thread lifecycle -----
+
+    /// Moves the fake's clock forward (threads idle past their auto-archive time archive).
+    pub fn advance(&self, secs: i64) {
+        self.inner.lock().clock.offset += secs;
+        self.inner.changed.notify_waiters();
+    }
+
+    /// Reads the time from the test's own clock (e.g. the service's `ManualClock`), so moving
+    /// that clock moves the fake's too; `advance` still adds to it.
+    pub fn follow_clock(&self, now: impl Fn() -> i64 + Send + Sync + 'static) {
+        let mut st = self.inner.lock();
+        let before = st.now();
+        st.clock.source = Some(Arc::new(now));
+        // Threads made so far were active "now": keep their idle time as it was.
+        let shift = st.now() - before;
+        for c in st.channels.values_mut() {
+            if c.last_activity != 0 {
+                c.last_activity += shift;
+            }
+        }
+    }
+
+    /// The fake's clock, Unix seconds.
+    pub fn now(&self) -> i64 {
+        self.inner.lock().now()
+    }
+
+    /// Switches one of Discord's behaviours off (or on again) for this test.
+    pub fn set_behaviour(&self, behaviour: Behaviour, on: bool) {
+        let mut st = self.inner.lock();
+        if on {
+            st.switched_off.remove(&behaviour);
+        } else {
+            st.switched_off.insert(behaviour);
+        }
+    }
+
+    /// The guild's cap of active threads (`Behaviour::ActiveThreadCap`).
+    pub fn set_active_thread_cap(&self, cap: usize) {
+        self.inner.lock().active_thread_cap = cap;
+    }
+
+    /// A moderator archives a thread (THREAD_UPDATE), and locks it too with `lock`.
+    pub fn archive_thread(&self, thread: u64, lock: bool) {
+        let mut st = self.inner.lock();
+        if let Some(c) = st.channels.get_mut(&thread) {
+            c.archived = true;
+            c.locked |= lock;
+        }
+        gateway::thread_update(&mut st, thread);
+        drop(st);
+        self.inner.changed.notify_waiters();
+    }
+
+    /// A moderator deletes a thread: THREAD_DELETE, then every request naming it answers
+    /// 404 / 10003.
+    pub fn delete_thread(&self, thread: u64) {
+        let mut st = self.inner.lock();
+        if let Some(c) = st.channels.remove(&thread) {
+            st.deleted_channels.insert(thread);
+            gateway::thread_delete(&mut st, &c);
+        }
+        drop(st);
+        self.inner.changed.notify_waiters();
+    }
+
+    /// A moderator deletes a text channel, and with it its threads: CHANNEL_DELETE, then every
+    /// request naming the channel or one of its threads answers 404 / 10003.
+    pub fn delete_channel(&self, channel: u64) {
+        let mut st = self.inner.lock();
+        let threads: Vec<u64> = st
+            .channels
+            .values()
+            .filter(|c| c.parent_id == Some(channel))
+            .map(|c| c.id)
+            .collect();
+        for t in threads {
+            st.channels.remove(&t);
+            st.deleted_channels.insert(t);
+        }
+        if let Some(c) = st.channels.remove(&channel) {
+            st.deleted_channels.insert(channel);
+            gateway::channel_delete(&mut st, &c);
+        }
+        drop(st);
+        self.inner.changed.notify_waiters();
+    }
+
+    /// The bot is kicked from the guild: GUILD_DELETE (without `unavailable`), then the guild's
+    /// channels answer 403 / 50001.
+    pub fn remove_bot_from_guild(&self) {
+        let mut st = self.inner.lock();
+        st.removed_from_guild = true;
+        gateway::guild_delete(&mut st);
+        drop(st);
+        self.inner.changed.notify_waiters();
+    }
+
+    /// Gateway dispatches sent so far with this event name (`t`), their `d`, oldest first.
+    pub fn dispatched(&self, event: &str) -> Vec<Value> {
+        self.inner
+            .lock()
+            .dispatches
+            .iter()
+            .filter(|(t, _)| t == event)
+            .map(|(_, d)| d.clone())
+            .collect()
     }
 
     // ----- faults -----
@@ -562,9 +680,20 @@ impl FakeDiscord {
         self.inner.lock().sessions.iter().map(|s| s.resumes).sum()
     }
 
-    /// Pushes an INTERACTION_CREATE to the connected bot; waits for a session first.
+    /// Pushes an INTERACTION_CREATE to the connected bot; waits for a session first. Panics
+    /// when Discord's client would not send it (see `try_push`).
     pub async fn push(&self, push: Push) -> Pushed {
-        self.push_at(push, false).await
+        self.try_push(push)
+            .await
+            .unwrap_or_else(|e| panic!("fake Discord: the interaction cannot be sent: {e}"))
+    }
+
+    /// Pushes an interaction as a member's client sends it: from an archived thread the client
+    /// first unarchives it as the member (`Behaviour::ClientUnarchivesForInteractions`), which
+    /// a locked thread allows only with Manage Threads (otherwise `Err`: nothing is sent).
+    pub async fn try_push(&self, push: Push) -> Result<Pushed, String> {
+        client_sends(&mut self.inner.lock(), &push)?;
+        Ok(self.push_at(push, false).await)
     }
 
     /// Pushes an interaction whose deadline has already passed (a delivery delayed on the way):
@@ -632,7 +761,14 @@ impl FakeDiscord {
 
     /// Records an interaction as if pushed, without a gateway (to answer it over REST directly).
     pub fn register_interaction(&self, push: Push) -> Pushed {
+        self.try_register_interaction(push)
+            .unwrap_or_else(|e| panic!("fake Discord: the interaction cannot be sent: {e}"))
+    }
+
+    /// `register_interaction` as a member's client sends it (see `try_push`).
+    pub fn try_register_interaction(&self, push: Push) -> Result<Pushed, String> {
         let mut st = self.inner.lock();
+        client_sends(&mut st, &push)?;
         let id = st.next_id();
         // Reserved: `id + 1` names the command when the bot did not register it.
         st.next_id();
@@ -662,7 +798,7 @@ impl FakeDiscord {
                 delivered_to: Vec::new(),
             },
         );
-        Pushed { id, token }
+        Ok(Pushed { id, token })
     }
 
     /// Waits for the bot's callback to an interaction.
@@ -704,4 +840,36 @@ impl FakeDiscord {
         })
         .await
     }
+}
+
+/// What a member's client does before it sends an interaction from `push`'s channel: a deleted
+/// channel sends nothing; an archived thread is unarchived first, as the member
+/// (`Behaviour::ClientUnarchivesForInteractions`), which a locked thread allows only to a
+/// member with Manage Threads.
+fn client_sends(st: &mut State, push: &Push) -> Result<(), String> {
+    let channel = push.actor().channel;
+    let user = push.actor().user;
+    if st.deleted_channels.contains(&channel) {
+        return Err(format!("channel {channel} was deleted"));
+    }
+    let Some(c) = st.channels.get(&channel).filter(|c| c.archived).cloned() else {
+        return Ok(());
+    };
+    if !st.does(Behaviour::ClientUnarchivesForInteractions) {
+        return Ok(());
+    }
+    let may = st.channel_permissions(user, channel) & perms::MANAGE_THREADS != 0;
+    if c.locked && !may {
+        return Err(format!("thread {channel} is archived and locked"));
+    }
+    if st.thread_cap_reached() {
+        return Err("the guild is at its cap of active threads".into());
+    }
+    let now = st.now();
+    if let Some(c) = st.channels.get_mut(&channel) {
+        c.archived = false;
+        c.last_activity = now;
+    }
+    gateway::thread_update(st, channel);
+    Ok(())
 }

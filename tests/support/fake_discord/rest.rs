@@ -7,7 +7,8 @@ use super::payloads::{self, check_model};
 use super::perms;
 use super::ratelimits;
 use super::state::{
-    Attachment, Callback, ChannelKind, ChannelRec, CommandRec, Message, RequestLog, State,
+    Attachment, Behaviour, Callback, ChannelKind, ChannelRec, CommandRec, Message, RequestLog,
+    State,
 };
 use super::Inner;
 use http_body_util::{BodyExt, Full};
@@ -350,6 +351,9 @@ impl Inner {
 
     fn dispatch(&self, st: &mut State, r: &Req) -> Reply {
         let app = st.application_id;
+        if let Some(refused) = gone(st, r) {
+            return refused;
+        }
         match (r.method.as_str(), r.template.as_str()) {
             ("GET", "/gateway") => self.model::<model::Gateway>(st, r, json!({"url": self.gateway_url})),
             ("GET", "/gateway/bot") => self.model::<model::BotGateway>(
@@ -523,7 +527,8 @@ impl Inner {
                 // Not a violation: the bot must cope with it.
                 return error(403, 50007, "Cannot send messages to this user");
             }
-            if user.left_guild {
+            // The fake has one guild: once the bot is out of it, nobody shares one with it.
+            if user.left_guild || st.removed_from_guild {
                 return error(
                     403,
                     50278,
@@ -577,6 +582,7 @@ impl Inner {
         };
         apply_body(&mut m, body, files, true);
         st.messages.push(m);
+        touch(st, channel_id);
         self.message_reply(st, r, id)
     }
 
@@ -601,6 +607,9 @@ impl Inner {
             "PATCH" => {
                 let files = self.accept_files(st, r);
                 checks::message_payload(st, &r.label, "", r.body(), &files);
+                if let Some(refused) = may_edit(st, channel_id) {
+                    return refused;
+                }
                 if let Some(m) = st.message_mut(id) {
                     apply_body(m, r.body(), files, false);
                 }
@@ -649,6 +658,9 @@ impl Inner {
                 );
             }
         }
+        if st.thread_cap_reached() {
+            return error(400, 160006, "Maximum number of active threads reached");
+        }
         let body = r.body();
         let kind = match (from, body.get("type").and_then(Value::as_u64)) {
             (Some(_), _) | (None, Some(11)) => ChannelKind::PublicThread,
@@ -679,6 +691,7 @@ impl Inner {
             overwrites: Vec::new(),
             archived: false,
             locked: false,
+            last_activity: st.now(),
         };
         let v = payloads::channel(&c, st);
         st.channels.insert(id, c);
@@ -702,6 +715,24 @@ impl Inner {
             return error(403, 50001, "Missing Access");
         }
         let body = r.body().clone();
+        let have = st.channel_permissions(bot, id);
+        let locked = st.channels.get(&id).is_some_and(|c| c.locked);
+        let was_archived = st.channels.get(&id).is_some_and(|c| c.archived);
+        // "Editing a thread to change `rate_limit_per_user` or `locked` requires MANAGE_THREADS";
+        // the bot created its threads, so it may rename, archive and unarchive them (even
+        // locked ones) without it.
+        if body.get("locked").is_some() && have & perms::MANAGE_THREADS == 0 {
+            return error(403, 50013, "Missing Permissions");
+        }
+        // A locked thread's name and tags change only with Manage Threads.
+        if locked && body.get("name").is_some() && have & perms::MANAGE_THREADS == 0 {
+            return error(403, 160005, "Thread is locked");
+        }
+        let unarchiving = body.get("archived").and_then(Value::as_bool) == Some(false);
+        if unarchiving && was_archived && st.thread_cap_reached() {
+            return error(400, 160006, "Maximum number of active threads reached");
+        }
+        let now = st.now();
         let Some(c) = st.channels.get_mut(&id) else {
             return unknown_channel(st, r);
         };
@@ -716,12 +747,23 @@ impl Inner {
         }
         if let Some(d) = body.get("auto_archive_duration").and_then(Value::as_u64) {
             c.auto_archive_duration = d;
+            c.last_activity = now;
         }
+        if unarchiving {
+            c.last_activity = now;
+        }
+        let changed_archive = body
+            .get("archived")
+            .and_then(Value::as_bool)
+            .is_some_and(|a| a != was_archived);
         let v = st
             .channels
             .get(&id)
             .map(|c| payloads::channel(c, st))
             .unwrap_or(Value::Null);
+        if changed_archive {
+            super::gateway::thread_update(st, id);
+        }
         self.model::<model::GuildChannel>(st, r, v)
     }
 
@@ -759,6 +801,7 @@ impl Inner {
                         overwrites: Vec::new(),
                         archived: false,
                         locked: false,
+                        last_activity: 0,
                     },
                 );
                 id
@@ -830,6 +873,23 @@ impl Inner {
         if kind == 8 {
             checks::autocomplete_result(st, &r.label, &data);
         }
+        // An ephemeral answer is only the user's: it neither reopens nor is refused by an
+        // archived thread (Discord does not document it; the fake takes the lenient side).
+        let ephemeral = data.get("flags").and_then(Value::as_u64).unwrap_or(0) & 64 != 0;
+        let refused = match kind {
+            4 | 5 if ephemeral => None,
+            4 | 5 => may_answer_in(st, channel_id),
+            7 => may_edit(
+                st,
+                component_message
+                    .and_then(|m| st.message(m))
+                    .map_or(0, |m| m.channel_id),
+            ),
+            _ => None,
+        };
+        if let Some(refused) = refused {
+            return refused;
+        }
         let original = match kind {
             4 | 5 => {
                 let mid = st.next_id();
@@ -898,6 +958,9 @@ impl Inner {
             );
             return error(404, 10015, "Unknown Webhook");
         }
+        if st.deleted_channels.contains(&rec.channel_id) {
+            return error(404, 10003, "Unknown Channel");
+        }
         let target = match r.template.as_str() {
             "/webhooks/{webhook_id}/{webhook_token}/messages/@original" => rec.original,
             "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}" => {
@@ -907,6 +970,14 @@ impl Inner {
             "/webhooks/{webhook_id}/{webhook_token}" if r.method == "POST" => {
                 let files = self.accept_files(st, r);
                 checks::message_payload(st, &r.label, "", r.body(), &files);
+                let ephemeral =
+                    r.body().get("flags").and_then(Value::as_u64).unwrap_or(0) & 64 != 0;
+                if let Some(refused) = (!ephemeral)
+                    .then(|| may_answer_in(st, rec.channel_id))
+                    .flatten()
+                {
+                    return refused;
+                }
                 let mid = st.next_id();
                 let mut m = Message {
                     id: mid,
@@ -946,6 +1017,15 @@ impl Inner {
             "PATCH" => {
                 let files = self.accept_files(st, r);
                 checks::message_payload(st, &r.label, "", r.body(), &files);
+                // An ephemeral answer is the clicker's own, not part of the thread's history:
+                // the fake lets it change in an archived thread (Discord does not document it).
+                let channel = st
+                    .message(mid)
+                    .filter(|m| !m.ephemeral())
+                    .map_or(0, |m| m.channel_id);
+                if let Some(refused) = may_edit(st, channel) {
+                    return refused;
+                }
                 if let Some(m) = st.message_mut(mid) {
                     apply_body(m, r.body(), files, false);
                     m.flags &= !128;
@@ -1029,7 +1109,8 @@ fn apply_body(m: &mut Message, body: &Value, files: Vec<(u64, Attachment)>, crea
 
 /// Discord's answer when the bot may not post in `channel` (not a violation: a server may
 /// deny the bot anything, and the bot must cope). A message in an archived thread reopens it,
-/// unless the thread is locked.
+/// unless the thread is locked: without Manage Threads nobody creates or edits messages in a
+/// locked thread (160005), archived or not.
 fn may_send(st: &mut State, channel: u64, files: bool) -> Option<Reply> {
     let c = st.channels.get(&channel)?;
     c.guild_id?;
@@ -1046,13 +1127,85 @@ fn may_send(st: &mut State, channel: u64, files: bool) -> Option<Reply> {
     if let Some(refused) = lacking(have, need) {
         return Some(refused);
     }
-    if thread && c.archived {
-        if c.locked && have & perms::MANAGE_THREADS == 0 {
-            return Some(error(403, 160005, "Thread is locked"));
+    may_answer_in(st, channel)
+}
+
+/// A new message in `channel` (a post, an interaction's answer or follow-up): refused in a
+/// locked thread (160005) without Manage Threads; an archived thread is unarchived by it
+/// (unless the guild is at its cap of active threads: 160006).
+fn may_answer_in(st: &mut State, channel: u64) -> Option<Reply> {
+    let c = st.channels.get(&channel)?;
+    if c.kind == ChannelKind::Text || c.kind == ChannelKind::Dm {
+        return None;
+    }
+    let have = st.channel_permissions(st.bot_user_id, channel);
+    if c.locked && have & perms::MANAGE_THREADS == 0 {
+        return Some(error(403, 160005, "Thread is locked"));
+    }
+    if c.archived {
+        if st.thread_cap_reached() {
+            return Some(error(
+                400,
+                160006,
+                "Maximum number of active threads reached",
+            ));
         }
         if let Some(c) = st.channels.get_mut(&channel) {
             c.archived = false;
         }
+        super::gateway::thread_update(st, channel);
+    }
+    touch(st, channel);
+    None
+}
+
+/// Editing a message in `channel`: refused in an archived thread (400 / 50083), and in a
+/// locked one without Manage Threads (160005).
+fn may_edit(st: &mut State, channel: u64) -> Option<Reply> {
+    let c = st.channels.get(&channel)?;
+    if c.kind == ChannelKind::Text || c.kind == ChannelKind::Dm {
+        return None;
+    }
+    let have = st.channel_permissions(st.bot_user_id, channel);
+    if c.archived && st.does(Behaviour::ArchivedThreadsRefuseEdits) {
+        return Some(error(400, 50083, "Thread is archived"));
+    }
+    if c.locked && have & perms::MANAGE_THREADS == 0 {
+        return Some(error(403, 160005, "Thread is locked"));
+    }
+    None
+}
+
+/// Activity in a thread (a message): its auto-archive timer starts again.
+fn touch(st: &mut State, channel: u64) {
+    let now = st.now();
+    if let Some(c) = st.channels.get_mut(&channel) {
+        c.last_activity = now;
+    }
+}
+
+/// A request naming a channel that was deleted (404 / 10003), or one of the guild the bot was
+/// removed from (403 / 50001): not violations, the bot could not have known.
+fn gone(st: &State, r: &Req) -> Option<Reply> {
+    if let Some(c) = r
+        .params
+        .get("channel_id")
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        if st.deleted_channels.contains(&c) {
+            return Some(error(404, 10003, "Unknown Channel"));
+        }
+        let in_guild = st
+            .channels
+            .get(&c)
+            .is_some_and(|c| c.guild_id == Some(st.guild_id));
+        if st.removed_from_guild && in_guild {
+            return Some(error(403, 50001, "Missing Access"));
+        }
+    }
+    let guild = r.params.get("guild_id").and_then(|v| v.parse::<u64>().ok());
+    if st.removed_from_guild && guild == Some(st.guild_id) {
+        return Some(error(403, 50001, "Missing Access"));
     }
     None
 }

@@ -1,7 +1,8 @@
 //! What the fake knows and what it saw.
 
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -64,9 +65,72 @@ pub struct ChannelRec {
     pub invitable: bool,
     /// Text channels: permission overwrites (threads use their parent's).
     pub overwrites: Vec<super::perms::Overwrite>,
-    /// Threads: archived (by the bot's PATCH) and locked.
+    /// Threads: archived (by a PATCH, or by the fake's clock after `auto_archive_duration`
+    /// minutes without activity) and locked.
     pub archived: bool,
     pub locked: bool,
+    /// Threads: the fake's clock (Unix seconds) at the last activity, which is, as Discord's
+    /// "Threads" page defines it, a message sent, the thread unarchived or its auto-archive
+    /// time changed (and its creation).
+    pub last_activity: i64,
+}
+
+/// Discord behaviours the fake models, each on by default; a test may switch one off
+/// (`FakeDiscord::set_behaviour`) to see what the bot does without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Behaviour {
+    /// A thread archives after `auto_archive_duration` minutes without activity, on the
+    /// fake's clock (`FakeDiscord::advance`, `follow_clock`), with THREAD_UPDATE dispatched.
+    AutoArchive,
+    /// Editing a message in an archived thread answers 400 / 50083 ("Users cannot edit
+    /// messages ... in archived threads").
+    ArchivedThreadsRefuseEdits,
+    /// A member's client unarchives an archived thread (as that member) before it sends an
+    /// interaction from it, since "users cannot ... use application commands" there (Discord's
+    /// web and mobile clients do: discord/discord-api-docs#8474); in a locked thread only a
+    /// member with Manage Threads can, otherwise nothing is sent. Off: the interaction arrives
+    /// while the thread stays archived, as some clients have done (MarcusOtter/discord-needle#325).
+    ClientUnarchivesForInteractions,
+    /// A guild holds at most `FakeDiscord::set_active_thread_cap` active threads; creating or
+    /// unarchiving one past it answers 400 / 160006.
+    ActiveThreadCap,
+}
+
+impl Behaviour {
+    pub const ALL: [Behaviour; 4] = [
+        Behaviour::AutoArchive,
+        Behaviour::ArchivedThreadsRefuseEdits,
+        Behaviour::ClientUnarchivesForInteractions,
+        Behaviour::ActiveThreadCap,
+    ];
+}
+
+/// The fake's clock: Unix seconds, moved by tests (`advance`) or read from the test's own
+/// clock (`follow`), so a thread can go idle for days in a test that lasts seconds.
+#[derive(Clone)]
+pub struct FakeClock {
+    /// Added to the source.
+    pub offset: i64,
+    /// The test's clock (e.g. the service's `ManualClock`); the wall clock when `None`.
+    pub source: Option<Arc<dyn Fn() -> i64 + Send + Sync>>,
+}
+
+impl FakeClock {
+    pub fn now(&self) -> i64 {
+        let base = match &self.source {
+            Some(f) => f(),
+            None => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64),
+        };
+        base + self.offset
+    }
+}
+
+impl std::fmt::Debug for FakeClock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FakeClock({})", self.now())
+    }
 }
 
 /// A file the bot uploaded.
@@ -309,6 +373,19 @@ pub struct State {
     /// Interactions whose acknowledgement was carried out but answered with an error
     /// (`fail_after`): the client may rightly try again, and gets 40060.
     pub lost_acks: std::collections::BTreeSet<u64>,
+    pub clock: FakeClock,
+    /// Behaviours switched off by the test (everything else is on).
+    pub switched_off: BTreeSet<Behaviour>,
+    /// Channels and threads that were deleted: requests naming them answer 404 / 10003
+    /// (Unknown Channel) without a violation, since the bot could not have known.
+    pub deleted_channels: BTreeSet<u64>,
+    /// The bot was removed from the guild (GUILD_DELETE sent): its channels answer
+    /// 403 / 50001 (Missing Access).
+    pub removed_from_guild: bool,
+    /// Active threads a guild may hold (Discord's cap is large; tests make it small).
+    pub active_thread_cap: usize,
+    /// Every dispatch sent besides READY/GUILD_CREATE/INTERACTION_CREATE: (event, d).
+    pub dispatches: Vec<(String, Value)>,
 }
 
 impl State {
@@ -347,6 +424,7 @@ impl State {
                 overwrites: Vec::new(),
                 archived: false,
                 locked: false,
+                last_activity: 0,
             },
         );
         // `@everyone` may do what a games channel needs; tests narrow it. The bot also has the
@@ -381,7 +459,67 @@ impl State {
             rate: Default::default(),
             nonces: BTreeMap::new(),
             lost_acks: Default::default(),
+            clock: FakeClock {
+                offset: 0,
+                source: None,
+            },
+            switched_off: BTreeSet::new(),
+            deleted_channels: BTreeSet::new(),
+            removed_from_guild: false,
+            active_thread_cap: 1000,
+            dispatches: Vec::new(),
         }
+    }
+
+    /// Whether a behaviour is modelled (on unless the test switched it off).
+    pub fn does(&self, b: Behaviour) -> bool {
+        !self.switched_off.contains(&b)
+    }
+
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    /// Active (unarchived) threads of the guild.
+    pub fn active_threads(&self) -> usize {
+        self.channels
+            .values()
+            .filter(|c| {
+                matches!(
+                    c.kind,
+                    ChannelKind::PublicThread | ChannelKind::PrivateThread
+                ) && !c.archived
+            })
+            .count()
+    }
+
+    /// Whether the guild's cap leaves room for one more active thread (always, with the
+    /// behaviour off).
+    pub fn thread_cap_reached(&self) -> bool {
+        self.does(Behaviour::ActiveThreadCap) && self.active_threads() >= self.active_thread_cap
+    }
+
+    /// Archives every thread idle for its `auto_archive_duration`; returns them (the caller
+    /// dispatches THREAD_UPDATE).
+    pub fn archive_idle_threads(&mut self) -> Vec<u64> {
+        if !self.does(Behaviour::AutoArchive) {
+            return Vec::new();
+        }
+        let now = self.now();
+        let mut archived = Vec::new();
+        for c in self.channels.values_mut() {
+            let thread = matches!(
+                c.kind,
+                ChannelKind::PublicThread | ChannelKind::PrivateThread
+            );
+            let idle_for = now.saturating_sub(c.last_activity);
+            let limit = i64::try_from(c.auto_archive_duration).unwrap_or(i64::MAX / 60) * 60;
+            if thread && !c.archived && c.auto_archive_duration > 0 && idle_for >= limit {
+                c.archived = true;
+                archived.push(c.id);
+            }
+        }
+        archived
     }
 
     pub fn next_id(&mut self) -> u64 {
