@@ -575,11 +575,23 @@ async fn one_member_cannot_flood_a_server(db: &Db) {
 async fn repeated_commands_and_clicks_cost_next_to_nothing(db: &Db) {
     let w = world(db, Timers::default(), true).await;
     let fake = &w.fake;
+    // Typing in /play's options asks for suggestions at every keystroke: each is answered,
+    // and none starts the command's cooldown (nor records an interaction).
+    for typed in ["c", "co", "cor"] {
+        let suggest = fake
+            .push(Push::autocomplete("play", vec![opt::focused("game", typed)]).by(ALICE))
+            .await;
+        assert_eq!(fake.wait_for_callback(suggest.id).await.kind, 8);
+    }
     // A second /play within the cooldown is refused before anything is stored.
     let first = fake
         .push(Push::command("play", vec![opt::string("game", "cortexcape")]).by(ALICE))
         .await;
-    fake.wait_for_callback(first.id).await;
+    let opened = fake.wait_for_callback(first.id).await;
+    assert!(
+        !opened.ephemeral(),
+        "the first /play opens a lobby: {opened:?}"
+    );
     let lobby = fake.original_response(first.id).expect("lobby");
     let again = fake
         .push(Push::command("play", vec![opt::string("game", "cortexcape")]).by(ALICE))

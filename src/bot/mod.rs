@@ -331,14 +331,20 @@ async fn on_event(
     Ok(())
 }
 
-/// The command's cooldown (its `user_cooldown`), then the interaction id: a member repeating
-/// a command within its cooldown gets "try again in N s" and costs nothing; otherwise the id
-/// is recorded, and false (the command does not run, nothing is answered) if another process
-/// or an earlier delivery already took it.
+/// For commands, not their autocomplete: the command's cooldown (its `user_cooldown`), then the
+/// interaction id: a member repeating a command within its cooldown gets "try again in N s"
+/// and costs nothing; otherwise the id is recorded, and false (the command does not run,
+/// nothing is answered) if another process or an earlier delivery already took it.
 async fn first_delivery(ctx: Context<'_>) -> Result<bool, Error> {
     let Context::Application(a) = ctx else {
         return Ok(true);
     };
+    // poise runs this check for autocomplete too: suggestions at every keystroke must neither
+    // start the command's cooldown (the command itself was then refused, and later keystrokes
+    // went unanswered) nor write a row each.
+    if a.interaction_type == poise::CommandInteractionType::Autocomplete {
+        return Ok(true);
+    }
     let command = ctx.command();
     let left = {
         let config = command
