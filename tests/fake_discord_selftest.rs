@@ -1157,6 +1157,23 @@ async fn registration_and_autocomplete_rules_the_schema_does_not_carry() {
     );
 }
 
+/// A board with one option button (`g:1:1:0`) posted in `channel`.
+async fn board_with_a_button(
+    http: &serenity::http::Http,
+    channel: ChannelId,
+) -> serenity::all::Message {
+    let button = CreateButton::new("g:1:1:0").label("Play");
+    channel
+        .send_message(
+            http,
+            CreateMessage::new()
+                .content("board")
+                .components(vec![CreateActionRow::Buttons(vec![button])]),
+        )
+        .await
+        .expect("board")
+}
+
 /// A thread from a fresh message in the games channel, archiving after `minutes` idle.
 async fn thread(fake: &FakeDiscord, http: &serenity::http::Http, minutes: u16) -> ChannelId {
     let _ = fake;
@@ -1312,18 +1329,7 @@ async fn interactions_from_archived_threads_are_sent_as_clients_send_them() {
     let fake = FakeDiscord::start().await;
     let http = fake.http();
     let t = thread(&fake, &http, 60).await;
-    let board = t
-        .send_message(
-            &http,
-            CreateMessage::new()
-                .content("board")
-                .components(vec![CreateActionRow::Buttons(vec![CreateButton::new(
-                    "g:1:1:0",
-                )
-                .label("Play")])]),
-        )
-        .await
-        .expect("board");
+    let board = board_with_a_button(&http, t).await;
     fake.advance(3600);
     assert!(archived(&fake, t));
     // The member's client unarchives the thread first, then sends the click.
@@ -1354,18 +1360,7 @@ async fn interactions_from_archived_threads_are_sent_as_clients_send_them() {
     let http = fake.http();
     fake.set_behaviour(Behaviour::ClientUnarchivesForInteractions, false);
     let t = thread(&fake, &http, 60).await;
-    let board = t
-        .send_message(
-            &http,
-            CreateMessage::new()
-                .content("board")
-                .components(vec![CreateActionRow::Buttons(vec![CreateButton::new(
-                    "g:1:1:0",
-                )
-                .label("Play")])]),
-        )
-        .await
-        .expect("board");
+    let board = board_with_a_button(&http, t).await;
     fake.advance(3600);
     let click =
         fake.register_interaction(Push::button(board.id.get(), "g:1:1:0").in_channel(t.get()));

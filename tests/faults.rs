@@ -63,6 +63,26 @@ async fn move_count(service: &Service, game: GameId) -> usize {
     service.store().moves(game).await.expect("moves").len()
 }
 
+/// Clicks the first option of each board until a new board is posted (steps of one turn edit
+/// the board in place): every click with its acknowledgement.
+async fn click_until_a_new_board(
+    fake: &FakeDiscord,
+    mut board: Message,
+) -> Vec<(Pushed, Callback)> {
+    let mut clicked = Vec::new();
+    loop {
+        let p = click_first(fake, &board).await;
+        let cb = fake.wait_for_callback(p.id).await;
+        let next = board_after(fake, &board).await;
+        clicked.push((p, cb));
+        assert!(clicked.len() < 50, "no new board in 50 clicks");
+        if next.id != board.id {
+            return clicked;
+        }
+        board = next;
+    }
+}
+
 /// The statuses the fake answered on `route`, in order.
 fn statuses(fake: &FakeDiscord, route: &str) -> Vec<u16> {
     statuses_in(&fake.requests(), route)
@@ -92,21 +112,11 @@ async fn rate_limits_and_server_errors_are_retried_until_the_board_is_posted() {
     fake.fail_next(CALLBACK, 1, 500, 0);
     fake.rate_limit_next(EDIT_ORIGINAL, 1, 0.2);
     fake.rate_limit_next(POST_MESSAGE, 2, 0.2);
-    // Steps of one turn edit the board in place; play on until a new board is posted.
-    let mut board = board;
-    let mut clicked = Vec::new();
-    loop {
-        let p = click_first(fake, &board).await;
-        let cb = fake.wait_for_callback(p.id).await;
+    let clicked = click_until_a_new_board(fake, board).await;
+    for (_, cb) in &clicked {
         assert_eq!(cb.kind, 6, "{cb:?}");
-        let next = board_after(fake, &board).await;
-        clicked.push(p);
-        assert!(clicked.len() < 50, "no new board in 50 clicks");
-        if next.id != board.id {
-            break;
-        }
-        board = next;
     }
+    let clicked: Vec<_> = clicked.into_iter().map(|(p, _)| p).collect();
     assert!(
         fake.pending_faults().is_empty(),
         "{:?}",
@@ -150,18 +160,7 @@ async fn requests_done_despite_an_error_answer_are_not_done_twice() {
     let messages_before = fake.messages(thread).len();
     fake.fail_after(CALLBACK, 1, 500);
     fake.fail_after(POST_MESSAGE, 1, 502);
-    let mut clicks = 0;
-    loop {
-        let p = click_first(fake, &board).await;
-        fake.wait_for_callback(p.id).await;
-        let next = board_after(fake, &board).await;
-        clicks += 1;
-        assert!(clicks < 50, "no new board in 50 clicks");
-        if next.id != board.id {
-            break;
-        }
-        board = next;
-    }
+    let clicks = click_until_a_new_board(fake, board).await.len();
     assert!(
         fake.pending_faults().is_empty(),
         "{:?}",
