@@ -152,7 +152,7 @@ async fn requests_done_despite_an_error_answer_are_not_done_twice() {
     let w = world().await;
     let fake = &w.fake;
     let (game, thread) = start_game(fake).await;
-    let mut board = latest_board_after(fake, thread, 0).await;
+    let board = latest_board_after(fake, thread, 0).await;
     let before = version(&w.service, game).await;
     let moves_before = move_count(&w.service, game).await;
     let callbacks_before = statuses(fake, CALLBACK).len();
