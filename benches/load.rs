@@ -146,6 +146,8 @@ async fn run(backend: &str, url: &str, games: usize, rate: u64, secs: u64) {
 
     // Clicks at a steady rate, each on a game with no click on its way.
     let (cpu_before, wall) = (cpu_secs(), Instant::now());
+    let (counted_before, exempt_before) = fake.request_counts();
+    let limited_before = fake.rate_limited();
     let latencies: Arc<Mutex<Vec<Duration>>> = Arc::default();
     let errors = Arc::new(AtomicUsize::new(0));
     let skipped = Arc::new(AtomicUsize::new(0));
@@ -201,6 +203,8 @@ async fn run(backend: &str, url: &str, games: usize, rate: u64, secs: u64) {
         }
     }
     let elapsed = wall.elapsed().as_secs_f64();
+    let (counted, exempt) = fake.request_counts();
+    let per_click = |n: u64| n as f64 / sent.max(1) as f64;
     let cpu = cpu_secs() - cpu_before;
     let violations = fake.violations().len();
     let mut lat = latencies.lock().unwrap().clone();
@@ -213,7 +217,9 @@ async fn run(backend: &str, url: &str, games: usize, rate: u64, secs: u64) {
         "{backend}: {games} games started in {:.1} s; {sent} clicks in {elapsed:.0} s ({:.1}/s, \
          {} skipped: no idle game): click to board p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; \
          errors {} (+{violations} fake Discord violations); RSS {} MiB (before the bot {} MiB); \
-         CPU {:.1} s ({:.0}% of one core)",
+         CPU {:.1} s ({:.0}% of one core); REST calls per click: {:.2} counted toward the \
+         global limit, {:.2} exempt (interaction answers); 429s from the fake's limits: {} \
+         during the clicks, {} in all",
         setup_time.as_secs_f64(),
         sent as f64 / elapsed,
         skipped.load(Ordering::Relaxed),
@@ -225,6 +231,10 @@ async fn run(backend: &str, url: &str, games: usize, rate: u64, secs: u64) {
         rss_before / 1024,
         cpu,
         100.0 * cpu / elapsed,
+        per_click(counted - counted_before),
+        per_click(exempt - exempt_before),
+        fake.rate_limited() - limited_before,
+        fake.rate_limited(),
     );
     bot.stop().await;
 }

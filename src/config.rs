@@ -58,6 +58,9 @@ pub struct Config {
     /// `COMMAND_COOLDOWNS`: per-member cooldowns of the commands that write (default on;
     /// `off` for a test harness that types faster than people).
     pub command_cooldowns: bool,
+    /// `DISCORD_GLOBAL_LIMIT`: requests per second Discord allows the bot across routes
+    /// (default 50; Discord grants some large bots more).
+    pub global_limit: u32,
 }
 
 impl Config {
@@ -92,6 +95,10 @@ impl Config {
                     .as_str(),
                 "off" | "0" | "false" | "no"
             ),
+            global_limit: var_u64("DISCORD_GLOBAL_LIMIT")
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| *n > 0)
+                .unwrap_or(crate::bot::DISCORD_GLOBAL_LIMIT),
         }
     }
 }
@@ -110,6 +117,7 @@ impl fmt::Debug for Config {
             .field("timers", &self.timers)
             .field("scheduler_tick_secs", &self.scheduler_tick_secs)
             .field("command_cooldowns", &self.command_cooldowns)
+            .field("global_limit", &self.global_limit)
             .finish()
     }
 }
@@ -180,6 +188,7 @@ mod tests {
             timers: Timers::default(),
             scheduler_tick_secs: 5,
             command_cooldowns: true,
+            global_limit: 50,
         }
     }
 

@@ -204,6 +204,7 @@ async fn serve(config: &Config, cli: &ServeCli) -> anyhow::Result<()> {
         tick: (config.scheduler_tick_secs > 0)
             .then(|| std::time::Duration::from_secs(config.scheduler_tick_secs)),
         cooldowns: config.command_cooldowns,
+        global_limit: config.global_limit,
     };
     croupier::bot::run_bot(bot, config.timers.clone(), croupier::bot::shutdown_signal()).await
 }

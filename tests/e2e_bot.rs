@@ -90,10 +90,7 @@ async fn open_lobby_of(
         opts.push(opt::string("options", options));
     }
     let cmd = fake.push(Push::command("play", opts).locale(locale)).await;
-    let cb = fake.wait_for_callback(cmd.id).await;
-    assert_eq!(cb.kind, 4, "{cb:?}");
-    assert!(!cb.ephemeral());
-    let lobby = fake.original_response(cmd.id).expect("lobby message");
+    let lobby = play_answer(fake, cmd.id).await.expect("a public lobby");
     let ids = custom_ids(&lobby.components);
     let game = ids
         .first()
@@ -136,15 +133,8 @@ async fn click(
 /// Bob joins Alice's lobby and Alice starts it: the first board is posted in the thread.
 async fn join_and_start(fake: &FakeDiscord, game: GameId, lobby: &Message, joiners: &[u64]) {
     for user in joiners {
-        let cb = click(
-            fake,
-            lobby.id,
-            &format!("l:{}:join", game.0),
-            *user,
-            CHANNEL_ID,
-        )
-        .await;
-        assert_eq!(cb.kind, 7, "join updates the lobby: {cb:?}");
+        let updated = click_lobby(fake, lobby, "join", *user).await;
+        assert!(updated.is_ok(), "join updates the lobby: {updated:?}");
     }
     let cb = click(
         fake,
@@ -762,6 +752,7 @@ async fn a_french_lobby_stays_french_when_an_english_user_joins() {
     let view = w.service.lobby(game).await.expect("lobby");
     assert_eq!(lobby.content, content_of(&view.text(Lang::Fr)));
     // Bob's client is in English: the shared lobby stays in the guild's French.
+    let edits = fake.message(lobby.id).expect("lobby").edits;
     let p = fake
         .push(
             Push::button(lobby.id, &format!("l:{}:join", game.0))
@@ -769,7 +760,11 @@ async fn a_french_lobby_stays_french_when_an_english_user_joins() {
                 .locale("en-US"),
         )
         .await;
-    assert_eq!(fake.wait_for_callback(p.id).await.kind, 7);
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    fake.wait_until("the lobby updated", |st| {
+        (st.message(lobby.id)?.edits > edits).then_some(())
+    })
+    .await;
     let view = w.service.lobby(game).await.expect("lobby");
     assert_eq!(view.seats.len(), 2);
     let now = fake.message(lobby.id).expect("lobby");
@@ -1496,8 +1491,7 @@ async fn a_bot_added_in_the_lobby_plays_its_turns() {
             ],
         ))
         .await;
-    assert_eq!(fake.wait_for_callback(cmd.id).await.kind, 4);
-    let lobby = fake.original_response(cmd.id).expect("lobby message");
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
     let game = w
         .service
         .games_of_user(croupier_user(ALICE), 10)
@@ -1510,12 +1504,11 @@ async fn a_bot_added_in_the_lobby_plays_its_turns() {
     let thread = lobby.id;
     // Only the host (or a moderator) may seat a bot.
     let add = format!("l:{}:bot", game.0);
-    let cb = click(fake, lobby.id, &add, BOB, CHANNEL_ID).await;
-    assert_eq!(cb.kind, 4, "a refusal for Bob: {cb:?}");
-    assert!(cb.ephemeral());
-    let cb = click(fake, lobby.id, &add, ALICE, CHANNEL_ID).await;
-    assert_eq!(cb.kind, 7, "the lobby is updated: {cb:?}");
-    let lobby = fake.message(lobby.id).expect("lobby");
+    let refused = click_lobby(fake, &lobby, "bot", BOB).await;
+    assert!(refused.is_err(), "a refusal for Bob: {refused:?}");
+    let lobby = click_lobby(fake, &lobby, "bot", ALICE)
+        .await
+        .expect("the lobby is updated");
     assert!(lobby.content.contains("🤖 Bot 1"), "{}", lobby.content);
     assert!(lobby.content.contains("level easy"), "{}", lobby.content);
     let ids = custom_ids(&lobby.components);
@@ -1572,9 +1565,7 @@ async fn started_with_clock(fake: &FakeDiscord, clock: &str) -> (GameId, u64, Me
             ],
         ))
         .await;
-    let cb = fake.wait_for_callback(cmd.id).await;
-    assert_eq!(cb.kind, 4, "{cb:?}");
-    let lobby = fake.original_response(cmd.id).expect("lobby message");
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
     let game = custom_ids(&lobby.components)
         .first()
         .and_then(|id| id.strip_prefix("l:"))

@@ -33,6 +33,7 @@ on_backends!(games_in_private_channels_are_not_readable_by_id);
 on_backends!(display_names_ping_nobody_and_read_as_written);
 on_backends!(one_member_cannot_flood_a_server);
 on_backends!(repeated_commands_and_clicks_cost_next_to_nothing);
+on_backends!(every_interaction_is_acknowledged_before_any_database_work);
 
 /// View, send, history, commands, threads: a member without Manage Threads or Channels.
 const PLAIN: u64 = perms::VIEW_CHANNEL
@@ -126,12 +127,9 @@ fn game_of(lobby: &Message) -> GameId {
 /// `joiner` joins the lobby and `host` starts it: the game's thread, once its first board is
 /// there.
 async fn join_and_start(fake: &FakeDiscord, lobby: &Message, joiner: u64, host: u64) -> u64 {
-    let game = game_of(lobby);
     for (user, action) in [(joiner, "join"), (host, "start")] {
-        let p = fake
-            .push(Push::button(lobby.id, &format!("l:{}:{action}", game.0)).by(user))
-            .await;
-        fake.wait_for_callback(p.id).await;
+        let done = bot_play::click_lobby(fake, lobby, action, user).await;
+        assert!(done.is_ok(), "{action}: {done:?}");
     }
     let thread = bot_play::thread_of(fake, lobby.id).await;
     bot_play::latest_board_after(fake, thread, 0).await;
@@ -400,6 +398,36 @@ async fn games_in_private_channels_are_not_readable_by_id(db: &Db) {
         assert!(answer.attachments.is_empty(), "/{name}");
     }
     assert_eq!(snapshot(&w.svc, game).await, before);
+    // Nor do /move's suggestions (read with the game, one read per keystroke); the player
+    // whose turn it is gets them from anywhere in the server.
+    let decider = match w
+        .svc
+        .load(game)
+        .await
+        .unwrap()
+        .game
+        .prompt()
+        .unwrap()
+        .seat
+        .index()
+    {
+        0 => ALICE,
+        _ => BOB,
+    };
+    for (user, expect_any) in [(CAROL, false), (decider, true)] {
+        let p = fake
+            .push(
+                Push::autocomplete(
+                    "move",
+                    vec![opt::integer("game", game.0), opt::focused("option", "")],
+                )
+                .by(user),
+            )
+            .await;
+        let cb = fake.wait_for_callback(p.id).await;
+        let choices = cb.data["choices"].as_array().map_or(0, Vec::len);
+        assert_eq!(choices > 0, expect_any, "{user}: {cb:?}");
+    }
     // A player may look from anywhere in the server.
     let answer = ask(
         fake,
@@ -436,8 +464,7 @@ async fn display_names_ping_nobody_and_read_as_written(db: &Db) {
             .by(evil),
         )
         .await;
-    fake.wait_for_callback(cmd.id).await;
-    let lobby = fake.original_response(cmd.id).expect("lobby");
+    let lobby = bot_play::play_answer(fake, cmd.id).await.expect("lobby");
     let thread = join_and_start(fake, &lobby, BOB, evil).await;
     // Turns until the member with that name has played twice, each click a new board.
     let mut board = bot_play::latest_board_after(fake, thread, 0).await;
@@ -496,43 +523,25 @@ async fn one_member_cannot_flood_a_server(db: &Db) {
     };
     let w = world(db, timers, false).await;
     let fake = &w.fake;
-    let play = |user: u64| async move {
-        let cmd = fake
-            .push(Push::command("play", vec![opt::string("game", "cortexcape")]).by(user))
-            .await;
-        let cb = fake.wait_for_callback(cmd.id).await;
-        (cmd, cb)
-    };
+    let play = |user: u64| bot_play::play(fake, user, "cortexcape");
     // Two lobbies each for Alice; the third is refused, privately.
     let mut lobbies = Vec::new();
     for _ in 0..2 {
-        let (cmd, cb) = play(ALICE).await;
-        assert!(!cb.ephemeral(), "{cb:?}");
-        lobbies.push(fake.original_response(cmd.id).expect("lobby"));
+        lobbies.push(play(ALICE).await.expect("a lobby"));
     }
-    let (_, cb) = play(ALICE).await;
-    assert!(cb.ephemeral());
     assert_eq!(
-        cb.content(),
-        Some(
-            Text::new("bot.error.lobbies_member")
-                .arg("max", 2_i64)
-                .render(Lang::En)
-                .as_str()
-        )
+        play(ALICE).await.expect_err("refused"),
+        Text::new("bot.error.lobbies_member")
+            .arg("max", 2_i64)
+            .render(Lang::En)
     );
     // Bob opens the channel's third; Carol's would be a fourth.
-    let (cmd, _) = play(BOB).await;
-    lobbies.push(fake.original_response(cmd.id).expect("lobby"));
-    let (_, cb) = play(CAROL).await;
+    lobbies.push(play(BOB).await.expect("a lobby"));
     assert_eq!(
-        cb.content(),
-        Some(
-            Text::new("bot.error.lobbies_channel")
-                .arg("max", 3_i64)
-                .render(Lang::En)
-                .as_str()
-        )
+        play(CAROL).await.expect_err("refused"),
+        Text::new("bot.error.lobbies_channel")
+            .arg("max", 3_i64)
+            .render(Lang::En)
     );
     // Lobbies open no thread: only a game that starts does.
     assert!(fake.threads().is_empty());
@@ -567,8 +576,7 @@ async fn one_member_cannot_flood_a_server(db: &Db) {
     })
     .await;
     // Alice's lobbies are all closed: she may open new ones.
-    let (_, cb) = play(ALICE).await;
-    assert!(!cb.ephemeral(), "{cb:?}");
+    play(ALICE).await.expect("a lobby");
     w.bot.stop_clean(fake).await;
 }
 
@@ -587,12 +595,9 @@ async fn repeated_commands_and_clicks_cost_next_to_nothing(db: &Db) {
     let first = fake
         .push(Push::command("play", vec![opt::string("game", "cortexcape")]).by(ALICE))
         .await;
-    let opened = fake.wait_for_callback(first.id).await;
-    assert!(
-        !opened.ephemeral(),
-        "the first /play opens a lobby: {opened:?}"
-    );
-    let lobby = fake.original_response(first.id).expect("lobby");
+    let lobby = bot_play::play_answer(fake, first.id)
+        .await
+        .expect("the first /play opens a lobby");
     let again = fake
         .push(Push::command("play", vec![opt::string("game", "cortexcape")]).by(ALICE))
         .await;
@@ -651,5 +656,93 @@ async fn repeated_commands_and_clicks_cost_next_to_nothing(db: &Db) {
     for m in refused.iter().filter(|m| m.attachments.is_empty()) {
         assert_eq!(m.content, en("bot.error.stale_again"));
     }
+    w.bot.stop_clean(fake).await;
+}
+
+/// Discord gives an interaction 3 s for its acknowledgement. With the database holding every
+/// write for longer than that (a long transaction, a slow disk), commands and lobby clicks are
+/// still acknowledged in time (deferred before any database work) and carried out once the
+/// database answers. The fake refuses a late acknowledgement (10062) and reports it.
+async fn every_interaction_is_acknowledged_before_any_database_work(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    let names = |m: &Message| m.content.clone();
+    let l1 = bot_play::play(fake, ALICE, "cortexcape")
+        .await
+        .expect("lobby");
+    let l2 = bot_play::play(fake, BOB, "cortexcape")
+        .await
+        .expect("lobby");
+    bot_play::click_lobby(fake, &l2, "join", CAROL)
+        .await
+        .expect("Carol joins");
+    let l3 = bot_play::play(fake, DAVE, "cortexcape")
+        .await
+        .expect("lobby");
+    /// Longer than Discord's 3 s.
+    const HOLD: std::time::Duration = std::time::Duration::from_millis(3_500);
+
+    // Round one: a join, a leave, a bot added, a /play, and a private command.
+    let held = db.hold_writes().await;
+    let (join, leave, bot, play, games, ()) = tokio::join!(
+        bot_play::click_lobby(fake, &l1, "join", BOB),
+        bot_play::click_lobby(fake, &l2, "leave", CAROL),
+        bot_play::click_lobby(fake, &l3, "bot", DAVE),
+        async {
+            let opened = async {
+                let cmd = fake
+                    .push(Push::command("play", vec![opt::string("game", "portal")]).by(CAROL))
+                    .await;
+                bot_play::play_answer(fake, cmd.id).await
+            };
+            let (opened, ()) = tokio::join!(opened, tokio::time::sleep(HOLD));
+            opened
+        },
+        ask(fake, ALICE, CHANNEL_ID, Push::command("games", vec![])),
+        // The lock goes once every acknowledgement had to be in.
+        async {
+            tokio::time::sleep(HOLD).await;
+            held.release().await;
+        },
+    );
+    let join = join.expect("Bob joins");
+    assert!(
+        names(&join).contains(&format!("<@{BOB}>")),
+        "{}",
+        join.content
+    );
+    let leave = leave.expect("Carol leaves");
+    assert!(
+        !names(&leave).contains(&format!("<@{CAROL}>")),
+        "{}",
+        leave.content
+    );
+    let bot = bot.expect("a bot seat");
+    assert!(bot.content.contains("🤖"), "{}", bot.content);
+    play.expect("Carol's lobby");
+    assert!(!games.content.is_empty());
+
+    // Round two: the game starts, a lobby is cancelled, a bot seat removed.
+    let held = db.hold_writes().await;
+    let (start, cancel, unbot, ()) = tokio::join!(
+        bot_play::click_lobby(fake, &l1, "start", ALICE),
+        bot_play::click_lobby(fake, &l2, "cancel", BOB),
+        bot_play::click_lobby(fake, &l3, "unbot", DAVE),
+        async {
+            tokio::time::sleep(HOLD).await;
+            held.release().await;
+        },
+    );
+    start.expect("started");
+    let thread = bot_play::thread_of(fake, l1.id).await;
+    bot_play::latest_board_after(fake, thread, 0).await;
+    let cancel = cancel.expect("cancelled");
+    assert!(cancel.components.is_empty(), "{cancel:?}");
+    let unbot = unbot.expect("the bot seat removed");
+    assert!(!unbot.content.contains("🤖"), "{}", unbot.content);
+    assert_eq!(
+        w.svc.lobby(game_of(&l2)).await.unwrap().status,
+        GameStatus::Cancelled
+    );
     w.bot.stop_clean(fake).await;
 }

@@ -1497,3 +1497,70 @@ async fn a_guild_holds_a_capped_number_of_active_threads() {
     first.say(&http, "back").await.expect("no cap");
     fake.assert_clean();
 }
+
+/// Discord's backward-compatible follow-up: straight after a deferred answer
+/// (DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE), a follow-up fills in that answer and its ephemeral
+/// flag is ignored, so a "private" follow-up after a public deferral is public. Deprecated:
+/// the fake does it and reports it. Once the deferred answer is gone or filled in, a
+/// follow-up is a message of its own.
+#[tokio::test]
+async fn a_follow_up_straight_after_a_deferral_fills_in_the_deferred_answer() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let pushed = fake.register_interaction(Push::command(
+        "play",
+        vec![opt::string("game", "cortexcape")],
+    ));
+    let ctx = (InteractionId::new(pushed.id), pushed.token.as_str());
+    CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())
+        .execute(&http, ctx)
+        .await
+        .expect("public defer");
+    let private = CreateInteractionResponseFollowup::new()
+        .content("only for you")
+        .ephemeral(true)
+        .execute(&http, (None, &pushed.token))
+        .await
+        .expect("follow-up");
+    let original = fake.original_response(pushed.id).expect("original");
+    assert_eq!(
+        private.id.get(),
+        original.id,
+        "the deferred answer was filled in"
+    );
+    assert_eq!(
+        (original.content.as_str(), original.flags & (64 | 128)),
+        ("only for you", 0),
+        "public, not thinking any more"
+    );
+    assert!(fake.followups(pushed.id).is_empty());
+    let v = fake.take_violations();
+    assert!(v.len() == 1 && v[0].message.contains("deprecated"), "{v:?}");
+
+    // Deleting the public deferral first, then following up: a private message of its own.
+    let pushed = fake.register_interaction(Push::command(
+        "play",
+        vec![opt::string("game", "cortexcape")],
+    ));
+    let ctx = (InteractionId::new(pushed.id), pushed.token.as_str());
+    CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())
+        .execute(&http, ctx)
+        .await
+        .expect("public defer");
+    http.delete_original_interaction_response(&pushed.token)
+        .await
+        .expect("delete the deferred answer");
+    let private = CreateInteractionResponseFollowup::new()
+        .content("only for you")
+        .ephemeral(true)
+        .execute(&http, (None, &pushed.token))
+        .await
+        .expect("follow-up");
+    let followups = fake.followups(pushed.id);
+    assert_eq!(followups.len(), 1);
+    assert_eq!(
+        (followups[0].id, followups[0].flags & 64),
+        (private.id.get(), 64)
+    );
+    fake.assert_clean();
+}

@@ -226,7 +226,9 @@ async fn a_board_lost_past_the_retries_is_posted_again_once() {
     );
     // Some seconds later, the scheduler posts the board of the saved move.
     let late = latest_board_after(fake, thread, board.id).await;
-    assert!(late.content.starts_with("🔁 "), "{}", late.content);
+    // The ping and the turn line lead; the note follows.
+    assert!(late.content.starts_with("<@"), "{}", late.content);
+    assert!(late.content.contains("\n🔁 "), "{}", late.content);
     let v = version(&w.service, game).await;
     assert!(offers_version(&late, game, v), "{:?}", late.components);
     // Only once, though the scheduler looks every 50 ms.
@@ -538,4 +540,71 @@ async fn postgres_out_of_reach_gets_try_again_later_and_the_bot_recovers_alone()
     bot.stop().await;
     drop(proxy);
     db.finish().await;
+}
+
+/// Discord's global limit (50 requests a second for a bot, more for some large ones;
+/// interaction answers exempt) is kept by construction. Here the fake allows 10 a second and
+/// the bot is told so (`DISCORD_GLOBAL_LIMIT`), because on this machine the bot's own work
+/// keeps a burst under 50 anyway. Forty games whose turns all began at the same moment get
+/// their reminders in the same scheduler tick: a DM each (opening the DM channel, then the
+/// message), 80 requests Discord counts, each player their own so no per-route bucket slows
+/// them. They go out paced and the fake's limits answer no 429. serenity's own limiter
+/// learns of the global limit only from a 429: without the pace this burst met many.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_reminders_stays_under_the_global_limit() {
+    const GAMES: u64 = 40;
+    const LIMIT: u32 = 10;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}/burst.db", dir.path().display());
+    let clock = croupier::clock::ManualClock::new(1_789_948_800);
+    let service = Service::new(Store::connect(&url).await.expect("sqlite store"))
+        .with_clock(Arc::new(clock.clone()));
+    let fake = FakeDiscord::start().await;
+    fake.rate_limits(|r| r.global_per_sec = LIMIT as usize);
+    let mut deciders = Vec::new();
+    for i in 0..GAMES {
+        let (a, b) = (7_100_000_000_000_000 + 2 * i, 7_100_000_000_000_001 + 2 * i);
+        fake.add_user(a, &format!("a{i}"));
+        fake.add_user(b, &format!("b{i}"));
+        let game = start_direct(
+            &service,
+            croupier::engine::GameKind::Cortexcape,
+            croupier::engine::GameOptions::new(),
+            &[(a, &format!("a{i}")), (b, &format!("b{i}"))],
+            CHANNEL_ID,
+            i,
+        )
+        .await;
+        let loaded = service.load(game).await.expect("game");
+        let seat = loaded.game.prompt().expect("a prompt").seat;
+        deciders.push(if seat.index() == 0 { a } else { b });
+    }
+    let mut config = config(
+        croupier::config::Token::new(TOKEN),
+        &fake,
+        None,
+        Some(Duration::from_millis(50)),
+    );
+    config.global_limit = LIMIT;
+    let bot = Bot::start_with(&fake, service.clone(), config).await;
+    // Half of every day-long turn has gone: forty reminders are due at once.
+    clock.advance(13 * 3600);
+    for user in &deciders {
+        fake.wait_until("every reminder sent", |st| {
+            let dm = st
+                .channels
+                .values()
+                .find(|c| c.recipient == Some(*user))?
+                .id;
+            st.messages
+                .iter()
+                .any(|m| m.channel_id == dm && !m.content.is_empty())
+                .then_some(())
+        })
+        .await;
+    }
+    let (counted, _) = fake.request_counts();
+    assert!(counted >= 2 * GAMES, "{counted}");
+    assert_eq!(fake.rate_limited(), 0, "no 429 from the fake's limits");
+    bot.stop_clean(&fake).await;
 }

@@ -7,12 +7,13 @@ use serenity::EditInteractionResponse;
 
 use super::ids;
 use super::layout::content;
+use super::retry::posting;
 use super::send::{self, author_id};
 use super::{fresh_seed, id_i64, is_moderator, lang_of, public_lang_of, Context, Data, Error};
 use crate::ai::Level;
 use crate::engine::{GameId, GameKind, GameOptions, PlayError};
 use crate::i18n::{lookup, Lang, Text};
-use crate::service::{OpenLobby, Place, PlayLine, Player, ServiceError, UndoScope};
+use crate::service::{OpenLobby, Place, PlayLine, Player, Reach, ServiceError, UndoScope};
 
 type Command = poise::Command<Data, Error>;
 
@@ -118,26 +119,31 @@ pub(super) async fn resolve_game(ctx: Context<'_>, game: Option<i64>) -> Result<
     let Ok(view) = ctx.data().service.lobby(game).await else {
         return Ok(game);
     };
+    may_reach(ctx, game, &view.reach()).map_err(Error::User)?;
+    Ok(game)
+}
+
+/// Whether the member may reach `game` (at `reach`) by its id from here.
+fn may_reach(ctx: Context<'_>, game: GameId, reach: &Reach) -> Result<(), Text> {
     // A game belongs to its server. Discord only delivers a server's commands from its
     // members, so asking from that server is the membership check: from a DM or another
     // server (a player who left, a stranger) the game is out of reach.
     let here = ctx.guild_id().map(|g| id_i64(g.get()));
-    if view.guild.is_some() && view.guild != here {
-        return Err(Error::User(Text::new("bot.error.other_server")));
+    if reach.guild.is_some() && reach.guild != here {
+        return Err(Text::new("bot.error.other_server"));
     }
     let author = author_id(ctx);
-    let seated = view.seats.iter().any(|s| s.user == Some(author));
-    if seated || view.host == Some(author) || in_place(ctx, &view) {
-        Ok(game)
+    if reach.players.contains(&author) || reach.host == Some(author) || in_place(ctx, reach) {
+        Ok(())
     } else {
-        Err(Error::User(Text::new("bot.error.not_here").arg("id", id)))
+        Err(Text::new("bot.error.not_here").arg("id", game.0))
     }
 }
 
 /// Whether the command comes from the game's own channel or thread.
-fn in_place(ctx: Context<'_>, view: &crate::service::LobbyView) -> bool {
+fn in_place(ctx: Context<'_>, reach: &Reach) -> bool {
     let here = Some(id_i64(ctx.channel_id().get()));
-    here == view.channel || here == view.thread
+    here == reach.channel || here == reach.thread
 }
 
 /// Moderator rights for `game`: Manage Threads or Manage Channels as Discord computed them for
@@ -155,7 +161,7 @@ pub(super) async fn moderator_of(ctx: Context<'_>, game: GameId) -> Result<bool,
     let Ok(view) = ctx.data().service.lobby(game).await else {
         return Ok(false);
     };
-    if in_place(ctx, &view) {
+    if in_place(ctx, &view.reach()) {
         return Ok(true);
     }
     if view.host == Some(author_id(ctx)) {
@@ -278,16 +284,24 @@ async fn autocomplete_move(
     let service = &ctx.data().service;
     let user = author_id(ctx);
     // The same reach as the command itself: from its server, by its players or in its place.
-    let named = match filled(ctx, "game") {
-        Some(serenity::ResolvedValue::Integer(id)) => Some(*id),
-        _ => None,
-    };
-    let Ok(game) = resolve_game(ctx, named).await else {
-        return suggest(Vec::<String>::new());
+    // What one answer needs, per keystroke: which game is here (unless named), then that game
+    // read once, with who may reach it.
+    let game = match filled(ctx, "game") {
+        Some(serenity::ResolvedValue::Integer(id)) => GameId(*id),
+        _ => match service
+            .game_here(id_i64(ctx.channel_id().get()), user)
+            .await
+        {
+            Ok(game) => game,
+            Err(_) => return suggest(Vec::<String>::new()),
+        },
     };
     let Ok(choices) = service.choices(game, user, partial).await else {
         return suggest(Vec::<String>::new());
     };
+    if may_reach(ctx, game, &choices.reach).is_err() {
+        return suggest(Vec::<String>::new());
+    }
     suggest(
         choices
             .options
@@ -426,6 +440,11 @@ pub async fn play(
         channel: Some(id_i64(ctx.channel_id().get())),
         thread: None,
     };
+    // Options read: acknowledged publicly (the lobby will fill that answer in) before any
+    // database work.
+    if !super::begin(ctx, false).await? {
+        return Ok(());
+    }
     let service = &ctx.data().service;
     let view = service
         .open_lobby(
@@ -451,17 +470,13 @@ pub async fn play(
     } else {
         view
     };
-    let reply = ctx
-        .send(
-            poise::CreateReply::default()
-                .content(content(&view.text(plang)))
-                .allowed_mentions(super::mentions::nobody())
-                .components(send::lobby_rows(&view, plang)),
-        )
-        .await?;
+    let lobby = EditInteractionResponse::new()
+        .content(content(&view.text(plang)))
+        .allowed_mentions(super::mentions::nobody())
+        .components(send::lobby_rows(&view, plang));
     // The game's thread opens when it starts (from this message), so lobbies nobody joins
     // leave no threads behind; the message is kept to close the lobby if it stays idle.
-    let msg = reply.message().await?;
+    let msg = send::edit_public(ctx, lobby).await?;
     service
         .set_lobby_message(view.game, id_i64(msg.id.get()))
         .await?;
@@ -623,11 +638,13 @@ pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     let resigned = named(ctx, game, resigned).await?;
     let view = service.lobby(game).await?;
     if let Some(place) = send::place_of(&view) {
-        place
-            .send_message(ctx.http(), send::text_message(&resigned.text))
-            .await?;
+        let msg = send::text_message(&resigned.text);
+        posting(&ctx.data().pace, "announce a resignation", || {
+            place.send_message(ctx.http(), msg.clone())
+        })
+        .await?;
     }
-    send::archive_thread(ctx.http(), &view).await;
+    send::archive_thread(ctx.http(), &ctx.data().pace, &view).await;
     send::reply_text(ctx, &Text::new("bot.done.resigned").render(lang)).await
 }
 
@@ -645,19 +662,18 @@ pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
         .await;
     let view = named(ctx, game, view).await?;
     if let Some(place) = send::place_of(&view) {
-        place
-            .send_message(
-                ctx.http(),
-                send::text_message(
-                    &Text::new("bot.cancelled")
-                        .arg("game", view.kind.display_name())
-                        .arg("id", view.game.0)
-                        .render(plang),
-                ),
-            )
-            .await?;
+        let msg = send::text_message(
+            &Text::new("bot.cancelled")
+                .arg("game", view.kind.display_name())
+                .arg("id", view.game.0)
+                .render(plang),
+        );
+        posting(&ctx.data().pace, "announce a cancellation", || {
+            place.send_message(ctx.http(), msg.clone())
+        })
+        .await?;
     }
-    send::archive_thread(ctx.http(), &view).await;
+    send::archive_thread(ctx.http(), &ctx.data().pace, &view).await;
     send::reply_text(ctx, &Text::new("bot.done.cancelled").render(lang)).await
 }
 

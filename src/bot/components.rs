@@ -21,8 +21,6 @@ use crate::service::{LobbyView, Player, Service, ServiceError};
 /// How a click was acknowledged, which decides how an error is shown afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ack {
-    /// Not yet: the handler answers with the response itself (fast paths: lobby buttons).
-    No,
     /// Deferred update (type 6): the clicked message is edited later; errors are follow-ups.
     Update,
     /// Deferred ephemeral reply (type 5): the reply is filled in by editing it.
@@ -35,27 +33,22 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         tracing::debug!(custom_id = %click.data.custom_id, "ignoring a foreign component");
         return;
     };
-    // A click delivered twice (several processes, a retried gateway event) is handled once.
-    if !super::first_seen(&data.service, click.id.get()).await {
+    // A redelivery to this process: dropped before a second acknowledgement.
+    if !data.take(click.id.get()) {
         return;
     }
     let lang = Lang::from_locale(&click.locale);
     // Boards and the lobby are public: the guild's language; refusals are the clicker's.
     let plang = public_lang(click.guild_locale.as_deref(), lang);
     let http = ctx.http.as_ref();
-    // Acknowledge first whatever renders a board, well within Discord's 3 s.
+    // Every click is acknowledged before any database work, so a slow or busy database never
+    // costs Discord's 3 s: the clicked message is edited later (lobby and boards), or a private
+    // answer is filled in (a hand, a group of options).
     let ack = match id {
-        CustomId::Choose { .. }
-        | CustomId::Menu { .. }
-        | CustomId::Lobby {
-            action: LobbyAction::Start,
-            ..
-        } => Ack::Update,
+        CustomId::Choose { .. } | CustomId::Menu { .. } | CustomId::Lobby { .. } => Ack::Update,
         CustomId::Hand { .. } | CustomId::Group { .. } => Ack::Deferred,
-        CustomId::Lobby { .. } => Ack::No,
     };
     let acked = match ack {
-        Ack::No => Ok(()),
         Ack::Update => {
             acknowledging("acknowledge a click", || {
                 click.create_response(http, CreateInteractionResponse::Acknowledge)
@@ -76,6 +69,11 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         tracing::warn!(error = %e, "could not acknowledge a click");
         return;
     }
+    // A click delivered twice (several processes, a replayed gateway event) is handled once:
+    // its second acknowledgement met 40060, which counts as done, and the row says it is seen.
+    if !super::first_seen(&data.service, click.id.get()).await {
+        return;
+    }
     let result = match id {
         CustomId::Choose {
             game,
@@ -94,9 +92,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
                 crate::service::LobbyError::NoSuchChoice.into(),
             )),
         },
-        CustomId::Lobby { game, action } => {
-            lobby(http, click, data, game, action, ack, plang).await
-        }
+        CustomId::Lobby { game, action } => lobby(http, click, data, game, action, plang).await,
         CustomId::Hand { game } => hand(http, click, data, game, lang).await,
     };
     if let Err(e) = result {
@@ -123,7 +119,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         if let (Some(found), Some(game), Ack::Update) = (stale, id.game(), ack) {
             if !data.first_stale_view(click.user.id.get(), game.0, found.0) {
                 let text = crate::i18n::Text::new("bot.error.stale_again").render(lang);
-                show_error(http, click, ack, &text).await;
+                show_error(http, &data.pace, click, ack, &text).await;
                 return;
             }
             if let Ok(now) = data.service.show(game, lang).await {
@@ -138,7 +134,14 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
                 }
             }
         }
-        show_error(http, click, ack, &user_message(&e, lang, &names)).await;
+        show_error(
+            http,
+            &data.pace,
+            click,
+            ack,
+            &user_message(&e, lang, &names),
+        )
+        .await;
     }
 }
 
@@ -179,27 +182,20 @@ async fn group_panel(
         .content(content(&text))
         .allowed_mentions(nobody())
         .components(rows);
-    edit_click(http, click, "show a group", edit).await?;
+    edit_click(http, &data.pace, click, "show a group", edit).await?;
     Ok(())
 }
 
 /// Shows an error to the clicker only, in the way the acknowledgement allows.
-async fn show_error(http: &serenity::Http, click: &ComponentInteraction, ack: Ack, text: &str) {
+async fn show_error(
+    http: &serenity::Http,
+    pace: &super::pace::Pace,
+    click: &ComponentInteraction,
+    ack: Ack,
+    text: &str,
+) {
     let text = content(text);
     let shown = match ack {
-        Ack::No => {
-            click
-                .create_response(
-                    http,
-                    CreateInteractionResponse::Message(
-                        CreateInteractionResponseMessage::new()
-                            .content(text)
-                            .allowed_mentions(nobody())
-                            .ephemeral(true),
-                    ),
-                )
-                .await
-        }
         Ack::Update => click
             .create_followup(
                 http,
@@ -212,6 +208,7 @@ async fn show_error(http: &serenity::Http, click: &ComponentInteraction, ack: Ac
             .map(|_| ()),
         Ack::Deferred => edit_click(
             http,
+            pace,
             click,
             "show an error",
             EditInteractionResponse::new()
@@ -258,7 +255,7 @@ async fn choose(
                 .content(content(&done))
                 .allowed_mentions(nobody())
                 .components(Vec::new());
-            edit_click(http, click, "close a panel", edit).await?;
+            edit_click(http, &data.pace, click, "close a panel", edit).await?;
             return Ok(());
         }
         let mut edit = send::hand_reply(data, game, user, lang).await?;
@@ -269,11 +266,11 @@ async fn choose(
                 ))
                 .allowed_mentions(nobody());
         }
-        edit_click(http, click, "refresh a hand", edit).await?;
+        edit_click(http, &data.pace, click, "refresh a hand", edit).await?;
     } else if same_turn {
         // An intermediate step of the same player's turn: update the board in place.
         let edit = send::board_edit(&outputs.board, hands, lang);
-        edit_click(http, click, "update a board", edit)
+        edit_click(http, &data.pace, click, "update a board", edit)
             .await
             .map_err(|e| Error::Undelivered(Box::new(e.into())))?;
         // The edited board is this version's board: the sweeper must not post it again.
@@ -285,6 +282,7 @@ async fn choose(
         // if the old one could not be changed (its buttons then answer "the board changed").
         let retired = edit_click(
             http,
+            &data.pace,
             click,
             "retire a board",
             EditInteractionResponse::new().components(Vec::new()),
@@ -304,7 +302,6 @@ async fn lobby(
     data: &Data,
     game: crate::engine::GameId,
     action: LobbyAction,
-    ack: Ack,
     lang: Lang,
 ) -> Result<(), Error> {
     let user = id_i64(click.user.id.get());
@@ -322,14 +319,14 @@ async fn lobby(
                 is_bot: false,
             };
             let view = service.join(game, player, data.service.now()).await?;
-            update_lobby(http, click, &view, ack, lang).await?;
+            update_lobby(http, &data.pace, click, &view, lang).await?;
             if Service::has_hidden_hands(view.kind) {
                 send::check_dm(http, data, &view, user, lang).await;
             }
         }
         LobbyAction::Leave => {
             let view = service.leave(game, user, data.service.now()).await?;
-            update_lobby(http, click, &view, ack, lang).await?;
+            update_lobby(http, &data.pace, click, &view, lang).await?;
         }
         LobbyAction::Start => {
             let outputs = service
@@ -339,7 +336,7 @@ async fn lobby(
             // The game has started: its first board goes out even if the lobby message
             // cannot be updated (its buttons then answer that the game is under way).
             let updated = match service.lobby(game).await {
-                Ok(view) => update_lobby(http, click, &view, ack, lang).await,
+                Ok(view) => update_lobby(http, &data.pace, click, &view, lang).await,
                 Err(e) => Err(e.into()),
             };
             send::deliver(http, data, game, &outputs, lang).await?;
@@ -351,19 +348,19 @@ async fn lobby(
             let view = service
                 .cancel(game, user, moderator, data.service.now())
                 .await?;
-            update_lobby(http, click, &view, ack, lang).await?;
+            update_lobby(http, &data.pace, click, &view, lang).await?;
         }
         LobbyAction::AddBot => {
             let view = service
                 .add_bot(game, user, moderator, lang, data.service.now())
                 .await?;
-            update_lobby(http, click, &view, ack, lang).await?;
+            update_lobby(http, &data.pace, click, &view, lang).await?;
         }
         LobbyAction::RemoveBot => {
             let view = service
                 .remove_bot(game, user, moderator, data.service.now())
                 .await?;
-            update_lobby(http, click, &view, ack, lang).await?;
+            update_lobby(http, &data.pace, click, &view, lang).await?;
         }
     }
     Ok(())
@@ -390,6 +387,7 @@ async fn open_thread(
         .render(lang);
     let thread = serenity::CreateThread::new(name)
         .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    data.pace.counted().await;
     match click
         .channel_id
         .create_thread_from_message(http, click.message.id, thread)
@@ -404,36 +402,20 @@ async fn open_thread(
     }
 }
 
-/// Answers a lobby click by rewriting the lobby message (the acknowledgement itself).
+/// Answers a lobby click by rewriting the lobby message (the click was acknowledged first; an
+/// edit may be repeated safely).
 async fn update_lobby(
     http: &serenity::Http,
+    pace: &super::pace::Pace,
     click: &ComponentInteraction,
     view: &LobbyView,
-    ack: Ack,
     lang: Lang,
 ) -> Result<(), Error> {
-    let text = content(&view.text(lang));
-    let rows = send::lobby_rows(view, lang);
-    if ack == Ack::No {
-        click
-            .create_response(
-                http,
-                CreateInteractionResponse::UpdateMessage(
-                    CreateInteractionResponseMessage::new()
-                        .allowed_mentions(nobody())
-                        .content(text)
-                        .components(rows),
-                ),
-            )
-            .await?;
-    } else {
-        // An edit may be repeated safely; a first answer may not (it could have gone through).
-        let edit = EditInteractionResponse::new()
-            .allowed_mentions(nobody())
-            .content(text)
-            .components(rows);
-        edit_click(http, click, "update a lobby", edit).await?;
-    }
+    let edit = EditInteractionResponse::new()
+        .allowed_mentions(nobody())
+        .content(content(&view.text(lang)))
+        .components(send::lobby_rows(view, lang));
+    edit_click(http, pace, click, "update a lobby", edit).await?;
     Ok(())
 }
 
@@ -446,7 +428,7 @@ async fn hand(
 ) -> Result<(), Error> {
     let user = id_i64(click.user.id.get());
     let edit = send::hand_reply(data, game, user, lang).await?;
-    edit_click(http, click, "show a hand", edit).await?;
+    edit_click(http, &data.pace, click, "show a hand", edit).await?;
     Ok(())
 }
 
@@ -454,11 +436,12 @@ async fn hand(
 /// after unarchiving the thread when the click came from an archived one (50083).
 async fn edit_click(
     http: &serenity::Http,
+    pace: &super::pace::Pace,
     click: &ComponentInteraction,
     what: &str,
     edit: EditInteractionResponse,
 ) -> Result<serenity::Message, serenity::Error> {
-    editing(http, click.channel_id, what, || {
+    editing(http, pace, click.channel_id, what, || {
         click.edit_response(http, edit.clone())
     })
     .await

@@ -17,11 +17,13 @@ mod components;
 pub mod ids;
 pub mod layout;
 mod mentions;
+mod pace;
 mod retry;
 mod send;
 pub mod setup_help;
 mod sweep;
 
+pub use pace::DISCORD_GLOBAL_LIMIT;
 /// The DM path, for the end-to-end tests: Cortexcape has no hidden hands to trigger it.
 pub use send::send_private;
 
@@ -57,6 +59,9 @@ pub struct BotConfig {
     /// Per-member command cooldowns (on in production; tests that send commands faster than
     /// a person turn them off).
     pub cooldowns: bool,
+    /// `DISCORD_GLOBAL_LIMIT`: requests per second Discord allows this bot across routes (50,
+    /// unless Discord granted a large bot more); the bot paces itself under it.
+    pub global_limit: u32,
 }
 
 /// A range of Discord shards, `first..=last` out of `total`.
@@ -94,14 +99,46 @@ pub struct Data {
     /// The (user, game) pairs already shown the current board after clicking an old one, with
     /// that board's version: clicking old buttons again costs no render (see `components`).
     shown_current: std::sync::Mutex<std::collections::HashMap<(u64, i64), u32>>,
+    /// Interaction ids this process has taken up, so a redelivery to the same process (a
+    /// replayed gateway event) is dropped before it is acknowledged a second time, with no
+    /// database work. Two generations: the older is forgotten when the newer fills up.
+    taken: std::sync::Mutex<[std::collections::HashSet<u64>; 2]>,
+    /// The pace of the requests Discord counts against the global limit, shared by the
+    /// commands, the clicks and the scheduler of this process (see `pace`).
+    pub(crate) pace: Arc<pace::Pace>,
 }
+
+/// Interaction ids per generation of `Data::taken`: Discord redelivers within minutes, and a
+/// busy process sees far fewer interactions than this in fifteen.
+const TAKEN_PER_GENERATION: usize = 50_000;
 
 impl Data {
     pub fn new(service: Service) -> Data {
+        Data::paced(service, Arc::default())
+    }
+
+    /// With the pace this process's other `Data` uses.
+    fn paced(service: Service, pace: Arc<pace::Pace>) -> Data {
         Data {
             service,
             shown_current: std::sync::Mutex::default(),
+            taken: std::sync::Mutex::default(),
+            pace,
         }
+    }
+
+    /// True the first time this process meets `interaction`.
+    fn take(&self, interaction: u64) -> bool {
+        let Ok(mut taken) = self.taken.lock() else {
+            return true;
+        };
+        if taken[1].contains(&interaction) {
+            return false;
+        }
+        if taken[0].len() >= TAKEN_PER_GENERATION {
+            taken[1] = std::mem::take(&mut taken[0]);
+        }
+        taken[0].insert(interaction)
     }
 
     /// True the first time `user` is to be shown version `version` of `game` after an old
@@ -188,6 +225,9 @@ pub async fn run_with_service(
     let janitor = service.clone();
     let scheduler_service = service.clone();
     let shard_range = config.shards;
+    // One pace for the commands, the clicks and the scheduler together.
+    let pace = Arc::new(pace::Pace::new(config.global_limit));
+    let scheduler_pace = Arc::clone(&pace);
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands,
@@ -215,7 +255,7 @@ pub async fn run_with_service(
                     }
                     None => poise::builtins::register_globally(ctx, cmds).await?,
                 }
-                Ok(Data::new(service))
+                Ok(Data::paced(service, pace))
             })
         })
         // No owner-only commands: skip the start-up request for the owners.
@@ -244,7 +284,7 @@ pub async fn run_with_service(
     let scheduler = config.tick.map(|tick| {
         tokio::spawn(scheduler_loop(
             Arc::clone(&client.http),
-            Data::new(scheduler_service),
+            Data::paced(scheduler_service, scheduler_pace),
             tick,
         ))
     });
@@ -345,6 +385,10 @@ async fn first_delivery(ctx: Context<'_>) -> Result<bool, Error> {
     if a.interaction_type == poise::CommandInteractionType::Autocomplete {
         return Ok(true);
     }
+    // A redelivery to this process: dropped before a second acknowledgement.
+    if !ctx.data().take(a.interaction.id.get()) {
+        return Ok(false);
+    }
     let command = ctx.command();
     let left = {
         let config = command
@@ -361,14 +405,66 @@ async fn first_delivery(ctx: Context<'_>) -> Result<bool, Error> {
             Text::new("bot.error.slow_down").arg("secs", i64::try_from(secs).unwrap_or(1)),
         ));
     }
-    let first = first_seen(&ctx.data().service, a.interaction.id.get()).await;
-    if first {
+    match early_ack(ctx) {
+        Some(ephemeral) => begin(ctx, ephemeral).await,
+        // The command checks its options and calls `begin` itself.
+        None => Ok(true),
+    }
+}
+
+/// How a command is acknowledged before any database work, so a slow database never costs
+/// Discord's 3 s: `Some(ephemeral)`, or `None` for `/play`, which first reads its options (a
+/// typo is answered at once and privately, with no public "thinking…" shown) and then defers
+/// publicly for its lobby.
+fn early_ack(ctx: Context<'_>) -> Option<bool> {
+    let Context::Application(a) = ctx else {
+        return Some(true);
+    };
+    match &*ctx.command().name {
+        "play" => None,
+        // `/rules share:True` shows the page to the channel.
+        "rules" => Some(!a.args.iter().any(|o| {
+            o.name == "share" && matches!(o.value, serenity::ResolvedValue::Boolean(true))
+        })),
+        _ => Some(true),
+    }
+}
+
+/// Marks a command whose deferred answer is public: an error then goes privately.
+pub(crate) struct PublicAnswer;
+
+/// Starts the member's cooldown and acknowledges a command (a deferred answer, public or
+/// ephemeral), then tells whether this is the interaction's first delivery. A second delivery's
+/// acknowledgement meets 40060 (counted as done by `acknowledging`); the interaction row then
+/// says it was seen, and only one delivery goes on.
+pub(crate) async fn begin(ctx: Context<'_>, ephemeral: bool) -> Result<bool, Error> {
+    let Context::Application(a) = ctx else {
+        return Ok(true);
+    };
+    use std::sync::atomic::Ordering::SeqCst;
+    // The member's cooldown starts now, before anything is awaited: a second command right
+    // after this one's acknowledgement is already refused.
+    {
+        let command = ctx.command();
         match command.cooldowns.lock() {
             Ok(mut t) => t.start_cooldown(ctx.cooldown_context()),
             Err(p) => p.into_inner().start_cooldown(ctx.cooldown_context()),
         }
     }
-    Ok(first)
+    if !a.has_sent_initial_response.load(SeqCst) {
+        let defer = serenity::CreateInteractionResponse::Defer(
+            serenity::CreateInteractionResponseMessage::new().ephemeral(ephemeral),
+        );
+        retry::acknowledging("acknowledge a command", || {
+            a.interaction.create_response(ctx.http(), defer.clone())
+        })
+        .await?;
+        a.has_sent_initial_response.store(true, SeqCst);
+        if !ephemeral {
+            ctx.set_invocation_data(PublicAnswer).await;
+        }
+    }
+    Ok(first_seen(&ctx.data().service, a.interaction.id.get()).await)
 }
 
 /// Whether this is the first delivery of an interaction. The check must not eat Discord's 3 s
@@ -457,6 +553,28 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             ..
         } => {
             let text = user_message(&error, lang_of(ctx), &[]);
+            if let Err(e) = send::reply_text(ctx, &text).await {
+                tracing::warn!(error = %e, "could not show an error to the user");
+            }
+        }
+        // A panic in a command (a bug): logged with an id the user can quote, and shown in the
+        // command's own (deferred) answer. Whether anything was stored is unknown here.
+        poise::FrameworkError::CommandPanic { payload, ctx, .. } => {
+            let id = error_id();
+            tracing::error!(error_id = %id, panic = ?payload, "a command panicked");
+            let text = Text::new("bot.error.crashed")
+                .arg("id", id)
+                .render(lang_of(ctx));
+            if let Err(e) = send::reply_text(ctx, &text).await {
+                tracing::warn!(error = %e, "could not show an error to the user");
+            }
+        }
+        // An option Discord delivered that the command cannot read (a stale client's old
+        // choices, a value out of range): the answer says which, privately.
+        poise::FrameworkError::ArgumentParse { input, ctx, .. } => {
+            let text = Text::new("bot.error.bad_option")
+                .arg("input", input.unwrap_or_default())
+                .render(lang_of(ctx));
             if let Err(e) = send::reply_text(ctx, &text).await {
                 tracing::warn!(error = %e, "could not show an error to the user");
             }

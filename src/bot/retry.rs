@@ -39,6 +39,28 @@ where
     }
 }
 
+/// [`retrying`] for a request Discord counts against the bot's global limit (everything but
+/// interaction callbacks and follow-ups): each attempt first waits its turn in the
+/// process-wide pace (`pace`).
+pub async fn posting<T, Fut>(
+    pace: &super::pace::Pace,
+    what: &str,
+    mut call: impl FnMut() -> Fut,
+) -> Result<T, serenity::Error>
+where
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    retrying(what, || {
+        // The request starts when the future is first polled, after the wait.
+        let request = call();
+        async move {
+            pace.counted().await;
+            request.await
+        }
+    })
+    .await
+}
+
 /// Runs an interaction's acknowledgement with `retrying`. A retry answered 40060 ("already
 /// acknowledged") means an earlier attempt reached Discord and only its answer was lost: the
 /// interaction is acknowledged, and the click goes on.
@@ -92,6 +114,7 @@ pub fn code_of(e: &serenity::Error) -> Option<isize> {
 /// edits again.
 pub async fn editing<T, Fut>(
     http: &serenity::Http,
+    pace: &super::pace::Pace,
     channel: serenity::ChannelId,
     what: &str,
     mut call: impl FnMut() -> Fut,
@@ -102,7 +125,7 @@ where
     match retrying(what, &mut call).await {
         Err(e) if code_of(&e) == Some(THREAD_ARCHIVED) => {
             tracing::info!(what, %channel, "the thread was archived; unarchiving it to edit");
-            retrying("unarchive a thread", || {
+            posting(pace, "unarchive a thread", || {
                 channel.edit_thread(http, serenity::EditThread::new().archived(false))
             })
             .await?;

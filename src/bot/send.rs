@@ -10,7 +10,7 @@ use serenity::{
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, prompt_components, subset_components, PromptComponents, MAX_ROWS};
 use super::mentions::{allowed, nobody};
-use super::retry::retrying;
+use super::retry::{posting, retrying};
 use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
@@ -152,50 +152,60 @@ pub async fn hand_reply(
         .components(rows))
 }
 
-/// The message text of a board: the service's text, a mention of who decides, and a hint
-/// to type `/move` when the options do not fit in components.
+/// The message text of a board: first whom it pings and whose turn it is (or the result),
+/// with a hint to type `/move` when the options do not fit in components; then what just
+/// happened. A phone's notification and a glance at the thread read the first line.
 pub fn board_content(board: &BoardPost, lang: Lang) -> String {
-    let mut tail = String::new();
+    // The service's text is its events, then the turn line (or the result).
+    let joined = board.events.join("\n");
+    let (headline, events): (&str, &[String]) = match board.text.strip_prefix(joined.as_str()) {
+        Some(rest) => (rest.trim_start_matches('\n'), &board.events),
+        // Not the service's shape: shown whole, as the headline.
+        None => (board.text.as_str(), &[]),
+    };
+    let mut head = String::new();
     if let Some(user) = board.mention {
-        tail.push_str(&format!("\n<@{}>", id_u64(user)));
+        head.push_str(&format!("<@{}> ", id_u64(user)));
     }
+    head.push_str(headline);
     if let Some(p) = &board.prompt {
         if p.private && board.outcome.is_none() {
-            tail.push('\n');
-            tail.push_str(&Text::new("bot.turn.private_options").render(lang));
+            head.push('\n');
+            head.push_str(&Text::new("bot.turn.private_options").render(lang));
         } else if matches!(
             prompt_components(board.game, board.version, &p.options),
             PromptComponents::None
         ) {
-            tail.push('\n');
-            tail.push_str(&Text::new("bot.turn.use_move").render(lang));
+            head.push('\n');
+            head.push_str(&Text::new("bot.turn.use_move").render(lang));
         }
     }
-    fit_keeping_tail(&board.text, &tail)
+    fit_keeping_head(head.trim(), events)
 }
 
-/// `body` then `tail` within Discord's 2,000 characters. When they do not fit, the oldest
-/// lines of `body` (the first events) give way, whole, behind a "…": the turn line that ends
-/// the body, the mention and the hints in `tail` always go out, so a long list of events can
-/// never cut the ping.
-fn fit_keeping_tail(body: &str, tail: &str) -> String {
+/// `head` then `events` within Discord's 2,000 characters. When they do not fit, the oldest
+/// events give way, whole, behind a "…": the ping, the turn line and the hints always go out,
+/// so a long list of events can never cut them.
+fn fit_keeping_head(head: &str, events: &[String]) -> String {
     const MAX: usize = 2000;
-    let lines: Vec<&str> = body.lines().collect();
-    // Each line with its newline, the tail, and room for the "…" line.
+    // The head, each event with its newline, and room for the "…" line.
     let mut total: usize =
-        lines.iter().map(|l| l.chars().count() + 1).sum::<usize>() + tail.chars().count() + 2;
+        head.chars().count() + events.iter().map(|l| l.chars().count() + 1).sum::<usize>() + 2;
     let mut first = 0;
-    while first + 1 < lines.len() && total > MAX {
-        total -= lines[first].chars().count() + 1;
+    while first < events.len() && total > MAX {
+        total -= events[first].chars().count() + 1;
         first += 1;
     }
-    let mut out = if first > 0 {
-        "…\n".to_string()
-    } else {
-        String::new()
-    };
-    out.push_str(&lines[first..].join("\n"));
-    out.push_str(tail);
+    let mut out = head.to_string();
+    if first > 0 {
+        out.push_str("\n…");
+    }
+    for line in &events[first..] {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
     content(&out)
 }
 
@@ -276,6 +286,7 @@ pub fn place_of(view: &LobbyView) -> Option<serenity::ChannelId> {
 /// Posts a board in the game's place; returns the message.
 pub async fn post_board(
     http: &serenity::Http,
+    pace: &super::pace::Pace,
     place: serenity::ChannelId,
     outputs: &Outputs,
     lang: Lang,
@@ -286,7 +297,10 @@ pub async fn post_board(
     let msg = board_message(&outputs.board, outputs.hands, lang)
         .nonce(serenity::Nonce::String(nonce))
         .enforce_nonce(true);
-    Ok(retrying("post a board", || place.send_message(http, msg.clone())).await?)
+    Ok(posting(pace, "post a board", || {
+        place.send_message(http, msg.clone())
+    })
+    .await?)
 }
 
 /// DMs every private post; on a closed DM (50007) the service remembers it and, the first time,
@@ -315,20 +329,30 @@ pub async fn send_private(
             .arg("link", jump.clone().unwrap_or_default())
             .render(lang);
         let msg = text_message(&format!("{header}\n{}", post.text)).add_file(hand_file(post));
-        let sent = dm(http, user, msg).await;
+        let sent = dm(http, &data.pace, user, msg).await;
         tell_if_closed(http, data, view, user, sent, lang).await;
     }
 }
 
 /// Whether a DM could be sent: `Ok(true)` sent, `Ok(false)` closed (50007).
-async fn dm(http: &serenity::Http, user: i64, msg: CreateMessage) -> Result<bool, Error> {
+async fn dm(
+    http: &serenity::Http,
+    pace: &super::pace::Pace,
+    user: i64,
+    msg: CreateMessage,
+) -> Result<bool, Error> {
     let user = serenity::UserId::new(id_u64(user).max(1));
+    pace.counted().await;
     let channel = match user.create_dm_channel(http).await {
         Ok(c) => c,
         Err(e) if is_closed_dm(&e) => return Ok(false),
         Err(e) => return Err(e.into()),
     };
-    match retrying("send a DM", || channel.id.send_message(http, msg.clone())).await {
+    match posting(pace, "send a DM", || {
+        channel.id.send_message(http, msg.clone())
+    })
+    .await
+    {
         Ok(_) => Ok(true),
         Err(e) if is_closed_dm(&e) => Ok(false),
         Err(e) => Err(e.into()),
@@ -343,7 +367,7 @@ pub async fn check_dm(http: &serenity::Http, data: &Data, view: &LobbyView, user
             .arg("id", view.game.0)
             .render(lang),
     );
-    let sent = dm(http, user, msg).await;
+    let sent = dm(http, &data.pace, user, msg).await;
     tell_if_closed(http, data, view, user, sent, lang).await;
 }
 
@@ -368,6 +392,7 @@ async fn tell_if_closed(
                 let text = Text::new("bot.dm.closed")
                     .arg("user", format!("<@{}>", id_u64(user)))
                     .render(lang);
+                data.pace.counted().await;
                 if let Err(e) = place.send_message(http, text_message(&text)).await {
                     tracing::warn!(game = %view.game, error = %e, "could not post the DM notice");
                 }
@@ -416,7 +441,7 @@ pub async fn deliver(
         .await
         .map_err(|e| undelivered(e.into()))?;
     let msg = match place_of(&view) {
-        Some(place) => match post_board(http, place, outputs, lang).await {
+        Some(place) => match post_board(http, &data.pace, place, outputs, lang).await {
             Ok(msg) => Some(msg),
             // The thread was deleted or locked, or the channel deleted: the game moves on.
             Err(Error::Discord(e)) if place_gone(&e) => {
@@ -431,7 +456,7 @@ pub async fn deliver(
                             .await
                             .map_err(|e| undelivered(e.into()))?;
                         Some(
-                            post_board(http, place, outputs, lang)
+                            post_board(http, &data.pace, place, outputs, lang)
                                 .await
                                 .map_err(undelivered)?,
                         )
@@ -451,7 +476,7 @@ pub async fn deliver(
     let jump = jump_link(view.guild, &msg);
     send_private(http, data, &view, &outputs.private, jump, lang).await;
     if outputs.board.outcome.is_some() {
-        archive_thread(http, &view).await;
+        archive_thread(http, &data.pace, &view).await;
     }
     Ok(())
 }
@@ -488,7 +513,7 @@ pub async fn relocate(
             .kind(serenity::ChannelType::PublicThread)
             .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
         let channel = serenity::ChannelId::new(id_u64(channel).max(1));
-        match retrying("open a new thread", || {
+        match posting(&data.pace, "open a new thread", || {
             channel.create_thread(http, create.clone())
         })
         .await
@@ -511,7 +536,7 @@ pub async fn relocate(
                     .arg("players", players.join(" "))
                     .render(lang);
                 let msg = text_message(&text);
-                if let Err(e) = retrying("announce a new thread", || {
+                if let Err(e) = posting(&data.pace, "announce a new thread", || {
                     thread.id.send_message(http, msg.clone())
                 })
                 .await
@@ -532,7 +557,7 @@ pub async fn relocate(
         .await?;
     for notice in notices {
         if let Notice::Dm { user, text, .. } = notice {
-            match dm(http, user, text_message(&text)).await {
+            match dm(http, &data.pace, user, text_message(&text)).await {
                 Ok(sent) => {
                     if let Err(e) = data.service.record_dm(view.game, user, sent).await {
                         tracing::warn!(game = %view.game, error = %e, "could not record DM status");
@@ -613,7 +638,10 @@ async fn replace_place(
     if let Some(place) = relocate(http, data, &view, lang).await? {
         let outputs = data.service.show(game, lang).await?;
         let msg = board_message(&outputs.board, outputs.hands, lang);
-        retrying("post a board", || place.send_message(http, msg.clone())).await?;
+        posting(&data.pace, "post a board", || {
+            place.send_message(http, msg.clone())
+        })
+        .await?;
         record_posted(data, game, outputs.board.version).await;
     }
     Ok(())
@@ -621,9 +649,10 @@ async fn replace_place(
 
 /// A game that ended or was cancelled archives its thread: it leaves the server's active
 /// threads (Discord caps them per server) and stays readable. A failure is only logged.
-pub async fn archive_thread(http: &serenity::Http, view: &LobbyView) {
+pub async fn archive_thread(http: &serenity::Http, pace: &super::pace::Pace, view: &LobbyView) {
     let Some(thread) = view.thread else { return };
     let thread = serenity::ChannelId::new(id_u64(thread).max(1));
+    pace.counted().await;
     if let Err(e) = thread
         .edit_thread(http, serenity::EditThread::new().archived(true))
         .await
@@ -657,7 +686,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
         }
         Notice::Place { game, text } => {
             let view = data.service.lobby(game).await?;
-            post_in_place(http, &view, &text).await
+            post_in_place(http, &data.pace, &view, &text).await
         }
         Notice::LobbyClosed { game, text } => {
             let view = data.service.lobby(game).await?;
@@ -668,6 +697,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
                 .content(content(&text))
                 .allowed_mentions(nobody())
                 .components(Vec::new());
+            data.pace.counted().await;
             serenity::ChannelId::new(id_u64(channel).max(1))
                 .edit_message(http, serenity::MessageId::new(id_u64(message).max(1)), edit)
                 .await?;
@@ -698,7 +728,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
             let sent = if known_closed {
                 false
             } else {
-                dm(http, user, text_message(&text))
+                dm(http, &data.pace, user, text_message(&text))
                     .await
                     .unwrap_or_else(|e| {
                         tracing::warn!(error = %e, "a DM failed; mentioning in the game instead");
@@ -710,7 +740,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
                     data.service.record_dm(v.game, user, sent).await?;
                 }
                 if let (false, Some(fallback)) = (sent, fallback) {
-                    post_in_place(http, v, &fallback).await?;
+                    post_in_place(http, &data.pace, v, &fallback).await?;
                 }
             }
             Ok(())
@@ -719,20 +749,43 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
 }
 
 /// A plain message in a game's place.
-async fn post_in_place(http: &serenity::Http, view: &LobbyView, text: &str) -> Result<(), Error> {
+async fn post_in_place(
+    http: &serenity::Http,
+    pace: &super::pace::Pace,
+    view: &LobbyView,
+    text: &str,
+) -> Result<(), Error> {
     if let Some(place) = place_of(view) {
+        pace.counted().await;
         place.send_message(http, text_message(text)).await?;
     }
     Ok(())
 }
 
 /// Answers a command with a short ephemeral text: edits the deferred response, or replies.
+/// After a public deferral (`/play`, a shared `/rules`) the text is the asker's alone: the
+/// public "thinking…" goes away and a private follow-up says it. (A follow-up sent straight
+/// after a deferral would instead fill in the public one, ephemeral flag ignored: Discord's
+/// backward-compatible behaviour.)
 pub async fn reply_text(ctx: Context<'_>, text: &str) -> Result<(), Error> {
     if let Context::Application(actx) = ctx {
         if actx
             .has_sent_initial_response
             .load(std::sync::atomic::Ordering::SeqCst)
         {
+            if ctx.invocation_data::<super::PublicAnswer>().await.is_some() {
+                actx.interaction.delete_response(ctx.http()).await?;
+                actx.interaction
+                    .create_followup(
+                        ctx.http(),
+                        serenity::CreateInteractionResponseFollowup::new()
+                            .content(content(text))
+                            .allowed_mentions(nobody())
+                            .ephemeral(true),
+                    )
+                    .await?;
+                return Ok(());
+            }
             actx.interaction
                 .edit_response(
                     ctx.http(),
@@ -761,6 +814,25 @@ pub async fn edit(ctx: Context<'_>, edit: EditInteractionResponse) -> Result<(),
         actx.interaction.edit_response(ctx.http(), edit).await?;
     }
     Ok(())
+}
+
+/// Fills in a command's public deferred answer (a lobby) and returns the message; an edit may
+/// be repeated safely, so a passing failure is retried.
+pub async fn edit_public(
+    ctx: Context<'_>,
+    edit: EditInteractionResponse,
+) -> Result<serenity::Message, Error> {
+    // Only slash commands are registered: a prefix context has no deferred answer to fill.
+    let Context::Application(actx) = ctx else {
+        return Err(Error::Discord(serenity::Error::Other(
+            "not a slash command",
+        )));
+    };
+    let http = ctx.http();
+    Ok(retrying("answer a command", || {
+        actx.interaction.edit_response(http, edit.clone())
+    })
+    .await?)
 }
 
 /// A plain message (cut to Discord's limit) that pings exactly the users it mentions.
@@ -837,22 +909,34 @@ mod tests {
         assert_eq!(rows.last(), Some(&vec!["h:7".to_string()]));
         assert_eq!(
             board_content(&board(6, Some(5)), Lang::En),
-            "➡️ Ann: pick\n<@5>"
+            "<@5> ➡️ Ann: pick"
         );
     }
 
     #[test]
-    fn a_long_event_list_never_cuts_the_mention_nor_the_turn_line() {
+    fn the_ping_and_the_turn_line_come_first_and_a_long_event_list_never_cuts_them() {
         let mut b = board(3, Some(5));
-        let events: Vec<String> = (0..300)
+        b.events = vec!["Bob played 7.".into(), "Cy drew.".into()];
+        b.text = format!("{}\n➡️ Ann: pick", b.events.join("\n"));
+        assert_eq!(
+            board_content(&b, Lang::En),
+            "<@5> ➡️ Ann: pick\nBob played 7.\nCy drew."
+        );
+        b.events = (0..300)
             .map(|i| format!("event {i}: something happened"))
             .collect();
-        b.text = format!("{}\n➡️ Ann: pick", events.join("\n"));
+        b.text = format!("{}\n➡️ Ann: pick", b.events.join("\n"));
         let shown = board_content(&b, Lang::En);
         assert!(shown.chars().count() <= 2000, "{}", shown.len());
-        assert!(shown.starts_with("…\nevent "), "{shown}");
-        assert!(shown.ends_with("➡️ Ann: pick\n<@5>"), "{shown}");
-        assert!(shown.contains("event 299:") && !shown.contains("event 0:"));
+        assert!(shown.starts_with("<@5> ➡️ Ann: pick\n…\nevent "), "{shown}");
+        assert!(shown.ends_with("event 299: something happened"), "{shown}");
+        assert!(!shown.contains("event 0:"));
+        // A game over: the result first, nobody pinged.
+        let mut over = board(0, None);
+        over.prompt = None;
+        over.events = vec!["Ann wins.".into()];
+        over.text = "Ann wins.".into();
+        assert_eq!(board_content(&over, Lang::En), "Ann wins.");
     }
 
     #[test]

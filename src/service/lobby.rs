@@ -158,6 +158,32 @@ pub struct OpenLobby {
 pub struct Choices {
     pub version: Version,
     pub options: Vec<String>,
+    /// Who may reach the game, read with it: the front end's access check needs no second
+    /// read for each keystroke.
+    pub reach: Reach,
+}
+
+/// Where a game is played and who plays it: what decides who may reach it by its id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    pub guild: Option<i64>,
+    pub channel: Option<i64>,
+    pub thread: Option<i64>,
+    pub host: Option<i64>,
+    /// The members seated in it.
+    pub players: Vec<i64>,
+}
+
+impl Reach {
+    fn of(record: &GameRecord) -> Reach {
+        Reach {
+            guild: record.guild,
+            channel: record.channel,
+            thread: record.thread,
+            host: record.host,
+            players: record.seats.iter().filter_map(|s| s.user).collect(),
+        }
+    }
 }
 
 /// A lobby (or a game that was one) as a front end shows it.
@@ -183,6 +209,16 @@ pub struct LobbyView {
 }
 
 impl LobbyView {
+    pub fn reach(&self) -> Reach {
+        Reach {
+            guild: self.guild,
+            channel: self.channel,
+            thread: self.thread,
+            host: self.host,
+            players: self.seats.iter().filter_map(|s| s.user).collect(),
+        }
+    }
+
     fn from_record(record: GameRecord, cap: Option<i64>) -> Result<LobbyView, ServiceError> {
         let kind = GameKind::parse(&record.kind).ok_or_else(|| ServiceError::Load {
             game: record.id,
@@ -765,6 +801,7 @@ impl Service {
         let mut choices = Choices {
             version: loaded.record.version,
             options: Vec::new(),
+            reach: Reach::of(&loaded.record),
         };
         let Ok(seat) = self.seat_of(&loaded, Actor::User(user)) else {
             return Ok(choices);

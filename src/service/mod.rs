@@ -13,7 +13,7 @@ mod players;
 
 pub use clocks::{ClockAction, Timers, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND};
 pub use lobby::{
-    filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Resigned,
+    filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Resigned,
 };
 pub use output::{board_text, encode_png, outcome_text, BoardPost, Notice, Outputs, PrivatePost};
 pub use players::{Newcomer, SettingsChange};
@@ -515,11 +515,9 @@ impl Service {
         }
         let lang = clocks::game_lang(&loaded.record);
         let mut out = output::after_change(&loaded, &[], lang);
-        out.board.text = format!(
-            "{}\n{}",
-            Text::new("bot.turn.reposted").render(lang),
-            out.board.text
-        );
+        // Said as the board's event: the ping and the turn line still lead.
+        out.board.events = vec![Text::new("bot.turn.reposted").render(lang)];
+        out.board.text = output::board_text(&loaded, &out.board.events, lang);
         Ok(Some((out, lang)))
     }
 

@@ -102,6 +102,7 @@ pub fn config(
         shards,
         tick,
         cooldowns: false,
+        global_limit: croupier::bot::DISCORD_GLOBAL_LIMIT,
     }
 }
 
@@ -178,9 +179,7 @@ pub async fn start_game(fake: &FakeDiscord) -> (GameId, u64) {
             ],
         ))
         .await;
-    let cb = fake.wait_for_callback(cmd.id).await;
-    assert_eq!(cb.kind, 4, "{cb:?}");
-    let lobby = fake.original_response(cmd.id).expect("lobby message");
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
     let ids = custom_ids(&lobby.components);
     let game = ids
         .first()
@@ -189,13 +188,12 @@ pub async fn start_game(fake: &FakeDiscord) -> (GameId, u64) {
         .and_then(|g| g.parse().ok())
         .map(GameId)
         .unwrap_or_else(|| panic!("no lobby buttons: {ids:?}"));
-    for (user, action, kind) in [(BOB, "join", 7), (ALICE, "start", 6)] {
-        let p = fake
-            .push(Push::button(lobby.id, &format!("l:{}:{action}", game.0)).by(user))
-            .await;
-        let cb = fake.wait_for_callback(p.id).await;
-        assert_eq!(cb.kind, kind, "{action}: {cb:?}");
-    }
+    click_lobby(fake, &lobby, "join", BOB)
+        .await
+        .expect("Bob joins");
+    click_lobby(fake, &lobby, "start", ALICE)
+        .await
+        .expect("Alice starts");
     let thread = thread_of(fake, lobby.id).await;
     latest_board_after(fake, thread, 0).await;
     (game, thread)
@@ -377,4 +375,75 @@ pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
             } => g == game && v.0 == version,
             CustomId::Lobby { .. } | CustomId::Hand { .. } => false,
         })
+}
+
+/// What `/play` answered: its public lobby (`Ok`), or a private refusal (`Err`): at once when
+/// the options do not read (an ephemeral message), or after the public deferral (which is then
+/// deleted, and the refusal follows privately).
+pub async fn play_answer(fake: &FakeDiscord, interaction: u64) -> Result<Message, String> {
+    fake.wait_until("/play's answer", |st| {
+        let rec = st.interactions.get(&interaction)?;
+        let cb = rec.callback.as_ref()?;
+        if cb.kind == 4 {
+            assert!(cb.ephemeral(), "a refusal is private: {cb:?}");
+            return Some(Err(cb.content().unwrap_or_default().to_string()));
+        }
+        assert_eq!(cb.kind, 5, "/play defers: {cb:?}");
+        if let Some(f) = rec.followups.first().and_then(|f| st.message(*f)) {
+            assert!(f.ephemeral(), "a refusal is private: {f:?}");
+            let original = rec
+                .original
+                .and_then(|o| st.messages.iter().find(|m| m.id == o));
+            assert!(
+                original.is_some_and(|o| o.deleted),
+                "the public deferral goes away"
+            );
+            return Some(Err(f.content.clone()));
+        }
+        let m = st.message(rec.original?)?;
+        (!m.components.is_empty()).then(|| Ok(m.clone()))
+    })
+    .await
+}
+
+/// `/play game:<game>` by `user` in the games channel: its lobby, or its refusal.
+pub async fn play(fake: &FakeDiscord, user: u64, game: &str) -> Result<Message, String> {
+    let cmd = fake
+        .push(Push::command("play", vec![opt::string("game", game)]).by(user))
+        .await;
+    play_answer(fake, cmd.id).await
+}
+
+/// A lobby button clicked by `user`: acknowledged first (a deferred update), then the lobby
+/// message rewritten (`Ok`, as it now reads) or a private refusal (`Err`).
+pub async fn click_lobby(
+    fake: &FakeDiscord,
+    lobby: &Message,
+    action: &str,
+    user: u64,
+) -> Result<Message, String> {
+    let game = custom_ids(&lobby.components)
+        .first()
+        .and_then(|id| id.split(':').nth(1))
+        .map(str::to_string)
+        .expect("a lobby button");
+    let edits = fake.message(lobby.id).map_or(0, |m| m.edits);
+    let p = fake
+        .push(
+            Push::button(lobby.id, &format!("l:{game}:{action}"))
+                .by(user)
+                .in_channel(lobby.channel_id),
+        )
+        .await;
+    let cb = fake.wait_for_callback(p.id).await;
+    assert_eq!(cb.kind, 6, "a lobby click is a deferred update: {cb:?}");
+    fake.wait_until("the lobby click's answer", |st| {
+        let rec = st.interactions.get(&p.id)?;
+        if let Some(f) = rec.followups.first().and_then(|f| st.message(*f)) {
+            return Some(Err(f.content.clone()));
+        }
+        let m = st.message(lobby.id)?;
+        (m.edits > edits).then(|| Ok(m.clone()))
+    })
+    .await
 }

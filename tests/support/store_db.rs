@@ -100,6 +100,22 @@ impl Db {
         sqlx::Row::try_get(&row, 0).unwrap()
     }
 
+    /// Holds the write lock of the database (PostgreSQL: every access to the games and the
+    /// interaction ids) until `release`: the store's writes wait, as behind a long transaction
+    /// or a slow disk.
+    pub async fn hold_writes(&self) -> Held {
+        use sqlx::Connection;
+        assert!(self.shared, "holding a lock needs a shared database");
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(&self.url).await.unwrap();
+        let lock = match self.backend {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN; LOCK TABLE games, interactions IN ACCESS EXCLUSIVE MODE",
+        };
+        sqlx::raw_sql(lock).execute(&mut conn).await.unwrap();
+        Held(conn)
+    }
+
     pub async fn finish(self) {
         if let Some((base, schema)) = &self.pg {
             raw(base, &format!("DROP SCHEMA {schema} CASCADE")).await;
@@ -154,4 +170,16 @@ macro_rules! on_backends {
             $($extra)*
         }
     };
+}
+
+/// A database lock taken by `Db::hold_writes`.
+pub struct Held(sqlx::AnyConnection);
+
+impl Held {
+    pub async fn release(mut self) {
+        sqlx::raw_sql("ROLLBACK")
+            .execute(&mut self.0)
+            .await
+            .unwrap();
+    }
 }

@@ -530,6 +530,13 @@ impl FakeDiscord {
         self.inner.lock().rate.invalid
     }
 
+    /// Requests so far that count toward the global limit, and those exempt from it
+    /// (interaction callbacks and webhooks).
+    pub fn request_counts(&self) -> (u64, u64) {
+        let st = self.inner.lock();
+        (st.rate.counted, st.rate.exempt)
+    }
+
     /// Injected faults not used up yet, as `(route, times left)`.
     pub fn pending_faults(&self) -> Vec<(String, u32)> {
         let st = self.inner.lock();

@@ -27,6 +27,10 @@ pub struct RateLimits {
     pub limited: u32,
     /// Responses Discord counts toward its invalid-request ban (401, 403, 429 but `shared`).
     pub invalid: u32,
+    /// Requests that count toward the global limit, and requests exempt from it (interaction
+    /// callbacks, follow-ups and edits of an interaction's answers), limits on or off.
+    pub counted: u64,
+    pub exempt: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -56,6 +60,8 @@ impl Default for RateLimits {
             global: VecDeque::new(),
             limited: 0,
             invalid: 0,
+            counted: 0,
+            exempt: 0,
         }
     }
 }
@@ -107,6 +113,11 @@ impl RateLimits {
         params: &HashMap<String, String>,
         exempt_global: bool,
     ) -> Verdict {
+        if exempt_global {
+            self.exempt += 1;
+        } else {
+            self.counted += 1;
+        }
         if !self.on {
             return Verdict::Pass(Vec::new());
         }

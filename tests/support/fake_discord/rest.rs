@@ -970,6 +970,33 @@ impl Inner {
             "/webhooks/{webhook_id}/{webhook_token}" if r.method == "POST" => {
                 let files = self.accept_files(st, r);
                 checks::message_payload(st, &r.label, "", r.body(), &files);
+                // "When using this endpoint directly after responding to an interaction with
+                // DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, this endpoint will function as Edit
+                // Original Interaction Response … The ephemeral flag will be ignored":
+                // a private follow-up after a public deferral lands in public. Deprecated, so
+                // a bot relying on it is a violation as well.
+                let loading = rec
+                    .original
+                    .filter(|_| rec.callback.as_ref().is_some_and(|c| c.kind == 5))
+                    .filter(|m| {
+                        st.message(*m)
+                            .is_some_and(|m| !m.deleted && m.flags & 128 != 0)
+                    });
+                if let Some(mid) = loading {
+                    st.violation(
+                        &r.label,
+                        "",
+                        "a follow-up straight after a deferred answer edits that answer \
+                         (ephemeral flag ignored; deprecated): use Edit Original Interaction \
+                         Response",
+                    );
+                    if let Some(m) = st.message_mut(mid) {
+                        let ephemeral = m.flags & 64;
+                        apply_body(m, r.body(), files, false);
+                        m.flags = (m.flags & !(64 | 128)) | ephemeral;
+                    }
+                    return self.message_reply(st, r, mid);
+                }
                 let ephemeral =
                     r.body().get("flags").and_then(Value::as_u64).unwrap_or(0) & 64 != 0;
                 if let Some(refused) = (!ephemeral)
