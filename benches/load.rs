@@ -70,7 +70,13 @@ async fn run(backend: &str, url: &str, games: usize, rate: u64, secs: u64) {
     let fake = Arc::new(FakeDiscord::start().await);
     fake.lean();
     let rss_before = rss_kib();
-    let bot = Bot::start(&fake, Service::new(store)).await;
+    // Eight openers at once, all Alice, in one channel: no lobby limit applies here.
+    let timers = croupier::service::Timers {
+        lobbies_per_member: u32::MAX,
+        lobbies_per_channel: u32::MAX,
+        ..Default::default()
+    };
+    let bot = Bot::start(&fake, Service::new(store).with_timers(timers)).await;
 
     // Open and start every game through interactions, a few at a time.
     let setup = Instant::now();

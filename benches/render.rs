@@ -152,6 +152,21 @@ fn encoders(label: &str, img: &RgbaImage, samples: usize) {
             CompressionType::Level(1),
             FilterType::Adaptive,
         ),
+        (
+            "level 2, no filter",
+            CompressionType::Level(2),
+            FilterType::NoFilter,
+        ),
+        (
+            "level 3, no filter",
+            CompressionType::Level(3),
+            FilterType::NoFilter,
+        ),
+        (
+            "level 4, no filter",
+            CompressionType::Level(4),
+            FilterType::NoFilter,
+        ),
         ("level 2, Sub", CompressionType::Level(2), FilterType::Sub),
         ("level 3, Sub", CompressionType::Level(3), FilterType::Sub),
         ("level 6, Sub", CompressionType::Level(6), FilterType::Sub),
