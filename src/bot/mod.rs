@@ -535,9 +535,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         poise::FrameworkError::Command { error, ctx, .. } => {
             let lang = lang_of(ctx);
             let text = user_message(&error, lang, &[]);
-            if let Err(e) = send::reply_text(ctx, &text).await {
-                tracing::warn!(error = %e, "could not show an error to the user");
-            }
+            tell(ctx, &text).await;
         }
         poise::FrameworkError::Setup { error, .. } => {
             tracing::error!(error = %error, "bot setup failed");
@@ -553,9 +551,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             ..
         } => {
             let text = user_message(&error, lang_of(ctx), &[]);
-            if let Err(e) = send::reply_text(ctx, &text).await {
-                tracing::warn!(error = %e, "could not show an error to the user");
-            }
+            tell(ctx, &text).await;
         }
         // A panic in a command (a bug): logged with an id the user can quote, and shown in the
         // command's own (deferred) answer. Whether anything was stored is unknown here.
@@ -565,9 +561,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             let text = Text::new("bot.error.crashed")
                 .arg("id", id)
                 .render(lang_of(ctx));
-            if let Err(e) = send::reply_text(ctx, &text).await {
-                tracing::warn!(error = %e, "could not show an error to the user");
-            }
+            tell(ctx, &text).await;
         }
         // An option Discord delivered that the command cannot read (a stale client's old
         // choices, a value out of range): the answer says which, privately.
@@ -575,15 +569,20 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             let text = Text::new("bot.error.bad_option")
                 .arg("input", input.unwrap_or_default())
                 .render(lang_of(ctx));
-            if let Err(e) = send::reply_text(ctx, &text).await {
-                tracing::warn!(error = %e, "could not show an error to the user");
-            }
+            tell(ctx, &text).await;
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
                 tracing::warn!(error = %e, "error while handling an error");
             }
         }
+    }
+}
+
+/// Shows an error's text to the user privately; a failure is only logged.
+async fn tell(ctx: Context<'_>, text: &str) {
+    if let Err(e) = send::reply_text(ctx, text).await {
+        tracing::warn!(error = %e, "could not show an error to the user");
     }
 }
 
