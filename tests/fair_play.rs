@@ -365,15 +365,8 @@ async fn games_in_private_channels_are_not_readable_by_id(db: &Db) {
     )
     .await;
     let before = snapshot(&w.svc, game).await;
-    let options = w
-        .svc
-        .load(game)
-        .await
-        .unwrap()
-        .game
-        .prompt()
-        .unwrap()
-        .options;
+    let prompt = w.svc.load(game).await.unwrap().game.prompt().unwrap();
+    let options = prompt.options.clone();
 
     // Carol guesses the id from #games: nothing about the game reaches her.
     let not_here = Text::new("bot.error.not_here")
@@ -398,19 +391,9 @@ async fn games_in_private_channels_are_not_readable_by_id(db: &Db) {
         assert!(answer.attachments.is_empty(), "/{name}");
     }
     assert_eq!(snapshot(&w.svc, game).await, before);
-    // Nor do /move's suggestions (read with the game, one read per keystroke); the player
+    // Nor do /move's suggestions (a named game is read once per keystroke); the player
     // whose turn it is gets them from anywhere in the server.
-    let decider = match w
-        .svc
-        .load(game)
-        .await
-        .unwrap()
-        .game
-        .prompt()
-        .unwrap()
-        .seat
-        .index()
-    {
+    let decider = match prompt.seat.index() {
         0 => ALICE,
         _ => BOB,
     };
