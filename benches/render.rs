@@ -8,6 +8,7 @@
 //! position with the largest PNG among those scanned every 10 options of the seeded game
 //! (`RENDER_BENCH_SCAN=1` prints the scan, one render each); `RENDER_BENCH_DEPTH=n` measures
 //! the position after n options instead, for a look at one the scan found slow.
+//! `RENDER_BENCH_DUMP=dir` writes each measured board to `dir/<game>.png`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -263,6 +264,12 @@ fn main() {
             ms(both),
             bytes / 1000
         );
+        // `RENDER_BENCH_DUMP=dir` keeps each board as a PNG, to look at or to try encoders on.
+        if let Some(dir) = std::env::var_os("RENDER_BENCH_DUMP") {
+            let path = std::path::Path::new(&dir).join(format!("{}.png", case.kind.id()));
+            std::fs::write(&path, encode_png(&img))
+                .expect("RENDER_BENCH_DUMP is a writable folder");
+        }
         boards.push((case.label, img));
     }
     if std::env::var_os("RENDER_BENCH_ENCODERS").is_some() {

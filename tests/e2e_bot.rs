@@ -192,9 +192,13 @@ async fn two_player_short_game_through_buttons_menus_and_move() {
     join_and_start(fake, game, &lobby, &[BOB]).await;
     let mut board = latest_board_after(fake, thread, 0).await;
     assert_eq!(status(&w.service, game).await, GameStatus::Active);
-    // The lobby loses its buttons once started.
+    // The lobby loses its buttons once started, but for Follow (spectators join the thread).
     let lobby_now = fake.message(lobby.id).expect("lobby");
-    assert!(lobby_now.components.is_empty(), "{lobby_now:?}");
+    assert_eq!(
+        custom_ids(&lobby_now.components),
+        [format!("l:{}:follow", game.0)],
+        "{lobby_now:?}"
+    );
     assert_png(&board);
     let mut clicks = 0;
     let mut typed = 0;
@@ -618,7 +622,31 @@ async fn cancel_scenario(store: Store, dir: Option<tempfile::TempDir>) {
     assert_eq!(status(&w.service, game).await, GameStatus::Active);
     assert_eq!(public(fake, thread).len(), posted);
 
-    let done = cancel(fake, ALICE, thread).await;
+    // The host is asked first (tests/game_life.rs has the whole exchange), then confirms.
+    let question = cancel(fake, ALICE, thread).await;
+    assert!(question.contains("cannot be undone"), "{question}");
+    assert_eq!(status(&w.service, game).await, GameStatus::Active);
+    let asked = fake
+        .messages(thread)
+        .into_iter()
+        .rev()
+        .find(|m| m.content == question)
+        .expect("the question");
+    let cb = click(
+        fake,
+        asked.id,
+        &format!("k:{}:cancel", game.0),
+        ALICE,
+        thread,
+    )
+    .await;
+    assert_eq!(cb.kind, 6, "{cb:?}");
+    let done = fake
+        .wait_until("the confirmed answer", |st| {
+            let m = st.message(asked.id)?;
+            (m.content != question).then(|| m.content.clone())
+        })
+        .await;
     assert_eq!(done, "The game is cancelled.");
     assert_eq!(status(&w.service, game).await, GameStatus::Cancelled);
     let notice = public(fake, thread).pop().expect("notice");
@@ -1004,7 +1032,7 @@ async fn a_player_who_left_the_server_is_reminded_in_the_thread() {
 
 #[tokio::test]
 async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
-    use croupier::clock::{unix_now, ManualClock, DAY, HOUR};
+    use croupier::clock::{unix_now, Clock, ManualClock, DAY, HOUR};
     const CAROL: u64 = 1_100_000_000_000_000_103;
     let clock = ManualClock::new(unix_now());
     let (store, dir) = sqlite().await;
@@ -1019,7 +1047,14 @@ async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
 
     // Half the default 24 h: a DM with a link to the game.
     clock.advance(12 * HOUR);
-    let dm = dm_said(fake, mover, "it is your turn, 12 h left").await;
+    let start = clock.now() - 12 * HOUR;
+    let due = |at: i64| format!("<t:{at}:R> (<t:{at}:f>)");
+    let dm = dm_said(
+        fake,
+        mover,
+        &format!("it is your turn; your time runs out {}", due(start + DAY)),
+    )
+    .await;
     assert!(dm.content.contains(&format!("/{thread}")), "{}", dm.content);
     // DMs closed before the last call: the reminder becomes a mention in the thread.
     fake.close_dms(mover);
@@ -1027,7 +1062,10 @@ async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
     said(
         fake,
         thread,
-        &format!("<@{mover}>, it is your turn: 2 h left."),
+        &format!(
+            "<@{mover}>, it is your turn; your time runs out {}.",
+            due(start + DAY)
+        ),
     )
     .await;
     // Time is up: a bot plays the turn (Cortexcape has no pass); the thread is told.
@@ -1038,7 +1076,13 @@ async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
 
     // /games: whose turn, time left, a jump link.
     let games = ask(fake, waiting, CHANNEL_ID, "games", vec![]).await;
-    assert!(games.contains("your turn!, 1 d left"), "{games}");
+    assert!(
+        games.contains(&format!(
+            "your turn!, time runs out {}",
+            due(start + 2 * DAY)
+        )),
+        "{games}"
+    );
     assert!(
         games.contains(&format!("https://discord.com/channels/{GUILD_ID}/{thread}")),
         "{games}"
@@ -1073,7 +1117,15 @@ async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
     )
     .await;
     assert_eq!(done, "✅ Clock updated.");
-    said(fake, thread, "The clock runs again: 1 d left").await;
+    said(
+        fake,
+        thread,
+        &format!(
+            "The clock runs again: this turn's time runs out {}.",
+            due(clock.now() + DAY)
+        ),
+    )
+    .await;
     // Settings, in the player's own words.
     let settings = ask(
         fake,

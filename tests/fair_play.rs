@@ -16,7 +16,7 @@ mod store_db;
 
 use std::sync::Arc;
 
-use bot_play::{ask, custom_ids, is_board, Bot};
+use bot_play::{ask, click_private, custom_ids, is_board, Bot};
 use croupier::clock::{ManualClock, HOUR};
 use croupier::engine::{GameId, GameKind, GameOptions};
 use croupier::i18n::{escape_markdown, Lang, Text};
@@ -552,7 +552,8 @@ async fn one_member_cannot_flood_a_server(db: &Db) {
         "a started game is no lobby"
     );
     // Cancelling the running game archives its thread, freeing the server's thread cap.
-    let answer = ask(fake, ALICE, thread, Push::command("cancel", vec![])).await;
+    let question = ask(fake, ALICE, thread, Push::command("cancel", vec![])).await;
+    let answer = click_private(fake, &question, &format!("k:{}:cancel", started.0), ALICE).await;
     assert_eq!(answer.content, en("bot.done.cancelled"));
     fake.wait_until("the thread archived", |st| {
         st.channels.get(&thread).filter(|c| c.archived).map(|_| ())

@@ -190,7 +190,13 @@ async fn reminders_then_a_deadline_fire_once(db: &Db) {
             fallback,
         } => {
             assert_eq!((*u, *game), (user, Some(id)));
-            assert!(text.contains("it is your turn, 12 h left"), "{text}");
+            assert!(
+                text.contains(&format!(
+                    "it is your turn; your time runs out <t:{0}:R> (<t:{0}:f>)",
+                    T0 + DAY
+                )),
+                "{text}"
+            );
             assert!(text.contains("https://discord.com/channels/7/9"), "{text}");
             assert!(fallback
                 .as_deref()
@@ -635,7 +641,7 @@ async fn quiet_hours_follow_the_players_zone_across_a_dst_change(db: &Db) {
     w.clock.set(t + 23 * HOUR);
     let sent = w.run().await;
     assert!(
-        matches!(&sent[..], [Notice::Dm { text, .. }] if text.contains("Last call") && text.contains("1 h left")),
+        matches!(&sent[..], [Notice::Dm { text, .. }] if text.contains("Last call") && text.contains(&format!("<t:{}:R>", t + DAY))),
         "{sent:?}"
     );
     assert!(w.run().await.is_empty());
@@ -749,7 +755,10 @@ async fn the_host_pauses_resumes_extends_and_changes_the_clock(db: &Db) {
         .clock(id, 4444, true, ClockAction::Resume, t)
         .await
         .unwrap();
-    assert!(place_text(&n).contains("20 h left"), "{n:?}");
+    assert!(
+        place_text(&n).contains(&format!("runs out <t:{}:R>", t + 20 * HOUR)),
+        "{n:?}"
+    );
     assert_eq!(
         w.svc.load(id).await.unwrap().record.clock.deadline_at,
         Some(t + 20 * HOUR)
@@ -821,7 +830,7 @@ async fn the_digest_lists_only_games_waiting_for_you(db: &Db) {
             assert_eq!(*user, mover);
             assert!(text.contains("1 game(s) waiting for you"), "{text}");
             assert!(text.contains(&format!("#{}: your turn!", id.0)), "{text}");
-            assert!(text.contains("left"), "{text}");
+            assert!(text.contains("time runs out <t:"), "{text}");
         }
         other => panic!("{other:?}"),
     }

@@ -107,8 +107,13 @@ async fn unposted_boards_are_listed_claimed_once_and_cleared(db: &Db) {
     assert!(!store.claim_board(g, Version(0), 2_300, 300).await.unwrap());
     assert!(store.claim_board(g, v1, 2_300, 300).await.unwrap());
     // Posted: gone, and an older version's mark does not undo it.
-    store.mark_posted(g, v1).await.unwrap();
-    store.mark_posted(g, Version(0)).await.unwrap();
+    // The first board has nothing to replace; an older version's post replaces nothing.
+    assert_eq!(store.mark_posted(g, v1, Some(501)).await.unwrap(), None);
+    assert_eq!(
+        store.mark_posted(g, Version(0), Some(500)).await.unwrap(),
+        None
+    );
+    assert_eq!(store.game(g).await.unwrap().board_message, Some(501));
     assert_eq!(store.unposted_boards(9_000, 10).await.unwrap(), vec![]);
     assert!(!store.claim_board(g, v1, 9_000, 300).await.unwrap());
     // The next move's board is missing until it is posted; a resignation has no board.
@@ -120,6 +125,20 @@ async fn unposted_boards_are_listed_claimed_once_and_cleared(db: &Db) {
         store.unposted_boards(9_000, 10).await.unwrap(),
         vec![(g, v2)]
     );
+    // Its board becomes the live one and names the board it replaces, once.
+    assert_eq!(
+        store.mark_posted(g, v2, Some(502)).await.unwrap(),
+        Some(501)
+    );
+    assert_eq!(store.mark_posted(g, v2, Some(502)).await.unwrap(), None);
+    assert_eq!(store.game(g).await.unwrap().board_message, Some(502));
+    let v2 = store
+        .record_moves(g, v2, &[mv(2, "c", true)], "{}", GameStatus::Active, 3_050)
+        .await
+        .unwrap();
+    // The sweeper's mark without a message keeps the live board.
+    assert_eq!(store.mark_posted(g, v2, None).await.unwrap(), None);
+    assert_eq!(store.game(g).await.unwrap().board_message, Some(502));
     store
         .set_status(g, v2, GameStatus::Finished, 3_100)
         .await

@@ -7,7 +7,6 @@ use serenity::EditInteractionResponse;
 
 use super::ids;
 use super::layout::content;
-use super::retry::posting;
 use super::send::{self, author_id};
 use super::{fresh_seed, id_i64, is_moderator, lang_of, public_lang_of, Context, Data, Error};
 use crate::ai::Level;
@@ -226,16 +225,26 @@ pub(super) fn suggest<C: Into<serenity::AutocompleteChoice>>(
         .set_choices(choices.into_iter().take(25).map(Into::into).collect())
 }
 
+/// Each game by its name and how many play it (the value sent is its id).
 pub(super) async fn autocomplete_game(
-    _ctx: Context<'_>,
+    ctx: Context<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
     let p = partial.to_lowercase();
+    let lang = lang_of(ctx);
     suggest(
         GameKind::ALL
             .iter()
             .filter(|k| k.id().contains(&p) || k.display_name().to_lowercase().contains(&p))
-            .map(|k| k.id().to_string())
+            .map(|k| {
+                let (min, max) = k.seat_range();
+                let name = Text::new("bot.play.game_choice")
+                    .arg("game", k.display_name())
+                    .arg("min", min)
+                    .arg("max", max)
+                    .render(lang);
+                serenity::AutocompleteChoice::new(name, k.id())
+            })
             .collect(),
     )
 }
@@ -624,57 +633,31 @@ pub fn last_lines_that_fit(lines: &[String], max: usize) -> String {
     out
 }
 
-/// Give up: the game ends.
+/// Give up: the game ends (you are asked to confirm first).
 #[poise::command(slash_command)]
 pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
-    let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
-    let service = &ctx.data().service;
-    let resigned = service
-        .resign(game, author_id(ctx), plang, ctx.data().service.now())
-        .await;
-    let resigned = named(ctx, game, resigned).await?;
-    let view = service.lobby(game).await?;
-    if let Some(place) = send::place_of(&view) {
-        let msg = send::text_message(&resigned.text);
-        posting(&ctx.data().pace, "announce a resignation", || {
-            place.send_message(ctx.http(), msg.clone())
-        })
-        .await?;
-    }
-    send::archive_thread(ctx.http(), &ctx.data().pace, &view).await;
-    send::reply_text(ctx, &Text::new("bot.done.resigned").render(lang)).await
+    let view = ctx.data().service.check_resign(game, author_id(ctx)).await;
+    let view = named(ctx, game, view).await?;
+    super::confirm::ask(ctx, &view, ids::Confirm::Resign, lang).await
 }
 
-/// Cancel a lobby or a game (host, or Manage Threads/Channels).
+/// Cancel a lobby or a game (host, or Manage Threads/Channels; you are asked to confirm first).
 #[poise::command(slash_command)]
 pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
-    let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
     let moderator = moderator_of(ctx, game).await?;
-    let service = &ctx.data().service;
-    let view = service
-        .cancel(game, author_id(ctx), moderator, ctx.data().service.now())
+    let view = ctx
+        .data()
+        .service
+        .check_cancel(game, author_id(ctx), moderator)
         .await;
     let view = named(ctx, game, view).await?;
-    if let Some(place) = send::place_of(&view) {
-        let msg = send::text_message(
-            &Text::new("bot.cancelled")
-                .arg("game", view.kind.display_name())
-                .arg("id", view.game.0)
-                .render(plang),
-        );
-        posting(&ctx.data().pace, "announce a cancellation", || {
-            place.send_message(ctx.http(), msg.clone())
-        })
-        .await?;
-    }
-    send::archive_thread(ctx.http(), &ctx.data().pace, &view).await;
-    send::reply_text(ctx, &Text::new("bot.done.cancelled").render(lang)).await
+    super::confirm::ask(ctx, &view, ids::Confirm::Cancel, lang).await
 }
 
 /// Read the rules of a game.

@@ -11,12 +11,13 @@ use serenity::{
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, group_options};
 use super::mentions::nobody;
-use super::retry::{acknowledging, editing};
+use super::retry::{acknowledging, editing, posting};
 use super::send;
 use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
 use crate::i18n::Lang;
 use crate::service::{LobbyView, Player, Service, ServiceError};
+use crate::store::GameStatus;
 
 /// How a click was acknowledged, which decides how an error is shown afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +46,15 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
     // costs Discord's 3 s: the clicked message is edited later (lobby and boards), or a private
     // answer is filled in (a hand, a group of options).
     let ack = match id {
+        // A follower is answered privately; the lobby message stays as it is.
+        CustomId::Lobby {
+            action: LobbyAction::Follow,
+            ..
+        } => Ack::Deferred,
         CustomId::Choose { .. } | CustomId::Menu { .. } | CustomId::Lobby { .. } => Ack::Update,
         CustomId::Hand { .. } | CustomId::Group { .. } => Ack::Deferred,
+        // The private question is rewritten as what happened.
+        CustomId::Confirm { .. } => Ack::Update,
     };
     let acked = match ack {
         Ack::Update => {
@@ -94,6 +102,9 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         },
         CustomId::Lobby { game, action } => lobby(http, click, data, game, action, plang).await,
         CustomId::Hand { game } => hand(http, click, data, game, lang).await,
+        CustomId::Confirm { game, action } => {
+            super::confirm::answer(http, click, data, game, action, lang, plang).await
+        }
     };
     if let Err(e) = result {
         // Seats in the message are shown by the players' names.
@@ -270,11 +281,20 @@ async fn choose(
     } else if same_turn {
         // An intermediate step of the same player's turn: update the board in place.
         let edit = send::board_edit(&outputs.board, hands, lang);
-        edit_click(http, &data.pace, click, "update a board", edit)
+        let board = edit_click(http, &data.pace, click, "update a board", edit)
             .await
             .map_err(|e| Error::Undelivered(Box::new(e.into())))?;
         // The edited board is this version's board: the sweeper must not post it again.
-        send::record_posted(data, game, outputs.board.version).await;
+        let place = board.channel_id;
+        send::record_posted(
+            http,
+            data,
+            game,
+            outputs.board.version,
+            Some((&board, place)),
+            None,
+        )
+        .await;
         let view = data.service.lobby(game).await?;
         send::send_private(http, data, &view, &outputs.private, None, lang).await;
     } else {
@@ -288,7 +308,8 @@ async fn choose(
             EditInteractionResponse::new().components(Vec::new()),
         )
         .await;
-        send::deliver(http, data, game, &outputs, lang).await?;
+        let done = retired.as_ref().ok().map(|_| click.message.id);
+        send::deliver_after(http, data, game, &outputs, lang, done).await?;
         if let Err(e) = retired {
             tracing::warn!(%game, error = %e, "could not take the buttons off an old board");
         }
@@ -333,6 +354,7 @@ async fn lobby(
                 .start_lobby(game, user, moderator, lang, data.service.now())
                 .await?;
             open_thread(http, click, data, game, lang).await;
+            add_players_to_thread(http, data, game).await;
             // The game has started: its first board goes out even if the lobby message
             // cannot be updated (its buttons then answer that the game is under way).
             let updated = match service.lobby(game).await {
@@ -362,7 +384,66 @@ async fn lobby(
                 .await?;
             update_lobby(http, &data.pace, click, &view, lang).await?;
         }
+        LobbyAction::Follow => follow(http, click, data, game).await?,
     }
+    Ok(())
+}
+
+/// Every seated player joins the new game's thread, so it is in their list and its boards
+/// notify them as the thread's members (without a ping on each board). A failure is logged:
+/// the first board's mention still brings the deciding player in.
+async fn add_players_to_thread(http: &serenity::Http, data: &Data, game: crate::engine::GameId) {
+    let Ok(view) = data.service.lobby(game).await else {
+        return;
+    };
+    let Some(thread) = view.thread else { return };
+    let thread = serenity::ChannelId::new(super::id_u64(thread).max(1));
+    for user in view
+        .seats
+        .iter()
+        .filter(|s| !s.is_bot)
+        .filter_map(|s| s.user)
+    {
+        let user = serenity::UserId::new(super::id_u64(user).max(1));
+        let added = posting(&data.pace, "add a player to a thread", || {
+            thread.add_thread_member(http, user)
+        })
+        .await;
+        if let Err(e) = added {
+            tracing::info!(%game, error = %e, "could not add a player to the game's thread");
+        }
+    }
+}
+
+/// A spectator follows a running game: they join its thread (unarchived first if it slept),
+/// and are told privately where it is.
+async fn follow(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    data: &Data,
+    game: crate::engine::GameId,
+) -> Result<(), Error> {
+    let lang = Lang::from_locale(&click.locale);
+    let view = data.service.lobby(game).await?;
+    let text = match view.thread.filter(|_| view.status == GameStatus::Active) {
+        Some(thread) => {
+            let channel = serenity::ChannelId::new(super::id_u64(thread).max(1));
+            data.pace.counted().await;
+            editing(http, &data.pace, channel, "add a follower", || {
+                channel.add_thread_member(http, click.user.id)
+            })
+            .await?;
+            crate::i18n::Text::new("bot.lobby.following")
+                .arg("game", view.kind.display_name())
+                .arg("id", game.0)
+                .arg("thread", format!("<#{}>", super::id_u64(thread)))
+        }
+        None => crate::i18n::Text::new("bot.lobby.nothing_to_follow"),
+    };
+    let edit = EditInteractionResponse::new()
+        .content(content(&text.render(lang)))
+        .allowed_mentions(nobody());
+    edit_click(http, &data.pace, click, "answer a follower", edit).await?;
     Ok(())
 }
 
@@ -434,7 +515,7 @@ async fn hand(
 
 /// Edits the click's message or reply: retried when Discord fails for a passing reason, and
 /// after unarchiving the thread when the click came from an archived one (50083).
-async fn edit_click(
+pub(super) async fn edit_click(
     http: &serenity::Http,
     pace: &super::pace::Pace,
     click: &ComponentInteraction,

@@ -5,8 +5,9 @@
 //! - `s:<game>:<version>[:<part>]`: a select menu of that prompt (the chosen value is the
 //!   option's index; a long prompt has several menus, `part` 1, 2, ...)
 //! - `o:<game>:<version>`: the menu of option groups of a long prompt (the value is the group)
-//! - `l:<game>:<join|leave|start|cancel|bot|unbot>`: lobby buttons
+//! - `l:<game>:<join|leave|start|cancel|bot|unbot|follow>`: lobby buttons
 //! - `h:<game>`: "Show my hand"
+//! - `k:<game>:<resign|cancel|keep>`: the answer to "are you sure?" after `/resign`, `/cancel`
 
 use crate::engine::{GameId, Version};
 
@@ -21,16 +22,19 @@ pub enum LobbyAction {
     Cancel,
     AddBot,
     RemoveBot,
+    /// A spectator joins a running game's thread.
+    Follow,
 }
 
 impl LobbyAction {
-    pub const ALL: [LobbyAction; 6] = [
+    pub const ALL: [LobbyAction; 7] = [
         LobbyAction::Join,
         LobbyAction::Leave,
         LobbyAction::Start,
         LobbyAction::Cancel,
         LobbyAction::AddBot,
         LobbyAction::RemoveBot,
+        LobbyAction::Follow,
     ];
 
     fn as_str(self) -> &'static str {
@@ -41,6 +45,27 @@ impl LobbyAction {
             LobbyAction::Cancel => "cancel",
             LobbyAction::AddBot => "bot",
             LobbyAction::RemoveBot => "unbot",
+            LobbyAction::Follow => "follow",
+        }
+    }
+}
+
+/// What a confirmation button does: the step asked about, or nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Confirm {
+    Resign,
+    Cancel,
+    Keep,
+}
+
+impl Confirm {
+    pub const ALL: [Confirm; 3] = [Confirm::Resign, Confirm::Cancel, Confirm::Keep];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Confirm::Resign => "resign",
+            Confirm::Cancel => "cancel",
+            Confirm::Keep => "keep",
         }
     }
 }
@@ -69,6 +94,10 @@ pub enum CustomId {
     Hand {
         game: GameId,
     },
+    Confirm {
+        game: GameId,
+        action: Confirm,
+    },
 }
 
 impl CustomId {
@@ -92,6 +121,7 @@ impl CustomId {
             CustomId::Group { game, version } => format!("o:{}:{}", game.0, version.0),
             CustomId::Lobby { game, action } => format!("l:{}:{}", game.0, action.as_str()),
             CustomId::Hand { game } => format!("h:{}", game.0),
+            CustomId::Confirm { game, action } => format!("k:{}:{}", game.0, action.as_str()),
         }
     }
 
@@ -102,7 +132,8 @@ impl CustomId {
             | CustomId::Menu { game, .. }
             | CustomId::Group { game, .. }
             | CustomId::Lobby { game, .. }
-            | CustomId::Hand { game } => Some(*game),
+            | CustomId::Hand { game }
+            | CustomId::Confirm { game, .. } => Some(*game),
         }
     }
 
@@ -136,6 +167,10 @@ impl CustomId {
                 action: LobbyAction::ALL.into_iter().find(|x| x.as_str() == *a)?,
             }),
             ["h", g] => Some(CustomId::Hand { game: game(g)? }),
+            ["k", g, a] => Some(CustomId::Confirm {
+                game: game(g)?,
+                action: Confirm::ALL.into_iter().find(|x| x.as_str() == *a)?,
+            }),
             _ => None,
         }
     }
@@ -213,6 +248,14 @@ mod tests {
                 action: LobbyAction::Cancel,
             },
             CustomId::Hand { game: GameId(9) },
+            CustomId::Confirm {
+                game: big,
+                action: Confirm::Resign,
+            },
+            CustomId::Confirm {
+                game: GameId(4),
+                action: Confirm::Keep,
+            },
         ];
         for c in cases {
             let s = c.encode();
@@ -245,6 +288,8 @@ mod tests {
             "s:1:2:9",
             "o:1",
             "o:1:x",
+            "k:1",
+            "k:1:maybe",
         ] {
             assert_eq!(CustomId::decode(s), None, "{s}");
         }

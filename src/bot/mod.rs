@@ -14,6 +14,7 @@
 mod clocks;
 mod commands;
 mod components;
+mod confirm;
 pub mod ids;
 pub mod layout;
 mod mentions;

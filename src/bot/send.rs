@@ -10,7 +10,7 @@ use serenity::{
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, prompt_components, subset_components, PromptComponents, MAX_ROWS};
 use super::mentions::{allowed, nobody};
-use super::retry::{posting, retrying};
+use super::retry::{editing, posting, retrying};
 use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
@@ -168,6 +168,14 @@ pub fn board_content(board: &BoardPost, lang: Lang) -> String {
         head.push_str(&format!("<@{}> ", id_u64(user)));
     }
     head.push_str(headline);
+    if let Some(deadline) = board.deadline.filter(|_| board.outcome.is_none()) {
+        head.push('\n');
+        head.push_str(
+            &Text::new("bot.turn.due")
+                .arg("due", crate::service::due(deadline))
+                .render(lang),
+        );
+    }
     if let Some(p) = &board.prompt {
         if p.private && board.outcome.is_none() {
             head.push('\n');
@@ -228,11 +236,9 @@ pub fn board_edit(board: &BoardPost, hands: bool, lang: Lang) -> EditInteraction
         .components(board_rows(board, hands, lang))
 }
 
-/// Join / Leave / Start / Cancel while the game is a lobby; nothing afterwards.
+/// Join / Leave / Start / Cancel while the game is a lobby; Follow (its thread) while it is
+/// played in one; nothing afterwards.
 pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
-    if view.status != GameStatus::Lobby {
-        return Vec::new();
-    }
     let button = |action: LobbyAction, key: &str, style: ButtonStyle| {
         CreateButton::new(
             CustomId::Lobby {
@@ -244,6 +250,17 @@ pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
         .label(Text::new(key).render(lang))
         .style(style)
     };
+    match view.status {
+        GameStatus::Lobby => {}
+        GameStatus::Active if view.thread.is_some() => {
+            return vec![CreateActionRow::Buttons(vec![button(
+                LobbyAction::Follow,
+                "bot.lobby.follow",
+                ButtonStyle::Secondary,
+            )])];
+        }
+        _ => return Vec::new(),
+    }
     let mut rows = vec![CreateActionRow::Buttons(vec![
         button(LobbyAction::Join, "bot.lobby.join", ButtonStyle::Success),
         button(
@@ -434,12 +451,27 @@ pub async fn deliver(
     outputs: &Outputs,
     lang: Lang,
 ) -> Result<(), Error> {
+    deliver_after(http, data, game, outputs, lang, None).await
+}
+
+/// [`deliver`] after a click already took the buttons off the board message `retired`.
+pub async fn deliver_after(
+    http: &serenity::Http,
+    data: &Data,
+    game: GameId,
+    outputs: &Outputs,
+    lang: Lang,
+    retired: Option<serenity::MessageId>,
+) -> Result<(), Error> {
     let undelivered = |e: Error| Error::Undelivered(Box::new(e));
     let mut view = data
         .service
         .lobby(game)
         .await
         .map_err(|e| undelivered(e.into()))?;
+    // Where the live board is (a place that refused the post keeps it: retiring it there
+    // fails quietly).
+    let previous = place_of(&view);
     let msg = match place_of(&view) {
         Some(place) => match post_board(http, &data.pace, place, outputs, lang).await {
             Ok(msg) => Some(msg),
@@ -469,7 +501,8 @@ pub async fn deliver(
         None => None,
     };
     // Out (or nowhere to go): the scheduler's board sweeper will not post this version again.
-    record_posted(data, game, outputs.board.version).await;
+    let posted = msg.as_ref().zip(previous);
+    record_posted(http, data, game, outputs.board.version, posted, retired).await;
     let Some(msg) = msg else {
         return Ok(());
     };
@@ -638,11 +671,21 @@ async fn replace_place(
     if let Some(place) = relocate(http, data, &view, lang).await? {
         let outputs = data.service.show(game, lang).await?;
         let msg = board_message(&outputs.board, outputs.hands, lang);
-        posting(&data.pace, "post a board", || {
+        let posted = posting(&data.pace, "post a board", || {
             place.send_message(http, msg.clone())
         })
         .await?;
-        record_posted(data, game, outputs.board.version).await;
+        // The old board went with its place: retiring it there fails quietly.
+        let old = serenity::ChannelId::new(id_u64(deleted).max(1));
+        record_posted(
+            http,
+            data,
+            game,
+            outputs.board.version,
+            Some((&posted, old)),
+            None,
+        )
+        .await;
     }
     Ok(())
 }
@@ -661,10 +704,49 @@ pub async fn archive_thread(http: &serenity::Http, pace: &super::pace::Pace, vie
     }
 }
 
-/// Records that `version`'s board is out; a failure only risks a late duplicate: logged.
-pub async fn record_posted(data: &Data, game: GameId, version: Version) {
-    if let Err(e) = data.service.board_posted(game, version).await {
-        tracing::warn!(%game, error = %e, "could not record a posted board");
+/// Records that `version`'s board is out (a failure only risks a late duplicate: logged). The
+/// `posted` message becomes the game's live board, and the board it replaces, in the place
+/// given with it, loses its buttons (unless the click that led here already took them off
+/// `retired`): whatever path posted the new board (a click, `/move`, a timeout, a bot, a
+/// re-post), only one board has buttons.
+pub async fn record_posted(
+    http: &serenity::Http,
+    data: &Data,
+    game: GameId,
+    version: Version,
+    posted: Option<(&serenity::Message, serenity::ChannelId)>,
+    retired: Option<serenity::MessageId>,
+) {
+    let message = posted.map(|(m, _)| id_i64(m.id.get()));
+    match data.service.board_posted(game, version, message).await {
+        Ok(Some(old)) => {
+            let Some((_, place)) = posted else { return };
+            if retired.map(|r| id_i64(r.get())) != Some(old) {
+                retire_board(http, &data.pace, place, old).await;
+            }
+        }
+        Ok(None) => {}
+        Err(e) => tracing::warn!(%game, error = %e, "could not record a posted board"),
+    }
+}
+
+/// Takes the buttons off an old board (it keeps its picture and text). A failure is only
+/// logged: the old board's buttons then answer that the board changed.
+pub async fn retire_board(
+    http: &serenity::Http,
+    pace: &super::pace::Pace,
+    channel: serenity::ChannelId,
+    message: i64,
+) {
+    let message = serenity::MessageId::new(id_u64(message).max(1));
+    let edit = serenity::EditMessage::new().components(Vec::new());
+    pace.counted().await;
+    if let Err(e) = editing(http, pace, channel, "retire an old board", || {
+        channel.edit_message(http, message, edit.clone())
+    })
+    .await
+    {
+        tracing::info!(%channel, %message, error = %e, "could not take the buttons off an old board");
     }
 }
 
@@ -867,6 +949,7 @@ mod tests {
                 private: false,
             }),
             mention,
+            deadline: None,
             scores: vec![0, 0],
             outcome: None,
             png: vec![1, 2, 3],
@@ -978,7 +1061,7 @@ mod tests {
     }
 
     #[test]
-    fn lobby_buttons_until_the_game_starts() {
+    fn lobby_buttons_until_the_game_starts_then_follow() {
         let mut view = LobbyView {
             game: GameId(4),
             kind: crate::engine::GameKind::Cortexcape,
@@ -995,6 +1078,7 @@ mod tests {
             bot_level: crate::ai::Level::Normal,
             bot_delay: 0,
             lobby_message: None,
+            board_message: None,
         };
         assert_eq!(
             ids(&lobby_rows(&view, Lang::En)),
@@ -1006,7 +1090,14 @@ mod tests {
         assert_eq!(place_of(&view), Some(serenity::ChannelId::new(10)));
         view.thread = Some(11);
         assert_eq!(place_of(&view), Some(serenity::ChannelId::new(11)));
+        // Started in a thread: spectators may follow it; played in the channel, or over:
+        // nothing.
         view.status = GameStatus::Active;
+        assert_eq!(ids(&lobby_rows(&view, Lang::En)), vec![vec!["l:4:follow"]]);
+        view.thread = None;
+        assert!(lobby_rows(&view, Lang::En).is_empty());
+        view.thread = Some(11);
+        view.status = GameStatus::Finished;
         assert!(lobby_rows(&view, Lang::En).is_empty());
     }
 

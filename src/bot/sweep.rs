@@ -79,7 +79,7 @@ async fn repost(http: &serenity::Http, data: &Data, game: GameId, version: Versi
         }
         Err(Error::Undelivered(cause)) if refused_for_good(&cause) => {
             tracing::warn!(%game, error = %cause, "a lost board cannot be posted; giving up on it");
-            if let Err(e) = data.service.board_posted(game, version).await {
+            if let Err(e) = data.service.board_posted(game, version, None).await {
                 tracing::warn!(%game, error = %e, "could not record the board as given up");
             }
         }

@@ -188,13 +188,37 @@ pub(super) fn game_lang(record: &GameRecord) -> Lang {
     Lang::from_locale(record.lang.as_deref().unwrap_or("en"))
 }
 
-/// Where a game is played, as a link (empty when it has no place).
+/// Where a game is played, as a link: to its live board when it has one (empty when the game
+/// has no place).
 pub(super) fn place_link(record: &GameRecord) -> String {
-    match (record.guild, record.thread.or(record.channel)) {
-        (Some(g), Some(c)) => format!("https://discord.com/channels/{}/{}", id_u64(g), id_u64(c)),
-        (None, Some(c)) => format!("<#{}>", id_u64(c)),
+    link(
+        record.guild,
+        record.thread.or(record.channel),
+        record.board_message,
+    )
+}
+
+/// A link to `message` in `place` (or to the place), in `guild`.
+pub(super) fn link(guild: Option<i64>, place: Option<i64>, message: Option<i64>) -> String {
+    match (guild, place, message) {
+        (Some(g), Some(c), Some(m)) => format!(
+            "https://discord.com/channels/{}/{}/{}",
+            id_u64(g),
+            id_u64(c),
+            id_u64(m)
+        ),
+        (Some(g), Some(c), None) => {
+            format!("https://discord.com/channels/{}/{}", id_u64(g), id_u64(c))
+        }
+        (None, Some(c), _) => format!("<#{}>", id_u64(c)),
         _ => String::new(),
     }
+}
+
+/// A deadline as Discord shows it to each reader in their own time zone and language: how
+/// far off it is ("in 5 hours"), then the date and time.
+pub fn due(deadline: i64) -> String {
+    format!("<t:{deadline}:R> (<t:{deadline}:f>)")
 }
 
 pub(super) fn mention(user: i64) -> String {
@@ -464,14 +488,14 @@ impl Service {
                 let settings = self.holder_settings(record, seat).await?;
                 let left = left.clamp(0, MAX_TURN_SECS);
                 self.run_clock(&mut plan, game, seat, now, now + left, &settings, now);
-                Text::new("bot.clock.resumed").arg("left", human_duration(left))
+                Text::new("bot.clock.resumed").arg("due", due(now + left))
             }
             ClockAction::Extend(secs) => {
                 check_clock_len(secs)?;
                 if let Some(left) = record.clock.paused_left {
                     let left = extended(left, secs)?;
                     plan.clock.paused_left = Some(left);
-                    Text::new("bot.clock.extended").arg("left", human_duration(left))
+                    Text::new("bot.clock.extended_paused").arg("left", human_duration(left))
                 } else {
                     let deadline = record
                         .clock
@@ -482,7 +506,7 @@ impl Service {
                     let start = record.clock.started_at.unwrap_or(now);
                     let left = extended(deadline.saturating_sub(now).max(0), secs)?;
                     self.run_clock(&mut plan, game, seat, start, now + left, &settings, now);
-                    Text::new("bot.clock.extended").arg("left", human_duration(left))
+                    Text::new("bot.clock.extended").arg("due", due(now + left))
                 }
             }
             ClockAction::Change(len) => {
@@ -926,12 +950,12 @@ impl Service {
         let text = Text::new(key)
             .arg("game", game_name)
             .arg("id", record.id.0)
-            .arg("left", human_duration(deadline - now))
+            .arg("due", due(deadline))
             .arg("link", place_link(record))
             .render(lang);
         let fallback = Text::new("bot.remind.fallback")
             .arg("user", mention(user))
-            .arg("left", human_duration(deadline - now))
+            .arg("due", due(deadline))
             .render(game_lang(record));
         if !settings.dm_enabled {
             return Ok(vec![Notice::Place {

@@ -206,6 +206,8 @@ pub struct LobbyView {
     pub bot_delay: i64,
     /// The lobby message in the channel, once the front end posted it.
     pub lobby_message: Option<i64>,
+    /// The game's live board (the one with buttons), once posted.
+    pub board_message: Option<i64>,
 }
 
 impl LobbyView {
@@ -244,6 +246,7 @@ impl LobbyView {
             bot_level: Level::parse(&record.bot_level).unwrap_or_default(),
             bot_delay: record.bot_delay,
             lobby_message: record.lobby_message,
+            board_message: record.board_message,
         })
     }
 
@@ -347,6 +350,8 @@ pub struct GameLine {
     pub guild: Option<i64>,
     /// Where it is played: the thread if any, else the channel.
     pub place: Option<i64>,
+    /// Its live board there, once posted.
+    pub board: Option<i64>,
     /// Whether the user must decide now.
     pub your_turn: bool,
     /// The name of the player who must decide (a running game).
@@ -360,8 +365,8 @@ pub struct GameLine {
 pub enum LineClock {
     /// No clock, or not running.
     None,
-    /// Seconds left.
-    Left(i64),
+    /// Runs out at this time (unix seconds).
+    Due(i64),
     Paused,
     /// The seat waits for a new player.
     OpenSeat,
@@ -369,11 +374,7 @@ pub enum LineClock {
 
 impl GameLine {
     pub fn text(&self, lang: Lang) -> String {
-        let link = match (self.guild, self.place) {
-            (Some(g), Some(c)) => format!("https://discord.com/channels/{g}/{c}"),
-            (None, Some(c)) => format!("<#{c}>"),
-            _ => String::new(),
-        };
+        let link = super::clocks::link(self.guild, self.place, self.board);
         let key = match self.status {
             GameStatus::Lobby => "bot.games.lobby",
             GameStatus::Active if self.your_turn => "bot.games.your_turn",
@@ -382,8 +383,8 @@ impl GameLine {
             GameStatus::Cancelled => "bot.games.cancelled",
         };
         let clock = match (self.status, self.clock) {
-            (GameStatus::Active, LineClock::Left(secs)) => Text::new("bot.games.left")
-                .arg("left", crate::clock::human_duration(secs))
+            (GameStatus::Active, LineClock::Due(deadline)) => Text::new("bot.games.left")
+                .arg("due", super::clocks::due(deadline))
                 .render(lang),
             (GameStatus::Active, LineClock::Paused) => Text::new("bot.games.paused").render(lang),
             (GameStatus::Active, LineClock::OpenSeat) => {
@@ -653,16 +654,38 @@ impl Service {
         now: i64,
     ) -> Result<LobbyView, ServiceError> {
         let record = self.store.game(game).await?;
-        if !matches!(record.status, GameStatus::Lobby | GameStatus::Active) {
-            return Err(ServiceError::NotActive(game));
-        }
-        if record.host != Some(user) && !is_moderator {
-            return Err(LobbyError::NotHost.into());
-        }
+        may_cancel(&record, user, is_moderator)?;
         self.store
             .set_status(game, record.version, GameStatus::Cancelled, now)
             .await?;
         self.lobby(game).await
+    }
+
+    /// The checks of [`Service::cancel`], changing nothing: asked before "are you sure?".
+    pub async fn check_cancel(
+        &self,
+        game: GameId,
+        user: i64,
+        is_moderator: bool,
+    ) -> Result<LobbyView, ServiceError> {
+        let record = self.store.game(game).await?;
+        may_cancel(&record, user, is_moderator)?;
+        let cap = self.store.max_seats(game).await?;
+        LobbyView::from_record(record, cap)
+    }
+
+    /// The checks of [`Service::resign`], changing nothing: asked before "are you sure?".
+    pub async fn check_resign(&self, game: GameId, user: i64) -> Result<LobbyView, ServiceError> {
+        let record = self.store.game(game).await?;
+        if record.status != GameStatus::Active {
+            return Err(ServiceError::NotActive(game));
+        }
+        // As `resign` finds the seat.
+        if !record.seats.iter().any(|s| s.user == Some(user)) {
+            return Err(ServiceError::NotSeated);
+        }
+        let cap = self.store.max_seats(game).await?;
+        LobbyView::from_record(record, cap)
     }
 
     /// A seated player gives up: the game ends for everyone (games have no seat-leaving rule),
@@ -836,13 +859,14 @@ impl Service {
         self.commit_line(loaded, seat, &line, lang, now).await
     }
 
-    /// The user's games, most recent first, with whose turn it is and the time left.
+    /// The user's games, with whose turn it is and when its time runs out: the games where it
+    /// is their turn first, then the other running games, each by nearest deadline; then open
+    /// lobbies and ended games, most recent first.
     pub async fn games_of_user(
         &self,
         user: i64,
         limit: u32,
     ) -> Result<Vec<GameLine>, ServiceError> {
-        let now = self.now();
         let records = self.store.games_of_user(user, None, limit).await?;
         let mut out = Vec::with_capacity(records.len());
         for record in records {
@@ -864,7 +888,7 @@ impl Service {
             ) {
                 (Some(s), _, _) if s.vacant => LineClock::OpenSeat,
                 (_, _, Some(_)) => LineClock::Paused,
-                (_, Some(d), _) => LineClock::Left((d - now).max(0)),
+                (_, Some(d), _) => LineClock::Due(d),
                 _ => LineClock::None,
             };
             out.push(GameLine {
@@ -873,11 +897,26 @@ impl Service {
                 status: record.status,
                 guild: record.guild,
                 place: record.thread.or(record.channel),
+                board: record.board_message,
                 your_turn: turn_seat.is_some_and(|s| s.user == Some(user) && !s.vacant),
                 turn: turn_seat.map(|s| super::text_name(&record, &s.name)),
                 clock,
             });
         }
+        // Stable: within a group the store's order (most recent first) stays.
+        out.sort_by_key(|line| {
+            let group = match line.status {
+                GameStatus::Active if line.your_turn => 0,
+                GameStatus::Active => 1,
+                GameStatus::Lobby => 2,
+                GameStatus::Finished | GameStatus::Cancelled => 3,
+            };
+            let deadline = match line.clock {
+                LineClock::Due(at) if group < 2 => at,
+                _ => i64::MAX,
+            };
+            (group, deadline)
+        });
         Ok(out)
     }
 
@@ -998,6 +1037,17 @@ pub fn filter_choices(options: &[String], typed: &str) -> Vec<String> {
         })
         .cloned()
         .collect()
+}
+
+/// Who may cancel: the host, or a moderator; only a lobby or a running game.
+fn may_cancel(record: &GameRecord, user: i64, is_moderator: bool) -> Result<(), ServiceError> {
+    if !matches!(record.status, GameStatus::Lobby | GameStatus::Active) {
+        return Err(ServiceError::NotActive(record.id));
+    }
+    if record.host != Some(user) && !is_moderator {
+        return Err(LobbyError::NotHost.into());
+    }
+    Ok(())
 }
 
 #[cfg(test)]

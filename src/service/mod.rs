@@ -11,7 +11,9 @@ mod lobby;
 mod output;
 mod players;
 
-pub use clocks::{ClockAction, Timers, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND};
+pub use clocks::{
+    due, ClockAction, Timers, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
+};
 pub use lobby::{
     filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Resigned,
 };
@@ -480,9 +482,15 @@ impl Service {
         Ok(output::after_change(&loaded, &[], lang))
     }
 
-    /// Notes that the board of `version` went out, so nobody posts it again.
-    pub async fn board_posted(&self, game: GameId, version: Version) -> Result<(), ServiceError> {
-        Ok(self.store.mark_posted(game, version).await?)
+    /// Notes that the board of `version` went out, so nobody posts it again. With its message,
+    /// that board becomes the live one; returns the board message it replaced (to retire).
+    pub async fn board_posted(
+        &self,
+        game: GameId,
+        version: Version,
+        message: Option<i64>,
+    ) -> Result<Option<i64>, ServiceError> {
+        Ok(self.store.mark_posted(game, version, message).await?)
     }
 
     /// Started or finished games whose current version has no board out yet, with that

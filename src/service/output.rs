@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::{render_ctx, text_ctx, Loaded};
 use crate::engine::{AnyGame, AppliedMove, GameId, Outcome, PromptInfo, Seat, Version};
 use crate::i18n::{Lang, Text};
+use crate::store::GameStatus;
 
 /// The public message for the game's channel or thread.
 #[derive(Clone, Debug, Serialize)]
@@ -20,6 +21,8 @@ pub struct BoardPost {
     pub prompt: Option<PromptInfo>,
     /// The front-end user to ping, if the seat that must decide has one.
     pub mention: Option<i64>,
+    /// When the turn's clock runs out (unix seconds), if a clock runs.
+    pub deadline: Option<i64>,
     pub scores: Vec<i64>,
     pub outcome: Option<Outcome>,
     /// The board image as PNG.
@@ -222,6 +225,10 @@ fn build(
         version: loaded.record.version,
         text: board_text(loaded, &events, lang),
         events,
+        deadline: prompt
+            .as_ref()
+            .and(loaded.record.clock.deadline_at)
+            .filter(|_| loaded.record.status == GameStatus::Active),
         prompt,
         mention,
         scores: loaded.game.scores(),

@@ -16,7 +16,7 @@ macro_rules! game_columns {
     () => {
         "id, kind, options_json, seed, state, version, status, guild, channel, thread, host, \
          clock_secs, policy, lang, clock_rev, turn_seat, turn_started_at, deadline_at, \
-         paused_left, bot_level, bot_delay, lobby_message, created_at, updated_at"
+         paused_left, bot_level, bot_delay, lobby_message, board_message, created_at, updated_at"
     };
 }
 
@@ -350,17 +350,38 @@ impl Store {
     }
 
     /// Notes that the board of `version` went out: the board sweeper leaves the game alone
-    /// until a newer version is stored.
-    pub async fn mark_posted(&self, id: GameId, version: Version) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE games SET posted_version = $1, board_retry_at = NULL \
+    /// until a newer version is stored. With the board's `message`, it becomes the game's live
+    /// board; returns the message it replaced, whose buttons the front end takes off.
+    pub async fn mark_posted(
+        &self,
+        id: GameId,
+        version: Version,
+        message: Option<i64>,
+    ) -> Result<Option<i64>, StoreError> {
+        // The board it replaces, read first: only the front end that made a newer board live
+        // retires the old one (a race between two posts leaves at worst an old board's buttons,
+        // which then answer "the board changed").
+        let before: Option<i64> = sqlx::query("SELECT board_message FROM games WHERE id = $1")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?
+            .map(|row| get(&row, "board_message"))
+            .transpose()?
+            .flatten();
+        let done = sqlx::query(
+            "UPDATE games SET posted_version = $1, board_retry_at = NULL, \
+             board_message = COALESCE($3, board_message) \
              WHERE id = $2 AND posted_version < $1",
         )
         .bind(version_i64(version))
         .bind(id.0)
+        .bind(message)
         .execute(&self.pool)
         .await?;
-        Ok(())
+        Ok(match message {
+            Some(new) if done.rows_affected() == 1 && before != Some(new) => before,
+            _ => None,
+        })
     }
 
     /// Started or finished games whose current version has no posted board yet, and that no
@@ -597,6 +618,7 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
         bot_level: get(row, "bot_level")?,
         bot_delay: get(row, "bot_delay")?,
         lobby_message: get(row, "lobby_message")?,
+        board_message: get(row, "board_message")?,
         clock: TurnClock {
             rev: get(row, "clock_rev")?,
             seat: match get::<Option<i64>>(row, "turn_seat")? {

@@ -291,6 +291,8 @@ pub struct GameRecord {
     pub bot_delay: i64,
     /// The front end's lobby message (to close an idle lobby).
     pub lobby_message: Option<i64>,
+    /// The message of the game's current board (the one with live buttons), once posted.
+    pub board_message: Option<i64>,
     pub clock: TurnClock,
     pub created_at: i64,
     pub updated_at: i64,
@@ -413,11 +415,7 @@ impl Store {
         };
         let pool = options.connect(&url).await.map_err(connect_err)?;
         if backend == Backend::Sqlite {
-            // WAL is a property of the file, so once is enough (a memory database keeps its
-            // own mode). Its answer is a row: fetch it so the statement runs whole.
-            sqlx::query("PRAGMA journal_mode = WAL")
-                .fetch_optional(&pool)
-                .await?;
+            use_wal(&pool).await?;
         }
         let store = Store { pool, backend };
         migrate::run(&store.pool, backend).await?;
@@ -431,6 +429,29 @@ impl Store {
     /// Closes the pool (waits for connections in use to come back).
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+}
+
+/// Puts a SQLite file in WAL mode. WAL is a property of the file, so once is enough (a memory
+/// database keeps its own mode); the answer is a row, fetched so the statement runs whole.
+/// Switching into WAL needs an exclusive lock that SQLite does not wait for on the busy timeout
+/// (two processes opening a new file at once: one gets "database is locked" at once), so a busy
+/// answer is retried here for as long as the busy timeout would have waited.
+async fn use_wal(pool: &AnyPool) -> Result<(), StoreError> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        match sqlx::query("PRAGMA journal_mode = WAL")
+            .fetch_optional(pool)
+            .await
+        {
+            Ok(_) => return Ok(()),
+            Err(sqlx::Error::Database(e))
+                if e.code().as_deref() == Some("5") && tokio::time::Instant::now() < deadline =>
+            {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
 }
 

@@ -373,7 +373,7 @@ pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
                 game: g,
                 version: v,
             } => g == game && v.0 == version,
-            CustomId::Lobby { .. } | CustomId::Hand { .. } => false,
+            CustomId::Lobby { .. } | CustomId::Hand { .. } | CustomId::Confirm { .. } => false,
         })
 }
 
@@ -444,6 +444,34 @@ pub async fn click_lobby(
         }
         let m = st.message(lobby.id)?;
         (m.edits > edits).then(|| Ok(m.clone()))
+    })
+    .await
+}
+
+/// Clicks `custom_id` on a private answer (a confirmation's button: a deferred update), then
+/// waits until the answer was rewritten; returns it.
+pub async fn click_private(
+    fake: &FakeDiscord,
+    answer: &Message,
+    custom_id: &str,
+    user: u64,
+) -> Message {
+    let edits = answer.edits;
+    let p = fake
+        .push(
+            Push::button(answer.id, custom_id)
+                .by(user)
+                .in_channel(answer.channel_id),
+        )
+        .await;
+    let cb = fake.wait_for_callback(p.id).await;
+    assert_eq!(
+        cb.kind, 6,
+        "a confirmation click updates its message: {cb:?}"
+    );
+    fake.wait_until("the rewritten answer", |st| {
+        let m = st.message(answer.id)?;
+        (m.edits > edits).then(|| m.clone())
     })
     .await
 }

@@ -36,6 +36,9 @@ pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
 pub const CREATE_PRIVATE_THREADS: u64 = 1 << 36;
 pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
 pub const ALL: u64 = (1 << 51) - 1;
+/// A member with no moderator rights: sees, reads and writes in channels and threads.
+pub const PLAIN_MEMBER: u64 =
+    VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | SEND_MESSAGES_IN_THREADS;
 
 /// Who an overwrite is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

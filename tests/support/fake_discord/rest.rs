@@ -419,6 +419,7 @@ impl Inner {
                 self.create_thread(st, r, Some(mid))
             }
             ("POST", "/users/@me/channels") => self.open_dm(st, r),
+            ("PUT", "/channels/{channel_id}/thread-members/{user_id}") => add_thread_member(st, r),
             ("GET", "/guilds/{guild_id}/members/{user_id}") => {
                 if r.id("guild_id") != st.guild_id {
                     st.violation(&r.label, "", "unknown guild");
@@ -1186,6 +1187,40 @@ fn may_answer_in(st: &mut State, channel: u64) -> Option<Reply> {
     }
     touch(st, channel);
     None
+}
+
+/// Discord's "Add Thread Member": only a thread (50024), not archived (50083), where the bot
+/// may send messages (50001/50013; a locked one needs Manage Threads: 160005), and only a
+/// member of the guild (10007). 204, also for a member already in the thread.
+fn add_thread_member(st: &mut State, r: &Req) -> Reply {
+    let thread = r.id("channel_id");
+    let Some(c) = st.channels.get(&thread) else {
+        return unknown_channel(st, r);
+    };
+    if !matches!(
+        c.kind,
+        ChannelKind::PublicThread | ChannelKind::PrivateThread
+    ) {
+        st.violation(&r.label, "", "not a thread");
+        return error(400, 50024, "Cannot execute action on this channel type");
+    }
+    let (archived, locked) = (c.archived, c.locked);
+    let have = st.channel_permissions(st.bot_user_id, thread);
+    if let Some(refused) = lacking(have, perms::SEND_MESSAGES_IN_THREADS) {
+        return refused;
+    }
+    if locked && have & perms::MANAGE_THREADS == 0 {
+        return error(403, 160005, "Thread is locked");
+    }
+    if archived {
+        return error(400, 50083, "Thread is archived");
+    }
+    let user = r.id("user_id");
+    if st.users.get(&user).is_none_or(|u| u.left_guild) {
+        return error(404, 10007, "Unknown Member");
+    }
+    st.thread_members.entry(thread).or_default().insert(user);
+    no_content()
 }
 
 /// Editing a message in `channel`: refused in an archived thread (400 / 50083), and in a

@@ -386,6 +386,8 @@ pub struct State {
     pub active_thread_cap: usize,
     /// Every dispatch sent besides READY/GUILD_CREATE/INTERACTION_CREATE: (event, d).
     pub dispatches: Vec<(String, Value)>,
+    /// Members added to each thread by the bot ("Add Thread Member").
+    pub thread_members: BTreeMap<u64, BTreeSet<u64>>,
 }
 
 impl State {
@@ -468,6 +470,7 @@ impl State {
             removed_from_guild: false,
             active_thread_cap: 1000,
             dispatches: Vec::new(),
+            thread_members: BTreeMap::new(),
         }
     }
 

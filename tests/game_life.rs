@@ -1,0 +1,282 @@
+//! A game's life around its boards, end to end through the fake Discord (issue 22): everyone
+//! in the thread, deadlines in each reader's own time, one live board whatever path posted
+//! the last one, and "are you sure?" before a step that ends a game for everyone.
+
+#[path = "support/fake_discord/mod.rs"]
+mod fake_discord;
+
+#[path = "support/bot_play.rs"]
+mod bot_play;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bot_play::*;
+use croupier::clock::{unix_now, Clock, ManualClock, HOUR};
+use croupier::engine::GameId;
+use croupier::service::Service;
+use croupier::store::{GameStatus, Store};
+use fake_discord::*;
+
+const CAROL: u64 = 1_100_000_000_000_000_103;
+const TICK: Option<Duration> = Some(Duration::from_millis(50));
+
+struct World {
+    fake: FakeDiscord,
+    service: Service,
+    clock: ManualClock,
+    _bot: Bot,
+    _dir: tempfile::TempDir,
+}
+
+/// The bot on a SQLite store whose clock the test moves; the fake's clock follows it.
+async fn world() -> World {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}/life.db", dir.path().display());
+    let store = Store::connect(&url).await.expect("sqlite store");
+    let clock = ManualClock::new(unix_now());
+    let service = Service::new(store).with_clock(Arc::new(clock.clone()));
+    let fake = FakeDiscord::start().await;
+    let follow = clock.clone();
+    fake.follow_clock(move || Clock::now(&follow));
+    fake.add_user(CAROL, "Carol");
+    let bot = Bot::start_ticking(&fake, service.clone(), TICK).await;
+    World {
+        fake,
+        service,
+        clock,
+        _bot: bot,
+        _dir: dir,
+    }
+}
+
+/// The lobby message of a game started by `start_game` (the thread takes its id).
+fn lobby_of(fake: &FakeDiscord, thread: u64) -> Message {
+    fake.message(thread).expect("the lobby message")
+}
+
+/// A command answered privately after a deferral: the answer as it is once written.
+async fn private_answer(fake: &FakeDiscord, user: u64, channel: u64, name: &str) -> Message {
+    ask(fake, user, channel, Push::command(name, vec![])).await
+}
+
+async fn status(service: &Service, game: GameId) -> GameStatus {
+    service.lobby(game).await.expect("game").status
+}
+
+#[tokio::test]
+async fn every_player_is_in_the_thread_and_spectators_follow_it() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (_game, thread) = start_game(fake).await;
+    // Both seated players were added to the thread when it opened.
+    let members = fake
+        .wait_until("the players in the thread", |st| {
+            let m = st.thread_members.get(&thread)?;
+            (m.len() == 2).then(|| m.clone())
+        })
+        .await;
+    assert_eq!(members.into_iter().collect::<Vec<_>>(), [ALICE, BOB]);
+    // The lobby message now offers Follow, and only that.
+    let lobby = lobby_of(fake, thread);
+    let ids = custom_ids(&lobby.components);
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    assert!(ids[0].ends_with(":follow"), "{ids:?}");
+    // A spectator follows, even after the thread fell asleep: the bot wakes it first.
+    fake.archive_thread(thread, false);
+    let p = fake
+        .push(
+            Push::button(lobby.id, &ids[0])
+                .by(CAROL)
+                .in_channel(lobby.channel_id),
+        )
+        .await;
+    let cb = fake.wait_for_callback(p.id).await;
+    assert_eq!(cb.kind, 5, "Follow answers privately: {cb:?}");
+    assert!(cb.ephemeral());
+    let answer = answer_of(fake, p.id).await;
+    assert!(answer.content.contains("You follow"), "{}", answer.content);
+    assert!(
+        answer.content.contains(&format!("<#{thread}>")),
+        "{}",
+        answer.content
+    );
+    fake.wait_until("Carol in the thread", |st| {
+        st.thread_members
+            .get(&thread)?
+            .contains(&CAROL)
+            .then_some(())
+    })
+    .await;
+    // The lobby message itself did not change.
+    assert_eq!(fake.message(lobby.id).expect("lobby").edits, lobby.edits);
+    finish(fake).await;
+}
+
+#[tokio::test]
+async fn one_board_has_buttons_whichever_way_the_last_one_came() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    let first = latest_board_after(fake, thread, 0).await;
+    assert!(!first.components.is_empty(), "{first:?}");
+
+    // A /move: the new board is posted, the old one loses its buttons.
+    let mover = mentioned(&first).expect("a mention");
+    let option = legal_options(&w.service, game).await.remove(0);
+    send_move(fake, mover, thread, &option).await;
+    let second = latest_board_after(fake, thread, first.id).await;
+    let retired = fake
+        .wait_until("the first board retired", |st| {
+            let m = st.message(first.id)?;
+            m.components.is_empty().then(|| m.clone())
+        })
+        .await;
+    assert_eq!(retired.attachments.len(), 1, "the picture stays");
+
+    // A timeout: the board the clock posts retires the one before it.
+    let board = second;
+    w.clock.advance(25 * HOUR);
+    let after_timeout = fake
+        .wait_until("the board after the timeout", |st| {
+            newer_board(st, thread, board.id).filter(|m| m.content.contains("ran out of time"))
+        })
+        .await;
+    fake.wait_until("the timed-out board retired", |st| {
+        st.message(board.id)?.components.is_empty().then_some(())
+    })
+    .await;
+    // Exactly one board in the thread has buttons, and /games links to it.
+    let live: Vec<u64> = fake
+        .messages(thread)
+        .iter()
+        .filter(|m| is_board(m) && !m.components.is_empty())
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(live, [after_timeout.id]);
+    let games = private_answer(fake, ALICE, CHANNEL_ID, "games").await;
+    assert!(
+        games.content.contains(&format!(
+            "https://discord.com/channels/{GUILD_ID}/{thread}/{}",
+            after_timeout.id
+        )),
+        "{}",
+        games.content
+    );
+    finish(fake).await;
+}
+
+#[tokio::test]
+async fn deadlines_read_in_each_players_own_time() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    let board = latest_board_after(fake, thread, 0).await;
+    // The default clock: a day from the start (the test's clock has not moved).
+    let deadline = Clock::now(&w.clock) + 24 * HOUR;
+    assert_eq!(status(&w.service, game).await, GameStatus::Active);
+    // The board's turn line: the ping and the turn first, then when the time runs out.
+    let due = format!("<t:{deadline}:R> (<t:{deadline}:f>)");
+    let lines: Vec<&str> = board.content.lines().collect();
+    assert!(lines[0].starts_with("<@"), "{}", board.content);
+    assert_eq!(
+        lines[1],
+        format!("⏳ Time runs out {due}."),
+        "{}",
+        board.content
+    );
+    // The reminder DM and /games say the same, never a duration that goes stale.
+    let mover = mentioned(&board).expect("a mention");
+    w.clock.advance(12 * HOUR);
+    let dm = fake
+        .wait_until("the reminder", |st| {
+            let dm = st
+                .channels
+                .values()
+                .find(|c| c.recipient == Some(mover))?
+                .id;
+            st.messages
+                .iter()
+                .find(|m| m.channel_id == dm && m.content.contains("your time runs out"))
+                .cloned()
+        })
+        .await;
+    assert!(dm.content.contains(&due), "{}", dm.content);
+    assert!(!dm.content.contains(" left"), "{}", dm.content);
+    let games = private_answer(fake, mover, CHANNEL_ID, "games").await;
+    assert!(games.content.contains(&due), "{}", games.content);
+    finish(fake).await;
+}
+
+#[tokio::test]
+async fn resign_and_cancel_ask_before_ending_a_game() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    let board = latest_board_after(fake, thread, 0).await;
+
+    // /resign asks first, privately; "Keep playing" changes nothing.
+    let question = private_answer(fake, BOB, thread, "resign").await;
+    assert!(
+        question.content.contains("cannot be undone"),
+        "{}",
+        question.content
+    );
+    let ids = custom_ids(&question.components);
+    assert_eq!(
+        ids,
+        [format!("k:{}:resign", game.0), format!("k:{}:keep", game.0)]
+    );
+    let kept = click_private(fake, &question, &ids[1], BOB).await;
+    assert!(kept.content.contains("Nothing changed"), "{}", kept.content);
+    assert!(kept.components.is_empty());
+    assert_eq!(status(&w.service, game).await, GameStatus::Active);
+
+    // /cancel by a player who is neither host nor moderator is refused at once, no question.
+    fake.set_member_permissions(BOB, perms::PLAIN_MEMBER);
+    let refused = private_answer(fake, BOB, thread, "cancel").await;
+    assert!(refused.components.is_empty(), "{refused:?}");
+    assert!(
+        refused.content.starts_with("Only the host"),
+        "{}",
+        refused.content
+    );
+
+    // /resign confirmed: the game ends, the thread is told, the board loses its buttons.
+    let question = private_answer(fake, BOB, thread, "resign").await;
+    let done = click_private(fake, &question, &format!("k:{}:resign", game.0), BOB).await;
+    assert_eq!(done.content, "You resigned.");
+    assert_eq!(status(&w.service, game).await, GameStatus::Finished);
+    fake.wait_until("the resignation in the thread", |st| {
+        st.messages
+            .iter()
+            .find(|m| m.channel_id == thread && m.content.contains("resigned"))
+            .map(|_| ())
+    })
+    .await;
+    fake.wait_until("the board retired", |st| {
+        st.message(board.id)?.components.is_empty().then_some(())
+    })
+    .await;
+
+    // A second lobby, cancelled by its host after the question.
+    let lobby = play(fake, ALICE, "vortex").await.expect("a lobby");
+    let other: i64 = custom_ids(&lobby.components)[0]
+        .split(':')
+        .nth(1)
+        .and_then(|g| g.parse().ok())
+        .expect("game id");
+    let question = private_answer(fake, ALICE, CHANNEL_ID, "cancel").await;
+    assert!(
+        question.content.contains("Cancel Vortex"),
+        "{}",
+        question.content
+    );
+    let done = click_private(fake, &question, &format!("k:{other}:cancel"), ALICE).await;
+    assert_eq!(done.content, "The game is cancelled.");
+    assert_eq!(
+        status(&w.service, GameId(other)).await,
+        GameStatus::Cancelled
+    );
+    finish(fake).await;
+}
