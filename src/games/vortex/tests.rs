@@ -1999,3 +1999,27 @@ mod bot {
         assert_eq!(bot_line(&g), "rot j ccw");
     }
 }
+
+/// Issue 25, item 4: setup starts the first turn (race modes, Cat & Mouse); its "turn
+/// started" now reaches the first board's log (old: dropped). Solitaire has no turns. The
+/// first option drops it from the state.
+#[test]
+fn issue25_setup_reports_the_first_turn_start() {
+    let mut g = new_game("", 3);
+    assert_eq!(
+        Game::setup_events(&g),
+        vec![Event::TurnStarted {
+            seat: g.sides[0].seat,
+            allowance: 1
+        }]
+    );
+    let p = Game::prompt(&g).unwrap();
+    g.apply(p.seat, &p.options[0]).unwrap();
+    assert!(Game::setup_events(&g).is_empty());
+    let g = new_game("mode=catmouse", 2);
+    assert!(matches!(
+        Game::setup_events(&g)[..],
+        [Event::TurnStarted { allowance: 0, .. }]
+    ));
+    assert!(Game::setup_events(&new_game("mode=solitaire", 1)).is_empty());
+}
