@@ -184,6 +184,11 @@ fn solitaire(games: u64) {
             };
             let mut step = 0u64;
             while let Some(prompt) = game.prompt() {
+                // Solitaire has no rotation limit since issue 25: a player who has not solved
+                // it after the old limit's 1,000 rotations gives up (counts as unsolved).
+                if step == 1_000 {
+                    break;
+                }
                 step += 1;
                 let seed = g.wrapping_mul(1_000_003).wrapping_add(step);
                 let notation = match who {

@@ -40,14 +40,27 @@ fn option_sets(kind: GameKind) -> Vec<GameOptions> {
     sets
 }
 
-/// A finished game and its log of (seat, option).
+/// A finished game (or an open-ended one stopped, see [`open_ended`]) and its log of
+/// (seat, option).
 type Played = (Box<dyn AnyGame>, Vec<(Seat, String)>);
+
+/// Vortex Solitaire ends only when solved or when its player resigns (issue 25 removed its
+/// rotation limit), and random rotations seldom solve it: its playouts stop after
+/// [`OPEN_ENDED_STEPS`] options, every other game must end.
+fn open_ended(game: &dyn AnyGame) -> bool {
+    game.kind() == GameKind::Vortex && game.public_view_json()["mode"] == "solitaire"
+}
+
+const OPEN_ENDED_STEPS: usize = 2_000;
 
 fn playout(kind: GameKind, options: &GameOptions, seats: usize, seed: u64) -> Option<Played> {
     let mut game = kind.setup(options, seats, seed).ok()?;
     let mut rng = GameRng::seed_from_u64(seed ^ 0x5eed);
     let mut log = Vec::new();
-    for _ in 0..20_000 {
+    for step in 0..20_000 {
+        if step == OPEN_ENDED_STEPS && open_ended(&*game) {
+            return Some((game, log));
+        }
         let Some(prompt) = game.prompt() else {
             assert!(game.outcome().is_some(), "{kind}: no prompt but no outcome");
             return Some((game, log));
@@ -91,9 +104,12 @@ fn random_playouts_keep_the_contract() {
                     continue;
                 };
                 played += 1;
-                let outcome = game.outcome().unwrap();
-                assert_eq!(outcome.scores, game.scores(), "{kind}: outcome scores");
-                assert_eq!(outcome.ranks.len(), seats);
+                if let Some(outcome) = game.outcome() {
+                    assert_eq!(outcome.scores, game.scores(), "{kind}: outcome scores");
+                    assert_eq!(outcome.ranks.len(), seats);
+                } else {
+                    assert!(open_ended(&*game), "{kind}: stopped before its end");
+                }
                 // JSON round trip.
                 let json = game.to_json();
                 let back = GameKind::load(&json).unwrap();

@@ -152,6 +152,10 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn clone_box(&self) -> Box<dyn AnyGame>;
     /// The setup's public events as texts (see [`Game::setup_events`]).
     fn setup_texts(&self) -> Vec<Text>;
+    /// Takes the rule versions of `stored`, a stored state of the same game, for a replay
+    /// from seed (see [`Game::keep_rules_of`]). A state that does not load changes nothing:
+    /// loading it fails with its own error elsewhere.
+    fn keep_rules_of_json(&mut self, stored: &str);
     /// A bot's option for the pending prompt, chosen from the deciding seat's views only.
     fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove>;
     /// The canonical option that passes `seat`'s turn on a timeout, if the game allows it
@@ -432,6 +436,14 @@ impl<G: Game> AnyGame for G {
             .iter()
             .map(|e| self.event_text(e))
             .collect()
+    }
+
+    fn keep_rules_of_json(&mut self, stored: &str) {
+        if let Ok(env) = serde_json::from_str::<Envelope<G>>(stored) {
+            if env.kind == G::KIND.id() && env.schema == G::SCHEMA {
+                self.keep_rules_of(&env.state);
+            }
+        }
     }
 
     fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove> {

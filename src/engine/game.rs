@@ -234,6 +234,13 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
         0
     }
 
+    /// A replay from seed sets a game up under today's rules; this takes back, from the stored
+    /// state being replayed, the rules it was played under. A rule changed after games were
+    /// stored is versioned in the state (a field that old states lack, read as the old rule),
+    /// so a stored game replays exactly as it was played (see ARCHITECTURE.md). Only rules
+    /// that setup itself does not use may be versioned this way. The default keeps nothing.
+    fn keep_rules_of(&mut self, _stored: &Self) {}
+
     /// Public events of the setup itself (the game started, objectives dealt, the first
     /// round), shown with the first board. Only what everyone may see.
     fn setup_events(&self) -> Vec<Self::Event> {

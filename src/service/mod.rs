@@ -586,6 +586,8 @@ pub fn rebuild(
     let mut game = kind
         .setup(&options, record.seats.len(), seed_from_i64(record.seed))
         .map_err(|e| (0, PlayError::CannotUndo { reason: e.text() }))?;
+    // The rules the stored game was played under, where they changed since (issue 25).
+    game.keep_rules_of_json(&record.state);
     for (i, (seat, notation)) in moves.iter().enumerate() {
         game.apply_notation(*seat, notation).map_err(|e| (i, e))?;
     }

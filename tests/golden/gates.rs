@@ -27,10 +27,24 @@ fn ctx(lang: Lang) -> RenderCtx {
     }
 }
 
-/// A game after `steps` random options (or at its end if that comes first).
+/// A game after `steps` random options (or at its end if that comes first), under the rules
+/// these pictures were made with: issue 25's filing and neutral rules (and card halves) would
+/// lead the same random picks to other positions, and the renderer did not change.
 fn position(seats: usize, seed: u64, steps: usize) -> Gates {
+    position_with(
+        seats,
+        seed,
+        steps,
+        &[("filing", "played_half"), ("neutral_convert", "swap")],
+    )
+}
+
+fn position_with(seats: usize, seed: u64, steps: usize, pairs: &[(&str, &str)]) -> Gates {
     let mut o = GameOptions::new();
     o.insert("first_player".into(), "1".into());
+    for (k, v) in pairs {
+        o.insert((*k).into(), (*v).into());
+    }
     let mut g = Gates::setup(&o, seats, seed).unwrap();
     let mut rng = GameRng::seed_from_u64(seed);
     for _ in 0..steps {
@@ -51,6 +65,13 @@ fn gates_setup_four_players() {
     let hand = g.private_view(Seat(0)).unwrap();
     check(
         "setup_4p_hand",
+        &Gates::render_private(&hand, &ctx(Lang::En)),
+    );
+    // Today's card halves (issue 25): the same hand, x15's insane half now builds 2.
+    let g = position_with(4, 1, 0, &[]);
+    let hand = g.private_view(Seat(0)).unwrap();
+    check(
+        "setup_4p_hand_today",
         &Gates::render_private(&hand, &ctx(Lang::En)),
     );
 }

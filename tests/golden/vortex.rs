@@ -149,3 +149,10 @@ fn solitaire_start_and_solved() {
     check("solitaire_solved", &render(&g, Lang::En));
     assert_eq!(AnyGame::scores(&g), vec![1]);
 }
+
+/// Six colours: black's target ring must not read as the grey router (issue 25, item 9).
+#[test]
+fn solitaire_six_colours() {
+    let g = game("mode=solitaire solo_colours=6", 1, 1234);
+    check("solitaire6_start", &render(&g, Lang::En));
+}

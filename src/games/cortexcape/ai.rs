@@ -74,6 +74,7 @@ impl Cortexcape {
             scores: view.seats.iter().map(|s| s.score).collect(),
             history: history_from(view),
             outcome: None,
+            setup_log: Vec::new(),
         })
     }
 

@@ -174,9 +174,13 @@ impl Game for Cortexcape {
             scores: vec![0; seats],
             history: Vec::new(),
             outcome: None,
+            setup_log: Vec::new(),
         };
-        // A pool of one kind fills itself (never with the shipped counts, kept for symmetry).
-        game.auto_fill(&mut Vec::new());
+        // A pool of one kind fills itself (never with the shipped counts, kept for symmetry);
+        // what it places is reported with the first board like any step's events.
+        let mut ev = Vec::new();
+        game.auto_fill(&mut ev);
+        game.setup_log = ev;
         Ok(game)
     }
 
@@ -233,6 +237,10 @@ impl Game for Cortexcape {
 
     fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
+    }
+
+    fn setup_events(&self) -> Vec<Event> {
+        self.setup_log.clone()
     }
 
     fn notation(&self, action: &Action) -> String {

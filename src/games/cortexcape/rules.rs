@@ -617,6 +617,7 @@ impl Cortexcape {
             return Err(RuleError::NotYourTurn);
         }
         self.check(ask, action)?;
+        self.setup_log.clear();
         let mut events = Vec::new();
         let barrier = matches!(action, Action::Done | Action::Random);
         self.execute(ask, *action, &mut events);

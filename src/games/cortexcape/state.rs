@@ -205,6 +205,10 @@ pub struct Cortexcape {
     pub(crate) scores: Vec<i64>,
     pub(crate) history: Vec<RoundRecord>,
     pub(crate) outcome: Option<Outcome>,
+    /// What setup placed by itself (a pool of one kind; never with the shipped counts), for
+    /// the first board's log (issue 25); dropped by the first option played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) setup_log: Vec<super::moves::Event>,
 }
 
 impl Cortexcape {

@@ -333,13 +333,26 @@ impl Gates {
 
     /// Rough worth, in points, of playing card `c` on half `mode` for the active seat.
     fn half_value(&self, c: CardId, mode: Mode) -> f64 {
-        let def = d().card(c);
+        let effect = self.card_effect(c, mode);
+        // A card showing an artifact is filed whichever half is played (`filing = always`).
+        let filed = d()
+            .card(c)
+            .artifact()
+            .filter(|a| self.opts.file_always && *a != effect)
+            .map_or(0.0, |a| self.artifact_worth(a));
+        filed
+            + match effect {
+                Effect::Send { investigators, .. } => 1.8 * f64::from(investigators),
+                Effect::Build { sections, .. } => 3.0 * f64::from(sections),
+                Effect::Convert => 2.5,
+                artifact => self.artifact_worth(artifact),
+            }
+    }
+
+    /// Rough worth, in points, of an artifact for the active seat's journal.
+    fn artifact_worth(&self, artifact: Effect) -> f64 {
         let me = self.player(self.active);
-        let effect = match mode {
-            Mode::Sane => def.sane,
-            Mode::Insane => def.insane,
-        };
-        match effect {
+        match artifact {
             Effect::Page { page } => {
                 let pages = me.pages();
                 if pages.contains(&(page.wrapping_sub(1))) || pages.contains(&(page + 1)) {
@@ -358,9 +371,7 @@ impl Gates {
                 }
             }
             Effect::Rune => 3.0 + 0.5 * (me.runes() % 5) as f64,
-            Effect::Send { investigators, .. } => 1.8 * f64::from(investigators),
-            Effect::Build { sections, .. } => 3.0 * f64::from(sections),
-            Effect::Convert => 2.5,
+            Effect::Send { .. } | Effect::Build { .. } | Effect::Convert => 0.0,
         }
     }
 

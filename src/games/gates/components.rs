@@ -111,6 +111,11 @@ impl Effect {
         )
     }
 
+    /// Whether two versions of a half differ in an artifact (only actions may change).
+    fn artifact_differs(self, other: Effect) -> bool {
+        (self.is_artifact() || other.is_artifact()) && self != other
+    }
+
     /// Short English-free code used in notation-like summaries: `page 7`, `bp NW`, `send 1 +1`.
     pub fn code(self) -> String {
         match self {
@@ -133,6 +138,28 @@ pub struct CardDef {
     pub id: String,
     pub sane: Effect,
     pub insane: Effect,
+    /// The halves games with `filing = played_half` use (the card set before issue 25).
+    pub old_sane: Effect,
+    pub old_insane: Effect,
+}
+
+impl CardDef {
+    /// The card's half `half`, under the filing rule of the game (`file_always`).
+    pub fn half(&self, half: super::state::Mode, file_always: bool) -> Effect {
+        match (half, file_always) {
+            (super::state::Mode::Sane, true) => self.sane,
+            (super::state::Mode::Insane, true) => self.insane,
+            (super::state::Mode::Sane, false) => self.old_sane,
+            (super::state::Mode::Insane, false) => self.old_insane,
+        }
+    }
+
+    /// The artifact the card shows, if any (the same in both card sets).
+    pub fn artifact(&self) -> Option<Effect> {
+        [self.sane, self.insane]
+            .into_iter()
+            .find(|e| e.is_artifact())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -307,6 +334,9 @@ struct RawCard {
     id: String,
     sane: Effect,
     insane: Effect,
+    /// A half as it was before issue 25, where it changed (`filing = played_half`).
+    old_sane: Option<Effect>,
+    old_insane: Option<Effect>,
 }
 
 #[derive(Deserialize)]
@@ -451,6 +481,20 @@ pub fn load_from(src: [&str; 5]) -> Result<Data, DataError> {
     }
     for (i, c) in raw.card.iter().enumerate() {
         check_card(i, c)?;
+        let old = RawCard {
+            id: c.id.clone(),
+            sane: c.old_sane.unwrap_or(c.sane),
+            insane: c.old_insane.unwrap_or(c.insane),
+            old_sane: None,
+            old_insane: None,
+        };
+        check_card(i, &old)?;
+        if old.sane.artifact_differs(c.sane) || old.insane.artifact_differs(c.insane) {
+            return Err(DataError::Cards(format!(
+                "card `{}`: an old half may change an action, never the artifact",
+                c.id
+            )));
+        }
     }
     let cards: Vec<CardDef> = raw
         .card
@@ -459,6 +503,8 @@ pub fn load_from(src: [&str; 5]) -> Result<Data, DataError> {
             id: c.id,
             sane: c.sane,
             insane: c.insane,
+            old_sane: c.old_sane.unwrap_or(c.sane),
+            old_insane: c.old_insane.unwrap_or(c.insane),
         })
         .collect();
 

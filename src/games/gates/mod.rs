@@ -114,6 +114,18 @@ impl Game for Gates {
                 default: "false",
                 help: "gates.option.confirm_end",
             },
+            OptionSpec {
+                key: "filing",
+                values: vec!["always", "played_half"],
+                default: "always",
+                help: "gates.option.filing",
+            },
+            OptionSpec {
+                key: "neutral_convert",
+                values: vec!["remove", "swap"],
+                default: "remove",
+                help: "gates.option.neutral_convert",
+            },
         ]
     }
 
@@ -169,6 +181,8 @@ impl Game for Gates {
             fewer_turns: get("final_tiebreak") == "fewer_turns",
             round_limit,
             confirm_end: get("confirm_end") == "true",
+            file_always: get("filing") == "always",
+            neutral_remove: get("neutral_convert") == "remove",
         };
         Ok(Gates::new(seats, o, first, seed))
     }
@@ -323,6 +337,9 @@ impl Game for Gates {
                 swap_with.map_or_else(String::new, |r| r.name().into()),
             ),
             Event::ConvertFizzled { seat } => t("convert_fizzled").arg("seat", *seat),
+            Event::NeutralRemoved { seat, region } => t("neutral_removed")
+                .arg("seat", *seat)
+                .arg("region", region_text(*region)),
             Event::GateCardTaken {
                 seat,
                 source,
@@ -490,6 +507,13 @@ impl Game for Gates {
 
     fn setup_events(&self) -> Vec<Event> {
         Gates::setup_events(self)
+    }
+
+    /// Filing and the neutral convert changed in issue 25: a stored game keeps the rules
+    /// (and card halves) it was played with. Setup uses neither.
+    fn keep_rules_of(&mut self, stored: &Gates) {
+        self.opts.file_always = stored.opts.file_always;
+        self.opts.neutral_remove = stored.opts.neutral_remove;
     }
 
     fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {

@@ -125,6 +125,12 @@ pub enum Event {
         points: i64,
         reason: PointsReason,
     },
+    /// A neutral converted while the converter's supply is empty leaves the board, and
+    /// nothing takes its place (`neutral_convert = remove`).
+    NeutralRemoved {
+        seat: Seat,
+        region: Region,
+    },
     ArtifactCollected {
         seat: Seat,
         card: CardId,

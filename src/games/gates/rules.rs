@@ -243,15 +243,12 @@ impl Player {
     }
 }
 
-fn card_effect(card: CardId, half: Mode) -> Effect {
-    let c = d().card(card);
-    match half {
-        Mode::Sane => c.sane,
-        Mode::Insane => c.insane,
-    }
-}
-
 impl Gates {
+    /// What half `half` of `card` does in this game (its card set follows the filing rule).
+    pub fn card_effect(&self, card: CardId, half: Mode) -> Effect {
+        d().card(card).half(half, self.opts.file_always)
+    }
+
     pub fn new(seats: usize, opts: Opts, first: Option<u8>, seed: u64) -> Gates {
         let data = d();
         let n = u8::try_from(seats).unwrap_or(2);
@@ -417,6 +414,12 @@ impl Gates {
         }
     }
 
+    /// A neutral converted with an empty supply simply leaves the board (the rulebook's
+    /// two-player page; `neutral_convert = remove`), with no swap.
+    fn neutral_simply_removed(&self, victim: Owner, supply: u8) -> bool {
+        victim == Owner::Neutral && supply == 0 && self.opts.neutral_remove
+    }
+
     /// Convert targets (R13-R15), in region then owner order.
     fn convert_targets(&self) -> Vec<(Region, Owner)> {
         let me = Owner::of(self.active);
@@ -447,6 +450,7 @@ impl Gates {
             return Err(RuleError::NoTargetThere);
         }
         if supply == 0
+            && !self.neutral_simply_removed(o, supply)
             && !Region::ALL
                 .into_iter()
                 .any(|u| u != r && self.count(u, me) > 0)
@@ -739,6 +743,10 @@ impl Gates {
                         swap_with: None,
                     });
                     self.finish_card(ev);
+                } else if self.neutral_simply_removed(o, 0) {
+                    self.board[r.index()][o.index()] -= 1;
+                    ev.push(Event::NeutralRemoved { seat, region: r });
+                    self.finish_card(ev);
                 } else {
                     self.turn.step = Step::ConvertSwap {
                         region: r,
@@ -810,7 +818,7 @@ impl Gates {
         let half = self.mode.unwrap_or(Mode::Sane);
         self.player_mut(seat).hand.retain(|&x| x != c);
         self.turn.in_play = Some((c, half));
-        let effect = card_effect(c, half);
+        let effect = self.card_effect(c, half);
         ev.push(Event::CardPlayed {
             seat,
             card: c,
@@ -896,7 +904,20 @@ impl Gates {
     fn finish_card(&mut self, ev: &mut Vec<Event>) {
         let seat = self.active;
         if let Some((c, half)) = self.turn.in_play.take() {
-            if !card_effect(c, half).is_artifact() {
+            let artifact = d().card(c).artifact();
+            if self.card_effect(c, half).is_artifact() {
+                // Filed when played (play_card).
+            } else if let Some(artifact) = artifact.filter(|_| self.opts.file_always) {
+                // The rulebook: a card showing an artifact always goes to the journal, after
+                // the action of whichever half was played (issue 25). No scroll bonus: that
+                // rewards collecting, the artifact half's own action.
+                self.player_mut(seat).filed.push(c);
+                ev.push(Event::ArtifactCollected {
+                    seat,
+                    card: c,
+                    artifact,
+                });
+            } else {
                 self.discard.push(c);
                 ev.push(Event::CardToDiscard { seat, card: c });
             }

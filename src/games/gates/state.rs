@@ -217,6 +217,26 @@ pub struct Opts {
     pub fewer_turns: bool,
     pub round_limit: u32,
     pub confirm_end: bool,
+    /// `filing = always`: a card showing an artifact goes to the journal whichever half was
+    /// played (the rulebook, issue 25), with the card halves of `action_cards.toml`;
+    /// `played_half`: only when its artifact half is played (spec Q2), with the halves the
+    /// game had before (`old_sane`/`old_insane`). States stored before issue 25 lack the
+    /// field and read `played_half`, so they replay as they were played.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub file_always: bool,
+    /// `neutral_convert = remove`: a neutral converted while your supply is empty simply
+    /// leaves the board (the rulebook's two-player page, issue 25); `swap`: it is swapped
+    /// like a rival (HOUSE, spec R14 and Q33). Old states lack the field: `swap`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub neutral_remove: bool,
+}
+
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if signature"
+)]
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for Opts {
@@ -227,6 +247,8 @@ impl Default for Opts {
             fewer_turns: true,
             round_limit: 60,
             confirm_end: false,
+            file_always: true,
+            neutral_remove: true,
         }
     }
 }

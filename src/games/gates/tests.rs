@@ -16,9 +16,18 @@ const BLUE: Seat = Seat(1);
 const GREEN: Seat = Seat(2);
 const YELLOW: Seat = Seat(3);
 
+/// The rules issue 25 made the defaults (the rulebook's): every artifact card filed, a
+/// neutral converted with an empty supply removed.
+const TODAY: [(&str, &str); 2] = [("filing", "always"), ("neutral_convert", "remove")];
+
+/// Options for a scenario. The spec's scenarios S1-S15 and rules R1-R40 were written with the
+/// spec's card halves, filing (Q2) and neutral swap (R14): they keep those rules unless
+/// `pairs` says otherwise (`TODAY`); the issue-25 tests and most playouts use today's.
 fn options(pairs: &[(&str, &str)]) -> GameOptions {
     let mut o = GameOptions::new();
     o.insert("first_player".into(), "1".into());
+    o.insert("filing".into(), "played_half".into());
+    o.insert("neutral_convert".into(), "swap".into());
     for (k, v) in pairs {
         o.insert((*k).into(), (*v).into());
     }
@@ -2389,10 +2398,21 @@ mod playouts {
     #[test]
     fn seeded_random_playouts_keep_every_invariant() {
         let variants: [&[(&str, &str)]; 4] = [
-            &[],
-            &[("scroll_ties", "none"), ("final_tiebreak", "shared")],
+            &TODAY,
+            &[
+                ("scroll_ties", "none"),
+                ("final_tiebreak", "shared"),
+                TODAY[0],
+                TODAY[1],
+            ],
+            // The rules before issue 25 (stored games still play them).
             &[("score3_cost", "4"), ("confirm_end", "true")],
-            &[("score3_cost", "6"), ("round_limit", "12")],
+            &[
+                ("score3_cost", "6"),
+                ("round_limit", "12"),
+                TODAY[0],
+                TODAY[1],
+            ],
         ];
         let mut reasons = std::collections::BTreeMap::new();
         let mut games = 0;
@@ -2832,4 +2852,214 @@ fn late_four_player_boards_fit_the_png_budget() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------- issue 25: the rulebook's words
+
+/// Item 1: the rulebook files every card that shows an artifact, whichever half was played
+/// ("always"; its collection pages and worked examples say nothing against it). Old (spec
+/// Q2, kept as `filing = played_half`): only when the artifact half was played.
+#[test]
+fn issue25_a_card_showing_an_artifact_is_always_filed() {
+    let setup = |pairs: &[(&str, &str)]| {
+        let mut g = new(3, pairs);
+        at_turn(&mut g, RED, Mode::Insane);
+        give(&mut g, RED, &["p06", "r03", "x01", "x02", "x03"]);
+        gates_setup(&mut g, ["kin", "sal", "ark", "roc"], &[]);
+        g
+    };
+    // New: page 6 played on its build half builds, then goes to the journal.
+    let mut g = setup(&TODAY);
+    let ev = run(&mut g, "play p06; take 1");
+    assert!(has(
+        &ev,
+        &Event::ArtifactCollected {
+            seat: RED,
+            card: c("p06"),
+            artifact: components::Effect::Page { page: 6 },
+        }
+    ));
+    assert!(!ev.iter().any(|e| matches!(e, Event::CardToDiscard { .. })));
+    assert_eq!(g.player(RED).filed, vec![c("p06")]);
+    assert_eq!(g.player(RED).pages(), vec![6]);
+    assert!(g.discard.is_empty());
+    assert_eq!(g.player(RED).gates.len(), 1, "the build half still built");
+    invariants(&g);
+    // The same in a sane round with a rune card played on its send half.
+    at_turn(&mut g, RED, Mode::Sane);
+    run(&mut g, "play r03; send inn");
+    assert_eq!(g.player(RED).filed, vec![c("p06"), c("r03")]);
+    assert_eq!(g.player(RED).runes(), 1);
+    // A plain card shows no artifact: discarded as before.
+    run(&mut g, "play x01; send inn; send inn");
+    assert_eq!(g.discard, vec![c("x01")]);
+    invariants(&g);
+    // Old: the build half of p06 sends the card to the discard pile, page 6 not collected.
+    let mut g = setup(&[("filing", "played_half")]);
+    let ev = run(&mut g, "play p06; take 1");
+    assert!(has(
+        &ev,
+        &Event::CardToDiscard {
+            seat: RED,
+            card: c("p06")
+        }
+    ));
+    assert!(g.player(RED).filed.is_empty());
+    assert_eq!(g.discard, vec![c("p06")]);
+    invariants(&g);
+}
+
+/// Item 1, the card data: with every artifact card filed, the strong actions moved to the
+/// plain cards (see `action_cards.toml`); `filing = played_half` plays the old halves, and
+/// both sets keep every total of spec section 3.2.
+#[test]
+fn issue25_card_halves_follow_the_filing_rule() {
+    use components::Effect::{Build, Convert, Send};
+    let data = components::data().unwrap();
+    let send = |i, d| Send {
+        investigators: i,
+        despair: d,
+    };
+    let build = |s, d| Build {
+        sections: s,
+        despair: d,
+    };
+    let new = Gates::setup(&GameOptions::new(), 2, 1).unwrap();
+    let old = Gates::setup(&options(&[]), 2, 1).unwrap();
+    for (id, half, now, before) in [
+        ("r02", Mode::Sane, send(1, 1), send(2, 1)),
+        ("x01", Mode::Sane, send(2, 1), send(1, 1)),
+        ("p07", Mode::Insane, Convert, build(2, 1)),
+        ("b12", Mode::Insane, Convert, build(2, 1)),
+        ("x03", Mode::Insane, build(2, 1), Convert),
+        ("p01", Mode::Insane, build(1, 1), build(1, 1)),
+    ] {
+        assert_eq!(new.card_effect(c(id), half), now, "{id}");
+        assert_eq!(old.card_effect(c(id), half), before, "{id}");
+    }
+    // Per half, the totals of every effect are the same in both sets.
+    for half in [Mode::Sane, Mode::Insane] {
+        let tally = |g: &Gates| {
+            let mut v: Vec<String> = (0..80u8)
+                .map(|i| g.card_effect(CardId(i), half).code())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(tally(&new), tally(&old), "{half:?}");
+    }
+    // Artifacts never moved: they are what the journal scores.
+    for def in &data.cards {
+        assert_eq!(
+            def.artifact(),
+            [def.old_sane, def.old_insane]
+                .into_iter()
+                .find(|e| e.is_artifact())
+        );
+    }
+    // The private hand shows the halves of the game's set.
+    let mut g = new.clone();
+    give(&mut g, RED, &["x01", "x02", "x03", "x04", "x05"]);
+    let hand = g.private_view(RED).unwrap().hand;
+    assert_eq!(hand[0].sane, send(2, 1));
+}
+
+/// Item 2: a neutral converted while the converter's supply is empty simply leaves the board
+/// (the rulebook's two-player page; nothing in the rulebook asks for the swap, whose
+/// empty-supply passage speaks of rival investigators). Old (HOUSE, kept as
+/// `neutral_convert = swap`): it was swapped with one of the converter's investigators.
+#[test]
+fn issue25_a_neutral_converted_with_an_empty_supply_is_removed() {
+    let setup = |pairs: &[(&str, &str)]| {
+        let mut g = new(2, pairs);
+        at_turn(&mut g, RED, Mode::Insane);
+        give(&mut g, RED, &["p05", "x02", "x04", "x06", "x08"]);
+        put(&mut g, "inn", Owner::Red, 7);
+        put(&mut g, "sal", Owner::Red, 3);
+        assert_eq!(g.player(RED).supply, 0);
+        g
+    };
+    // New: the neutral leaves Kingsport, Red's investigators stay where they are.
+    let mut g = setup(&TODAY);
+    run(&mut g, "play p05");
+    assert!(opts(&g).contains(&"convert kin neutral".to_string()));
+    let ev = run(&mut g, "convert kin neutral");
+    assert!(has(
+        &ev,
+        &Event::NeutralRemoved {
+            seat: RED,
+            region: Region::Kin
+        }
+    ));
+    assert_eq!(count(&g, "kin", Owner::Neutral), 0);
+    assert_eq!(count(&g, "kin", Owner::Red), 0);
+    assert_eq!(
+        (count(&g, "inn", Owner::Red), count(&g, "sal", Owner::Red)),
+        (7, 3)
+    );
+    assert_eq!(kind(&g), "play_card", "the card is finished");
+    invariants(&g);
+    // A rival is still swapped when the supply is empty.
+    at_turn(&mut g, RED, Mode::Insane);
+    put(&mut g, "ark", Owner::Blue, 1);
+    give(&mut g, RED, &["p10", "x02", "x04", "x06", "x08"]);
+    run(&mut g, "play p10; convert ark blue");
+    assert_eq!(kind(&g), "convert_swap_with");
+    // All ten of Red's in Kingsport: nothing to swap with, yet its neutral can go (new);
+    // the old rule refused that target.
+    for (pairs, legal) in [(&TODAY[..], true), (&[][..], false)] {
+        let mut g = new(2, pairs);
+        at_turn(&mut g, RED, Mode::Insane);
+        give(&mut g, RED, &["p05", "x02", "x04", "x06", "x08"]);
+        put(&mut g, "kin", Owner::Red, 10);
+        run(&mut g, "play p05");
+        assert_eq!(
+            opts(&g).contains(&"convert kin neutral".to_string()),
+            legal,
+            "{pairs:?}"
+        );
+        if !legal {
+            refuse(&mut g, RED, "convert kin neutral", RuleError::NothingToSwap);
+        }
+    }
+    // Old: the neutral changes places with one of Red's investigators.
+    let mut g = setup(&[("neutral_convert", "swap")]);
+    run(&mut g, "play p05; convert kin neutral");
+    assert_eq!(kind(&g), "convert_swap_with");
+    let ev = run(&mut g, "with inn");
+    assert!(has(
+        &ev,
+        &Event::Converted {
+            seat: RED,
+            region: Region::Kin,
+            victim: Owner::Neutral,
+            swap_with: Some(Region::Inn)
+        }
+    ));
+    assert_eq!(
+        (
+            count(&g, "kin", Owner::Red),
+            count(&g, "inn", Owner::Neutral)
+        ),
+        (1, 4)
+    );
+    invariants(&g);
+}
+
+/// Stored games replay as they were played: a state written before issue 25 has neither
+/// rule field, reads as the old rules and card halves, and a replay from seed today takes
+/// them back (`keep_rules_of`), byte for byte.
+#[test]
+fn issue25_games_stored_before_keep_their_rules() {
+    let today = Gates::setup(&GameOptions::new(), 2, 9).unwrap();
+    assert!(today.opts.file_always && today.opts.neutral_remove);
+    let json = AnyGame::to_json(&today);
+    assert!(json.contains("\"file_always\":true") && json.contains("\"neutral_remove\":true"));
+    let old = Gates::setup(&options(&[("first_player", "random")]), 2, 9).unwrap();
+    let stored = AnyGame::to_json(&old);
+    assert!(!stored.contains("file_always") && !stored.contains("neutral_remove"));
+    let mut replayed = Gates::setup(&GameOptions::new(), 2, 9).unwrap();
+    replayed.keep_rules_of_json(&stored);
+    assert_eq!(AnyGame::to_json(&replayed), stored);
+    assert!(!replayed.opts.file_always && !replayed.opts.neutral_remove);
 }

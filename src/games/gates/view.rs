@@ -112,15 +112,12 @@ pub struct PrivateView {
     pub despair: u8,
 }
 
-fn played(c: CardId, half: Mode) -> PlayedView {
+fn played(c: CardId, half: Mode, file_always: bool) -> PlayedView {
     let def = d().card(c);
     PlayedView {
         id: def.id.clone(),
         half,
-        effect: match half {
-            Mode::Sane => def.sane,
-            Mode::Insane => def.insane,
-        },
+        effect: def.half(half, file_always),
     }
 }
 
@@ -142,9 +139,12 @@ impl Gates {
                 .turn
                 .played
                 .iter()
-                .map(|&(c, h)| played(c, h))
+                .map(|&(c, h)| played(c, h, self.opts.file_always))
                 .collect(),
-            in_play: self.turn.in_play.map(|(c, h)| played(c, h)),
+            in_play: self
+                .turn
+                .in_play
+                .map(|(c, h)| played(c, h, self.opts.file_always)),
             regions: Region::ALL
                 .into_iter()
                 .map(|r| {
@@ -221,8 +221,8 @@ impl Gates {
                     let def = d().card(c);
                     HandCard {
                         id: def.id.clone(),
-                        sane: def.sane,
-                        insane: def.insane,
+                        sane: def.half(Mode::Sane, self.opts.file_always),
+                        insane: def.half(Mode::Insane, self.opts.file_always),
                         new: p.last_drawn.contains(&c),
                     }
                 })

@@ -274,6 +274,7 @@ impl Portal {
                 Some((a, b)) => Some((parse_chamber(a)?, parse_chamber(b)?)),
                 None => None,
             },
+            setup_log: Vec::new(),
         };
         if game.ended.is_some() {
             // The final vote: ballots cast so far are secret but for this seat's own.

@@ -224,6 +224,7 @@ impl Portal {
             outcome: None,
             touched: Vec::new(),
             last_move: None,
+            setup_log: Vec::new(),
         };
         game.portals = [
             game.old_edge(Floor::Top).unwrap_or(Ch::new(Floor::Top, 2)),
@@ -249,11 +250,13 @@ impl Portal {
         game
     }
 
-    /// Starts the first turn.
+    /// Starts the first turn. What it does is reported with the first board like any step
+    /// (issue 25: it was dropped).
     pub(crate) fn start(&mut self) {
         self.agenda = vec![Step::TurnStart];
         let mut log = Log::default();
         self.run(&mut log);
+        self.setup_log = log.events;
     }
 
     pub(crate) fn prompt_text_for(&self, step: &Step) -> Text {
@@ -456,6 +459,10 @@ impl Game for Portal {
     }
 
     /// Only the playouts' cheap habits: every real decision is searched.
+    fn setup_events(&self) -> Vec<Event> {
+        self.setup_log.clone()
+    }
+
     fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {
         if effort == 0 {
             self.playout_option(rng)

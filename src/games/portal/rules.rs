@@ -842,6 +842,7 @@ impl Portal {
         let active_before = self.active;
         self.autos.retain(|r| r.seat != seat.0);
         self.touched.clear();
+        self.setup_log.clear();
         let mut log = Log::default();
         self.agenda.pop();
         self.exec(&step, *action, &mut log);

@@ -478,6 +478,10 @@ pub struct Portal {
     /// Chambers touched by the last decision, and the last move (for the image).
     pub(crate) touched: Vec<Ch>,
     pub(crate) last_move: Option<(Ch, Ch)>,
+    /// What setup's start of the first turn did (its turn start and any step it applied by
+    /// itself), for the first board's log (issue 25); dropped by the first option played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) setup_log: Vec<super::moves::Event>,
 }
 
 impl Portal {

@@ -2301,3 +2301,27 @@ mod bot {
         assert_eq!(g.notation(&prompt.options[i]), "activate top");
     }
 }
+
+/// Issue 25, item 4: setup starts the first turn by itself; what that did ("turn 1 starts"
+/// and any step applied alone) now reaches the first board's log like any step's events
+/// (old: dropped, Portal had no setup events at all). The first option drops them.
+#[test]
+fn issue25_setup_reports_the_first_turn_start() {
+    for seats in 2..=4 {
+        let mut g = Portal::setup(&options_of(&[]), seats, 3).unwrap();
+        let ev = Game::setup_events(&g);
+        assert_eq!(
+            ev.first().map(|e| e.ev.clone()),
+            Some(Ev::TurnStarted {
+                seat: g.active,
+                round: 1
+            }),
+            "{seats} seats"
+        );
+        let text = crate::engine::AnyGame::setup_texts(&g);
+        assert_eq!(text.len(), ev.len());
+        let p = Game::prompt(&g).unwrap();
+        g.apply(p.seat, &p.options[0]).unwrap();
+        assert!(Game::setup_events(&g).is_empty());
+    }
+}

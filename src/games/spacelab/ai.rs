@@ -232,6 +232,7 @@ pub(crate) fn imagine(
         end,
         consecutive_passes: 0,
         last_auto: Vec::new(),
+        setup_log: Vec::new(),
         final_scores: None,
         outcome: None,
     })

@@ -73,7 +73,7 @@ impl SpaceLab {
     /// The events of the setup itself (spec 6.8: `game_started`, then `objectives_dealt`),
     /// all public: the seats, the first seat, the options, and the tiles dealt face up.
     pub fn setup_events(&self) -> Vec<Event> {
-        vec![
+        let mut events = vec![
             Event::GameStarted {
                 seats: self.n,
                 first: seat(self.first),
@@ -82,7 +82,9 @@ impl SpaceLab {
             Event::ObjectivesDealt {
                 tiles: self.players.iter().map(|p| p.dealt).collect(),
             },
-        ]
+        ];
+        events.extend(self.setup_log.iter().cloned());
+        events
     }
 
     fn ids(&self, cards: &[u8]) -> String {
@@ -138,8 +140,8 @@ impl Game for SpaceLab {
             },
             OptionSpec {
                 key: "trigger_ends_turn",
-                values: vec!["true", "false"],
-                default: "true",
+                values: vec!["false", "true"],
+                default: "false",
                 help: "spacelab.option.trigger_ends_turn",
             },
             OptionSpec {
@@ -247,11 +249,15 @@ impl Game for SpaceLab {
             last_auto: Vec::new(),
             final_scores: None,
             outcome: None,
+            setup_log: Vec::new(),
         };
         if !choose {
+            // Setup plays on by itself (the first turn's Reveal): its events are reported
+            // with the first board like any step's (issue 25).
             let mut ctx = Ctx::default();
             game.start_turn(&mut ctx);
             game.settle(u8::MAX, &mut ctx);
+            game.setup_log = ctx.events;
         }
         Ok(game)
     }
@@ -582,6 +588,12 @@ impl Game for SpaceLab {
     /// Only the playout policy: the root decision is always searched.
     fn setup_events(&self) -> Vec<Event> {
         SpaceLab::setup_events(self)
+    }
+
+    /// `trigger_ends_turn` defaulted to `true` until issue 25: a stored game keeps the value
+    /// it was set up with (every state records it), whatever today's default.
+    fn keep_rules_of(&mut self, stored: &SpaceLab) {
+        self.opts.trigger_ends_turn = stored.opts.trigger_ends_turn;
     }
 
     fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {

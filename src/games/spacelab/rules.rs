@@ -437,6 +437,7 @@ impl SpaceLab {
         self.check(action)?;
         let mut ctx = Ctx::default();
         self.last_auto.clear();
+        self.setup_log.clear();
         self.exec(*action, false, &mut ctx);
         self.settle(seat.0, &mut ctx);
         Ok(Applied {

@@ -290,4 +290,8 @@ pub struct SpaceLab {
     pub(crate) last_auto: Vec<(u8, super::moves::Action)>,
     pub(crate) final_scores: Option<Vec<Breakdown>>,
     pub(crate) outcome: Option<Outcome>,
+    /// What setup's automatic steps did (with `objective_setup = dealt`, the first turn's
+    /// Reveal), for the first board's log; dropped by the first option played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) setup_log: Vec<super::moves::Event>,
 }

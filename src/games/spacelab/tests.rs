@@ -648,7 +648,7 @@ fn r20_resolution_order_is_pay_place_instant_slot_validation() {
 
 #[test]
 fn r21_trigger_finishes_the_placement_then_ends_the_turn() {
-    let mut g = t09_position(&[]);
+    let mut g = t09_position(&[("trigger_ends_turn", "true")]);
     let ev = ok(&mut g, 1, "place; card gld02; slot m2");
     assert!(has(
         &ev,
@@ -660,7 +660,7 @@ fn r21_trigger_finishes_the_placement_then_ends_the_turn() {
 
 #[test]
 fn r22_others_once_gives_every_other_seat_one_turn() {
-    let mut g = t09_position(&[]);
+    let mut g = t09_position(&[("trigger_ends_turn", "true")]);
     ok(&mut g, 1, "place; card gld02; slot m2");
     let mut seen = Vec::new();
     while g.phase != Phase::Over {
@@ -1298,7 +1298,7 @@ fn t09_position(extra: &[(&str, &str)]) -> SpaceLab {
 
 #[test]
 fn t09_end_by_third_objective_final_round() {
-    let mut g = t09_position(&[]);
+    let mut g = t09_position(&[("trigger_ends_turn", "true")]);
     let ev = ok(&mut g, 1, "place; card gld02; slot m2");
     assert!(has(&ev, |e| matches!(
         e,
@@ -1314,11 +1314,38 @@ fn t09_end_by_third_objective_final_round() {
         |e| matches!(e, Event::EndTriggered { still_to_play, .. } if still_to_play == &vec![Seat(2), Seat(3), Seat(0)])
     ));
     assert_eq!(g.current, 2);
-    // Variant: trigger_ends_turn = false.
-    let mut g = t09_position(&[("trigger_ends_turn", "false")]);
+    // The default since issue 25 (trigger_ends_turn = false): the player goes on placing.
+    let mut g = t09_position(&[]);
     ok(&mut g, 1, "place; card gld02; slot m2");
     assert_eq!(g.current, 1);
     assert_eq!(notations(&g), ["card blu01", "card grn04", "end"]);
+}
+
+/// Issue 25, item 3: the help page stops nothing after the trigger, so by default the
+/// triggering player finishes the Place action (old: the turn stopped at once, kept as
+/// `trigger_ends_turn = true`); a game stored under the old default replays under it.
+#[test]
+fn issue25_triggering_player_finishes_placing_by_default() {
+    // New: the end is triggered, the player places another affordable card, then ends.
+    let mut g = t09_position(&[]);
+    let ev = ok(&mut g, 1, "place; card gld02; slot m2");
+    assert!(has(&ev, |e| matches!(e, Event::EndTriggered { .. })));
+    assert_eq!((g.current, g.prompt_kind()), (1, Some("place_card")));
+    ok(&mut g, 1, "card blu01; slot m0; end");
+    assert_eq!(g.current, 2);
+    assert_eq!(g.players[1].hand, labs(&["red13", "grn04"]));
+    // Old: the same placement ends the turn with both cards still in hand.
+    let mut g = t09_position(&[("trigger_ends_turn", "true")]);
+    ok(&mut g, 1, "place; card gld02; slot m2");
+    assert_eq!(g.current, 2);
+    assert_eq!(g.players[1].hand, labs(&["red13", "blu01", "grn04"]));
+    // A game set up under the old default keeps it when replayed from seed today.
+    let old = SpaceLab::setup(&opts(&[("trigger_ends_turn", "true")]), 3, 7).unwrap();
+    let mut replayed = SpaceLab::setup(&GameOptions::new(), 3, 7).unwrap();
+    assert!(!replayed.opts.trigger_ends_turn);
+    replayed.keep_rules_of_json(&old.to_json());
+    assert!(replayed.opts.trigger_ends_turn);
+    assert_eq!(replayed.to_json(), old.to_json());
 }
 
 fn t10_position(extra: &[(&str, &str)]) -> SpaceLab {
@@ -2172,7 +2199,7 @@ fn setup_emits_game_started_then_objectives_dealt_all_public() {
                 options: Opts {
                     choose_objectives: true,
                     final_round: FinalRound::EqualTurns,
-                    trigger_ends_turn: true,
+                    trigger_ends_turn: false,
                     validation_bonus: false,
                 },
             },
@@ -2191,7 +2218,7 @@ fn setup_emits_game_started_then_objectives_dealt_all_public() {
         texts,
         vec![
             "Space Lab for 3 players: seat 2 starts. Options: objectives choose, final round \
-             equal_turns, trigger ends the turn true, validation bonus off."
+             equal_turns, trigger ends the turn false, validation bonus off."
                 .to_string(),
             format!(
                 "Objective tiles dealt face up: seat 1 gets {}, {} and {}, seat 2 gets {}, {} \
@@ -2226,6 +2253,67 @@ fn setup_emits_game_started_then_objectives_dealt_all_public() {
     ));
     let tiles: Vec<[u8; 3]> = g.players.iter().map(|p| p.objectives.unwrap()).collect();
     assert_eq!(ev[1], Event::ObjectivesDealt { tiles });
+}
+
+/// Issue 25, item 4: with `objective_setup = dealt`, setup plays the first turn's automatic
+/// Reveal (no hand, empty Centre). Its events now reach the first board like any step's:
+/// "Turn 1" and the three revealed cards (old: dropped, though the board showed the cards).
+/// They are public, and the first option played drops them from the state.
+#[test]
+fn issue25_setup_reports_its_automatic_first_reveal() {
+    let g = SpaceLab::setup(&opts(&[("objective_setup", "dealt")]), 2, 9).unwrap();
+    assert_eq!(g.revealed.len(), 3, "setup revealed three cards");
+    let ev = g.setup_events();
+    assert_eq!(ev.len(), 5, "{ev:?}");
+    assert_eq!(
+        ev[2],
+        Event::TurnStarted {
+            seat: Seat(g.first),
+            turn_no: 1,
+            hand: 0,
+            projects: 0,
+            forced_place: false,
+        }
+    );
+    assert!(matches!(
+        ev[3],
+        Event::ActionChosen {
+            action: Action::Reveal,
+            auto: true,
+            ..
+        }
+    ));
+    assert_eq!(
+        ev[4],
+        Event::LabsRevealed {
+            ids: g.revealed.clone()
+        }
+    );
+    // The texts a player reads: whose turn 1 it is and which cards were revealed.
+    let texts: Vec<String> = AnyGame::setup_texts(&g)
+        .iter()
+        .map(|t| t.render(crate::i18n::Lang::En))
+        .collect();
+    let all = texts.join("\n");
+    assert!(all.contains("Turn 1"), "{all}");
+    for &c in &g.revealed {
+        assert!(all.contains(&d().lab_id(c)), "{all}");
+    }
+    // Nothing hidden: the same events whatever the face-down decks hold.
+    let mut h = g.clone();
+    h.lab_deck.reverse();
+    h.project_deck.reverse();
+    assert_eq!(h.setup_events(), g.setup_events());
+    // The first option drops them; `choose` (no automatic step) has none to keep.
+    let mut g2 = g.clone();
+    let p = Game::prompt(&g2).unwrap();
+    let o = p.options[0];
+    g2.apply(p.seat, &o).unwrap();
+    assert!(g2.setup_log.is_empty());
+    assert_eq!(g2.setup_events().len(), 2);
+    let chosen = SpaceLab::setup(&opts(&[]), 2, 9).unwrap();
+    assert_eq!(chosen.setup_events().len(), 2);
+    assert!(!chosen.to_json().contains("setup_log"));
 }
 
 // ---- bot players (issue 9) --------------------------------------------------------------

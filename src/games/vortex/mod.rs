@@ -255,6 +255,7 @@ impl Vortex {
             confirm_end: get("confirm_end") == "on",
             max_rounds,
             solo_undo: get("solo_undo") == "on",
+            solo_limit: false,
         };
         let mut shown_options: Vec<String> = specs
             .iter()
@@ -396,6 +397,7 @@ impl Vortex {
             auto_ended: None,
             ending: None,
             outcome: None,
+            setup_log: Vec::new(),
         };
         if mode == Mode::Solitaire {
             let scramble = num("solo_scramble");
@@ -413,6 +415,8 @@ impl Vortex {
             Mode::Catmouse => game.start_mouse_turn(&mut ev),
             Mode::Solitaire => {}
         }
+        // Reported with the first board like any step's events (issue 25: they were dropped).
+        game.setup_log = ev;
         Ok(game)
     }
 
@@ -528,6 +532,10 @@ impl Game for Vortex {
 
     fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
+    }
+
+    fn setup_events(&self) -> Vec<Event> {
+        self.setup_log.clone()
     }
 
     fn notation(&self, action: &Action) -> String {
@@ -662,15 +670,28 @@ impl Game for Vortex {
     }
 
     fn scores(&self) -> Vec<i64> {
-        match &self.outcome {
-            Some(o) => o.scores.clone(),
+        match Game::outcome(self) {
+            Some(o) => o.scores,
             None if self.mode == Mode::Solitaire => vec![i64::from(self.rotations)],
             None => vec![0; usize::from(self.seats)],
         }
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
+        let mut outcome = self.outcome.clone()?;
+        if self.mode == Mode::Solitaire && outcome.winners.is_empty() {
+            // An unsolved puzzle (only games stored under the old rotation limit end so) ranks
+            // below every solve, and scores the rotations it spent. The stored state keeps
+            // what it was written with, so the game still replays to the same bytes.
+            outcome.ranks = vec![state::UNSOLVED_RANK];
+            outcome.scores = vec![i64::from(self.rotations)];
+        }
+        Some(outcome)
+    }
+
+    /// Solitaire's rotation limit (issue 25): a stored game keeps it, a new game has none.
+    fn keep_rules_of(&mut self, stored: &Vortex) {
+        self.rules.solo_limit = stored.rules.solo_limit;
     }
 
     fn imagine(

@@ -105,6 +105,16 @@ fn ring_hexagon(t: u8, scale: f32) -> Vec<Pt> {
         .collect()
 }
 
+/// How much white lightens a colour's Solitaire target tint: black's is lighter than the
+/// others, so that its grey stays well away from the grey router's.
+fn tint_share(c: Colour, share: f32) -> f32 {
+    if c == Colour::Black {
+        share + 0.12
+    } else {
+        share
+    }
+}
+
 /// The colour's symbol (spec section 3.2), drawn as a primitive so it never depends on fonts.
 pub fn symbol(img: &mut RgbaImage, c: Colour, at: Pt, size: f32, ink: Rgba<u8>) {
     let h = size / 2.0;
@@ -247,7 +257,7 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
                 fill_convex(
                     img,
                     &triangle(*s, 1.0),
-                    mix(fill_of(side.colour), WHITE, 0.72),
+                    mix(fill_of(side.colour), WHITE, tint_share(side.colour, 0.72)),
                 );
             }
         }
@@ -261,11 +271,25 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
             v.sides
                 .iter()
                 .find(|side| g.ring(side.goal).contains(&s))
-                .map_or(BOARD_DOWN, |side| mix(fill_of(side.colour), WHITE, 0.62))
+                .map_or(BOARD_DOWN, |side| {
+                    mix(fill_of(side.colour), WHITE, tint_share(side.colour, 0.62))
+                })
         } else {
             BOARD_DOWN
         };
         fill_polygon(img, &triangle(s, 1.0), shade);
+    }
+    // Black's target tint is a grey, like the grey router (and grey's own target): a lighter
+    // ground and three black dots in each of its spaces tell it apart (issue 25). Routers
+    // cover the dots, so they show on the free spaces only.
+    if v.mode == Mode::Solitaire {
+        for side in v.sides.iter().filter(|x| x.colour == Colour::Black) {
+            for s in g.ring(side.goal) {
+                for dot in triangle(*s, 0.6) {
+                    fill_disc(img, dot, 5.0, fill_of(Colour::Black));
+                }
+            }
+        }
     }
     let mut closed = hex.clone();
     closed.push(hex[0]);

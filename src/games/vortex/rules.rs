@@ -531,6 +531,7 @@ impl Vortex {
         let mut events = Vec::new();
         let turn_before = self.turn_index;
         self.auto_ended = None;
+        self.setup_log.clear();
         match ask {
             Ask::Action(side) => self.race_apply(side, *action, &mut events),
             Ask::Place(_) => self.place_apply(*action, &mut events),
@@ -995,7 +996,7 @@ impl Vortex {
                 rotations: self.rotations,
             });
             self.win(vec![0], WinReason::Solved, ev);
-        } else if self.rotations >= SOLO_LIMIT {
+        } else if self.rules.solo_limit && self.rotations >= SOLO_LIMIT {
             self.draw(DrawReason::RotationLimit, ev);
         }
     }

@@ -8,9 +8,13 @@ use crate::engine::{GameRng, Outcome, Seat};
 
 pub const TOWERS: usize = 19;
 pub const SPACES: usize = 54;
-/// HOUSE: a Solitaire that is not solved after this many rotations ends without a score, so
-/// every game ends (the engine contract plays random games to the end).
+/// A Solitaire stored before issue 25 ended unsolved after this many rotations (a HOUSE limit,
+/// gone since: the rulebook lets the player turn towers as often as they like, and a player
+/// who gives up resigns). Only those stored games keep it ([`Rules::solo_limit`]).
 pub const SOLO_LIMIT: u32 = 1000;
+
+/// The rank of an unsolved Solitaire: below every solve, which ranks 1 (issue 25).
+pub const UNSOLVED_RANK: u8 = 2;
 
 /// A piece colour (spec section 3.2). The mouse is red; cats are black pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -135,6 +139,22 @@ pub struct Rules {
     /// 0 = no limit.
     pub max_rounds: u32,
     pub solo_undo: bool,
+    /// Solitaire ends unsolved at [`SOLO_LIMIT`] rotations. Only games stored before issue 25,
+    /// whose states lack the field, keep that limit; a new game writes `false`.
+    #[serde(default = "limited", skip_serializing_if = "is_limited")]
+    pub solo_limit: bool,
+}
+
+fn limited() -> bool {
+    true
+}
+
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if signature"
+)]
+fn is_limited(b: &bool) -> bool {
+    *b
 }
 
 /// One seat's role, in turn order.
@@ -239,6 +259,10 @@ pub struct Vortex {
     pub auto_ended: Option<Seat>,
     pub ending: Option<Ending>,
     pub outcome: Option<Outcome>,
+    /// What setup's start of the first turn reported, for the first board's log (issue 25);
+    /// dropped by the first option played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup_log: Vec<super::moves::Event>,
 }
 
 impl Vortex {

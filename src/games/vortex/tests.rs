@@ -7,7 +7,7 @@ use crate::engine::GameRng;
 use super::board::{self, data, tower_index, DataError};
 use super::moves::{Action, Dir, DrawReason, EndReason, Event, Moved, WinReason};
 use super::rules::RuleError;
-use super::state::{Colour, Ending, Mode, Router, Vortex};
+use super::state::{Colour, Ending, Mode, Router, Vortex, UNSOLVED_RANK};
 use super::view::ascii_board;
 use crate::engine::{AnyGame, Game, GameOptions, PlayError, RenderCtx, Seat};
 use crate::i18n::Lang;
@@ -1418,6 +1418,60 @@ fn r30_r31_r32_solitaire_any_tower_solved_score() {
     assert_eq!(opts(&g).len(), 38);
 }
 
+/// Issue 25, item 5: Solitaire has no rotation limit (old: a HOUSE end after 1,000 rotations,
+/// reported as rank 1, above any solve); a game stored under the limit keeps it on replay,
+/// and its unsolved result ranks below every solve.
+#[test]
+fn issue25_solitaire_has_no_rotation_limit_and_unsolved_ranks_below_solves() {
+    let o = "mode=solitaire solo_colours=2 solo_targets=close";
+    let wander = |g: &mut Vortex, pairs: usize| {
+        for _ in 0..pairs {
+            play(g, "rot j cw");
+            play(g, "rot j ccw");
+        }
+    };
+    // New: 1,200 rotations and the puzzle is still open; solving it then is a rank-1 solve.
+    let mut g = pos(o, 1, T15);
+    assert!(!g.rules.solo_limit);
+    wander(&mut g, 600);
+    assert_eq!(g.rotations, 1200);
+    assert!(g.ending.is_none() && Game::prompt(&g).is_some());
+    play(&mut g, "rot j ccw");
+    let solved = Game::outcome(&g).unwrap();
+    assert_eq!((&solved.scores, &solved.ranks), (&vec![1201], &vec![1]));
+    assert_eq!(solved.winners, vec![Seat(0)]);
+    // Old: the same rotations end the game at 1,000, unsolved.
+    let mut old = pos(o, 1, T15);
+    old.rules.solo_limit = true;
+    wander(&mut old, 500);
+    assert_eq!(old.ending, Some(Ending::Drawn(DrawReason::RotationLimit)));
+    // It was stored as rank 1 (kept, so the game replays to the same bytes) ...
+    assert_eq!(old.outcome.as_ref().unwrap().ranks, vec![1]);
+    // ... and now reads as what it is: unsolved, below every solve, with its rotations.
+    let unsolved = Game::outcome(&old).unwrap();
+    assert_eq!(unsolved.ranks, vec![UNSOLVED_RANK]);
+    assert!(unsolved.ranks[0] > solved.ranks[0]);
+    assert_eq!(unsolved.scores, vec![1000]);
+    assert!(unsolved.winners.is_empty() && !unsolved.draw);
+    assert_eq!(Game::scores(&old), vec![1000]);
+    // A state stored before issue 25 has no `solo_limit` field: it reads as limited, and a
+    // replay from seed today takes the limit back from it.
+    let stored = new_game("mode=solitaire", 1)
+        .to_json()
+        .replace(",\"solo_limit\":false", "");
+    assert!(!stored.contains("solo_limit"));
+    let loaded = crate::engine::GameKind::load(&stored).unwrap();
+    assert_eq!(
+        loaded.to_json(),
+        stored,
+        "an old state round-trips unchanged"
+    );
+    let mut replayed = new_game("mode=solitaire", 1);
+    replayed.keep_rules_of_json(&stored);
+    assert!(replayed.rules.solo_limit);
+    assert_eq!(replayed.to_json(), stored);
+}
+
 #[test]
 fn r33_resign_is_engine_level() {
     // Resigning is handled by the service (it ends the game for everyone); the game itself
@@ -1578,6 +1632,10 @@ fn playout(opts_str: &str, seats: usize, seed: u64) -> usize {
             assert!(g.outcome.is_some());
             break;
         };
+        // Solitaire ends only when solved or resigned (issue 25): random turns stop here.
+        if g.mode == Mode::Solitaire && step == 1500 {
+            break;
+        }
         assert!(step < 5999, "{opts_str} {seats} seed {seed}: no end");
         assert!(!p.options.is_empty());
         if step % 7 == 0 {
@@ -1940,4 +1998,28 @@ mod bot {
         );
         assert_eq!(bot_line(&g), "rot j ccw");
     }
+}
+
+/// Issue 25, item 4: setup starts the first turn (race modes, Cat & Mouse); its "turn
+/// started" now reaches the first board's log (old: dropped). Solitaire has no turns. The
+/// first option drops it from the state.
+#[test]
+fn issue25_setup_reports_the_first_turn_start() {
+    let mut g = new_game("", 3);
+    assert_eq!(
+        Game::setup_events(&g),
+        vec![Event::TurnStarted {
+            seat: g.sides[0].seat,
+            allowance: 1
+        }]
+    );
+    let p = Game::prompt(&g).unwrap();
+    g.apply(p.seat, &p.options[0]).unwrap();
+    assert!(Game::setup_events(&g).is_empty());
+    let g = new_game("mode=catmouse", 2);
+    assert!(matches!(
+        Game::setup_events(&g)[..],
+        [Event::TurnStarted { allowance: 0, .. }]
+    ));
+    assert!(Game::setup_events(&new_game("mode=solitaire", 1)).is_empty());
 }
