@@ -98,7 +98,8 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream, resume_url: bool) {
                 continue;
             }
             WsMessage::Close(close) => {
-                // "Closing with 1000 or 1001 will invalidate the session."
+                // "When you close the connection to the gateway with close code 1000 or 1001,
+                // your session will be invalidated."
                 let code = close.map(|c| u16::from(c.code));
                 if let (Some(1000 | 1001), Some(id)) = (code, &session) {
                     let mut st = inner.lock();

@@ -360,8 +360,8 @@ pub struct Session {
     pub replayed: u32,
     /// `[shard_id, num_shards]` from IDENTIFY (`[0, 1]` when the bot did not shard).
     pub shard: [u64; 2],
-    /// The session may be resumed: false once the client closed it with 1000 or 1001, which
-    /// "will invalidate the session", or once a RESUME asked for events no longer kept.
+    /// The session may be resumed: false once the client closed it with 1000 or 1001 ("your
+    /// session will be invalidated"), or once a RESUME asked for events no longer kept.
     pub resumable: bool,
     /// The last dispatches sent (or due while disconnected), for a RESUME to replay:
     /// `(seq, the interaction id for INTERACTION_CREATE, the payload as sent)`.
