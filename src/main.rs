@@ -38,6 +38,7 @@ enum Command {
 #[derive(Args, Default)]
 struct ServeCli {
     /// Run only these shards, e.g. `0-1` (several processes on one PostgreSQL database).
+    /// Without it, the process runs as many shards as Discord recommends.
     #[arg(long, requires = "total")]
     shards: Option<String>,
     /// The number of shards of all processes together.

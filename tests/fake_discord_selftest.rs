@@ -1564,3 +1564,317 @@ async fn a_follow_up_straight_after_a_deferral_fills_in_the_deferred_answer() {
     );
     fake.assert_clean();
 }
+
+// ----- the gateway and time as Discord has them (issue 19, A8 and A9) -----
+
+type RawGateway = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
+
+/// A bare websocket client on one of the fake's gateway URLs (no serenity: each frame is seen).
+async fn raw_gateway(url: &str) -> RawGateway {
+    let addr = url.trim_start_matches("ws://");
+    let tcp = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("gateway port");
+    let (ws, _) = tokio_tungstenite::client_async(format!("{url}/?v=10&encoding=json"), tcp)
+        .await
+        .expect("websocket handshake");
+    ws
+}
+
+/// The next payload, or how the connection ended: `Err(Some(close code))`, `Err(None)`.
+async fn next_frame(ws: &mut RawGateway) -> Result<serde_json::Value, Option<u16>> {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message as Ws;
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a gateway frame within 10 s");
+        match frame {
+            Some(Ok(Ws::Text(t))) => return Ok(serde_json::from_str(&t).expect("JSON")),
+            Some(Ok(Ws::Close(c))) => return Err(c.map(|c| u16::from(c.code))),
+            Some(Ok(_)) => continue,
+            Some(Err(_)) | None => return Err(None),
+        }
+    }
+}
+
+async fn send_frame(ws: &mut RawGateway, payload: serde_json::Value) {
+    use futures_util::SinkExt;
+    ws.send(tokio_tungstenite::tungstenite::Message::Text(
+        payload.to_string(),
+    ))
+    .await
+    .expect("send a gateway frame");
+}
+
+fn identify(shard: Option<[u64; 2]>) -> serde_json::Value {
+    let mut d = json!({
+        "token": TOKEN,
+        "intents": 1,
+        "properties": {"os": "linux", "browser": "selftest", "device": "selftest"},
+    });
+    if let Some(s) = shard {
+        d["shard"] = json!(s);
+    }
+    json!({"op": 2, "d": d})
+}
+
+fn resume(session: &str, seq: u64) -> serde_json::Value {
+    json!({"op": 6, "d": {"token": TOKEN, "session_id": session, "seq": seq}})
+}
+
+/// `(event, sequence, interaction id)` of a dispatch.
+fn dispatch(v: &serde_json::Value) -> (String, u64, String) {
+    (
+        v["t"].as_str().unwrap_or("").to_string(),
+        v["s"].as_u64().unwrap_or(0),
+        v["d"]["id"].as_str().unwrap_or("").to_string(),
+    )
+}
+
+/// READY names a `resume_gateway_url` other than the connect URL. A session cut without a close
+/// frame keeps its dispatches; a RESUME, on the resume URL or on the connect URL (where serenity
+/// 0.12.5 resumes: it never reads `resume_gateway_url`), replays every dispatch after the
+/// client's sequence number, in order and with their numbers, then RESUMED. An unknown session
+/// and one the client closed with 1000 are not resumable (op 9, false).
+#[tokio::test]
+async fn a_resume_replays_what_the_session_missed_on_either_url() {
+    let fake = FakeDiscord::start().await;
+    assert_ne!(fake.gateway_url(), fake.resume_gateway_url());
+    let mut ws = raw_gateway(&fake.gateway_url()).await;
+    assert_eq!(next_frame(&mut ws).await.expect("HELLO")["op"], 10);
+    send_frame(&mut ws, identify(None)).await;
+    let ready = next_frame(&mut ws).await.expect("READY");
+    assert_eq!(dispatch(&ready).0, "READY");
+    assert_eq!(ready["s"], 1);
+    assert_eq!(ready["d"]["resume_gateway_url"], fake.resume_gateway_url());
+    let session = ready["d"]["session_id"]
+        .as_str()
+        .expect("session")
+        .to_string();
+    let guild = next_frame(&mut ws).await.expect("GUILD_CREATE");
+    assert_eq!(
+        (dispatch(&guild).0.as_str(), guild["s"].as_u64()),
+        ("GUILD_CREATE", Some(2))
+    );
+
+    // Cut: two interactions come while the session is away.
+    fake.drop_gateway();
+    assert_eq!(next_frame(&mut ws).await, Err(None), "no close frame");
+    let first = fake.push_now(Push::command("rules", vec![]));
+    let second = fake.push_now(Push::command("games", vec![]));
+
+    let mut ws = raw_gateway(&fake.resume_gateway_url()).await;
+    assert_eq!(next_frame(&mut ws).await.expect("HELLO")["op"], 10);
+    send_frame(&mut ws, resume(&session, 2)).await;
+    let mut got = Vec::new();
+    for _ in 0..3 {
+        got.push(dispatch(
+            &next_frame(&mut ws).await.expect("a replayed event"),
+        ));
+    }
+    assert_eq!(
+        got,
+        [
+            ("INTERACTION_CREATE".into(), 3, first.id.to_string()),
+            ("INTERACTION_CREATE".into(), 4, second.id.to_string()),
+            ("RESUMED".into(), 5, String::new()),
+        ]
+    );
+
+    // Cut again; this client read only up to 3: the connect URL replays 4 and 5 as well.
+    fake.drop_gateway();
+    assert_eq!(next_frame(&mut ws).await, Err(None));
+    let mut ws = raw_gateway(&fake.gateway_url()).await;
+    next_frame(&mut ws).await.expect("HELLO");
+    send_frame(&mut ws, resume(&session, 3)).await;
+    let mut got = Vec::new();
+    for _ in 0..3 {
+        got.push(dispatch(
+            &next_frame(&mut ws).await.expect("a replayed event"),
+        ));
+    }
+    let seqs: Vec<(&str, u64)> = got.iter().map(|(t, s, _)| (t.as_str(), *s)).collect();
+    assert_eq!(
+        seqs,
+        [("INTERACTION_CREATE", 4), ("RESUMED", 5), ("RESUMED", 6)]
+    );
+    assert_eq!((fake.resumes(), fake.resumes_on_resume_url()), (2, 1));
+    assert_eq!(fake.replayed(), 2 + 2);
+    // Both interactions reached the one shard: each counted once.
+    for p in [&first, &second] {
+        assert_eq!(fake.interaction(p.id).expect("rec").delivered_to, [[0, 1]]);
+    }
+
+    // Closed by the client with 1000: the session is over.
+    let normal = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+        code: tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode::Normal,
+        reason: "".into(),
+    };
+    ws.close(Some(normal)).await.expect("close");
+    assert!(next_frame(&mut ws).await.is_err(), "the fake hangs up");
+    let mut ws = raw_gateway(&fake.resume_gateway_url()).await;
+    next_frame(&mut ws).await.expect("HELLO");
+    send_frame(&mut ws, resume(&session, 6)).await;
+    let refused = next_frame(&mut ws).await.expect("op 9");
+    assert_eq!(
+        (refused["op"].as_u64(), refused["d"].as_bool()),
+        (Some(9), Some(false))
+    );
+    send_frame(&mut ws, resume("no-such-session", 0)).await;
+    let refused = next_frame(&mut ws).await.expect("op 9");
+    assert_eq!(
+        (refused["op"].as_u64(), refused["d"].as_bool()),
+        (Some(9), Some(false))
+    );
+    fake.assert_clean();
+}
+
+/// Past the fake's guilds per shard (Discord: 2,500), `GET /gateway/bot` recommends
+/// `ceil(guilds / limit)` shards, an IDENTIFY for a shard that would hold too many guilds is
+/// closed with 4011 (no session is made), and with the recommended count every shard gets
+/// READY with its own guilds (`(guild_id >> 22) % num_shards`) and their GUILD_CREATEs.
+#[tokio::test]
+async fn a_shard_holding_too_many_guilds_is_closed_with_4011() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    assert_eq!(http.get_bot_gateway().await.expect("gateway/bot").shards, 1);
+    fake.set_shard_guild_limit(2);
+    let added = fake.add_guilds(2);
+    assert_eq!(added.len(), 2);
+    assert_eq!(http.get_bot_gateway().await.expect("gateway/bot").shards, 2);
+
+    let mut ws = raw_gateway(&fake.gateway_url()).await;
+    next_frame(&mut ws).await.expect("HELLO");
+    send_frame(&mut ws, identify(None)).await;
+    assert_eq!(next_frame(&mut ws).await, Err(Some(4011)));
+    assert_eq!(fake.sharding_required(), [[0, 1]]);
+    assert!(
+        fake.identifies().is_empty(),
+        "no session for a refused shard"
+    );
+
+    let mut all: Vec<u64> = Vec::new();
+    for shard in 0..2u64 {
+        let mut ws = raw_gateway(&fake.gateway_url()).await;
+        next_frame(&mut ws).await.expect("HELLO");
+        send_frame(&mut ws, identify(Some([shard, 2]))).await;
+        let ready = next_frame(&mut ws).await.expect("READY");
+        let listed: Vec<u64> = ready["d"]["guilds"]
+            .as_array()
+            .expect("guilds")
+            .iter()
+            .filter_map(|g| g["id"].as_str()?.parse().ok())
+            .collect();
+        assert!(!listed.is_empty() && listed.len() <= 2, "{listed:?}");
+        for g in &listed {
+            assert_eq!((g >> 22) % 2, shard);
+            let created = next_frame(&mut ws).await.expect("GUILD_CREATE");
+            assert_eq!(created["t"], "GUILD_CREATE");
+            assert_eq!(created["d"]["id"], g.to_string());
+        }
+        all.extend(listed);
+    }
+    all.sort_unstable();
+    let mut expected: Vec<u64> = added.iter().map(|(g, _)| *g).chain([GUILD_ID]).collect();
+    expected.sort_unstable();
+    assert_eq!(all, expected, "every guild on exactly one shard");
+    assert_eq!(fake.sharding_required(), [[0, 1]]);
+    fake.assert_clean();
+}
+
+/// An interaction's token lasts 15 minutes on the fake's clock: edits and follow-ups until then,
+/// 401 / 50027 "Invalid Webhook Token" after (and a violation: the bot should know).
+#[tokio::test]
+async fn interaction_tokens_expire_after_fifteen_minutes() {
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let pushed = fake.register_interaction(Push::command("rules", vec![]));
+    let ctx = (InteractionId::new(pushed.id), pushed.token.as_str());
+    CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true))
+        .execute(&http, ctx)
+        .await
+        .expect("defer");
+    fake.advance(14 * 60 + 59);
+    EditInteractionResponse::new()
+        .content("still in time")
+        .execute(&http, &pushed.token)
+        .await
+        .expect("an edit within 15 minutes");
+    fake.advance(1);
+    let late = EditInteractionResponse::new()
+        .content("too late")
+        .execute(&http, &pushed.token)
+        .await
+        .expect_err("an edit after 15 minutes");
+    assert_eq!(
+        discord_error(&late),
+        Some((401, 50027, "Invalid Webhook Token".into()))
+    );
+    let late = CreateInteractionResponseFollowup::new()
+        .content("too late")
+        .execute(&http, (None, &pushed.token))
+        .await
+        .expect_err("a follow-up after 15 minutes");
+    assert_eq!(discord_error(&late).map(|e| e.1), Some(50027));
+    assert_eq!(
+        fake.original_response(pushed.id).map(|m| m.content),
+        Some("still in time".into())
+    );
+    let v = fake.take_violations();
+    assert_eq!(v.len(), 2, "{v:#?}");
+    assert!(v.iter().all(|v| v.message.contains("15 minutes")), "{v:#?}");
+}
+
+/// A network delay each way: the interaction reaches the client a delay after its dispatch, and
+/// the callback reaches the fake a delay after it left, so the 3 s (here 1 s), counted from the
+/// dispatch, lose both. A callback the client sends 0.8 s after it got the interaction arrives
+/// past 1 s and is refused (10062), where without the delay it would have been in time.
+#[tokio::test]
+async fn a_network_delay_each_way_counts_against_the_deadline() {
+    let fake = FakeDiscord::start().await;
+    let delay = Duration::from_millis(150);
+    fake.set_network_delay(delay);
+    fake.set_ack_deadline(Duration::from_secs(1));
+    let client = fake.discord_client();
+    let mut ws = raw_gateway(&fake.gateway_url()).await;
+    next_frame(&mut ws).await.expect("HELLO");
+    send_frame(&mut ws, identify(None)).await;
+    next_frame(&mut ws).await.expect("READY");
+    next_frame(&mut ws).await.expect("GUILD_CREATE");
+
+    let callback = |p: &Pushed| format!("/interactions/{}/{}/callback", p.id, p.token);
+    let pushed_at = std::time::Instant::now();
+    let on_time = fake.push_now(Push::command("rules", vec![]));
+    let got = next_frame(&mut ws).await.expect("INTERACTION_CREATE");
+    assert_eq!(got["d"]["id"], on_time.id.to_string());
+    assert!(pushed_at.elapsed() >= delay, "delivered after the delay");
+    let (status, _, _) = raw_discord(
+        &client,
+        reqwest::Method::POST,
+        &callback(&on_time),
+        Some(json!({"type": 5, "data": {"flags": 64}})),
+    )
+    .await;
+    assert_eq!(status, 204);
+    let cb = fake
+        .interaction(on_time.id)
+        .and_then(|i| i.callback)
+        .expect("callback");
+    assert!(cb.after >= delay * 2, "both ways count: {:?}", cb.after);
+
+    let late = fake.push_now(Push::command("rules", vec![]));
+    next_frame(&mut ws).await.expect("INTERACTION_CREATE");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let (status, _, body) = raw_discord(
+        &client,
+        reqwest::Method::POST,
+        &callback(&late),
+        Some(json!({"type": 5, "data": {"flags": 64}})),
+    )
+    .await;
+    assert_eq!((status, body["code"].as_u64()), (404, Some(10062)));
+    let v = fake.take_violations();
+    assert_eq!(v.len(), 1, "{v:#?}");
+    assert!(v[0].message.contains("deadline"), "{v:#?}");
+}

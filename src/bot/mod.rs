@@ -53,7 +53,8 @@ pub struct BotConfig {
     /// The HTTP client for Discord's REST API, serenity's rate limiter on. Tests give one that
     /// reaches the fake Discord as `https://discord.com`; `None`: serenity's own.
     pub http_client: Option<reqwest::Client>,
-    /// `--shards 0-1 --total 4`: run only these shards (several processes on PostgreSQL).
+    /// `--shards 0-1 --total 4`: run only these shards (several processes on PostgreSQL);
+    /// `None`: every shard Discord recommends, in this process (any database).
     pub shards: Option<ShardRange>,
     /// How often the scheduler looks for due jobs (`None`: this process runs no scheduler).
     pub tick: Option<std::time::Duration>,
@@ -226,9 +227,13 @@ pub async fn run_with_service(
     let janitor = service.clone();
     let scheduler_service = service.clone();
     let shard_range = config.shards;
-    // One pace for the commands, the clicks and the scheduler together.
+    // One pace for the commands, the clicks and the scheduler together. serenity's and
+    // poise's start-up requests (GET /gateway as the client is built, GET /gateway/bot for the
+    // shard count, the commands' registration) count against the same global limit: each takes
+    // its place in the pace just before it goes.
     let pace = Arc::new(pace::Pace::new(config.global_limit));
     let scheduler_pace = Arc::clone(&pace);
+    let startup_pace = Arc::clone(&pace);
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands,
@@ -248,6 +253,7 @@ pub async fn run_with_service(
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
+                pace.counted().await;
                 let cmds = &framework.options().commands;
                 match dev_guild {
                     Some(g) => {
@@ -264,6 +270,7 @@ pub async fn run_with_service(
         .build();
     // Interactions arrive whatever the intents; GUILDS keeps the cache of channels and threads.
     let intents = serenity::GatewayIntents::GUILDS;
+    startup_pace.counted().await;
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await?;
@@ -308,7 +315,13 @@ pub async fn run_with_service(
             match shard_range {
                 // serenity takes the last shard of the range as `end` (inclusive).
                 Some(r) => client.start_shard_range(r.first..r.last, r.total).await,
-                None => client.start().await,
+                // As many shards as Discord recommends (`GET /gateway/bot`), all in this
+                // process: a bot past one shard's 2,500 servers needs no new setting, where a
+                // single shard would be refused (close code 4011).
+                None => {
+                    startup_pace.counted().await;
+                    client.start_autosharded().await
+                }
             }
         } => started,
         _ = stopped_rx => Ok(()),

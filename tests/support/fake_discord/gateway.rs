@@ -1,26 +1,40 @@
-//! The gateway websocket: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME, and the
-//! dispatches tests push. Plain JSON text frames (serenity also reads them when it asked for
-//! compression).
+//! The gateway websocket: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME (with
+//! the missed dispatches replayed), close code 4011 for a shard holding too many guilds, and
+//! the dispatches tests push. Plain JSON text frames (serenity also reads them when it asked
+//! for compression). Two listeners serve it: the connect URL (`GET /gateway`) and READY's
+//! `resume_gateway_url`; a RESUME is accepted on either, as Discord does.
 
 use super::payloads;
-use super::state::{Session, State};
+use super::state::{Session, State, RESUME_BACKLOG};
 use super::Inner;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message as WsMessage;
 
 pub const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
 
-pub async fn serve(listener: TcpListener, inner: Arc<Inner>) {
+/// Discord's close code for an IDENTIFY whose shard would hold too many guilds.
+pub const SHARDING_REQUIRED: u16 = 4011;
+
+/// A frame on its way to the client: sent when `due` comes (the fake's network delay).
+pub struct Frame {
+    due: tokio::time::Instant,
+    msg: WsMessage,
+}
+
+/// `resume_url`: this listener is READY's `resume_gateway_url` (counted apart).
+pub async fn serve(listener: TcpListener, inner: Arc<Inner>, resume_url: bool) {
     while let Ok((stream, _)) = listener.accept().await {
-        tokio::spawn(connection(Arc::clone(&inner), stream));
+        tokio::spawn(connection(Arc::clone(&inner), stream, resume_url));
     }
 }
 
-async fn connection(inner: Arc<Inner>, stream: TcpStream) {
+async fn connection(inner: Arc<Inner>, stream: TcpStream, resume_url: bool) {
     let ws = match tokio_tungstenite::accept_async(stream).await {
         Ok(ws) => ws,
         Err(e) => {
@@ -30,11 +44,21 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream) {
             return;
         }
     };
+    // A held gateway (`hold_gateway`) says nothing until released: what the client sends
+    // meanwhile waits in the socket.
+    let mut held = inner.held.subscribe();
+    while *held.borrow_and_update() {
+        if held.changed().await.is_err() {
+            return;
+        }
+    }
     let (mut sink, mut incoming) = ws.split();
-    let (tx, mut rx) = unbounded_channel::<String>();
+    let (tx, mut rx) = unbounded_channel::<Frame>();
     let writer = tokio::spawn(async move {
-        while let Some(text) = rx.recv().await {
-            if sink.send(WsMessage::Text(text)).await.is_err() {
+        while let Some(frame) = rx.recv().await {
+            tokio::time::sleep_until(frame.due).await;
+            let closing = matches!(frame.msg, WsMessage::Close(_));
+            if sink.send(frame.msg).await.is_err() || closing {
                 break;
             }
         }
@@ -60,6 +84,11 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream) {
             }
         };
         let Some(Ok(frame)) = frame else { break };
+        // The frame's way from the client.
+        let delay = inner.lock().network_delay;
+        if !delay.is_zero() {
+            tokio::time::sleep(delay).await;
+        }
         let text = match frame {
             WsMessage::Text(t) => t,
             WsMessage::Binary(_) => {
@@ -68,7 +97,18 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream) {
                     .violation("gateway", "", "binary frame from the client");
                 continue;
             }
-            WsMessage::Close(_) => break,
+            WsMessage::Close(close) => {
+                // "When you close the connection to the gateway with close code 1000 or 1001,
+                // your session will be invalidated."
+                let code = close.map(|c| u16::from(c.code));
+                if let (Some(1000 | 1001), Some(id)) = (code, &session) {
+                    let mut st = inner.lock();
+                    if let Some(s) = st.sessions.iter_mut().find(|s| &s.session_id == id) {
+                        s.resumable = false;
+                    }
+                }
+                break;
+            }
             _ => continue,
         };
         let Ok(payload) = serde_json::from_str::<Value>(&text) else {
@@ -77,7 +117,7 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream) {
         };
         {
             let mut st = inner.lock();
-            inner.on_payload(&mut st, &tx, &payload, &mut session);
+            inner.on_payload(&mut st, &tx, &payload, &mut session, resume_url);
         }
         inner.changed.notify_waiters();
     }
@@ -99,100 +139,188 @@ impl Inner {
     fn on_payload(
         &self,
         st: &mut State,
-        tx: &UnboundedSender<String>,
+        tx: &UnboundedSender<Frame>,
         payload: &Value,
         session: &mut Option<String>,
+        resume_url: bool,
     ) {
         let d = &payload["d"];
         match payload["op"].as_u64() {
             Some(1) => send(st, tx, json!({"op": 11, "d": null})),
-            Some(2) => {
-                let token = d["token"].as_str().unwrap_or("");
-                if token.trim_start_matches("Bot ") != st.token {
-                    st.violation("gateway", "/d/token", "IDENTIFY with a wrong token");
-                    send(st, tx, json!({"op": 9, "d": false}));
-                    return;
-                }
-                if session.is_some() {
-                    st.violation("gateway", "", "second IDENTIFY on one connection");
-                }
-                let shard = match d.get("shard") {
-                    None | Some(Value::Null) => [0, 1],
-                    Some(v) => match (v[0].as_u64(), v[1].as_u64()) {
-                        (Some(i), Some(n)) if i < n => [i, n],
-                        _ => {
-                            st.violation("gateway", "/d/shard", format!("bad shard {v}"));
-                            [0, 1]
-                        }
-                    },
-                };
-                let id = format!("fake-session-{}", st.next_id());
-                st.sessions.push(Session {
-                    session_id: id.clone(),
-                    seq: 0,
-                    tx: Some(tx.clone()),
-                    identify: d.clone(),
-                    resumes: 0,
-                    shard,
-                });
-                let guild = st.guild_id;
-                let owned = st.sessions.last().is_some_and(|s| s.owns(Some(guild)));
-                let guilds: Vec<Value> = owned
-                    .then(|| json!({"id": guild.to_string(), "unavailable": true}))
-                    .into_iter()
-                    .collect();
-                *session = Some(id.clone());
-                let ready = json!({
-                    "v": 10,
-                    "user": payloads::current_user(st),
-                    "guilds": guilds,
-                    "session_id": id,
-                    "resume_gateway_url": self.gateway_url,
-                    "shard": shard,
-                    "application": {"id": st.application_id.to_string(), "flags": 0},
-                });
-                dispatch_to(st, &id, "READY", ready);
-                // Only the shard that owns the guild hears of it.
-                if owned {
-                    let guild = payloads::guild_create(st);
-                    dispatch_to(st, &id, "GUILD_CREATE", guild);
-                }
-            }
-            Some(6) => {
-                let wanted = d["session_id"].as_str().unwrap_or("");
-                let known = st.sessions.iter_mut().find(|s| s.session_id == wanted);
-                match known {
-                    Some(s) => {
-                        s.tx = Some(tx.clone());
-                        s.resumes += 1;
-                        *session = Some(wanted.to_string());
-                        dispatch_to(st, wanted, "RESUMED", Value::Null);
-                    }
-                    None => send(st, tx, json!({"op": 9, "d": false})),
-                }
-            }
+            Some(2) => self.identify(st, tx, d, session),
+            Some(6) => resume(st, tx, d, session, resume_url),
             // Presence updates and member requests need no answer here.
             Some(3 | 8) => {}
             other => st.violation("gateway", "/op", format!("unexpected opcode {other:?}")),
         }
     }
+
+    fn identify(
+        &self,
+        st: &mut State,
+        tx: &UnboundedSender<Frame>,
+        d: &Value,
+        session: &mut Option<String>,
+    ) {
+        let token = d["token"].as_str().unwrap_or("");
+        if token.trim_start_matches("Bot ") != st.token {
+            st.violation("gateway", "/d/token", "IDENTIFY with a wrong token");
+            send(st, tx, json!({"op": 9, "d": false}));
+            return;
+        }
+        if session.is_some() {
+            st.violation("gateway", "", "second IDENTIFY on one connection");
+        }
+        let shard = match d.get("shard") {
+            None | Some(Value::Null) => [0, 1],
+            Some(v) => match (v[0].as_u64(), v[1].as_u64()) {
+                (Some(i), Some(n)) if i < n => [i, n],
+                _ => {
+                    st.violation("gateway", "/d/shard", format!("bad shard {v}"));
+                    [0, 1]
+                }
+            },
+        };
+        let owned = st.guilds_of_shard(shard);
+        // "4011 Sharding required: The session would have handled too many guilds - you are
+        // required to shard your connection in order to connect." No session is made.
+        if owned.len() > st.shard_guild_limit {
+            st.sharding_required.push(shard);
+            close(st, tx, SHARDING_REQUIRED, "Sharding required.");
+            return;
+        }
+        let id = format!("fake-session-{}", st.next_id());
+        st.sessions.push(Session {
+            session_id: id.clone(),
+            seq: 0,
+            tx: Some(tx.clone()),
+            identify: d.clone(),
+            resumes: 0,
+            resumes_on_resume_url: 0,
+            replayed: 0,
+            shard,
+            resumable: true,
+            backlog: Default::default(),
+        });
+        let guilds: Vec<Value> = owned
+            .iter()
+            .map(|g| json!({"id": g.to_string(), "unavailable": true}))
+            .collect();
+        *session = Some(id.clone());
+        let ready = json!({
+            "v": 10,
+            "user": payloads::current_user(st),
+            "guilds": guilds,
+            "session_id": id,
+            "resume_gateway_url": self.resume_gateway_url,
+            "shard": shard,
+            "application": {"id": st.application_id.to_string(), "flags": 0},
+        });
+        dispatch_to(st, &id, "READY", ready);
+        // Only the shard that owns a guild hears of it.
+        for g in owned {
+            let guild = payloads::guild_create_of(st, g);
+            dispatch_to(st, &id, "GUILD_CREATE", guild);
+        }
+    }
 }
 
-/// Sends a dispatch to one session, with the next sequence number.
+/// RESUME: "If successful, the Gateway will send the missed events in order, finishing with a
+/// Resumed event"; an unknown or no longer resumable session gets op 9 (not resumable).
+fn resume(
+    st: &mut State,
+    tx: &UnboundedSender<Frame>,
+    d: &Value,
+    session: &mut Option<String>,
+    resume_url: bool,
+) {
+    let token = d["token"].as_str().unwrap_or("");
+    if token.trim_start_matches("Bot ") != st.token {
+        st.violation("gateway", "/d/token", "RESUME with a wrong token");
+        send(st, tx, json!({"op": 9, "d": false}));
+        return;
+    }
+    let wanted = d["session_id"].as_str().unwrap_or("").to_string();
+    let seen = d["seq"].as_u64().unwrap_or(0);
+    let Some(s) = st
+        .sessions
+        .iter_mut()
+        .find(|s| s.session_id == wanted && s.resumable)
+    else {
+        send(st, tx, json!({"op": 9, "d": false}));
+        return;
+    };
+    // Every dispatch after `seen` must still be kept to be replayed.
+    let kept = seen >= s.seq || s.backlog.front().is_some_and(|(q, _, _)| *q <= seen + 1);
+    if !kept {
+        s.resumable = false;
+        send(st, tx, json!({"op": 9, "d": false}));
+        return;
+    }
+    if seen > s.seq {
+        let (sent, id) = (s.seq, wanted.clone());
+        st.violation(
+            "gateway",
+            "/d/seq",
+            format!("RESUME of {id} claims sequence {seen}, only {sent} were sent"),
+        );
+        send(st, tx, json!({"op": 9, "d": false}));
+        return;
+    }
+    s.tx = Some(tx.clone());
+    s.resumes += 1;
+    if resume_url {
+        s.resumes_on_resume_url += 1;
+    }
+    let missed: Vec<(Option<u64>, String)> = s
+        .backlog
+        .iter()
+        .filter(|(q, _, _)| *q > seen)
+        .map(|(_, i, text)| (*i, text.clone()))
+        .collect();
+    s.replayed += missed.len() as u32;
+    let shard = s.shard;
+    *session = Some(wanted.clone());
+    for (interaction, text) in missed {
+        if let Some(i) = interaction.and_then(|i| st.interactions.get_mut(&i)) {
+            if !i.delivered_to.contains(&shard) {
+                i.delivered_to.push(shard);
+            }
+        }
+        queue(st, tx, WsMessage::Text(text));
+    }
+    dispatch_to(st, &wanted, "RESUMED", Value::Null);
+}
+
+/// Sends a dispatch to one session, with the next sequence number; kept for a RESUME, and
+/// only kept when the session is not connected.
 pub fn dispatch_to(st: &mut State, session_id: &str, event: &str, d: Value) {
     let Some(s) = st.sessions.iter_mut().find(|s| s.session_id == session_id) else {
         return;
     };
     s.seq += 1;
     let payload = json!({"op": 0, "s": s.seq, "t": event, "d": d});
-    if let Some(tx) = s.tx.clone() {
-        send(st, &tx, payload);
+    let text = payload.to_string();
+    let interaction = (event == "INTERACTION_CREATE")
+        .then(|| d["id"].as_str().and_then(|i| i.parse().ok()))
+        .flatten();
+    s.backlog.push_back((s.seq, interaction, text.clone()));
+    if s.backlog.len() > RESUME_BACKLOG {
+        s.backlog.pop_front();
+    }
+    let tx = s.tx.clone();
+    if let Err(e) = check_payload(&payload) {
+        st.violation("fake: gateway", "", e);
+    }
+    if let Some(tx) = tx {
+        queue(st, &tx, WsMessage::Text(text));
     }
 }
 
-/// Sends a dispatch to every connected session of the shard that owns `d`'s guild (shard 0 for
-/// DMs), as Discord routes events; several processes may each hold such a session. Returns
-/// the `[shard_id, num_shards]` of each session reached.
+/// Sends a dispatch to the shard that owns `d`'s guild (shard 0 for DMs), as Discord routes
+/// events: to every connected session of it (several processes may each hold one), and kept
+/// for a disconnected session that may resume. Returns the `[shard_id, num_shards]` of each
+/// connected session reached.
 pub fn dispatch_routed(st: &mut State, event: &str, d: &Value) -> Vec<[u64; 2]> {
     if event != "INTERACTION_CREATE" && !st.lean {
         // Checked here too, so a payload sent to no session is still proved.
@@ -202,22 +330,29 @@ pub fn dispatch_routed(st: &mut State, event: &str, d: &Value) -> Vec<[u64; 2]> 
         }
         st.dispatches.push((event.to_string(), d.clone()));
     }
-    let guild = d["guild_id"].as_str().and_then(|g| g.parse().ok());
-    let reached: Vec<(String, [u64; 2])> = st
+    let guild = d["guild_id"]
+        .as_str()
+        .or_else(|| {
+            (event == "GUILD_CREATE")
+                .then(|| d["id"].as_str())
+                .flatten()
+        })
+        .and_then(|g| g.parse().ok());
+    let routed: Vec<(String, Option<[u64; 2]>)> = st
         .sessions
         .iter()
-        .filter(|s| s.tx.is_some() && s.owns(guild))
-        .map(|s| (s.session_id.clone(), s.shard))
+        .filter(|s| (s.tx.is_some() || s.resumable) && s.owns(guild))
+        .map(|s| (s.session_id.clone(), s.tx.is_some().then_some(s.shard)))
         .collect();
-    for (id, _) in &reached {
+    for (id, _) in &routed {
         dispatch_to(st, id, event, d.clone());
     }
-    reached.into_iter().map(|(_, shard)| shard).collect()
+    routed.into_iter().filter_map(|(_, shard)| shard).collect()
 }
 
 /// Sends a non-dispatch payload (e.g. op 7 RECONNECT) to every connected session.
 pub fn send_all(st: &mut State, payload: &Value) {
-    let txs: Vec<UnboundedSender<String>> =
+    let txs: Vec<UnboundedSender<Frame>> =
         st.sessions.iter().filter_map(|s| s.tx.clone()).collect();
     for tx in txs {
         send(st, &tx, payload.clone());
@@ -227,11 +362,26 @@ pub fn send_all(st: &mut State, payload: &Value) {
 /// Every gateway payload the fake sends must parse as serenity's `GatewayEvent`, and a dispatch's
 /// `d` as its own model type (serenity turns a dispatch it cannot parse into a silent
 /// `Event::Unknown`, which is exactly the typo this is here to catch).
-fn send(st: &mut State, tx: &UnboundedSender<String>, payload: Value) {
+fn send(st: &mut State, tx: &UnboundedSender<Frame>, payload: Value) {
     if let Err(e) = check_payload(&payload) {
         st.violation("fake: gateway", "", e);
     }
-    let _ = tx.send(payload.to_string());
+    queue(st, tx, WsMessage::Text(payload.to_string()));
+}
+
+/// Closes the connection with a close code (the client answers, then the fake hangs up).
+fn close(st: &mut State, tx: &UnboundedSender<Frame>, code: u16, reason: &'static str) {
+    let frame = CloseFrame {
+        code: CloseCode::from(code),
+        reason: reason.into(),
+    };
+    queue(st, tx, WsMessage::Close(Some(frame)));
+}
+
+/// Puts a frame on its way: it reaches the client after the network delay.
+fn queue(st: &State, tx: &UnboundedSender<Frame>, msg: WsMessage) {
+    let due = tokio::time::Instant::now() + st.network_delay;
+    let _ = tx.send(Frame { due, msg });
 }
 
 /// THREAD_UPDATE with the thread as it now stands (archived or unarchived).

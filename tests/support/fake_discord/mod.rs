@@ -83,6 +83,10 @@ pub(crate) struct Inner {
     spec: Arc<openapi::Spec>,
     api_base: String,
     gateway_url: String,
+    /// READY's `resume_gateway_url`: a second gateway listener (serenity 0.12 never uses it).
+    resume_gateway_url: String,
+    /// `hold_gateway`: new gateway connections wait, unanswered, while true.
+    held: tokio::sync::watch::Sender<bool>,
     /// `127.0.0.1:port`, what the Host header must say (`discord.com` over TLS).
     host: String,
     /// Where `discord.com` resolves for `discord_client`.
@@ -134,6 +138,10 @@ impl FakeDiscord {
         let gw = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind gateway port");
+        let resume_gw = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind resume gateway port");
+        let resume_addr = resume_gw.local_addr().expect("resume gateway address");
         let tls = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind TLS REST port");
@@ -146,6 +154,8 @@ impl FakeDiscord {
             spec,
             api_base: format!("http://{rest_addr}"),
             gateway_url: format!("ws://{gw_addr}"),
+            resume_gateway_url: format!("ws://{resume_addr}"),
+            held: tokio::sync::watch::channel(false).0,
             host: rest_addr.to_string(),
             tls_addr,
             cut: tokio::sync::broadcast::channel(4).0,
@@ -155,7 +165,7 @@ impl FakeDiscord {
             while let Ok((stream, _)) = rest.accept().await {
                 let inner = Arc::clone(&rest_inner);
                 tokio::spawn(async move {
-                    let svc = service_fn(move |req| rest::handle(Arc::clone(&inner), req, false));
+                    let svc = service_fn(move |req| delayed(Arc::clone(&inner), req, false));
                     let _ = http1::Builder::new()
                         .serve_connection(TokioIo::new(stream), svc)
                         .await;
@@ -173,17 +183,18 @@ impl FakeDiscord {
                     let Ok(stream) = acceptor.accept(stream).await else {
                         return;
                     };
-                    let svc = service_fn(move |req| rest::handle(Arc::clone(&inner), req, true));
+                    let svc = service_fn(move |req| delayed(Arc::clone(&inner), req, true));
                     let _ = http1::Builder::new()
                         .serve_connection(TokioIo::new(stream), svc)
                         .await;
                 });
             }
         });
-        let gw_task = tokio::spawn(gateway::serve(gw, Arc::clone(&inner)));
+        let gw_task = tokio::spawn(gateway::serve(gw, Arc::clone(&inner), false));
+        let resume_task = tokio::spawn(gateway::serve(resume_gw, Arc::clone(&inner), true));
         FakeDiscord {
             inner,
-            tasks: vec![rest_task, tls_task, gw_task],
+            tasks: vec![rest_task, tls_task, gw_task, resume_task],
         }
     }
 
@@ -210,6 +221,12 @@ impl FakeDiscord {
         self.inner.gateway_url.clone()
     }
 
+    /// READY's `resume_gateway_url`: another listener than `gateway_url`, as on Discord; a
+    /// RESUME is accepted on both.
+    pub fn resume_gateway_url(&self) -> String {
+        self.inner.resume_gateway_url.clone()
+    }
+
     /// A serenity `Http` wired to the fake as Discord itself (`discord_client`), with serenity's
     /// rate limiter on, application id set.
     pub fn http(&self) -> serenity::http::Http {
@@ -224,6 +241,47 @@ impl FakeDiscord {
     /// Acknowledgements later than this are violations (3 s, as on Discord).
     pub fn set_ack_deadline(&self, deadline: Duration) {
         self.inner.lock().ack_deadline = deadline;
+    }
+
+    /// Adds `delay` to each way of every REST request (before it is handled, and before its
+    /// answer leaves) and of every gateway frame, so the 3 s an interaction has, counted from
+    /// its dispatch, lose a delivery and a callback's way as on a real network.
+    pub fn set_network_delay(&self, delay: Duration) {
+        self.inner.lock().network_delay = delay;
+    }
+
+    /// Guilds one shard may hold (Discord: 2,500): an IDENTIFY for a shard that would hold
+    /// more is closed with 4011, and `GET /gateway/bot` recommends enough shards.
+    pub fn set_shard_guild_limit(&self, limit: usize) {
+        self.inner.lock().shard_guild_limit = limit;
+    }
+
+    /// The bot joins `n` more guilds, each with one text channel (the same members and
+    /// `@everyone` permissions as the main guild); returns `(guild, channel)` pairs. Their ids
+    /// follow the main guild's so that they fall on every shard in turn. A connected shard
+    /// that owns one gets its GUILD_CREATE.
+    pub fn add_guilds(&self, n: usize) -> Vec<(u64, u64)> {
+        let mut st = self.inner.lock();
+        let mut added = Vec::new();
+        for _ in 0..n {
+            let k = st.extra_guilds.len() as u64 + 1;
+            let guild = (((st.guild_id >> 22) + k) << 22) | 10;
+            let channel = st.next_id();
+            st.channels
+                .insert(channel, Chan::text(channel, "games", guild, Vec::new()));
+            st.extra_guilds.insert(guild, channel);
+            let d = payloads::guild_create_of(&st, guild);
+            gateway::dispatch_routed(&mut st, "GUILD_CREATE", &d);
+            added.push((guild, channel));
+        }
+        drop(st);
+        self.inner.changed.notify_waiters();
+        added
+    }
+
+    /// IDENTIFYs closed with 4011 (Sharding required), as `[shard_id, num_shards]`.
+    pub fn sharding_required(&self) -> Vec<[u64; 2]> {
+        self.inner.lock().sharding_required.clone()
     }
 
     pub fn add_user(&self, id: u64, name: &str) {
@@ -295,25 +353,9 @@ impl FakeDiscord {
     /// Another text channel of the guild, with these permission overwrites.
     pub fn add_channel(&self, id: u64, name: &str, overwrites: Vec<perms::Overwrite>) {
         let mut st = self.inner.lock();
-        let guild_id = Some(st.guild_id);
-        st.channels.insert(
-            id,
-            Chan {
-                id,
-                kind: ChannelKind::Text,
-                name: name.into(),
-                guild_id,
-                parent_id: None,
-                recipient: None,
-                from_message: None,
-                auto_archive_duration: 0,
-                invitable: false,
-                overwrites,
-                archived: false,
-                locked: false,
-                last_activity: 0,
-            },
-        );
+        let guild = st.guild_id;
+        st.channels
+            .insert(id, Chan::text(id, name, guild, overwrites));
     }
 
     /// Adds (or replaces) an overwrite on a text channel.
@@ -547,9 +589,27 @@ impl FakeDiscord {
     }
 
     /// Drops every gateway connection without a close frame, as a network cut would; the
-    /// sessions stay known, so the bot can RESUME them.
+    /// sessions stay known, so the bot can RESUME them. From now on their dispatches are kept
+    /// for the RESUME to replay (a frame already on its way is lost).
     pub fn drop_gateway(&self) {
+        let mut st = self.inner.lock();
+        for s in &mut st.sessions {
+            s.tx = None;
+        }
         let _ = self.inner.cut.send(());
+        drop(st);
+        self.inner.changed.notify_waiters();
+    }
+
+    /// New gateway connections are accepted but get no HELLO, and what the client sends waits
+    /// unread, until `release_gateway` (with `drop_gateway`, a window in which events are
+    /// missed for sure).
+    pub fn hold_gateway(&self) {
+        self.inner.held.send_replace(true);
+    }
+
+    pub fn release_gateway(&self) {
+        self.inner.held.send_replace(false);
     }
 
     // ----- what happened -----
@@ -687,6 +747,30 @@ impl FakeDiscord {
         self.inner.lock().sessions.iter().map(|s| s.resumes).sum()
     }
 
+    /// RESUMEs accepted on READY's `resume_gateway_url` (the rest came on the connect URL).
+    pub fn resumes_on_resume_url(&self) -> u32 {
+        let st = self.inner.lock();
+        st.sessions.iter().map(|s| s.resumes_on_resume_url).sum()
+    }
+
+    /// Dispatches replayed by RESUMEs, over all sessions.
+    pub fn replayed(&self) -> u32 {
+        self.inner.lock().sessions.iter().map(|s| s.replayed).sum()
+    }
+
+    /// `[shard_id, num_shards]` of every session that is connected now, sorted.
+    pub fn connected_shards(&self) -> Vec<[u64; 2]> {
+        let st = self.inner.lock();
+        let mut shards: Vec<[u64; 2]> = st
+            .sessions
+            .iter()
+            .filter(|s| s.tx.is_some())
+            .map(|s| s.shard)
+            .collect();
+        shards.sort_unstable();
+        shards
+    }
+
     /// Pushes an INTERACTION_CREATE to the connected bot; waits for a session first. Panics
     /// when Discord's client would not send it (see `try_push`).
     pub async fn push(&self, push: Push) -> Pushed {
@@ -703,6 +787,19 @@ impl FakeDiscord {
         Ok(self.push_at(push, false).await)
     }
 
+    /// Pushes an interaction at once, without waiting for a connected session: a session
+    /// that is away (`drop_gateway`) gets it when it resumes, as Discord replays what a session
+    /// missed. Its 3 s run from now.
+    pub fn push_now(&self, push: Push) -> Pushed {
+        let mut st = self.inner.lock();
+        client_sends(&mut st, &push)
+            .unwrap_or_else(|e| panic!("fake Discord: the interaction cannot be sent: {e}"));
+        let pushed = self.dispatch_interaction(&mut st, &push, false);
+        drop(st);
+        self.inner.changed.notify_waiters();
+        pushed
+    }
+
     /// Pushes an interaction whose deadline has already passed (a delivery delayed on the way):
     /// its callback gets 404 / 10062, as on Discord, without a violation.
     pub async fn push_late(&self, push: Push) -> Pushed {
@@ -712,11 +809,17 @@ impl FakeDiscord {
     async fn push_at(&self, push: Push, late: bool) -> Pushed {
         self.wait_for_session().await;
         let mut st = self.inner.lock();
+        self.dispatch_interaction(&mut st, &push, late)
+    }
+
+    /// Records an interaction and dispatches it; its deadline counts from now (the gateway
+    /// delivery), its token's 15 minutes from the fake's clock now.
+    fn dispatch_interaction(&self, st: &mut State, push: &Push, late: bool) -> Pushed {
         let id = st.next_id();
         // Reserved: `id + 1` names the command when the bot did not register it.
         st.next_id();
         let token = format!("fake-interaction-token-{id}");
-        let d = interactions::payload(&st, &push, id, &token, &self.inner.api_base)
+        let d = interactions::payload(st, push, id, &token, &self.inner.api_base)
             .unwrap_or_else(|e| panic!("fake Discord: cannot push {push:?}: {e}"));
         let pushed = if late {
             let past = st.ack_deadline + Duration::from_secs(1);
@@ -726,6 +829,7 @@ impl FakeDiscord {
         } else {
             Instant::now()
         };
+        let created = st.now();
         st.interactions.insert(
             id,
             InteractionRec {
@@ -740,11 +844,12 @@ impl FakeDiscord {
                 original: None,
                 followups: Vec::new(),
                 payload: d.clone(),
+                created,
                 late,
                 delivered_to: Vec::new(),
             },
         );
-        let reached = gateway::dispatch_routed(&mut st, "INTERACTION_CREATE", &d);
+        let reached = gateway::dispatch_routed(st, "INTERACTION_CREATE", &d);
         if let Some(i) = st.interactions.get_mut(&id) {
             i.delivered_to = reached;
         }
@@ -787,6 +892,7 @@ impl FakeDiscord {
         {
             st.violation("fake: interaction", "", e);
         }
+        let created = st.now();
         st.interactions.insert(
             id,
             InteractionRec {
@@ -800,6 +906,7 @@ impl FakeDiscord {
                 callback: None,
                 original: None,
                 followups: Vec::new(),
+                created,
                 payload: d,
                 late: false,
                 delivered_to: Vec::new(),
@@ -847,6 +954,19 @@ impl FakeDiscord {
         })
         .await
     }
+}
+
+/// A REST request on a network with the fake's delay each way (`set_network_delay`).
+async fn delayed(
+    inner: Arc<Inner>,
+    req: hyper::Request<hyper::body::Incoming>,
+    tls: bool,
+) -> Result<hyper::Response<http_body_util::Full<hyper::body::Bytes>>, std::convert::Infallible> {
+    let delay = inner.lock().network_delay;
+    tokio::time::sleep(delay).await;
+    let reply = rest::handle(Arc::clone(&inner), req, tls).await;
+    tokio::time::sleep(delay).await;
+    reply
 }
 
 /// What a member's client does before it sends an interaction from `push`'s channel: a deleted

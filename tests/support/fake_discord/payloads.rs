@@ -195,23 +195,33 @@ pub fn application(state: &State) -> Value {
 }
 
 pub fn guild_create(state: &State) -> Value {
+    guild_create_of(state, state.guild_id)
+}
+
+/// GUILD_CREATE for one of the bot's guilds (the main one or one of `extra_guilds`).
+pub fn guild_create_of(state: &State, guild: u64) -> Value {
     let channels: Vec<Value> = state
         .channels
         .values()
-        .filter(|c| c.kind == ChannelKind::Text && c.guild_id == Some(state.guild_id))
+        .filter(|c| c.kind == ChannelKind::Text && c.guild_id == Some(guild))
         .map(|c| channel(c, state))
         .collect();
     let threads: Vec<Value> = state
         .channels
         .values()
-        .filter(|c| c.kind != ChannelKind::Text && c.guild_id == Some(state.guild_id))
+        .filter(|c| c.kind != ChannelKind::Text && c.guild_id == Some(guild))
         .map(|c| channel(c, state))
         .collect();
     let members: Vec<Value> = state.users.values().map(member).collect();
-    let guild_id = state.guild_id.to_string();
+    let name = if guild == state.guild_id {
+        "Croupier test guild".to_string()
+    } else {
+        format!("Guild {guild}")
+    };
+    let guild_id = guild.to_string();
     json!({
         "id": guild_id,
-        "name": "Croupier test guild",
+        "name": name,
         "icon": null,
         "icon_hash": null,
         "splash": null,

@@ -361,7 +361,7 @@ impl Inner {
                 r,
                 json!({
                     "url": self.gateway_url,
-                    "shards": 1,
+                    "shards": st.recommended_shards(),
                     "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
                 }),
             ),
@@ -953,6 +953,11 @@ impl Inner {
             st.violation(&r.label, "", "no interaction has this token");
             return error(404, 10015, "Unknown Webhook");
         };
+        // "Interaction tokens are valid for 15 minutes", on the fake's clock.
+        if st.now() - rec.created >= super::state::INTERACTION_TOKEN_SECS {
+            st.violation(&r.label, "", "interaction token used after 15 minutes");
+            return error(401, 50027, "Invalid Webhook Token");
+        }
         if rec.callback.is_none() {
             st.violation(
                 &r.label,

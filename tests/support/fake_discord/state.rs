@@ -1,7 +1,7 @@
 //! What the fake knows and what it saw.
 
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
@@ -17,6 +17,14 @@ pub const BOT_ROLE_ID: u64 = 1_100_000_000_000_000_011;
 pub const BOT_INVITE_PERMISSIONS: u64 = 309_237_746_688;
 /// The guild's games channel.
 pub const CHANNEL_ID: u64 = 1_100_000_000_000_000_020;
+/// How long an interaction token is valid (Discord: "Interaction tokens are valid for 15
+/// minutes"), on the fake's clock.
+pub const INTERACTION_TOKEN_SECS: i64 = 15 * 60;
+/// Discord's limit of guilds per shard ("each shard can only support a maximum of 2500
+/// guilds"); `FakeDiscord::set_shard_guild_limit` lowers it for a test.
+pub const SHARD_GUILD_LIMIT: usize = 2500;
+/// Dispatches a session keeps for a RESUME (Discord's buffer is finite too).
+pub const RESUME_BACKLOG: usize = 1000;
 /// Two players besides the owner.
 pub const ALICE: u64 = 1_100_000_000_000_000_101;
 pub const BOB: u64 = 1_100_000_000_000_000_102;
@@ -73,6 +81,27 @@ pub struct ChannelRec {
     /// "Threads" page defines it, a message sent, the thread unarchived or its auto-archive
     /// time changed (and its creation).
     pub last_activity: i64,
+}
+
+impl ChannelRec {
+    /// A guild's text channel with these overwrites.
+    pub fn text(id: u64, name: &str, guild: u64, overwrites: Vec<super::perms::Overwrite>) -> Self {
+        ChannelRec {
+            id,
+            kind: ChannelKind::Text,
+            name: name.into(),
+            guild_id: Some(guild),
+            parent_id: None,
+            recipient: None,
+            from_message: None,
+            auto_archive_duration: 0,
+            invitable: false,
+            overwrites,
+            archived: false,
+            locked: false,
+            last_activity: 0,
+        }
+    }
 }
 
 /// Discord behaviours the fake models, each on by default; a test may switch one off
@@ -256,6 +285,9 @@ pub struct InteractionRec {
     pub followups: Vec<u64>,
     /// The INTERACTION_CREATE `d` the fake built.
     pub payload: Value,
+    /// The fake's clock (Unix seconds) when it was created: its token expires
+    /// `INTERACTION_TOKEN_SECS` later.
+    pub created: i64,
     /// Delivered after its deadline on purpose (`push_late`): a callback gets 404 / 10062
     /// without a violation, as on Discord.
     pub late: bool,
@@ -314,16 +346,26 @@ impl std::fmt::Display for Violation {
     }
 }
 
-/// A connected, identified gateway session.
+/// An identified gateway session, connected (`tx`) or not.
 pub struct Session {
     pub session_id: String,
     pub seq: u64,
-    pub tx: Option<UnboundedSender<String>>,
+    pub tx: Option<UnboundedSender<super::gateway::Frame>>,
     pub identify: Value,
     /// How many times the session was resumed.
     pub resumes: u32,
+    /// Of those, how many on READY's `resume_gateway_url` (the others on the connect URL).
+    pub resumes_on_resume_url: u32,
+    /// Dispatches replayed by RESUMEs (sent while the session was away, or lost on the way).
+    pub replayed: u32,
     /// `[shard_id, num_shards]` from IDENTIFY (`[0, 1]` when the bot did not shard).
     pub shard: [u64; 2],
+    /// The session may be resumed: false once the client closed it with 1000 or 1001 ("your
+    /// session will be invalidated"), or once a RESUME asked for events no longer kept.
+    pub resumable: bool,
+    /// The last dispatches sent (or due while disconnected), for a RESUME to replay:
+    /// `(seq, the interaction id for INTERACTION_CREATE, the payload as sent)`.
+    pub backlog: VecDeque<(u64, Option<u64>, String)>,
 }
 
 impl Session {
@@ -388,6 +430,15 @@ pub struct State {
     pub dispatches: Vec<(String, Value)>,
     /// Members added to each thread by the bot ("Add Thread Member").
     pub thread_members: BTreeMap<u64, BTreeSet<u64>>,
+    /// Guilds besides `guild_id` (`FakeDiscord::add_guilds`), each with one text channel,
+    /// the same members and the same `@everyone` permissions: guild → its channel.
+    pub extra_guilds: BTreeMap<u64, u64>,
+    /// Guilds a shard may hold; an IDENTIFY for a shard holding more is closed with 4011.
+    pub shard_guild_limit: usize,
+    /// IDENTIFYs refused with close code 4011 (Sharding required): their `[shard, total]`.
+    pub sharding_required: Vec<[u64; 2]>,
+    /// Added each way to every REST request and gateway frame (`set_network_delay`).
+    pub network_delay: Duration,
 }
 
 impl State {
@@ -413,21 +464,7 @@ impl State {
         let mut channels = BTreeMap::new();
         channels.insert(
             CHANNEL_ID,
-            ChannelRec {
-                id: CHANNEL_ID,
-                kind: ChannelKind::Text,
-                name: "games".into(),
-                guild_id: Some(GUILD_ID),
-                parent_id: None,
-                recipient: None,
-                from_message: None,
-                auto_archive_duration: 0,
-                invitable: false,
-                overwrites: Vec::new(),
-                archived: false,
-                locked: false,
-                last_activity: 0,
-            },
+            ChannelRec::text(CHANNEL_ID, "games", GUILD_ID, Vec::new()),
         );
         // `@everyone` may do what a games channel needs; tests narrow it. The bot also has the
         // role its invite link created, with the permissions the README asks for.
@@ -471,7 +508,32 @@ impl State {
             active_thread_cap: 1000,
             dispatches: Vec::new(),
             thread_members: BTreeMap::new(),
+            extra_guilds: BTreeMap::new(),
+            shard_guild_limit: SHARD_GUILD_LIMIT,
+            sharding_required: Vec::new(),
+            network_delay: Duration::ZERO,
         }
+    }
+
+    /// Every guild the bot is in: the main one first, then `extra_guilds`.
+    pub fn guild_ids(&self) -> Vec<u64> {
+        std::iter::once(self.guild_id)
+            .chain(self.extra_guilds.keys().copied())
+            .collect()
+    }
+
+    /// The guilds Discord routes to shard `[id, total]`: `(guild_id >> 22) % total == id`.
+    pub fn guilds_of_shard(&self, shard: [u64; 2]) -> Vec<u64> {
+        self.guild_ids()
+            .into_iter()
+            .filter(|g| (g >> 22) % shard[1].max(1) == shard[0])
+            .collect()
+    }
+
+    /// What `GET /gateway/bot` recommends: enough shards for every guild under the limit.
+    pub fn recommended_shards(&self) -> u64 {
+        let guilds = self.guild_ids().len() as u64;
+        guilds.div_ceil(self.shard_guild_limit.max(1) as u64).max(1)
     }
 
     /// Whether a behaviour is modelled (on unless the test switched it off).
