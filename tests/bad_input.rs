@@ -52,6 +52,11 @@ fn positions() -> Vec<Box<dyn AnyGame>> {
                 let pick = p.options[rng.gen_range(0..p.options.len())].clone();
                 game.apply_notation(p.seat, &pick).unwrap();
                 step += 1;
+                // Vortex Solitaire has no rotation limit (issue 25): a random player may never
+                // solve it, and a real one would resign; its positions so far are enough.
+                if kind == GameKind::Vortex && seats == 1 && step == 2_000 {
+                    break;
+                }
                 assert!(step < 20_000, "{kind}: playout did not end");
             }
             out.push(game);
@@ -359,12 +364,19 @@ fn oversize_lines_are_refused_whole() {
     for game in positions().iter().step_by(7) {
         let Some(p) = game.prompt() else { continue };
         let first = &p.options[0];
-        let lines = [
+        // An option that ends the game drops what follows it (engine::any::run_line: a
+        // winning `rot g ccw; end` is not refused), so the junk after it is tried only when
+        // the game goes on.
+        let mut probe = game.clone();
+        probe.apply_notation(p.seat, first).unwrap();
+        let mut lines = vec![
             "x".repeat(10_240),
             format!("{first} {}", "9".repeat(10_000)),
-            format!("{first};{}", "; zz".repeat(2_500)),
             std::iter::repeat_n("🎲", 5_000).collect::<String>(),
         ];
+        if probe.prompt().is_some() {
+            lines.push(format!("{first};{}", "; zz".repeat(2_500)));
+        }
         for line in lines {
             let mut work = game.clone();
             let before = work.to_json();

@@ -124,8 +124,11 @@ async fn one_board_has_buttons_whichever_way_the_last_one_came() {
     // A /move: the new board is posted, the old one loses its buttons.
     let mover = mentioned(&first).expect("a mention");
     let option = legal_options(&w.service, game).await.remove(0);
-    send_move(fake, mover, thread, &option).await;
+    let typed = send_move(fake, mover, thread, &option).await;
     let second = latest_board_after(fake, thread, first.id).await;
+    // The command's own answer comes after the board: wait for it before a day goes by (its
+    // token lasts 15 minutes of the fake's clock).
+    answer_of(fake, typed.id).await;
     let retired = fake
         .wait_until("the first board retired", |st| {
             let m = st.message(first.id)?;

@@ -318,9 +318,22 @@ pub async fn run_with_service(
                 // As many shards as Discord recommends (`GET /gateway/bot`), all in this
                 // process: a bot past one shard's 2,500 servers needs no new setting, where a
                 // single shard would be refused (close code 4011).
+                // Discord out of reach at start (an outage, no network yet): ask again, slower
+                // each time, as serenity does for a lost gateway; a refusal (a bad token)
+                // stops at once.
                 None => {
-                    startup_pace.counted().await;
-                    client.start_autosharded().await
+                    let mut wait = Duration::from_secs(1);
+                    loop {
+                        startup_pace.counted().await;
+                        match client.start_autosharded().await {
+                            Err(e) if retry::is_passing(&e) => {
+                                tracing::warn!(error = %e, retry_in = ?wait, "could not ask Discord how many shards to start; trying again");
+                                tokio::time::sleep(wait).await;
+                                wait = (wait * 2).min(Duration::from_secs(60));
+                            }
+                            done => break done,
+                        }
+                    }
                 }
             }
         } => started,
