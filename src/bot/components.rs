@@ -354,7 +354,6 @@ async fn lobby(
                 .start_lobby(game, user, moderator, lang, data.service.now())
                 .await?;
             open_thread(http, click, data, game, lang).await;
-            add_players_to_thread(http, data, game).await;
             // The game has started: its first board goes out even if the lobby message
             // cannot be updated (its buttons then answer that the game is under way).
             let updated = match service.lobby(game).await {
@@ -392,12 +391,13 @@ async fn lobby(
 /// Every seated player joins the new game's thread, so it is in their list and its boards
 /// notify them as the thread's members (without a ping on each board). A failure is logged:
 /// the first board's mention still brings the deciding player in.
-async fn add_players_to_thread(http: &serenity::Http, data: &Data, game: crate::engine::GameId) {
-    let Ok(view) = data.service.lobby(game).await else {
-        return;
-    };
-    let Some(thread) = view.thread else { return };
-    let thread = serenity::ChannelId::new(super::id_u64(thread).max(1));
+async fn add_players_to_thread(
+    http: &serenity::Http,
+    data: &Data,
+    view: &LobbyView,
+    thread: serenity::ChannelId,
+) {
+    let game = view.game;
     for user in view
         .seats
         .iter()
@@ -449,6 +449,7 @@ async fn follow(
 
 /// A started game gets its thread, from the lobby message, so several games share a channel
 /// without mixing. Without the permission (or inside a thread already) it stays where it is.
+/// Its players are added to whichever thread it is played in.
 async fn open_thread(
     http: &serenity::Http,
     click: &ComponentInteraction,
@@ -459,7 +460,9 @@ async fn open_thread(
     let Ok(view) = data.service.lobby(game).await else {
         return;
     };
-    if view.thread.is_some() {
+    if let Some(thread) = view.thread {
+        let thread = serenity::ChannelId::new(super::id_u64(thread).max(1));
+        add_players_to_thread(http, data, &view, thread).await;
         return;
     }
     let name = crate::i18n::Text::new("bot.lobby.thread")
@@ -478,6 +481,7 @@ async fn open_thread(
             if let Err(e) = data.service.set_thread(game, id_i64(thread.id.get())).await {
                 tracing::warn!(%game, error = %e, "could not record the game's thread");
             }
+            add_players_to_thread(http, data, &view, thread.id).await;
         }
         Err(e) => tracing::info!(%game, error = %e, "no thread; playing in the channel"),
     }

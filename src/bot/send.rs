@@ -472,7 +472,7 @@ pub async fn deliver_after(
     // Where the live board is (a place that refused the post keeps it: retiring it there
     // fails quietly).
     let previous = place_of(&view);
-    let msg = match place_of(&view) {
+    let msg = match previous {
         Some(place) => match post_board(http, &data.pace, place, outputs, lang).await {
             Ok(msg) => Some(msg),
             // The thread was deleted or locked, or the channel deleted: the game moves on.
