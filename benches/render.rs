@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx};
 use croupier::i18n::Lang;
+use croupier::render::quantize::quantize;
 use croupier::service::encode_png;
 use image::buffer::ConvertBuffer;
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
@@ -134,63 +135,85 @@ fn encode_with(img: &RgbaImage, compression: CompressionType, filter: FilterType
     out
 }
 
+/// The board as the edge sends it, at another deflate level or filter: 256 colours.
+fn encode_indexed(img: &RgbaImage, level: u8, filter: png::Filter) -> Vec<u8> {
+    let indexed = quantize(img);
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, indexed.width, indexed.height);
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(indexed.palette.concat());
+    encoder.set_deflate_compression(png::DeflateCompression::Level(level));
+    encoder.set_filter(filter);
+    let mut writer = encoder.write_header().expect("in-memory encode");
+    writer
+        .write_image_data(&indexed.indices)
+        .expect("in-memory encode");
+    drop(writer);
+    out
+}
+
+/// Peak signal-to-noise ratio of the sent board against the render, in dB (over 40: no
+/// visible difference; infinite: identical).
+fn psnr(img: &RgbaImage, png: &[u8]) -> f64 {
+    let sent = image::load_from_memory(png).expect("decodes").to_rgb8();
+    let squared: u64 = img
+        .pixels()
+        .zip(sent.pixels())
+        .map(|(a, b)| {
+            (0..3)
+                .map(|c| u64::from(a[c].abs_diff(b[c])).pow(2))
+                .sum::<u64>()
+        })
+        .sum();
+    let mse = squared as f64 / (3.0 * f64::from(img.width() * img.height()));
+    10.0 * (255.0f64 * 255.0 / mse).log10()
+}
+
 fn encoders(label: &str, img: &RgbaImage, samples: usize) {
-    let settings = [
-        (
-            "level 1, no filter (the edge's)",
-            CompressionType::Level(1),
-            FilterType::NoFilter,
-        ),
-        ("level 1, Sub", CompressionType::Level(1), FilterType::Sub),
-        ("level 1, Up", CompressionType::Level(1), FilterType::Up),
-        (
-            "level 1, Paeth",
-            CompressionType::Level(1),
-            FilterType::Paeth,
-        ),
-        (
-            "level 1, adaptive",
-            CompressionType::Level(1),
-            FilterType::Adaptive,
-        ),
-        (
-            "level 2, no filter",
-            CompressionType::Level(2),
-            FilterType::NoFilter,
-        ),
-        (
-            "level 3, no filter",
-            CompressionType::Level(3),
-            FilterType::NoFilter,
-        ),
-        (
-            "level 4, no filter",
-            CompressionType::Level(4),
-            FilterType::NoFilter,
-        ),
-        ("level 2, Sub", CompressionType::Level(2), FilterType::Sub),
-        ("level 3, Sub", CompressionType::Level(3), FilterType::Sub),
-        ("level 6, Sub", CompressionType::Level(6), FilterType::Sub),
-        (
-            "level 6, no filter",
-            CompressionType::Level(6),
-            FilterType::NoFilter,
-        ),
-    ];
-    for (name, c, f) in settings {
-        let bytes = encode_with(img, c, f).len();
+    let row = |name: &str, encode: &dyn Fn(&RgbaImage) -> Vec<u8>| {
+        let png = encode(img);
         let t = median_of(samples, || {
-            black_box(encode_with(black_box(img), c, f));
+            black_box(encode(black_box(img)));
         });
         // 1 MB/s: a byte costs a microsecond of upload.
-        let upload = Duration::from_micros(bytes as u64);
+        let upload = Duration::from_micros(png.len() as u64);
         println!(
-            "| {label} | {name} | {} | {} KB | {} |",
+            "| {label} | {name} | {} | {} KB | {} | {:.1} dB |",
             ms(t),
-            bytes / 1000,
-            ms(t + upload)
+            png.len() / 1000,
+            ms(t + upload),
+            psnr(img, &png)
         );
-    }
+    };
+    let quantise = median_of(samples, || {
+        black_box(quantize(black_box(img)));
+    });
+    println!(
+        "| {label} | the 256-colour palette alone | {} | | | |",
+        ms(quantise)
+    );
+    row("256 colours, level 1, no filter (the edge's)", &|i| {
+        encode_png(i)
+    });
+    row("256 colours, level 2, no filter", &|i| {
+        encode_indexed(i, 2, png::Filter::NoFilter)
+    });
+    row("256 colours, level 3, no filter", &|i| {
+        encode_indexed(i, 3, png::Filter::NoFilter)
+    });
+    row("256 colours, level 1, Sub", &|i| {
+        encode_indexed(i, 1, png::Filter::Sub)
+    });
+    row("RGB, level 1, no filter (before)", &|i| {
+        encode_with(i, CompressionType::Level(1), FilterType::NoFilter)
+    });
+    row("RGB, level 1, Up", &|i| {
+        encode_with(i, CompressionType::Level(1), FilterType::Up)
+    });
+    row("RGB, level 6, no filter", &|i| {
+        encode_with(i, CompressionType::Level(6), FilterType::NoFilter)
+    });
 }
 
 fn scan(case: &Case) {
@@ -274,8 +297,10 @@ fn main() {
     }
     if std::env::var_os("RENDER_BENCH_ENCODERS").is_some() {
         println!();
-        println!("| board | PNG settings | encode | bytes | encode + upload at 1 MB/s |");
-        println!("|---|---|---|---|---|");
+        println!(
+            "| board | PNG settings | encode | bytes | encode + upload at 1 MB/s | fidelity |"
+        );
+        println!("|---|---|---|---|---|---|");
         for (label, img) in &boards {
             encoders(label, img, samples.min(21));
         }

@@ -33,6 +33,11 @@ enum Command {
     Games,
     /// Run the Discord bot (needs DISCORD_TOKEN).
     Serve(ServeCli),
+    /// Copy the SQLite database (DATABASE_URL) to FILE, consistently, while the bot runs.
+    Backup {
+        /// The new file (must not exist yet).
+        file: PathBuf,
+    },
 }
 
 #[derive(Args, Default)]
@@ -158,6 +163,17 @@ async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
         }
         Some(Command::Table(t)) => table_cmd(*t, &config).await,
         Some(Command::Serve(s)) => serve(&config, &s).await,
+        Some(Command::Backup { file }) => {
+            let store = Store::connect(&config.database_url).await?;
+            store.backup_to(&file).await?;
+            store.close().await;
+            println!(
+                "croupier: {} copied to {}",
+                redact_url(&config.database_url),
+                file.display()
+            );
+            Ok(())
+        }
         None if config.token.is_some() => serve(&config, &ServeCli::default()).await,
         // A newcomer without a token plays the local table against one bot.
         None => {

@@ -76,29 +76,24 @@ pub enum Notice {
     LobbyClosed { game: GameId, text: String },
 }
 
-/// Encodes a board image as PNG. Boards are opaque, so the alpha channel is dropped (a quarter
-/// less data). Zlib level 1 without row filters: our boards are flat fills and text, which
-/// long-distance matches compress well, so it is both smaller (about a quarter) and faster than
-/// `Fast` (run-length only) with adaptive filtering, whose filter trials alone cost more than
-/// the deflate; `Default` was 5x slower (figures in BENCHMARKS.md).
+/// Encodes a board image as an indexed PNG: the board reduced to 256 colours (every colour
+/// that covers a patch kept exactly, see `render::quantize`), one byte per pixel, zlib level 1
+/// without row filters (flat fills and text compress best unfiltered; higher levels cost 3-5x
+/// the time for little). Against the RGB PNG of before, about half the bytes in less time,
+/// which is what a board costs to upload at 1 MB/s (figures in BENCHMARKS.md, issue 21).
 pub fn encode_png(img: &RgbaImage) -> Vec<u8> {
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    use image::ImageEncoder;
-    let rgb: Vec<u8> = img
-        .as_raw()
-        .chunks_exact(4)
-        .flat_map(|px| [px[0], px[1], px[2]])
-        .collect();
+    let indexed = crate::render::quantize::quantize(img);
     let mut out = Vec::new();
-    let encoder =
-        PngEncoder::new_with_quality(&mut out, CompressionType::Level(1), FilterType::NoFilter);
-    // Encoding an in-memory buffer of matching size cannot fail.
-    let _ = encoder.write_image(
-        &rgb,
-        img.width(),
-        img.height(),
-        image::ExtendedColorType::Rgb8,
-    );
+    let mut encoder = png::Encoder::new(&mut out, indexed.width, indexed.height);
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(indexed.palette.concat());
+    encoder.set_deflate_compression(png::DeflateCompression::Level(1));
+    encoder.set_filter(png::Filter::NoFilter);
+    // Writing a header and one buffer of the declared size to memory cannot fail.
+    if let Ok(mut writer) = encoder.write_header() {
+        let _ = writer.write_image_data(&indexed.indices);
+    }
     out
 }
 

@@ -28,6 +28,7 @@
 //! Seeds are `u64` in the engine and BIGINT here: the service bit casts them (`as` both ways,
 //! lossless); the store keeps the `i64` as given.
 
+mod backup;
 mod clocks;
 mod games;
 mod lobby;

@@ -3,6 +3,11 @@
 //!
 //! - Regenerate every image with `CROUPIER_BLESS=1 cargo test --test golden`.
 //! - A failing comparison writes `<name>.actual.png` next to the stored one, for a look.
+//! - The stored images are the exact renders (RGB PNG); each check also encodes the board as
+//!   players get it (`encode_png`: 256 colours) and holds it to the size budget and to the
+//!   palette's promise (every colour covering a patch exact, edge pixels close).
+//!   `CROUPIER_GOLDEN_SENT=dir` writes those PNGs to `dir` (names collide across games: run one
+//!   game's module at a time) and prints their size and fidelity.
 //!
 //! One module per game (`<game>.rs` here); its images live in `<game>/`. Views are built by
 //! hand where the game allows it, so a rules change does not move the pictures.
@@ -31,8 +36,8 @@ fn golden_dir(game: &str) -> PathBuf {
 pub fn check(game: &str, name: &str, img: &RgbaImage) {
     let dir = golden_dir(game);
     let path = dir.join(format!("{name}.png"));
-    let png = encode_png(img);
-    assert!(png.len() < 300_000, "{name}: PNG is {} bytes", png.len());
+    check_as_sent(name, img);
+    let png = encode_exact(img);
     if std::env::var_os("CROUPIER_BLESS").is_some() {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(&path, &png).unwrap();
@@ -70,4 +75,69 @@ pub fn check(game: &str, name: &str, img: &RgbaImage) {
         );
     }
     let _ = std::fs::remove_file(&actual_path);
+}
+
+/// The lossless RGB PNG the golden files are stored as.
+fn encode_exact(img: &RgbaImage) -> Vec<u8> {
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    use image::ImageEncoder;
+    let rgb: Vec<u8> = img
+        .as_raw()
+        .chunks_exact(4)
+        .flat_map(|px| [px[0], px[1], px[2]])
+        .collect();
+    let mut out = Vec::new();
+    PngEncoder::new_with_quality(&mut out, CompressionType::Level(1), FilterType::NoFilter)
+        .write_image(
+            &rgb,
+            img.width(),
+            img.height(),
+            image::ExtendedColorType::Rgb8,
+        )
+        .expect("encoding to memory");
+    out
+}
+
+/// Colours covering this many pixels (a 10 × 10 patch) must reach players unchanged: fills,
+/// seat colours, text. The quantiser keeps up to 208 colours exactly, most used first; our
+/// boards have 40 to 200 colours this common.
+const EXACT_FROM: u32 = 100;
+
+/// The board as players get it: under 200 KB, every colour covering [`EXACT_FROM`] pixels or
+/// more unchanged, and the image as a whole faithful (PSNR over 40 dB, where 30 is visible).
+fn check_as_sent(name: &str, img: &RgbaImage) {
+    let png = encode_png(img);
+    assert!(png.len() <= 200_000, "{name}: PNG is {} bytes", png.len());
+    let sent = image::load_from_memory(&png)
+        .expect("our PNG decodes")
+        .to_rgb8();
+    let mut counts = std::collections::HashMap::<[u8; 3], u32>::new();
+    for p in img.pixels() {
+        *counts.entry([p[0], p[1], p[2]]).or_default() += 1;
+    }
+    let mut squared = 0u64;
+    for ((x, y, p), q) in img.enumerate_pixels().zip(sent.pixels()) {
+        let exact = [p[0], p[1], p[2]];
+        if counts[&exact] >= EXACT_FROM {
+            assert_eq!(q.0, exact, "{name}: a kept colour moved at {x},{y}");
+        }
+        squared += (0..3)
+            .map(|c| u64::from(p[c].abs_diff(q[c])).pow(2))
+            .sum::<u64>();
+    }
+    let mse = squared as f64 / (3.0 * f64::from(img.width() * img.height()));
+    let psnr = if mse == 0.0 {
+        f64::INFINITY
+    } else {
+        10.0 * (255.0f64 * 255.0 / mse).log10()
+    };
+    if let Some(dir) = std::env::var_os("CROUPIER_GOLDEN_SENT") {
+        // For a look at what players get: CROUPIER_GOLDEN_SENT=dir writes each sent PNG there.
+        eprintln!("{name}: {} bytes, {psnr:.1} dB", png.len());
+        let _ = std::fs::write(PathBuf::from(dir).join(format!("{name}.png")), &png);
+    }
+    assert!(
+        psnr > 40.0,
+        "{name}: the 256-colour board is {psnr:.1} dB from the render"
+    );
 }

@@ -2823,8 +2823,9 @@ mod bot {
 // ---------------------------------------------------------------- image budget
 
 /// The busiest boards (4 players at the end of seeded random games, where journals, gates and
-/// the final score lines are all full; French labels run longest) stay under Discord's 300 KB
-/// budget once encoded by the service.
+/// the final score lines are all full; French labels run longest) stay within the 200 KB
+/// budget (issue 21: a board uploads in a fifth of a second at 1 MB/s) once encoded by the
+/// service.
 #[test]
 fn late_four_player_boards_fit_the_png_budget() {
     for seed in [3u64, 4] {
@@ -2845,7 +2846,7 @@ fn late_four_player_boards_fit_the_png_budget() {
                 let img = <Gates as Game>::render_public(&position.public_view(), &ctx);
                 let png = crate::service::encode_png(&img);
                 assert!(
-                    png.len() < 300_000,
+                    png.len() <= 200_000,
                     "seed {seed}, {lang:?}: {} bytes",
                     png.len()
                 );
