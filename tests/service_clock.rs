@@ -828,7 +828,7 @@ async fn the_digest_lists_only_games_waiting_for_you(db: &Db) {
     match &sent[0] {
         Notice::Dm { user, text, .. } => {
             assert_eq!(*user, mover);
-            assert!(text.contains("1 game(s) waiting for you"), "{text}");
+            assert!(text.contains("1 game waiting for you"), "{text}");
             assert!(text.contains(&format!("#{}: your turn!", id.0)), "{text}");
             assert!(text.contains("time runs out <t:"), "{text}");
         }
@@ -909,17 +909,17 @@ async fn stats_count_finished_games_and_wins(db: &Db) {
         .unwrap();
     let text = w.svc.stats_text(7, None, Lang::En).await.unwrap();
     assert!(
-        text.starts_with("🎲 Cortexcape: 1 game(s) finished, 10 min per turn"),
+        text.starts_with("🎲 Cortexcape: 1 game finished, 10 min per turn"),
         "{text}"
     );
-    assert!(text.contains("P2: 1 win(s) in 1 game(s)"), "{text}");
-    assert!(text.contains("P1: 0 win(s) in 1 game(s)"), "{text}");
+    assert!(text.contains("P2: 1 win in 1 game"), "{text}");
+    assert!(text.contains("P1: 0 wins in 1 game"), "{text}");
     assert!(w
         .svc
         .stats_text(7, Some(GameKind::Cortexcape), Lang::Fr)
         .await
         .unwrap()
-        .contains("1 partie(s) terminée(s)"));
+        .contains("1 partie terminée"));
     assert_eq!(
         w.svc.stats_text(999, None, Lang::En).await.unwrap(),
         "No game has been played here yet."

@@ -3,7 +3,9 @@
 //!
 //! Catalogs are TOML files embedded at build time: `assets/i18n/<lang>/<domain>.toml`. A key
 //! `dead_end` in `cortexcape.toml` is addressed as `cortexcape.dead_end`. Placeholders are
-//! written `{name}` and filled from the text's arguments. A test checks that both languages have
+//! written `{name}` and filled from the text's arguments. A word that agrees with a number is
+//! written `{name|one|other}`: `one` when the argument `name` is 1 (in French, 0 or 1, as French
+//! counts "0 point"), else `other`, e.g. `{n} {n|pt|pts}`. A test checks that both languages have
 //! the same keys and the same placeholders.
 
 use serde::{Deserialize, Serialize};
@@ -90,33 +92,60 @@ impl Text {
 
     /// Renders with `names[seat]` for seat arguments (falls back to "seat N").
     pub fn render_with(&self, lang: Lang, names: &[String]) -> String {
-        let template = lookup(lang, &self.key);
-        let mut out = String::with_capacity(template.len() + 16);
-        let mut rest = template;
-        while let Some(open) = rest.find('{') {
-            out.push_str(&rest[..open]);
-            let after = &rest[open + 1..];
-            match after.find('}') {
-                Some(close) => {
-                    let name = &after[..close];
-                    match self.args.iter().find(|(n, _)| n == name) {
-                        Some((_, arg)) => out.push_str(&render_arg(arg, lang, names)),
-                        None => {
-                            out.push('{');
-                            out.push_str(name);
-                            out.push('}');
+        fill(lookup(lang, &self.key), self, lang, names)
+    }
+}
+
+/// Fills a catalog template with a text's arguments.
+fn fill(template: &str, text: &Text, lang: Lang, names: &[String]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let inner = &after[..close];
+                let (name, forms) = match inner.split_once('|') {
+                    Some((name, forms)) => (name, forms.split_once('|')),
+                    None => (inner, None),
+                };
+                match text.args.iter().find(|(n, _)| n == name) {
+                    Some((_, arg)) => match forms {
+                        Some((one, other)) => {
+                            out.push_str(if singular(arg, lang) { one } else { other })
                         }
+                        None => out.push_str(&render_arg(arg, lang, names)),
+                    },
+                    None => {
+                        out.push('{');
+                        out.push_str(inner);
+                        out.push('}');
                     }
-                    rest = &after[close + 1..];
                 }
-                None => {
-                    out.push_str(&rest[open..]);
-                    rest = "";
-                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
             }
         }
-        out.push_str(rest);
-        out
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether a count takes the singular: 1 in English; 0 and 1 in French ("0 point").
+fn singular(arg: &Arg, lang: Lang) -> bool {
+    let n = match arg {
+        Arg::Num(n) => Some(*n),
+        Arg::Str(s) => s.trim().parse::<i64>().ok(),
+        _ => None,
+    };
+    match (n, lang) {
+        (Some(n), Lang::En) => n == 1,
+        (Some(n), Lang::Fr) => n == 0 || n == 1 || n == -1,
+        (None, _) => false,
     }
 }
 
@@ -362,7 +391,10 @@ mod tests {
         while let Some(o) = rest.find('{') {
             let after = &rest[o + 1..];
             if let Some(c) = after.find('}') {
-                out.insert(after[..c].to_string());
+                // `{n|one|other}` uses the argument `n`; its words differ by language.
+                let inner = &after[..c];
+                let name = inner.split_once('|').map_or(inner, |(n, _)| n);
+                out.insert(name.to_string());
                 rest = &after[c + 1..];
             } else {
                 break;
@@ -391,6 +423,19 @@ mod tests {
                 "placeholders differ for {k}"
             );
         }
+    }
+
+    #[test]
+    fn words_agree_with_their_number_in_each_language() {
+        let pts = |n: i64, lang| fill("{n} {n|pt|pts}", &Text::new("x").arg("n", n), lang, &[]);
+        assert_eq!(pts(1, Lang::En), "1 pt");
+        assert_eq!(pts(0, Lang::En), "0 pts");
+        assert_eq!(pts(2, Lang::En), "2 pts");
+        assert_eq!(pts(0, Lang::Fr), "0 pt");
+        assert_eq!(pts(1, Lang::Fr), "1 pt");
+        assert_eq!(pts(3, Lang::Fr), "3 pts");
+        let s = Text::new("core.raw").arg("n", "1");
+        assert_eq!(fill("{n|set|sets}", &s, Lang::En, &[]), "set");
     }
 
     #[test]

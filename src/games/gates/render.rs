@@ -1052,6 +1052,21 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         );
     }
     let oy = 340.0;
+    // The ★ on a card half says "artifact": say so once, beside the options' heading.
+    let artifacts = v
+        .hand
+        .iter()
+        .any(|c| c.sane.is_artifact() || c.insane.is_artifact());
+    if artifacts {
+        dt(
+            &mut img,
+            &style(Weight::Regular, 15.0, rgb(0xCFCBD8)),
+            HAND_W as f32 - 20.0,
+            oy + 2.0,
+            Align::Right,
+            &tr(ctx, "artifact_note"),
+        );
+    }
     if v.options.is_empty() {
         dt(
             &mut img,

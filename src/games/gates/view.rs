@@ -241,7 +241,10 @@ pub fn effect_text(e: Effect) -> Text {
     let t = |k: &str| Text::new(format!("gates.effect.{k}"));
     match e {
         Effect::Page { page } => t("page").arg("n", i64::from(page)),
-        Effect::Blueprint { quadrant } => t("blueprint").arg("q", quadrant.code()),
+        Effect::Blueprint { quadrant } => t("blueprint").arg(
+            "q",
+            Text::new(format!("gates.quadrant.{}", quadrant.code().to_lowercase())),
+        ),
         Effect::Rune => t("rune"),
         Effect::Send {
             investigators,
