@@ -117,6 +117,8 @@ fn fill(template: &str, text: &Text, lang: Lang, names: &[String]) -> String {
                         }
                         None => out.push_str(&render_arg(arg, lang, names)),
                     },
+                    // A count not given (an older stored text): the plural reads well for most.
+                    None if forms.is_some() => out.push_str(forms.map_or("", |(_, other)| other)),
                     None => {
                         out.push('{');
                         out.push_str(inner);

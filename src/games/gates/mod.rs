@@ -450,7 +450,10 @@ impl Game for Gates {
                     })
                     .collect();
                 let w: Vec<Text> = winners.iter().map(|s| seat_text(*s)).collect();
-                t("final_scores").arg("scores", list).arg("winners", w)
+                t("final_scores")
+                    .arg("scores", list)
+                    .arg("count", w.len() as i64)
+                    .arg("winners", w)
             }
         }
     }

@@ -369,6 +369,7 @@ pub fn public_summary(v: &PublicView, ctx: &RenderCtx) -> String {
         let w: Vec<String> = e.winners.iter().map(|&s| ctx.name(s)).collect();
         lines.push(
             Text::new("gates.summary.winners")
+                .arg("count", w.len() as i64)
                 .arg("winners", w.join(", "))
                 .render(lang),
         );

@@ -667,6 +667,7 @@ impl Portal {
                     .collect();
                 t("game_ended")
                     .arg("reason", self.end_text(*reason))
+                    .arg("count", w.len() as i64)
                     .arg("winners", w)
                     .arg("scores", sc)
             }

@@ -23,6 +23,8 @@ const LAB_W: f32 = 1150.0;
 const LAB_LEFT: f32 = 70.0;
 const LAB_TOP: f32 = 120.0;
 const LAB_BOTTOM: f32 = 690.0;
+/// The top of the end-of-game banner, at the Lab's foot.
+const BANNER_TOP: f32 = 590.0;
 const SIDE_X: f32 = 1165.0;
 
 const BG: Rgba<u8> = rgb(0xE9ECEF);
@@ -164,10 +166,16 @@ impl Geo {
         let min_c = cs.fold(f32::MAX, f32::min).min(max_c);
         let usable = LAB_W - LAB_LEFT - 20.0;
         let by_width = usable / ((max_c - min_c) / 2.0 + 1.0);
-        let by_height = (LAB_BOTTOM - LAB_TOP) / 2.5 * 3f32.sqrt() / 2.0;
+        // Once over, the result banner takes the Lab's foot: the floors keep clear of it.
+        let bottom = if view.end.is_some() {
+            BANNER_TOP - 10.0
+        } else {
+            LAB_BOTTOM
+        };
+        let by_height = (bottom - LAB_TOP) / 2.5 * 3f32.sqrt() / 2.0;
         let w = by_width.min(by_height).min(200.0);
         let h = 2.0 * w / 3f32.sqrt();
-        let top = LAB_TOP + ((LAB_BOTTOM - LAB_TOP) - 2.5 * h) / 2.0;
+        let top = LAB_TOP + ((bottom - LAB_TOP) - 2.5 * h) / 2.0;
         Geo { w, h, max_c, top }
     }
 
@@ -452,7 +460,12 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     draw_side(&mut img, view, ctx);
     if let Some(end) = &view.end {
         let w: Vec<Text> = end.winners.iter().map(|&s| team(view, s)).collect();
-        let line1 = t(ctx, Text::new("portal.render.winners").arg("winners", w));
+        let line1 = t(
+            ctx,
+            Text::new("portal.render.winners")
+                .arg("count", w.len() as i64)
+                .arg("winners", w),
+        );
         let tb = match end.tiebreak {
             0 => "portal.render.tiebreak_cake",
             1 => "portal.render.tiebreak_subjects",
@@ -461,8 +474,8 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
         let line2 = format!("{} · {}", t(ctx, end.reason.clone()), t(ctx, Text::new(tb)));
         rounded_rect(
             &mut img,
-            Pt::new(60.0, 590.0),
-            Pt::new(1110.0, 690.0),
+            Pt::new(60.0, BANNER_TOP),
+            Pt::new(1110.0, LAB_BOTTOM),
             14.0,
             INK,
             Some((ALERT, 4.0)),

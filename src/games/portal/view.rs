@@ -342,6 +342,7 @@ pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
             let w: Vec<Text> = end.winners.iter().map(|&s| team(view, s)).collect();
             Text::new("portal.summary.over")
                 .arg("reason", end.reason.clone())
+                .arg("count", w.len() as i64)
                 .arg("winners", w)
         }
         (None, Some(s)) => Text::new("portal.summary.turn")

@@ -240,7 +240,9 @@ pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
                 .iter()
                 .map(|s| Text::new("core.raw").arg("s", *s))
                 .collect();
-            lines.push(r(Text::new("vortex.summary.won").arg("seats", w)));
+            lines.push(r(Text::new("vortex.summary.won")
+                .arg("count", w.len() as i64)
+                .arg("seats", w)));
         }
         (Some(Ending::Drawn(_)), _, _) => lines.push(r(Text::new("vortex.summary.drawn"))),
         (None, Some(seat), Some(side)) => {
