@@ -1878,3 +1878,114 @@ async fn a_network_delay_each_way_counts_against_the_deadline() {
     assert_eq!(v.len(), 1, "{v:#?}");
     assert!(v[0].message.contains("deadline"), "{v:#?}");
 }
+
+// ----- silent messages (issue 22: players who turn pings off) -----
+
+/// Discord's `@silent`: SUPPRESS_NOTIFICATIONS is taken where Discord takes it (a channel
+/// message, an interaction's answer, a follow-up) and tests see it; the users it mentions are
+/// pinged (their badge) but not notified; an edit cannot change it, either way; a flag a route
+/// does not take is refused as Discord refuses an invalid body.
+#[tokio::test]
+async fn silent_messages_are_seen_and_flags_are_taken_only_where_discord_takes_them() {
+    use serenity::all::{CreateAllowedMentions, InteractionResponseFlags, MessageFlags, MessageId};
+    let fake = FakeDiscord::start().await;
+    let http = fake.http();
+    let channel = ChannelId::new(CHANNEL_ID);
+    let text = format!("<@{ALICE}> your turn");
+    let to_alice = || {
+        CreateMessage::new()
+            .content(&text)
+            .allowed_mentions(CreateAllowedMentions::new().users([UserId::new(ALICE)]))
+    };
+    let silent = channel
+        .send_message(
+            &http,
+            to_alice().flags(MessageFlags::SUPPRESS_NOTIFICATIONS),
+        )
+        .await
+        .expect("a silent message");
+    assert!(silent
+        .flags
+        .is_some_and(|f| f.contains(MessageFlags::SUPPRESS_NOTIFICATIONS)));
+    let stored = fake.message(silent.id.get()).expect("stored");
+    assert!(stored.silent());
+    assert_eq!(stored.flags, 1 << 12);
+    assert_eq!(stored.pinged_users, vec![ALICE], "the mention badge stays");
+    assert!(stored.notified_users().is_empty(), "no push");
+    let loud = channel
+        .send_message(&http, to_alice())
+        .await
+        .expect("a message");
+    let loud = fake.message(loud.id.get()).expect("stored");
+    assert!(!loud.silent());
+    assert_eq!(loud.notified_users(), vec![ALICE]);
+
+    // Edits ignore it (Discord: unsupported flag changes are ignored without error).
+    channel
+        .edit_message(
+            &http,
+            MessageId::new(silent.id.get()),
+            EditMessage::new()
+                .content("edited")
+                .flags(MessageFlags::empty()),
+        )
+        .await
+        .expect("an edit");
+    channel
+        .edit_message(
+            &http,
+            MessageId::new(loud.id),
+            EditMessage::new().flags(MessageFlags::SUPPRESS_NOTIFICATIONS),
+        )
+        .await
+        .expect("an edit");
+    assert!(fake.message(silent.id.get()).expect("stored").silent());
+    assert!(!fake.message(loud.id).expect("stored").silent());
+    fake.assert_clean();
+
+    // EPHEMERAL is an interaction's, not a channel message's: refused.
+    let e = channel
+        .send_message(&http, to_alice().flags(MessageFlags::EPHEMERAL))
+        .await
+        .expect_err("refused");
+    assert_eq!(discord_error(&e).map(|e| (e.0, e.1)), Some((400, 50035)));
+    let v = fake.take_violations();
+    assert!(
+        v.len() == 1 && v[0].pointer == "/flags" && v[0].message.contains("0x40"),
+        "{v:?}"
+    );
+
+    // An interaction's answer and its follow-up may be silent; a deferral may not.
+    let pushed = fake.register_interaction(Push::command("board", vec![]));
+    let ctx = (InteractionId::new(pushed.id), pushed.token.as_str());
+    CreateInteractionResponse::Message(
+        CreateInteractionResponseMessage::new()
+            .content(&text)
+            .flags(InteractionResponseFlags::SUPPRESS_NOTIFICATIONS),
+    )
+    .execute(&http, ctx)
+    .await
+    .expect("a silent answer");
+    assert!(fake.original_response(pushed.id).expect("answer").silent());
+    CreateInteractionResponseFollowup::new()
+        .content(&text)
+        .flags(MessageFlags::SUPPRESS_NOTIFICATIONS)
+        .execute(&http, (None, &pushed.token))
+        .await
+        .expect("a silent follow-up");
+    assert!(fake.followups(pushed.id)[0].silent());
+    fake.assert_clean();
+    let pushed = fake.register_interaction(Push::command("board", vec![]));
+    let ctx = (InteractionId::new(pushed.id), pushed.token.as_str());
+    let e = CreateInteractionResponse::Defer(
+        CreateInteractionResponseMessage::new()
+            .flags(InteractionResponseFlags::SUPPRESS_NOTIFICATIONS),
+    )
+    .execute(&http, ctx)
+    .await
+    .expect_err("a deferral takes only EPHEMERAL");
+    assert_eq!(discord_error(&e).map(|e| (e.0, e.1)), Some((400, 50035)));
+    let v = fake.take_violations();
+    assert!(v.len() == 1 && v[0].pointer == "/data/flags", "{v:?}");
+    fake.assert_clean();
+}

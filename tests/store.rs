@@ -671,6 +671,8 @@ async fn user_settings_round_trip(db: &Db) {
         UserSettings::default()
     );
     assert!(UserSettings::default().dm_enabled);
+    // Boards ping and hands come by DM unless the player turns them off.
+    assert!(UserSettings::default().pings && UserSettings::default().hand_dms);
     let s = UserSettings {
         locale: Some("fr".into()),
         timezone: Some("Europe/Paris".into()),
@@ -679,6 +681,8 @@ async fn user_settings_round_trip(db: &Db) {
         vacation_until: Some(1_900_000_000),
         dm_enabled: false,
         digest: true,
+        pings: false,
+        hand_dms: false,
     };
     store.save_user_settings(5, &s, 100).await.unwrap();
     assert_eq!(store.user_settings(5).await.unwrap(), s);

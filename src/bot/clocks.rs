@@ -154,7 +154,7 @@ pub async fn clock(
     send::reply_text(ctx, &Text::new("bot.done.clock").render(lang)).await
 }
 
-/// Your time zone, quiet hours, vacation and daily digest.
+/// Your time zone, quiet hours, vacation, daily digest and notifications.
 #[poise::command(slash_command)]
 pub async fn settings(
     ctx: Context<'_>,
@@ -162,6 +162,8 @@ pub async fn settings(
     quiet_hours: Option<String>,
     vacation: Option<String>,
     digest: Option<bool>,
+    pings: Option<bool>,
+    hand_dms: Option<bool>,
 ) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
@@ -190,6 +192,8 @@ pub async fn settings(
         quiet,
         vacation,
         digest,
+        pings,
+        hand_dms,
         locale: ctx.locale().map(str::to_string),
     };
     let service = &ctx.data().service;
@@ -207,18 +211,31 @@ pub async fn settings(
         .vacation_until
         .filter(|v| *v > service.now())
         .map_or(none, |v| zone.date(v).to_string());
-    let digest = Text::new(if s.digest {
-        "bot.settings.on"
-    } else {
-        "bot.settings.off"
-    })
-    .render(lang);
-    let text = Text::new("bot.settings.summary")
+    let on_off = |on: bool| {
+        Text::new(if on {
+            "bot.settings.on"
+        } else {
+            "bot.settings.off"
+        })
+    };
+    let mut text = Text::new("bot.settings.summary")
         .arg("zone", s.timezone.unwrap_or_else(|| "UTC".into()))
         .arg("quiet", quiet)
         .arg("vacation", away)
-        .arg("digest", digest)
+        .arg("digest", on_off(s.digest))
+        .arg("pings", on_off(s.pings))
+        .arg("hand_dms", on_off(s.hand_dms))
         .render(lang);
+    // What "off" means, said where it is chosen.
+    for (on, key) in [
+        (s.pings, "bot.settings.pings_off"),
+        (s.hand_dms, "bot.settings.hand_dms_off"),
+    ] {
+        if !on {
+            text.push('\n');
+            text.push_str(&Text::new(key).render(lang));
+        }
+    }
     send::reply_text(ctx, &text).await
 }
 

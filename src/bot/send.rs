@@ -300,18 +300,57 @@ pub fn place_of(view: &LobbyView) -> Option<serenity::ChannelId> {
         .map(|c| serenity::ChannelId::new(id_u64(c).max(1)))
 }
 
-/// Posts a board in the game's place; returns the message.
+/// A board as a silent message (Discord's `@silent`, the SUPPRESS_NOTIFICATIONS flag): it
+/// still marks the mention for the player it calls, but no phone or desktop notification goes
+/// out. For boards that call a player who turned pings off.
+pub fn silenced(msg: CreateMessage, silent: bool) -> CreateMessage {
+    if silent {
+        msg.flags(serenity::MessageFlags::SUPPRESS_NOTIFICATIONS)
+    } else {
+        msg
+    }
+}
+
+/// Whether `board` calls a player who turned pings off (`/settings pings:false`). A board
+/// pings at most the player who decides now, so silencing the message is silencing it for
+/// them. When their settings cannot be read, the board pings as usual.
+pub async fn board_is_silent(data: &Data, board: &BoardPost) -> bool {
+    let Some(user) = board.mention else {
+        return false;
+    };
+    match data.service.settings_of(user).await {
+        Ok(s) => !s.pings,
+        Err(e) => {
+            tracing::warn!(game = %board.game, error = %e, "could not read a player's pings setting");
+            false
+        }
+    }
+}
+
+/// Whether `user` gets their hand by DM (`/settings hand_dms`); yes when it cannot be read.
+async fn wants_hand_dms(data: &Data, user: i64) -> bool {
+    match data.service.settings_of(user).await {
+        Ok(s) => s.hand_dms,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read a player's hand_dms setting");
+            true
+        }
+    }
+}
+
+/// Posts a board in the game's place (silently when `silent`); returns the message.
 pub async fn post_board(
     http: &serenity::Http,
     pace: &super::pace::Pace,
     place: serenity::ChannelId,
     outputs: &Outputs,
     lang: Lang,
+    silent: bool,
 ) -> Result<serenity::Message, Error> {
     // One board per version, even when Discord posted it and the answer was lost: a retry
     // with the same nonce gets the message already made (Discord keeps nonces a few minutes).
     let nonce = format!("b{}v{}", outputs.board.game.0, outputs.board.version.0);
-    let msg = board_message(&outputs.board, outputs.hands, lang)
+    let msg = silenced(board_message(&outputs.board, outputs.hands, lang), silent)
         .nonce(serenity::Nonce::String(nonce))
         .enforce_nonce(true);
     Ok(posting(pace, "post a board", || {
@@ -320,8 +359,9 @@ pub async fn post_board(
     .await?)
 }
 
-/// DMs every private post; on a closed DM (50007) the service remembers it and, the first time,
-/// the player is told in the game's place (nothing about the hand itself).
+/// DMs every private post, except to players who turned hand DMs off (they pull their hand
+/// with "Show my hand" or `/hand`); on a closed DM (50007) the service remembers it and, the
+/// first time, the player is told in the game's place (nothing about the hand itself).
 pub async fn send_private(
     http: &serenity::Http,
     data: &Data,
@@ -337,7 +377,7 @@ pub async fn send_private(
             .seats
             .iter()
             .any(|s| s.user == Some(user) && s.dm_status == crate::store::DmStatus::Closed);
-        if closed {
+        if closed || !wants_hand_dms(data, user).await {
             continue;
         }
         let header = Text::new("bot.dm.header")
@@ -376,8 +416,12 @@ async fn dm(
     }
 }
 
-/// Checks at join time that the bot can DM a player of a game with hidden hands.
+/// Checks at join time that the bot can DM a player of a game with hidden hands (not for a
+/// player who takes their hand with "Show my hand": no hand will come by DM).
 pub async fn check_dm(http: &serenity::Http, data: &Data, view: &LobbyView, user: i64, lang: Lang) {
+    if !wants_hand_dms(data, user).await {
+        return;
+    }
     let msg = text_message(
         &Text::new("bot.dm.joined")
             .arg("game", view.kind.display_name())
@@ -472,8 +516,9 @@ pub async fn deliver_after(
     // Where the live board is (a place that refused the post keeps it: retiring it there
     // fails quietly).
     let previous = place_of(&view);
+    let silent = board_is_silent(data, &outputs.board).await;
     let msg = match previous {
-        Some(place) => match post_board(http, &data.pace, place, outputs, lang).await {
+        Some(place) => match post_board(http, &data.pace, place, outputs, lang, silent).await {
             Ok(msg) => Some(msg),
             // The thread was deleted or locked, or the channel deleted: the game moves on.
             Err(Error::Discord(e)) if place_gone(&e) => {
@@ -488,7 +533,7 @@ pub async fn deliver_after(
                             .await
                             .map_err(|e| undelivered(e.into()))?;
                         Some(
-                            post_board(http, &data.pace, place, outputs, lang)
+                            post_board(http, &data.pace, place, outputs, lang, silent)
                                 .await
                                 .map_err(undelivered)?,
                         )
@@ -670,7 +715,8 @@ async fn replace_place(
     let lang = data.service.game_lang(game).await?;
     if let Some(place) = relocate(http, data, &view, lang).await? {
         let outputs = data.service.show(game, lang).await?;
-        let msg = board_message(&outputs.board, outputs.hands, lang);
+        let silent = board_is_silent(data, &outputs.board).await;
+        let msg = silenced(board_message(&outputs.board, outputs.hands, lang), silent);
         let posted = posting(&data.pace, "post a board", || {
             place.send_message(http, msg.clone())
         })
@@ -1099,6 +1145,20 @@ mod tests {
         view.thread = Some(11);
         view.status = GameStatus::Finished;
         assert!(lobby_rows(&view, Lang::En).is_empty());
+    }
+
+    #[test]
+    fn a_silent_board_carries_discords_silent_flag_and_keeps_its_mention() {
+        let b = board(3, Some(5));
+        let loud = serde_json::to_value(silenced(board_message(&b, false, Lang::En), false))
+            .unwrap_or_default();
+        assert!(loud.get("flags").is_none(), "{loud}");
+        let quiet = serde_json::to_value(silenced(board_message(&b, false, Lang::En), true))
+            .unwrap_or_default();
+        assert_eq!(quiet["flags"], 1 << 12);
+        // Still a mention (the player's badge), only without a push.
+        assert_eq!(quiet["allowed_mentions"]["users"], serde_json::json!(["5"]));
+        assert_eq!(quiet["content"], loud["content"]);
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod game;
 mod ids;
 mod registry;
 pub mod rng;
+mod words;
 
 pub use any::{AnyGame, AppliedMove, BotMove, LoadError, PlayError, PromptInfo};
 pub use game::{
@@ -14,3 +15,4 @@ pub use game::{
 pub use ids::{BySeat, GameId, Seat, Version};
 pub use registry::GameKind;
 pub use rng::{rng_from_seed, GameRng};
+pub use words::{option_phrase, option_words};

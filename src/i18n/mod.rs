@@ -358,6 +358,11 @@ pub fn lookup(lang: Lang, key: &str) -> &str {
         .map_or(key, String::as_str)
 }
 
+/// Whether the catalogs have `key` (English is the reference: both have the same keys, tested).
+pub fn has_key(key: &str) -> bool {
+    catalogs()[Lang::En as usize].contains_key(key)
+}
+
 /// Shorthand: the plain template of a key with no arguments.
 pub fn tr(lang: Lang, key: &str) -> String {
     Text::new(key).render(lang)

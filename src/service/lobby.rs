@@ -279,18 +279,18 @@ impl LobbyView {
             .arg("game", self.kind.display_name())
             .arg("id", self.game.0)
             .render(lang)];
-        if !self.options.is_empty() {
-            let opts: Vec<String> = self
-                .options
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            lines.push(
-                Text::new("bot.lobby.options")
-                    .arg("options", opts.join(", "))
-                    .render(lang),
-            );
-        }
+        // The options in words, only those that change the standard rules.
+        let words: Vec<String> = crate::engine::option_words(self.kind, &self.options)
+            .iter()
+            .map(|t| t.render(lang))
+            .collect();
+        lines.push(if words.is_empty() {
+            Text::new("bot.lobby.standard").render(lang)
+        } else {
+            Text::new("bot.lobby.options")
+                .arg("options", words.join(" · "))
+                .render(lang)
+        });
         lines.push(
             Text::new("bot.lobby.seats")
                 .arg("count", self.seats.len())

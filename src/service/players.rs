@@ -1,4 +1,5 @@
-//! Players over days: their settings (time zone, quiet hours, vacation, digest), absent
+//! Players over days: their settings (time zone, quiet hours, vacation, digest, pings, hand
+//! DMs), absent
 //! players (`/replace`, `/kick`), the daily digest and `/stats`.
 
 use super::clocks::{game_lang, mention, quiet_of, stale, JOB_DIGEST};
@@ -19,6 +20,10 @@ pub struct SettingsChange {
     /// Away until the start of that day in the player's time zone; `Some(None)` is back.
     pub vacation: Option<Option<Date>>,
     pub digest: Option<bool>,
+    /// Boards that mention them notify; off: they are sent silently (reminders still notify).
+    pub pings: Option<bool>,
+    /// Their hand by DM on every change; off: they pull it with "Show my hand" or `/hand`.
+    pub hand_dms: Option<bool>,
     /// The user's Discord locale, kept for DMs sent without an interaction.
     pub locale: Option<String>,
 }
@@ -73,6 +78,12 @@ impl Service {
         if let Some(d) = change.digest {
             s.digest = d;
         }
+        if let Some(p) = change.pings {
+            s.pings = p;
+        }
+        if let Some(h) = change.hand_dms {
+            s.hand_dms = h;
+        }
         self.store.save_user_settings(user, &s, now).await?;
         if change.digest.is_some() || (s.digest && s.timezone != before.timezone) {
             self.schedule_digest(user, &s, now).await?;
@@ -82,6 +93,11 @@ impl Service {
             notices = self.vacation_changed(user, &before, &s, now).await?;
         }
         Ok((s, notices))
+    }
+
+    /// A user's settings (the defaults for one never saved).
+    pub async fn settings_of(&self, user: i64) -> Result<UserSettings, ServiceError> {
+        Ok(self.store.user_settings(user).await?)
     }
 
     /// Moves the deadlines of the user's running turns by the vacation, and tells each game.

@@ -48,6 +48,12 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "fair_play",
         sql: include_str!("../../migrations/sqlite/0006_fair_play.sql"),
     },
+    // 8, not 7: another branch adds 7; the runner applies the listed ones in order.
+    Migration {
+        version: 8,
+        name: "notifications",
+        sql: include_str!("../../migrations/sqlite/0008_notifications.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -80,6 +86,12 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 6,
         name: "fair_play",
         sql: include_str!("../../migrations/postgres/0006_fair_play.sql"),
+    },
+    // 8, not 7: another branch adds 7; the runner applies the listed ones in order.
+    Migration {
+        version: 8,
+        name: "notifications",
+        sql: include_str!("../../migrations/postgres/0008_notifications.sql"),
     },
 ];
 

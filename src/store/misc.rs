@@ -101,8 +101,8 @@ impl Store {
     /// A user's settings; the defaults for a user never saved.
     pub async fn user_settings(&self, user: i64) -> Result<UserSettings, StoreError> {
         let row = sqlx::query(
-            "SELECT locale, timezone, quiet_start, quiet_end, vacation_until, dm_enabled, digest \
-             FROM users WHERE id = $1",
+            "SELECT locale, timezone, quiet_start, quiet_end, vacation_until, dm_enabled, digest, \
+             pings, hand_dms FROM users WHERE id = $1",
         )
         .bind(user)
         .fetch_optional(&self.pool)
@@ -132,12 +132,13 @@ impl Store {
         }
         sqlx::query(
             "INSERT INTO users (id, locale, timezone, quiet_start, quiet_end, vacation_until, \
-             dm_enabled, updated_at, digest) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+             dm_enabled, updated_at, digest, pings, hand_dms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
              ON CONFLICT (id) DO UPDATE SET locale = excluded.locale, \
              timezone = excluded.timezone, quiet_start = excluded.quiet_start, \
              quiet_end = excluded.quiet_end, vacation_until = excluded.vacation_until, \
              dm_enabled = excluded.dm_enabled, updated_at = excluded.updated_at, \
-             digest = excluded.digest",
+             digest = excluded.digest, pings = excluded.pings, hand_dms = excluded.hand_dms",
         )
         .bind(user)
         .bind(s.locale.as_deref())
@@ -148,6 +149,8 @@ impl Store {
         .bind(bool_i64(s.dm_enabled))
         .bind(now)
         .bind(bool_i64(s.digest))
+        .bind(bool_i64(s.pings))
+        .bind(bool_i64(s.hand_dms))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -198,6 +201,8 @@ fn settings_from_row(row: &AnyRow) -> Result<UserSettings, StoreError> {
         vacation_until: get(row, "vacation_until")?,
         dm_enabled: get_bool(row, "dm_enabled")?,
         digest: get_bool(row, "digest")?,
+        pings: get_bool(row, "pings")?,
+        hand_dms: get_bool(row, "hand_dms")?,
     })
 }
 

@@ -356,6 +356,10 @@ pub struct UserSettings {
     pub dm_enabled: bool,
     /// Opted in to the daily digest of games waiting for them.
     pub digest: bool,
+    /// Boards that mention them notify (off: sent silently; reminders still notify).
+    pub pings: bool,
+    /// Their hidden hand comes by DM when it changes (off: they pull it with "Show my hand").
+    pub hand_dms: bool,
 }
 
 impl Default for UserSettings {
@@ -368,6 +372,8 @@ impl Default for UserSettings {
             vacation_until: None,
             dm_enabled: true,
             digest: false,
+            pings: true,
+            hand_dms: true,
         }
     }
 }

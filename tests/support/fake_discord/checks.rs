@@ -10,6 +10,61 @@ pub const MAX_PER_ROW: usize = 5;
 pub const MAX_OPTIONS: usize = 25;
 pub const MAX_FILE: usize = 10 * 1024 * 1024;
 
+/// Message flags (Discord's "Message Flags" table).
+pub const SUPPRESS_EMBEDS: u64 = 1 << 2;
+pub const EPHEMERAL: u64 = 1 << 6;
+pub const SUPPRESS_NOTIFICATIONS: u64 = 1 << 12;
+pub const IS_VOICE_MESSAGE: u64 = 1 << 13;
+pub const IS_COMPONENTS_V2: u64 = 1 << 15;
+/// What Create Message may set ("only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS,
+/// IS_VOICE_MESSAGE, and IS_COMPONENTS_V2 can be set").
+pub const CREATE_FLAGS: u64 =
+    SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_VOICE_MESSAGE | IS_COMPONENTS_V2;
+/// An interaction's message response (callback type 4): the same, and EPHEMERAL.
+pub const RESPONSE_FLAGS: u64 = CREATE_FLAGS | EPHEMERAL;
+/// A deferred response (type 5): "the only valid message flag you may use is EPHEMERAL".
+pub const DEFERRED_FLAGS: u64 = EPHEMERAL;
+/// A follow-up: Execute Webhook's (SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS) plus EPHEMERAL and
+/// IS_COMPONENTS_V2.
+pub const FOLLOWUP_FLAGS: u64 =
+    SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | EPHEMERAL | IS_COMPONENTS_V2;
+/// What an edit changes: SUPPRESS_EMBEDS both ways, IS_COMPONENTS_V2 only on. Other bits are
+/// "ignored without error" (a message sent silent stays silent, and one sent loud stays loud).
+pub const EDIT_FLAGS: u64 = SUPPRESS_EMBEDS;
+
+/// The `flags` of a body that creates a message, if they set only what the route allows
+/// (`allowed`); anything else is a violation and the request is refused (400 / 50035).
+pub fn creation_flags(
+    st: &mut State,
+    route: &str,
+    pointer: &str,
+    body: &Value,
+    allowed: u64,
+) -> Result<u64, ()> {
+    let Some(v) = body.get("flags").filter(|v| !v.is_null()) else {
+        return Ok(0);
+    };
+    let Some(flags) = v.as_u64() else {
+        st.violation(route, pointer, format!("flags {v} is not a bitfield"));
+        return Err(());
+    };
+    let refused = flags & !allowed;
+    if refused != 0 {
+        st.violation(
+            route,
+            pointer,
+            format!("flags {flags}: bits {refused:#x} cannot be set here"),
+        );
+        return Err(());
+    }
+    Ok(flags)
+}
+
+/// A message's flags after an edit whose body says `asked` (see [`EDIT_FLAGS`]).
+pub fn edited_flags(before: u64, asked: u64) -> u64 {
+    (before & !EDIT_FLAGS) | (asked & EDIT_FLAGS) | (asked & IS_COMPONENTS_V2)
+}
+
 /// Content, components and file limits of a message body (create, edit, interaction response).
 pub fn message_payload(
     st: &mut State,

@@ -540,6 +540,9 @@ impl Inner {
         let files = self.accept_files(st, r);
         let body = r.body();
         checks::message_payload(st, &r.label, "", body, &files);
+        if checks::creation_flags(st, &r.label, "/flags", body, checks::CREATE_FLAGS).is_err() {
+            return error(400, 50035, "Invalid Form Body");
+        }
         if let Some(refused) = may_send(st, channel_id, !files.is_empty()) {
             return refused;
         }
@@ -870,6 +873,16 @@ impl Inner {
         if matches!(kind, 4 | 7) {
             checks::message_payload(st, &r.label, "/data", &data, &files);
         }
+        let allowed = match kind {
+            4 => Some(checks::RESPONSE_FLAGS),
+            5 => Some(checks::DEFERRED_FLAGS),
+            _ => None,
+        };
+        if let Some(allowed) = allowed {
+            if checks::creation_flags(st, &r.label, "/data/flags", &data, allowed).is_err() {
+                return error(400, 50035, "Invalid Form Body");
+            }
+        }
         if kind == 9 {
             checks::custom_id(st, &r.label, "/data/custom_id", &data);
         }
@@ -1005,6 +1018,11 @@ impl Inner {
                     }
                     return self.message_reply(st, r, mid);
                 }
+                if checks::creation_flags(st, &r.label, "/flags", r.body(), checks::FOLLOWUP_FLAGS)
+                    .is_err()
+                {
+                    return error(400, 50035, "Invalid Form Body");
+                }
                 let ephemeral =
                     r.body().get("flags").and_then(Value::as_u64).unwrap_or(0) & 64 != 0;
                 if let Some(refused) = (!ephemeral)
@@ -1104,7 +1122,11 @@ fn apply_body(m: &mut Message, body: &Value, files: Vec<(u64, Attachment)>, crea
         m.components = c.as_array().cloned().unwrap_or_default();
     }
     if let Some(f) = body.get("flags").and_then(Value::as_u64) {
-        m.flags = if creating { f } else { (m.flags & 64) | f };
+        m.flags = if creating {
+            f
+        } else {
+            checks::edited_flags(m.flags, f)
+        };
     }
     // `attachments` lists what the message keeps: existing ids, or `files[N]` indexes.
     let kept = match body.get("attachments").and_then(Value::as_array) {

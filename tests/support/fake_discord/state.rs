@@ -200,6 +200,22 @@ impl Message {
     pub fn ephemeral(&self) -> bool {
         self.flags & 64 != 0
     }
+
+    /// Sent with SUPPRESS_NOTIFICATIONS (Discord's `@silent`): the users it pings get the
+    /// mention badge but no push or desktop notification.
+    pub fn silent(&self) -> bool {
+        self.flags & super::checks::SUPPRESS_NOTIFICATIONS != 0
+    }
+
+    /// The users this message notified (a push or desktop notification): those it pinged,
+    /// unless it was sent silent.
+    pub fn notified_users(&self) -> Vec<u64> {
+        if self.silent() {
+            Vec::new()
+        } else {
+            self.pinged_users.clone()
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
