@@ -29,6 +29,10 @@ pub fn option_phrase(kind: GameKind, spec: &OptionSpec, value: &str) -> Text {
     if i18n::has_key(&exact) {
         return Text::new(exact);
     }
+    // A number, so the phrase's words agree with it ("1 round", "3 rounds").
+    if let Ok(n) = value.parse::<i64>() {
+        return Text::new(format!("{base}.other")).arg("value", n);
+    }
     let items: Vec<Text> = value
         .split(',')
         .map(|item| {
@@ -129,6 +133,15 @@ mod tests {
         )
         .is_empty());
         assert!(said(GameKind::Gates, &[("round_limit", "060")], Lang::En).is_empty());
+        // Words agree with an open number.
+        assert_eq!(
+            said(GameKind::Gates, &[("round_limit", "1")], Lang::En),
+            ["The game ends after 1 round at most"]
+        );
+        assert_eq!(
+            said(GameKind::Gates, &[("round_limit", "40")], Lang::Fr),
+            ["La partie s'arrête après 40 manches au plus"]
+        );
         // In the game's order, whatever order they were typed in.
         assert_eq!(
             said(
