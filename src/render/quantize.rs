@@ -39,32 +39,48 @@ pub struct Indexed {
 
 /// Reduces an opaque image to at most 256 colours (alpha is ignored).
 pub fn quantize(img: &RgbaImage) -> Indexed {
-    let pixels = img.as_raw();
-    let mut counts = ColourTable::with_capacity(4096);
-    for_each_run(pixels, |colour, run| counts.add(colour, run));
+    // Pass 1: the image as runs of one colour, each colour numbered as first seen and counted.
+    let mut table = ColourTable::with_capacity(4096);
+    let mut seen: Vec<u32> = Vec::new();
+    let mut counts: Vec<u32> = Vec::new();
+    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(img.as_raw().len() / 32);
+    for_each_run(img.as_raw(), |colour, run| {
+        let id = table.id_of(colour, seen.len() as u32);
+        if id as usize == seen.len() {
+            seen.push(colour);
+            counts.push(0);
+        }
+        counts[id as usize] += run;
+        runs.push((id, run));
+    });
 
-    let mut colours: Vec<(u32, u32)> = counts.entries().collect();
     // Most used first; ties by colour, so the order never depends on the table's layout.
-    colours.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut order: Vec<u32> = (0..seen.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| {
+        let (a, b) = (a as usize, b as usize);
+        counts[b].cmp(&counts[a]).then(seen[a].cmp(&seen[b]))
+    });
 
     let mut palette: Vec<u32> = Vec::with_capacity(256);
-    let exact = colours.len() <= 256;
+    let mut slot_of = vec![0u8; seen.len()];
+    let exact = seen.len() <= 256;
     if exact {
-        for (i, &(colour, _)) in colours.iter().enumerate() {
-            palette.push(colour);
-            counts.set(colour, i as u32);
+        for (slot, &id) in order.iter().enumerate() {
+            palette.push(seen[id as usize]);
+            slot_of[id as usize] = slot as u8;
         }
     } else {
         let kept_limit = 256 - EDGE_SLOTS;
-        let kept = colours
+        let kept = order
             .iter()
             .take(kept_limit)
-            .take_while(|(_, count)| *count >= PROMINENT)
+            .take_while(|&&id| counts[id as usize] >= PROMINENT)
             .count();
         let mut boxes = vec![BoxStats::default(); 1 << 15];
-        for (i, &(colour, count)) in colours.iter().enumerate() {
+        for (i, &id) in order.iter().enumerate() {
+            let (colour, count) = (seen[id as usize], counts[id as usize]);
             if i < kept {
-                counts.set(colour, i as u32);
+                slot_of[id as usize] = i as u8;
                 palette.push(colour);
             } else {
                 boxes[box_of(colour)].add(colour, count);
@@ -104,17 +120,17 @@ pub fn quantize(img: &RgbaImage) -> Indexed {
         for (k, &b) in used.iter().enumerate() {
             nearest_of_box[b] = nearest_slot[k];
         }
-        // The kept colours are a prefix of `colours` (most used first).
-        for &(colour, _) in &colours[kept..] {
-            counts.set(colour, u32::from(nearest_of_box[box_of(colour)]));
+        // The kept colours are a prefix of `order` (most used first).
+        for &id in &order[kept..] {
+            slot_of[id as usize] = nearest_of_box[box_of(seen[id as usize])];
         }
     }
 
-    let mut indices = Vec::with_capacity(pixels.len() / 4);
-    for_each_run(pixels, |colour, run| {
-        let index = counts.get(colour) as u8;
-        indices.extend(std::iter::repeat_n(index, run as usize));
-    });
+    // Pass 2: each run in its slot.
+    let mut indices = Vec::with_capacity(img.as_raw().len() / 4);
+    for &(id, run) in &runs {
+        indices.extend(std::iter::repeat_n(slot_of[id as usize], run as usize));
+    }
     Indexed {
         width: img.width(),
         height: img.height(),
@@ -132,10 +148,11 @@ pub fn quantize(img: &RgbaImage) -> Indexed {
 
 /// Calls `f(colour, length)` for each run of equal pixels in raster order; boards are mostly
 /// long runs, so the per-colour work is done a few hundred thousand times, not a million.
+/// A colour is `r | g << 8 | b << 16`, read as one little-endian word with alpha masked off.
 fn for_each_run(pixels: &[u8], mut f: impl FnMut(u32, u32)) {
     let mut iter = pixels
         .chunks_exact(4)
-        .map(|p| u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2]));
+        .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]) & 0x00FF_FFFF);
     let Some(mut current) = iter.next() else {
         return;
     };
@@ -154,15 +171,15 @@ fn for_each_run(pixels: &[u8], mut f: impl FnMut(u32, u32)) {
 
 fn split(c: u32) -> [i32; 3] {
     [
-        (c >> 16) as i32 & 255,
-        (c >> 8) as i32 & 255,
         c as i32 & 255,
+        (c >> 8) as i32 & 255,
+        (c >> 16) as i32 & 255,
     ]
 }
 
 /// The 5-bit-per-channel box of a colour.
 fn box_of(c: u32) -> usize {
-    (((c >> 19) & 31) << 10 | ((c >> 11) & 31) << 5 | ((c >> 3) & 31)) as usize
+    (((c >> 3) & 31) << 10 | ((c >> 11) & 31) << 5 | ((c >> 19) & 31)) as usize
 }
 
 /// Squared distance between colours, green weighted most and red least, as the eye does.
@@ -188,18 +205,18 @@ impl BoxStats {
 
     fn mean(&self) -> u32 {
         let [r, g, b] = self.sum.map(|s| ((s + self.count / 2) / self.count) as u32);
-        r << 16 | g << 8 | b
+        r | g << 8 | b << 16
     }
 }
 
 /// An empty slot of the table (no 24-bit colour has it).
 const EMPTY: u32 = u32::MAX;
 
-/// Open-addressing map from a 24-bit colour to a count, then to its palette index: std's
-/// SipHash map cost more than the whole quantiser.
+/// Open-addressing map from a 24-bit colour to its number in first-seen order: std's SipHash
+/// map cost more than the whole quantiser.
 struct ColourTable {
     keys: Vec<u32>,
-    values: Vec<u32>,
+    ids: Vec<u32>,
     len: usize,
 }
 
@@ -208,7 +225,7 @@ impl ColourTable {
         let size = capacity.next_power_of_two();
         ColourTable {
             keys: vec![EMPTY; size],
-            values: vec![0; size],
+            ids: vec![0; size],
             len: 0,
         }
     }
@@ -222,47 +239,31 @@ impl ColourTable {
         i
     }
 
-    fn add(&mut self, colour: u32, n: u32) {
+    /// The colour's number; a colour not seen yet gets `next`.
+    fn id_of(&mut self, colour: u32, next: u32) -> u32 {
         let i = self.slot(colour);
-        if self.keys[i] == EMPTY {
-            self.keys[i] = colour;
-            self.len += 1;
-            if self.len * 2 > self.keys.len() {
-                self.grow();
-                let i = self.slot(colour);
-                self.values[i] += n;
-                return;
-            }
+        if self.keys[i] != EMPTY {
+            return self.ids[i];
         }
-        self.values[i] += n;
+        self.keys[i] = colour;
+        self.ids[i] = next;
+        self.len += 1;
+        if self.len * 2 > self.keys.len() {
+            self.grow();
+        }
+        next
     }
 
     fn grow(&mut self) {
         let old = std::mem::replace(self, ColourTable::with_capacity(self.keys.len() * 2));
-        for (k, v) in old.entries() {
-            let i = self.slot(k);
-            self.keys[i] = k;
-            self.values[i] = v;
-            self.len += 1;
+        for (&k, &id) in old.keys.iter().zip(&old.ids) {
+            if k != EMPTY {
+                let i = self.slot(k);
+                self.keys[i] = k;
+                self.ids[i] = id;
+                self.len += 1;
+            }
         }
-    }
-
-    fn entries(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        self.keys
-            .iter()
-            .zip(&self.values)
-            .filter(|(k, _)| **k != EMPTY)
-            .map(|(k, v)| (*k, *v))
-    }
-
-    /// Every colour asked for was added in the first pass.
-    fn get(&self, colour: u32) -> u32 {
-        self.values[self.slot(colour)]
-    }
-
-    fn set(&mut self, colour: u32, value: u32) {
-        let i = self.slot(colour);
-        self.values[i] = value;
     }
 }
 
