@@ -359,3 +359,30 @@ async fn closed_dms_are_told_once() {
 fn cortexcape_has_no_hidden_hands() {
     assert!(!Service::has_hidden_hands(GameKind::Cortexcape));
 }
+
+/// Options that fit only some table sizes open a lobby (Vortex's Crossing needs two players,
+/// the fewest Vortex takes is one, for Solitaire); a bad value is still refused at once.
+#[tokio::test]
+async fn options_for_larger_tables_open_a_lobby() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let mut cmd = open(10, channel(), None);
+        cmd.kind = GameKind::Vortex;
+        cmd.options = [("mode".to_string(), "crossing".to_string())]
+            .into_iter()
+            .collect();
+        let view = svc.open_lobby(cmd.clone(), 1).await;
+        assert!(view.is_ok(), "{backend}: {view:?}");
+        cmd.options = [("mode".to_string(), "sideways".to_string())]
+            .into_iter()
+            .collect();
+        let err = svc.open_lobby(cmd, 1).await.unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ServiceError::Setup(croupier::engine::SetupError::BadValue { .. })
+            ),
+            "{backend}: {err:?}"
+        );
+    }
+}

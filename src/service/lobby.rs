@@ -448,8 +448,28 @@ impl Service {
             }
             .into());
         }
-        // Set up once with the fewest players: rejects unknown options and bad values early.
-        cmd.kind.setup(&cmd.options, min, cmd.seed)?;
+        // Rejects unknown options and bad values early. Some options fit only some table
+        // sizes (Vortex's Crossing needs two players, Solitaire one), so the options are good
+        // if the game sets up at any size the lobby allows; else the most telling refusal.
+        let top = cmd.max_players.unwrap_or(max);
+        let mut refusal = None;
+        for seats in min..=top {
+            match cmd.kind.setup(&cmd.options, seats, cmd.seed) {
+                Ok(_) => {
+                    refusal = None;
+                    break;
+                }
+                Err(e) => {
+                    let telling = !matches!(e, crate::engine::SetupError::SeatCount { .. });
+                    if refusal.is_none() || telling {
+                        refusal = Some(e);
+                    }
+                }
+            }
+        }
+        if let Some(e) = refusal {
+            return Err(e.into());
+        }
         let new = NewGame {
             kind: cmd.kind.id().to_string(),
             options_json: serde_json::to_string(&cmd.options).unwrap_or_else(|_| "{}".into()),
