@@ -7,10 +7,12 @@
 //! - [`text`]: the embedded DejaVu Sans faces, measuring, wrapping, halos (imageproc's
 //!   `grayscale_dilate`); glyph coverage kept per face, size and quarter-pixel offset;
 //! - [`palette`]: colour-blind-safe seat colours, contrast, seat letters;
-//! - [`panel`]: seat tokens, legend box, score table, pool chips.
+//! - [`panel`]: seat tokens, legend box, score table, pool chips;
+//! - [`result`]: the result card of a finished game.
 
 pub mod palette;
 pub mod panel;
+pub mod result;
 pub mod shapes;
 pub mod text;
 

@@ -10,15 +10,20 @@ mod clocks;
 mod lobby;
 mod output;
 mod players;
+mod result;
 
 pub use clocks::{
-    due, ClockAction, Timers, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
+    due, ClockAction, Timers, JOB_ARCHIVE, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
 };
 pub use lobby::{
     filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Resigned,
 };
 pub use output::{board_text, encode_png, outcome_text, BoardPost, Notice, Outputs, PrivatePost};
 pub use players::{Newcomer, SettingsChange};
+pub use result::{
+    count_turns, length, result_card, result_image, result_lines, standings, Ending, GameResult,
+    Rematch,
+};
 
 use std::sync::Arc;
 

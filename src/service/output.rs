@@ -74,6 +74,8 @@ pub enum Notice {
     Private { game: GameId, post: PrivatePost },
     /// A lobby closed by the scheduler: its message becomes `text`, without buttons.
     LobbyClosed { game: GameId, text: String },
+    /// A finished game's grace is over: its thread is archived.
+    Archive { game: GameId },
 }
 
 /// Encodes a board image as PNG. Boards are opaque, so the alpha channel is dropped (a quarter

@@ -48,6 +48,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "fair_play",
         sql: include_str!("../../migrations/sqlite/0006_fair_play.sql"),
     },
+    Migration {
+        version: 7,
+        name: "ending",
+        sql: include_str!("../../migrations/sqlite/0007_ending.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -80,6 +85,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 6,
         name: "fair_play",
         sql: include_str!("../../migrations/postgres/0006_fair_play.sql"),
+    },
+    Migration {
+        version: 7,
+        name: "ending",
+        sql: include_str!("../../migrations/postgres/0007_ending.sql"),
     },
 ];
 

@@ -29,6 +29,7 @@
 //! lossless); the store keeps the `i64` as given.
 
 mod clocks;
+mod ending;
 mod games;
 mod lobby;
 mod migrate;
@@ -41,6 +42,7 @@ use sqlx::{AnyPool, Row};
 
 pub use crate::engine::{GameId, Seat, Version};
 pub use clocks::{Attendance, GameStats, PlayerWins, SeatChange, TurnPlan};
+pub use ending::{EndingRecord, NewRematch, RematchOutcome};
 pub use lobby::{JoinOutcome, LeaveOutcome};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
 

@@ -609,3 +609,31 @@ fn timing() {
         }
     }
 }
+
+/// The result card (issue 22) of a whole game played out at random: ranks, totals with the
+/// game's breakdown, how it ended, turns and length.
+#[test]
+fn result_card_of_a_whole_game() {
+    #[allow(unused_mut, reason = "options only for some games")]
+    let mut options = croupier::engine::GameOptions::new();
+    options.insert("short".into(), "true".into());
+    let mut game = croupier::engine::GameKind::Cortexcape
+        .setup(&options, 3, 11)
+        .expect("setup");
+    assert!(croupier::engine::play_out(game.as_mut(), 11, 200_000));
+    let ending = croupier::service::Ending {
+        turns: 57,
+        secs: 3 * 86_400 + 5 * 3_600,
+        resigned: None,
+    };
+    let names = ["Ann".to_string(), "Bruno".to_string(), "Chloé".to_string()];
+    let lang = croupier::i18n::Lang::En;
+    let card = croupier::service::result_image(
+        game.as_ref(),
+        croupier::engine::GameId(12),
+        &names,
+        &ending,
+        lang,
+    );
+    check("result_en", &card);
+}

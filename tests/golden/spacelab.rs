@@ -67,3 +67,35 @@ fn spacelab_game_over_three_players() {
     check("end_3p_public", &g.render_public(&c));
     check("end_3p_private", &g.render_private(Seat(0), &c).unwrap());
 }
+
+/// The result card (issue 22) of a whole game played out at random: ranks, totals with the
+/// game's breakdown, how it ended, turns and length.
+#[test]
+fn result_card_of_a_whole_game() {
+    #[allow(unused_mut, reason = "options only for some games")]
+    let mut options = croupier::engine::GameOptions::new();
+    let mut game = croupier::engine::GameKind::SpaceLab
+        .setup(&options, 4, 14)
+        .expect("setup");
+    assert!(croupier::engine::play_out(game.as_mut(), 14, 200_000));
+    let ending = croupier::service::Ending {
+        turns: 57,
+        secs: 3 * 86_400 + 5 * 3_600,
+        resigned: None,
+    };
+    let names = [
+        "Ann".to_string(),
+        "Bruno".to_string(),
+        "Chloé".to_string(),
+        "Dmitri".to_string(),
+    ];
+    let lang = croupier::i18n::Lang::En;
+    let card = croupier::service::result_image(
+        game.as_ref(),
+        croupier::engine::GameId(12),
+        &names,
+        &ending,
+        lang,
+    );
+    check("result_en", &card);
+}
