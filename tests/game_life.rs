@@ -8,6 +8,10 @@ mod fake_discord;
 #[path = "support/bot_play.rs"]
 mod bot_play;
 
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,7 +19,7 @@ use bot_play::*;
 use croupier::clock::{unix_now, Clock, ManualClock, HOUR};
 use croupier::engine::GameId;
 use croupier::service::Service;
-use croupier::store::{GameStatus, Store};
+use croupier::store::GameStatus;
 use fake_discord::*;
 
 const CAROL: u64 = 1_100_000_000_000_000_103;
@@ -25,15 +29,18 @@ struct World {
     fake: FakeDiscord,
     service: Service,
     clock: ManualClock,
-    _bot: Bot,
-    _dir: tempfile::TempDir,
+    bot: Bot,
+    db: store_db::Db,
 }
 
 /// The bot on a SQLite store whose clock the test moves; the fake's clock follows it.
 async fn world() -> World {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}/life.db", dir.path().display());
-    let store = Store::connect(&url).await.expect("sqlite store");
+    world_on(store_db::Db::sqlite_file()).await
+}
+
+/// The bot on `db` (SQLite, or a scratch PostgreSQL schema), on a clock the test moves.
+async fn world_on(db: store_db::Db) -> World {
+    let store = db.connect().await;
     let clock = ManualClock::new(unix_now());
     let service = Service::new(store).with_clock(Arc::new(clock.clone()));
     let fake = FakeDiscord::start().await;
@@ -45,8 +52,8 @@ async fn world() -> World {
         fake,
         service,
         clock,
-        _bot: bot,
-        _dir: dir,
+        bot,
+        db,
     }
 }
 
@@ -310,8 +317,21 @@ async fn play_to_the_end(w: &World, game: GameId, thread: u64) -> usize {
 }
 
 #[tokio::test]
-async fn a_real_ending_result_archive_and_rematch() {
-    let w = world().await;
+async fn a_real_ending_result_archive_and_rematch_on_sqlite() {
+    a_real_ending_result_archive_and_rematch(world().await).await;
+}
+
+#[tokio::test]
+async fn a_real_ending_result_archive_and_rematch_on_postgres() {
+    if let Some(db) = store_db::Db::postgres("game_life_ending").await {
+        a_real_ending_result_archive_and_rematch(world_on(db).await).await;
+    }
+}
+
+/// Issue 22, item 4, through the fake Discord over simulated days: a whole game to its end,
+/// the result card, the lobby message turned into the result, the thread archived after the
+/// grace, and a rematch with the same seats and options.
+async fn a_real_ending_result_archive_and_rematch(w: World) {
     let fake = &w.fake;
     let started = Clock::now(&w.clock);
     let (game, thread) = start_game(fake).await;
@@ -456,7 +476,10 @@ async fn a_real_ending_result_archive_and_rematch() {
         "{}",
         linked.content
     );
-    assert_eq!(custom_ids(&linked.components), [rematch_id.clone()]);
+    assert_eq!(
+        custom_ids(&linked.components),
+        std::slice::from_ref(&rematch_id)
+    );
     // Bob cannot start before anyone confirmed; Alice confirms with Rematch.
     let too_few = click_lobby(fake, &new_lobby, "start", BOB).await;
     assert!(too_few.is_err(), "{too_few:?}");
@@ -488,6 +511,9 @@ async fn a_real_ending_result_archive_and_rematch() {
         ]
     );
     finish(fake).await;
+    let World { bot, db, .. } = w;
+    bot.stop().await;
+    db.finish().await;
 }
 
 /// Clicks Rematch on a result as `user`: answered privately (deferred), then written.

@@ -331,16 +331,9 @@ async fn lobby(
     let moderator = is_moderator(click.member.as_ref());
     match action {
         LobbyAction::Join => {
-            let player = Player {
-                user: Some(user),
-                name: click
-                    .user
-                    .global_name
-                    .clone()
-                    .unwrap_or_else(|| click.user.name.clone()),
-                is_bot: false,
-            };
-            let view = service.join(game, player, data.service.now()).await?;
+            let view = service
+                .join(game, clicker(click), data.service.now())
+                .await?;
             update_lobby(http, &data.pace, click, &view, lang).await?;
             if Service::has_hidden_hands(view.kind) {
                 send::check_dm(http, data, &view, user, lang).await;
@@ -402,19 +395,10 @@ async fn rematch(
     plang: Lang,
 ) -> Result<(), Error> {
     let lang = Lang::from_locale(&click.locale);
-    let player = Player {
-        user: Some(id_i64(click.user.id.get())),
-        name: click
-            .user
-            .global_name
-            .clone()
-            .unwrap_or_else(|| click.user.name.clone()),
-        is_bot: false,
-    };
     let seed = crate::clock::fresh_seed(click.id.get());
     let done = data
         .service
-        .rematch(game, player, seed, data.service.now())
+        .rematch(game, clicker(click), seed, data.service.now())
         .await?;
     let (key, view) = match done {
         Rematch::Opened { view, invited } => {
@@ -449,10 +433,34 @@ async fn rematch(
         .arg("id", view.game.0)
         .arg("link", lobby_link(&view))
         .render(lang);
+    answer_privately(http, data, click, "answer a rematch", &text).await
+}
+
+/// The member who clicked, as a player taking a seat (by their display name).
+fn clicker(click: &ComponentInteraction) -> Player {
+    Player {
+        user: Some(id_i64(click.user.id.get())),
+        name: click
+            .user
+            .global_name
+            .clone()
+            .unwrap_or_else(|| click.user.name.clone()),
+        is_bot: false,
+    }
+}
+
+/// Fills in a click's deferred private answer with `text` (it pings nobody).
+async fn answer_privately(
+    http: &serenity::Http,
+    data: &Data,
+    click: &ComponentInteraction,
+    what: &str,
+    text: &str,
+) -> Result<(), Error> {
     let edit = EditInteractionResponse::new()
-        .content(content(&text))
+        .content(content(text))
         .allowed_mentions(nobody());
-    edit_click(http, &data.pace, click, "answer a rematch", edit).await?;
+    edit_click(http, &data.pace, click, what, edit).await?;
     Ok(())
 }
 
@@ -577,11 +585,7 @@ async fn follow(
         }
         None => crate::i18n::Text::new("bot.lobby.nothing_to_follow"),
     };
-    let edit = EditInteractionResponse::new()
-        .content(content(&text.render(lang)))
-        .allowed_mentions(nobody());
-    edit_click(http, &data.pace, click, "answer a follower", edit).await?;
-    Ok(())
+    answer_privately(http, data, click, "answer a follower", &text.render(lang)).await
 }
 
 /// A started game gets its thread, from the lobby message, so several games share a channel

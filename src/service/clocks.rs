@@ -439,14 +439,8 @@ impl Service {
             .arg("game", kind)
             .arg("id", game.0)
             .render(lang);
-        let mut users: Vec<i64> = record
-            .seats
-            .iter()
-            .filter(|s| !s.is_bot)
-            .filter_map(|s| s.user)
-            .collect();
+        let mut users = super::players(&record);
         users.sort_unstable();
-        users.dedup();
         Ok(users
             .into_iter()
             .map(|user| Notice::Dm {

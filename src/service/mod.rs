@@ -196,6 +196,22 @@ impl Loaded {
     }
 }
 
+/// The people seated in a game (bots and open seats left out), each once, in seat order.
+pub(crate) fn players(record: &GameRecord) -> Vec<i64> {
+    let mut out: Vec<i64> = Vec::new();
+    for user in record
+        .seats
+        .iter()
+        .filter(|s| !s.is_bot)
+        .filter_map(|s| s.user)
+    {
+        if !out.contains(&user) {
+            out.push(user);
+        }
+    }
+    out
+}
+
 /// Seat names as they go into message text. A game on Discord (it has a server) gets its
 /// members' display names escaped for markdown, so a name cannot mention, link or format in
 /// the bot's voice; the local table shows names as typed. Images always draw them as written.

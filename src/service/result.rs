@@ -6,7 +6,7 @@
 //! [`result_lines`]) from the finished game and a few figures the store keeps ([`Ending`]),
 //! so the golden images test exactly what the bot posts.
 
-use super::clocks::{game_lang, mention, JOB_LOBBY};
+use super::clocks::{mention, JOB_LOBBY};
 use super::lobby::{LobbyError, LobbyView};
 use super::output::encode_png;
 use super::{Player, Service, ServiceError};
@@ -314,18 +314,7 @@ impl Service {
         );
         let names = loaded.names();
         let lines = result_lines(loaded.game.as_ref(), game, &names, &ending, lang);
-        let mut users: Vec<i64> = record
-            .seats
-            .iter()
-            .filter(|s| !s.is_bot)
-            .filter_map(|s| s.user)
-            .collect();
-        let mut seen = Vec::new();
-        users.retain(|u| {
-            let first = !seen.contains(u);
-            seen.push(*u);
-            first
-        });
+        let users = super::players(record);
         let pings: Vec<String> = users.iter().map(|u| mention(*u)).collect();
         let text = format!("{} {}", pings.join(" "), lines.join("\n"))
             .trim()
@@ -475,12 +464,6 @@ impl Service {
             JoinOutcome::Full => Err(LobbyError::Full { max: view.max }.into()),
             JoinOutcome::NotLobby(_) => Err(LobbyError::RematchClosed(rematch).into()),
         }
-    }
-
-    /// The language of a finished game's messages, and its result (for the front end).
-    pub async fn result_in_game_lang(&self, game: GameId) -> Result<GameResult, ServiceError> {
-        let lang = game_lang(&self.store.game(game).await?);
-        self.result(game, lang).await
     }
 }
 

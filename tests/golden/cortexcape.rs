@@ -614,26 +614,46 @@ fn timing() {
 /// game's breakdown, how it ended, turns and length.
 #[test]
 fn result_card_of_a_whole_game() {
-    #[allow(unused_mut, reason = "options only for some games")]
-    let mut options = croupier::engine::GameOptions::new();
-    options.insert("short".into(), "true".into());
-    let mut game = croupier::engine::GameKind::Cortexcape
-        .setup(&options, 3, 11)
-        .expect("setup");
-    assert!(croupier::engine::play_out(game.as_mut(), 11, 200_000));
+    let card = played_out_result(
+        croupier::engine::GameKind::Cortexcape,
+        &[("short", "true")],
+        3,
+        11,
+        croupier::i18n::Lang::En,
+    );
+    check("result_en", &card);
+}
+
+/// Plays a game of `kind` out at random (seeded) and renders its result card, as the bot
+/// posts it, with fixed names, turns and length. Shared by every game's module.
+pub(crate) fn played_out_result(
+    kind: croupier::engine::GameKind,
+    options: &[(&str, &str)],
+    seats: usize,
+    seed: u64,
+    lang: Lang,
+) -> RgbaImage {
+    let options: croupier::engine::GameOptions = options
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+        .collect();
+    let mut game = kind.setup(&options, seats, seed).expect("setup");
+    assert!(croupier::engine::play_out(game.as_mut(), seed, 200_000));
     let ending = croupier::service::Ending {
         turns: 57,
         secs: 3 * 86_400 + 5 * 3_600,
         resigned: None,
     };
-    let names = ["Ann".to_string(), "Bruno".to_string(), "Chloé".to_string()];
-    let lang = croupier::i18n::Lang::En;
-    let card = croupier::service::result_image(
+    let names: Vec<String> = ["Ann", "Bruno", "Chloé", "Dmitri"]
+        .iter()
+        .take(seats)
+        .map(|n| (*n).to_string())
+        .collect();
+    croupier::service::result_image(
         game.as_ref(),
         croupier::engine::GameId(12),
         &names,
         &ending,
         lang,
-    );
-    check("result_en", &card);
+    )
 }

@@ -72,30 +72,12 @@ fn spacelab_game_over_three_players() {
 /// game's breakdown, how it ended, turns and length.
 #[test]
 fn result_card_of_a_whole_game() {
-    #[allow(unused_mut, reason = "options only for some games")]
-    let mut options = croupier::engine::GameOptions::new();
-    let mut game = croupier::engine::GameKind::SpaceLab
-        .setup(&options, 4, 14)
-        .expect("setup");
-    assert!(croupier::engine::play_out(game.as_mut(), 14, 200_000));
-    let ending = croupier::service::Ending {
-        turns: 57,
-        secs: 3 * 86_400 + 5 * 3_600,
-        resigned: None,
-    };
-    let names = [
-        "Ann".to_string(),
-        "Bruno".to_string(),
-        "Chloé".to_string(),
-        "Dmitri".to_string(),
-    ];
-    let lang = croupier::i18n::Lang::En;
-    let card = croupier::service::result_image(
-        game.as_ref(),
-        croupier::engine::GameId(12),
-        &names,
-        &ending,
-        lang,
+    let card = super::cortexcape::played_out_result(
+        croupier::engine::GameKind::SpaceLab,
+        &[],
+        4,
+        14,
+        croupier::i18n::Lang::En,
     );
     check("result_en", &card);
 }

@@ -161,25 +161,12 @@ fn solitaire_six_colours() {
 /// game's breakdown, how it ended, turns and length.
 #[test]
 fn result_card_of_a_whole_game() {
-    #[allow(unused_mut, reason = "options only for some games")]
-    let mut options = croupier::engine::GameOptions::new();
-    let mut game = croupier::engine::GameKind::Vortex
-        .setup(&options, 2, 15)
-        .expect("setup");
-    assert!(croupier::engine::play_out(game.as_mut(), 15, 200_000));
-    let ending = croupier::service::Ending {
-        turns: 57,
-        secs: 3 * 86_400 + 5 * 3_600,
-        resigned: None,
-    };
-    let names = ["Ann".to_string(), "Bruno".to_string()];
-    let lang = croupier::i18n::Lang::En;
-    let card = croupier::service::result_image(
-        game.as_ref(),
-        croupier::engine::GameId(12),
-        &names,
-        &ending,
-        lang,
+    let card = super::cortexcape::played_out_result(
+        croupier::engine::GameKind::Vortex,
+        &[],
+        2,
+        15,
+        croupier::i18n::Lang::En,
     );
     check("result_en", &card);
 }
