@@ -159,6 +159,8 @@ async fn run() {
                     Notice::Board(_) => boards += 1,
                     Notice::Place { .. } | Notice::LobbyClosed { .. } => places += 1,
                     Notice::Dm { .. } | Notice::Private { .. } => dms += 1,
+                    // A thread archived a grace after its game ended: no figure of the soak.
+                    Notice::Archive { .. } => {}
                 }
             }
             if n < 500 {

@@ -144,6 +144,10 @@ fn timers_from_env() -> Timers {
         // At most a year: no arithmetic near the limits of a timestamp.
         t.lobby_idle_secs = i64::try_from(h.min(24 * 365)).unwrap_or(24) * hour;
     }
+    if let Some(h) = var_u64("ARCHIVE_GRACE_HOURS") {
+        // 0 archives a finished game's thread at once; at most 30 days.
+        t.archive_grace_secs = i64::try_from(h.min(24 * 30)).unwrap_or(24) * hour;
+    }
     if let Some(n) = var_u64("MAX_LOBBIES_PER_MEMBER").filter(|n| *n > 0) {
         t.lobbies_per_member = u32::try_from(n).unwrap_or(u32::MAX);
     }

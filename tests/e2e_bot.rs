@@ -186,7 +186,14 @@ async fn decide_first(fake: &FakeDiscord, board: &Message) -> Message {
 
 #[tokio::test]
 async fn two_player_short_game_through_buttons_menus_and_move() {
-    let w = world().await;
+    // No grace after the end: the scheduler archives the thread at once (game_life moves a
+    // clock through the grace).
+    let (store, dir) = sqlite().await;
+    let timers = croupier::service::Timers {
+        archive_grace_secs: 0,
+        ..Default::default()
+    };
+    let w = world_with(Service::new(store).with_timers(timers), Some(dir)).await;
     let fake = &w.fake;
     let (game, lobby, thread) = open_lobby(fake, "short=true", "en-US").await;
     join_and_start(fake, game, &lobby, &[BOB]).await;
@@ -225,7 +232,8 @@ async fn two_player_short_game_through_buttons_menus_and_move() {
     assert!(last.components.is_empty(), "{last:?}");
     assert_png(&last);
     assert_names_winner(&w.service, game, &last).await;
-    // The finished game's thread is archived (it no longer counts against the server's cap).
+    // The finished game's thread is archived by the scheduler after the grace (it no longer
+    // counts against the server's cap).
     // The stale /move sent after the end came from the thread, which the player's client
     // unarchived to send it (as Discord's clients do): what counts is that the bot archived it.
     let path = format!("/api/v10/channels/{thread}");

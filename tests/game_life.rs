@@ -8,6 +8,10 @@ mod fake_discord;
 #[path = "support/bot_play.rs"]
 mod bot_play;
 
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,7 +19,7 @@ use bot_play::*;
 use croupier::clock::{unix_now, Clock, ManualClock, HOUR};
 use croupier::engine::GameId;
 use croupier::service::Service;
-use croupier::store::{GameStatus, Store};
+use croupier::store::GameStatus;
 use fake_discord::*;
 
 const CAROL: u64 = 1_100_000_000_000_000_103;
@@ -25,15 +29,18 @@ struct World {
     fake: FakeDiscord,
     service: Service,
     clock: ManualClock,
-    _bot: Bot,
-    _dir: tempfile::TempDir,
+    bot: Bot,
+    db: store_db::Db,
 }
 
 /// The bot on a SQLite store whose clock the test moves; the fake's clock follows it.
 async fn world() -> World {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}/life.db", dir.path().display());
-    let store = Store::connect(&url).await.expect("sqlite store");
+    world_on(store_db::Db::sqlite_file()).await
+}
+
+/// The bot on `db` (SQLite, or a scratch PostgreSQL schema), on a clock the test moves.
+async fn world_on(db: store_db::Db) -> World {
+    let store = db.connect().await;
     let clock = ManualClock::new(unix_now());
     let service = Service::new(store).with_clock(Arc::new(clock.clone()));
     let fake = FakeDiscord::start().await;
@@ -45,8 +52,8 @@ async fn world() -> World {
         fake,
         service,
         clock,
-        _bot: bot,
-        _dir: dir,
+        bot,
+        db,
     }
 }
 
@@ -282,4 +289,249 @@ async fn resign_and_cancel_ask_before_ending_a_game() {
         GameStatus::Cancelled
     );
     finish(fake).await;
+}
+
+/// The game's options played one at a time by whoever must decide, with `/move`, until it
+/// ends. Each change of turn comes most of a day later (the clock per turn is a day), so the
+/// game lasts days of the fake's clock. Returns the number of options played.
+async fn play_to_the_end(w: &World, game: GameId, thread: u64) -> usize {
+    let mut last_seat = None;
+    for played in 0..3_000 {
+        let loaded = w.service.load(game).await.expect("game");
+        let Some(prompt) = loaded.game.prompt() else {
+            return played;
+        };
+        if last_seat.is_some() && last_seat != Some(prompt.seat) {
+            w.clock.advance(20 * HOUR);
+        }
+        last_seat = Some(prompt.seat);
+        let user = loaded.record.seats[prompt.seat.index()]
+            .user
+            .map(|u| u64::from_ne_bytes(u.to_ne_bytes()))
+            .expect("a player decides");
+        let typed = send_move(&w.fake, user, thread, &prompt.options[0]).await;
+        let answer = answer_of(&w.fake, typed.id).await;
+        assert_eq!(answer.content, "✅ Played.", "{answer:?}");
+    }
+    panic!("the game did not end");
+}
+
+#[tokio::test]
+async fn a_real_ending_result_archive_and_rematch_on_sqlite() {
+    a_real_ending_result_archive_and_rematch(world().await).await;
+}
+
+#[tokio::test]
+async fn a_real_ending_result_archive_and_rematch_on_postgres() {
+    if let Some(db) = store_db::Db::postgres("game_life_ending").await {
+        a_real_ending_result_archive_and_rematch(world_on(db).await).await;
+    }
+}
+
+/// Issue 22, item 4, through the fake Discord over simulated days: a whole game to its end,
+/// the result card, the lobby message turned into the result, the thread archived after the
+/// grace, and a rematch with the same seats and options.
+async fn a_real_ending_result_archive_and_rematch(w: World) {
+    let fake = &w.fake;
+    let started = Clock::now(&w.clock);
+    let (game, thread) = start_game(fake).await;
+    let lobby = lobby_of(fake, thread);
+    let played = play_to_the_end(&w, game, thread).await;
+    assert!(played > 10, "{played}");
+    assert_eq!(status(&w.service, game).await, GameStatus::Finished);
+
+    // The result card in the thread: image and text, every player mentioned (and pinged)
+    // once, ranks with each game's breakdown, turns and length.
+    let result = fake
+        .wait_until("the result card", |st| {
+            st.messages
+                .iter()
+                .find(|m| {
+                    m.channel_id == thread
+                        && m.attachments.iter().any(|a| a.filename == "result.png")
+                })
+                .cloned()
+        })
+        .await;
+    for user in [ALICE, BOB] {
+        assert_eq!(
+            result.content.matches(&format!("<@{user}>")).count(),
+            1,
+            "{}",
+            result.content
+        );
+    }
+    let mut pinged = result.pinged_users.clone();
+    pinged.sort_unstable();
+    assert_eq!(pinged, [ALICE, BOB]);
+    assert!(
+        result
+            .content
+            .contains(&format!("**Cortexcape #{}** is over", game.0)),
+        "{}",
+        result.content
+    );
+    assert!(
+        result.content.contains("Fewest steps"),
+        "{}",
+        result.content
+    );
+    assert!(result.content.contains("(round 1: "), "{}", result.content);
+    let days = (Clock::now(&w.clock) - started) / (24 * HOUR);
+    assert!(days >= 2, "the game lasted {days} days of the fake's clock");
+    assert!(
+        result.content.contains(&format!("played over {days} d ")),
+        "{}",
+        result.content
+    );
+    let card = &result.attachments[0];
+    assert_eq!(card.dimensions.map(|d| d.0), Some(640), "{card:?}");
+    // Nobody else was pinged by the end: the final board pings no one.
+    let final_board = latest_board_after(fake, thread, 0).await;
+    assert!(final_board.components.is_empty());
+    assert!(final_board.pinged_users.is_empty(), "{final_board:?}");
+
+    // The lobby message in the channel is the result now, with a link to the card and Rematch.
+    let lobby = fake
+        .wait_until("the lobby turned into the result", |st| {
+            let m = st.message(lobby.id)?;
+            m.content.contains("is over").then(|| m.clone())
+        })
+        .await;
+    let link = format!(
+        "https://discord.com/channels/{GUILD_ID}/{thread}/{}",
+        result.id
+    );
+    assert!(lobby.content.contains(&link), "{}", lobby.content);
+    assert_eq!(
+        custom_ids(&lobby.components),
+        [format!("l:{}:rematch", game.0)]
+    );
+
+    // The thread stays open for the players' last words, then the scheduler archives it.
+    assert!(!fake.channel(thread).expect("thread").archived);
+    w.clock.advance(23 * HOUR);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!fake.channel(thread).expect("thread").archived);
+    w.clock.advance(2 * HOUR);
+    fake.wait_until("the thread archived after the grace", |st| {
+        st.channels.get(&thread)?.archived.then_some(())
+    })
+    .await;
+
+    // A spectator cannot ask for the rematch.
+    let rematch_id = format!("l:{}:rematch", game.0);
+    let refused = click_rematch(fake, &lobby, &rematch_id, CAROL).await;
+    assert!(
+        refused.content.starts_with("Only the players"),
+        "{}",
+        refused.content
+    );
+    // Bob asks: a new lobby in the channel, with the same seats and options; Alice is pinged
+    // once and her seat kept for her.
+    let opened = click_rematch(fake, &lobby, &rematch_id, BOB).await;
+    assert!(opened.content.contains("Rematch #"), "{}", opened.content);
+    let new_lobby = fake
+        .wait_until("the rematch's lobby", |st| {
+            st.messages
+                .iter()
+                .rev()
+                .find(|m| {
+                    m.channel_id == CHANNEL_ID
+                        && m.id > lobby.id
+                        && custom_ids(&m.components)
+                            .iter()
+                            .any(|c| c.ends_with(":join"))
+                })
+                .cloned()
+        })
+        .await;
+    assert_eq!(new_lobby.pinged_users, [ALICE]);
+    assert!(
+        new_lobby
+            .content
+            .contains(&format!("<@{ALICE}> (invited, not confirmed yet)")),
+        "{}",
+        new_lobby.content
+    );
+    assert!(
+        new_lobby.content.contains("Options: short=true"),
+        "{}",
+        new_lobby.content
+    );
+    let r: i64 = custom_ids(&new_lobby.components)[0]
+        .split(':')
+        .nth(1)
+        .and_then(|g| g.parse().ok())
+        .expect("game id");
+    let rematch = GameId(r);
+    assert_eq!(
+        w.service.lobby(rematch).await.expect("rematch").host,
+        Some(i64::try_from(BOB).expect("id"))
+    );
+    // The result links the rematch and keeps its button for the others.
+    let linked = fake.message(lobby.id).expect("the result");
+    assert!(
+        linked.content.contains(&format!("Rematch: game #{r}")),
+        "{}",
+        linked.content
+    );
+    assert_eq!(
+        custom_ids(&linked.components),
+        std::slice::from_ref(&rematch_id)
+    );
+    // Bob cannot start before anyone confirmed; Alice confirms with Rematch.
+    let too_few = click_lobby(fake, &new_lobby, "start", BOB).await;
+    assert!(too_few.is_err(), "{too_few:?}");
+    let confirmed = click_rematch(fake, &linked, &rematch_id, ALICE).await;
+    assert!(
+        confirmed.content.contains("is confirmed"),
+        "{}",
+        confirmed.content
+    );
+    fake.wait_until("Alice's seat confirmed on the lobby", |st| {
+        let m = st.message(new_lobby.id)?;
+        (!m.content.contains("invited")).then_some(())
+    })
+    .await;
+    click_lobby(fake, &new_lobby, "start", BOB)
+        .await
+        .expect("Bob starts the rematch");
+    let second = thread_of(fake, new_lobby.id).await;
+    latest_board_after(fake, second, 0).await;
+    let view = w.service.lobby(rematch).await.expect("rematch");
+    assert_eq!(view.status, GameStatus::Active);
+    assert_eq!(view.options.get("short").map(String::as_str), Some("true"));
+    let seats: Vec<Option<i64>> = view.seats.iter().map(|s| s.user).collect();
+    assert_eq!(
+        seats,
+        [
+            Some(i64::try_from(ALICE).expect("id")),
+            Some(i64::try_from(BOB).expect("id"))
+        ]
+    );
+    finish(fake).await;
+    let World { bot, db, .. } = w;
+    bot.stop().await;
+    db.finish().await;
+}
+
+/// Clicks Rematch on a result as `user`: answered privately (deferred), then written.
+async fn click_rematch(
+    fake: &FakeDiscord,
+    result: &Message,
+    custom_id: &str,
+    user: u64,
+) -> Message {
+    let p = fake
+        .push(
+            Push::button(result.id, custom_id)
+                .by(user)
+                .in_channel(result.channel_id),
+        )
+        .await;
+    let cb = fake.wait_for_callback(p.id).await;
+    assert_eq!(cb.kind, 5, "Rematch answers privately: {cb:?}");
+    assert!(cb.ephemeral());
+    answer_of(fake, p.id).await
 }

@@ -81,8 +81,7 @@ async fn lobby_fills_and_only_the_host_or_a_moderator_starts() {
         assert_eq!(
             view.text(Lang::En),
             format!(
-                "🎲 **Cortexcape**: game {} is looking for players\n⚙️ Rules: standard\n\
-                 Players 1/3 (at least 2):\n\
+                "🎲 **Cortexcape**: game {} is looking for players\nPlayers 1/3 (at least 2):\n\
                  1. <@1> (host)\nPress Join to take a seat. The host can start once 2 players \
                  are seated.",
                 g.0
@@ -358,6 +357,133 @@ async fn closed_dms_are_told_once() {
 #[test]
 fn cortexcape_has_no_hidden_hands() {
     assert!(!Service::has_hidden_hands(GameKind::Cortexcape));
+}
+
+/// Issue 22: a game ends (here by a resignation), its result names everyone once and says how
+/// it ended, its thread's archive is a stored job, and Rematch opens one lobby with the same
+/// seats in order and the same options: the opener hosts, the others' seats wait for them
+/// until they confirm; anyone may take a free seat; the host starts with those who confirmed.
+#[tokio::test]
+async fn a_finished_game_gives_its_result_and_one_rematch_with_the_same_seats() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        let ch = channel();
+        // Users unique to this run: PostgreSQL runs share one database.
+        let (a, b, c, d) = (ch * 10 + 1, ch * 10 + 2, ch * 10 + 3, ch * 10 + 4);
+        let mut cmd = open(a, ch, None);
+        cmd.options.insert("short".into(), "true".into());
+        cmd.clock_secs = Some(3_600);
+        let g = svc.open_lobby(cmd, 100).await.unwrap().game;
+        svc.join(g, player(b), 101).await.unwrap();
+        svc.join(g, player(c), 102).await.unwrap();
+        svc.start_lobby(g, a, false, Lang::En, 1_000).await.unwrap();
+        assert_eq!(
+            lobby_err(svc.rematch(g, player(b), 7, 1_500).await),
+            LobbyError::RematchNotFinished(g),
+            "{backend}"
+        );
+        svc.resign(g, c, Lang::En, 1_000 + 2 * 86_400)
+            .await
+            .unwrap();
+        // The thread is archived by a job after the grace, not at once.
+        let jobs = svc.store().jobs_for_game(g).await.unwrap();
+        let kinds: Vec<(&str, i64)> = jobs.iter().map(|j| (j.kind.as_str(), j.due_at)).collect();
+        assert_eq!(
+            kinds,
+            [("archive", 1_000 + 3 * 86_400)],
+            "{backend}: only the archive is left"
+        );
+        let result = svc.result(g, Lang::En).await.unwrap();
+        assert_eq!(result.users, [a, b, c], "{backend}");
+        for u in [a, b, c] {
+            assert_eq!(
+                result.text.matches(&format!("<@{u}>")).count(),
+                1,
+                "{}",
+                result.text
+            );
+        }
+        assert!(result.text.contains("resigned"), "{}", result.text);
+        assert!(
+            result.text.contains("0 turns, played over 2 d 0 h."),
+            "{}",
+            result.text
+        );
+        assert!(
+            result.summary.contains(&format!("#{}** is over", g.0)),
+            "{}",
+            result.summary
+        );
+        // The resigning seat (3rd) ranks last.
+        assert!(
+            result.text.contains(&format!("3. P{c}: 0")),
+            "{}",
+            result.text
+        );
+        assert!(result.png.starts_with(b"\x89PNG"));
+
+        // Only a player asks for the rematch; Bob's click opens it, once.
+        assert_eq!(
+            lobby_err(svc.rematch(g, player(d), 7, 2_000).await),
+            LobbyError::RematchNotPlayer(g)
+        );
+        let croupier::service::Rematch::Opened { view, invited } =
+            svc.rematch(g, player(b), 7, 2_000).await.unwrap()
+        else {
+            panic!("{backend}: the first click opens the rematch");
+        };
+        let r = view.game;
+        assert_ne!(r, g);
+        assert_eq!(invited, [a, c]);
+        assert_eq!(view.host, Some(b));
+        assert_eq!(view.status, GameStatus::Lobby);
+        assert_eq!(view.options.get("short").map(String::as_str), Some("true"));
+        assert_eq!(svc.store().game(r).await.unwrap().clock_secs, Some(3_600));
+        let seats: Vec<(Option<i64>, bool)> =
+            view.seats.iter().map(|s| (s.user, s.vacant)).collect();
+        assert_eq!(seats, [(Some(a), true), (Some(b), false), (Some(c), true)]);
+        assert_eq!(view.confirmed(), 1);
+        assert!(!view.can_start());
+        let text = view.text(Lang::En);
+        assert!(
+            text.contains(&format!("🔁 A rematch: <@{a}>, <@{c}>, press Join")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("1. <@{a}> (invited, not confirmed yet)")),
+            "{text}"
+        );
+        // Ann confirms with Rematch; Bob's second click changes nothing.
+        let croupier::service::Rematch::Confirmed(view) =
+            svc.rematch(g, player(a), 8, 2_100).await.unwrap()
+        else {
+            panic!("{backend}: a later click confirms");
+        };
+        assert_eq!(view.confirmed(), 2);
+        assert!(view.can_start());
+        assert!(matches!(
+            svc.rematch(g, player(b), 9, 2_200).await.unwrap(),
+            croupier::service::Rematch::Seated(_)
+        ));
+        // Anyone may take a free seat, as in any lobby; Chloé never confirms.
+        svc.join(r, player(d), 2_300).await.unwrap();
+        // Only the host starts; Chloé's kept seat is left out, the others keep their order.
+        assert_eq!(
+            lobby_err(svc.start_lobby(r, a, false, Lang::En, 2_400).await),
+            LobbyError::NotHost
+        );
+        svc.start_lobby(r, b, false, Lang::En, 2_400).await.unwrap();
+        let started = svc.lobby(r).await.unwrap();
+        let seats: Vec<Option<i64>> = started.seats.iter().map(|s| s.user).collect();
+        assert_eq!(seats, [Some(a), Some(b), Some(d)], "{backend}");
+        assert!(started.seats.iter().all(|s| !s.vacant));
+        assert_eq!(svc.load(r).await.unwrap().game.seat_count(), 3);
+        // The rematch has started: a late click is told so.
+        assert_eq!(
+            lobby_err(svc.rematch(g, player(c), 9, 2_500).await),
+            LobbyError::RematchClosed(r)
+        );
+    }
 }
 
 /// Options that fit only some table sizes open a lobby (Vortex's Crossing needs two players,

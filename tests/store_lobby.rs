@@ -4,7 +4,8 @@
 
 use croupier::engine::{GameId, Seat, Version};
 use croupier::store::{
-    DmStatus, GameStatus, JoinOutcome, LeaveOutcome, NewGame, NewSeat, StoreError,
+    DmStatus, GameStatus, JoinOutcome, LeaveOutcome, NewGame, NewJob, NewRematch, NewSeat,
+    RematchOutcome, StoreError,
 };
 
 #[macro_use]
@@ -17,6 +18,7 @@ on_backends!(leave_renumbers_the_seats_after, memory);
 on_backends!(start_checks_version_and_status, memory);
 on_backends!(thread_and_cap_are_stored, memory);
 on_backends!(concurrent_joins_never_overfill);
+on_backends!(a_rematch_opens_once_and_keeps_seats_for_the_invited);
 
 fn lobby(host: i64) -> NewGame {
     NewGame {
@@ -188,4 +190,133 @@ async fn concurrent_joins_never_overfill(db: &Db) {
     assert_eq!(rec.seats.len(), 4);
     let numbers: Vec<u8> = rec.seats.iter().map(|s| s.seat.0).collect();
     assert_eq!(numbers, vec![0, 1, 2, 3]);
+}
+
+/// Issue 22: the start time and a resignation are recorded; a rematch opens once even when two
+/// players ask at the same moment, with the old seats in order, the invited ones kept until
+/// they confirm, and the old game's cap and bots.
+async fn a_rematch_opens_once_and_keeps_seats_for_the_invited(db: &Db) {
+    let store = db.connect().await;
+    let g = store.create_game(&lobby(100)).await.unwrap();
+    store.lobby_join(g, 101, "b", 4, 11).await.unwrap();
+    let v = store.start_lobby(g, Version(1), "{}", 20).await.unwrap();
+    let ending = store.ending(g).await.unwrap();
+    assert_eq!(
+        (ending.started_at, ending.resigned, ending.rematch),
+        (Some(20), None, None)
+    );
+    let mut new = lobby(101);
+    new.seats = vec![
+        NewSeat {
+            user: Some(100),
+            name: "a".into(),
+            is_bot: false,
+        },
+        NewSeat {
+            user: Some(101),
+            name: "b".into(),
+            is_bot: false,
+        },
+        NewSeat {
+            user: None,
+            name: "bot".into(),
+            is_bot: true,
+        },
+    ];
+    let rematch = NewRematch {
+        game: new,
+        invited: vec![0],
+        max_seats: Some(4),
+        bot_level: "hard".into(),
+        bot_delay: 5,
+        idle: NewJob {
+            due_at: 99,
+            kind: "lobby".into(),
+            game: None,
+            user: None,
+            payload: String::new(),
+        },
+    };
+    assert_eq!(
+        store.open_rematch(g, &rematch).await.unwrap(),
+        RematchOutcome::NotFinished(GameStatus::Active)
+    );
+    store.resign_game(g, v, Seat(1), &[], 30).await.unwrap();
+    assert_eq!(store.game(g).await.unwrap().status, GameStatus::Finished);
+    assert_eq!(store.ending(g).await.unwrap().resigned, Some(Seat(1)));
+    // Two clicks at once: one opens it, the other finds it.
+    let (x, y) = tokio::join!(
+        store.open_rematch(g, &rematch),
+        store.open_rematch(g, &rematch)
+    );
+    let (r, other) = match (x.unwrap(), y.unwrap()) {
+        (RematchOutcome::Opened(r), o) | (o, RematchOutcome::Opened(r)) => (r, o),
+        other => panic!("nobody opened it: {other:?}"),
+    };
+    assert_eq!(other, RematchOutcome::Exists(r));
+    assert_eq!(store.ending(g).await.unwrap().rematch, Some(r));
+    let rec = store.game(r).await.unwrap();
+    assert_eq!(rec.status, GameStatus::Lobby);
+    let seats: Vec<(Option<i64>, bool, bool)> = rec
+        .seats
+        .iter()
+        .map(|s| (s.user, s.is_bot, s.vacant))
+        .collect();
+    assert_eq!(
+        seats,
+        [
+            (Some(100), false, true),
+            (Some(101), false, false),
+            (None, true, false)
+        ]
+    );
+    assert_eq!((rec.bot_level.as_str(), rec.bot_delay), ("hard", 5));
+    assert_eq!(store.max_seats(r).await.unwrap(), Some(4));
+    let jobs = store.jobs_for_game(r).await.unwrap();
+    assert_eq!(jobs.len(), 1);
+    assert_eq!((jobs[0].kind.as_str(), jobs[0].due_at), ("lobby", 99));
+    // Someone else joins a free seat and leaves: the invitation stays kept.
+    assert_eq!(
+        store.lobby_join(r, 102, "c", 4, 40).await.unwrap(),
+        JoinOutcome::Joined(Seat(3))
+    );
+    store.lobby_leave(r, 102, 41).await.unwrap();
+    assert!(store.game(r).await.unwrap().seats[0].vacant);
+    // Ann never confirmed: her kept seat is dropped, the others move up.
+    assert_eq!(
+        store.lobby_drop_unconfirmed(r, 42).await.unwrap(),
+        LeaveOutcome::Left
+    );
+    let users: Vec<Option<i64>> = store
+        .game(r)
+        .await
+        .unwrap()
+        .seats
+        .iter()
+        .map(|s| s.user)
+        .collect();
+    assert_eq!(users, [Some(101), None]);
+    assert_eq!(
+        store.lobby_drop_unconfirmed(r, 43).await.unwrap(),
+        LeaveOutcome::NotSeated
+    );
+    // An invited player joining confirms their kept seat (a fresh rematch of another game).
+    let h = store.create_game(&lobby(200)).await.unwrap();
+    store.lobby_join(h, 201, "b", 4, 11).await.unwrap();
+    let v = store.start_lobby(h, Version(1), "{}", 20).await.unwrap();
+    store.resign_game(h, v, Seat(0), &[], 30).await.unwrap();
+    let mut again = rematch.clone();
+    again.game.seats.truncate(2);
+    let RematchOutcome::Opened(s) = store.open_rematch(h, &again).await.unwrap() else {
+        panic!("a second game's rematch opens");
+    };
+    assert_eq!(
+        store.lobby_join(s, 100, "a", 4, 50).await.unwrap(),
+        JoinOutcome::Joined(Seat(0))
+    );
+    assert!(!store.game(s).await.unwrap().seats[0].vacant);
+    assert_eq!(
+        store.lobby_join(s, 100, "a", 4, 51).await.unwrap(),
+        JoinOutcome::AlreadySeated(Seat(0))
+    );
 }

@@ -16,7 +16,7 @@ use super::send;
 use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
 use crate::i18n::Lang;
-use crate::service::{LobbyView, Player, Service, ServiceError};
+use crate::service::{LobbyView, Player, Rematch, Service, ServiceError};
 use crate::store::GameStatus;
 
 /// How a click was acknowledged, which decides how an error is shown afterwards.
@@ -46,9 +46,10 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
     // costs Discord's 3 s: the clicked message is edited later (lobby and boards), or a private
     // answer is filled in (a hand, a group of options).
     let ack = match id {
-        // A follower is answered privately; the lobby message stays as it is.
+        // A follower is answered privately; the lobby message stays as it is. So is a rematch:
+        // its lobby is a new message.
         CustomId::Lobby {
-            action: LobbyAction::Follow,
+            action: LobbyAction::Follow | LobbyAction::Rematch,
             ..
         } => Ack::Deferred,
         CustomId::Choose { .. } | CustomId::Menu { .. } | CustomId::Lobby { .. } => Ack::Update,
@@ -330,16 +331,9 @@ async fn lobby(
     let moderator = is_moderator(click.member.as_ref());
     match action {
         LobbyAction::Join => {
-            let player = Player {
-                user: Some(user),
-                name: click
-                    .user
-                    .global_name
-                    .clone()
-                    .unwrap_or_else(|| click.user.name.clone()),
-                is_bot: false,
-            };
-            let view = service.join(game, player, data.service.now()).await?;
+            let view = service
+                .join(game, clicker(click), data.service.now())
+                .await?;
             update_lobby(http, &data.pace, click, &view, lang).await?;
             if Service::has_hidden_hands(view.kind) {
                 send::check_dm(http, data, &view, user, lang).await;
@@ -384,8 +378,159 @@ async fn lobby(
             update_lobby(http, &data.pace, click, &view, lang).await?;
         }
         LobbyAction::Follow => follow(http, click, data, game).await?,
+        LobbyAction::Rematch => rematch(http, click, data, game, lang).await?,
     }
     Ok(())
+}
+
+/// A player of a finished game presses Rematch (on its result in the channel): the first
+/// press opens the rematch's lobby as a new message there, pinging the other players once;
+/// a later press by one of them confirms their seat. Answered privately; `plang` is the
+/// server's language, for the lobby.
+async fn rematch(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    data: &Data,
+    game: crate::engine::GameId,
+    plang: Lang,
+) -> Result<(), Error> {
+    let lang = Lang::from_locale(&click.locale);
+    let seed = crate::clock::fresh_seed(click.id.get());
+    let done = data
+        .service
+        .rematch(game, clicker(click), seed, data.service.now())
+        .await?;
+    let (key, view) = match done {
+        Rematch::Opened { view, invited } => {
+            let view = post_rematch(http, data, view, &invited, plang).await?;
+            // The result keeps its Rematch button (others confirm with it) and links the lobby.
+            let line = crate::i18n::Text::new("bot.rematch.link")
+                .arg("id", view.game.0)
+                .arg("link", lobby_link(&view))
+                .render(plang);
+            let edit = serenity::EditMessage::new()
+                .content(content(&format!("{}\n{line}", click.message.content)))
+                .allowed_mentions(nobody());
+            data.pace.counted().await;
+            let linked = editing(http, &data.pace, click.channel_id, "link a rematch", || {
+                click
+                    .channel_id
+                    .edit_message(http, click.message.id, edit.clone())
+            })
+            .await;
+            if let Err(e) = linked {
+                tracing::info!(%game, error = %e, "could not link the rematch from the result");
+            }
+            ("bot.rematch.opened", view)
+        }
+        Rematch::Confirmed(view) => {
+            refresh_lobby(http, data, &view, plang).await;
+            ("bot.rematch.confirmed", view)
+        }
+        Rematch::Seated(view) => ("bot.rematch.seated", view),
+    };
+    let text = crate::i18n::Text::new(key)
+        .arg("id", view.game.0)
+        .arg("link", lobby_link(&view))
+        .render(lang);
+    answer_privately(http, data, click, "answer a rematch", &text).await
+}
+
+/// The member who clicked, as a player taking a seat (by their display name).
+fn clicker(click: &ComponentInteraction) -> Player {
+    Player {
+        user: Some(id_i64(click.user.id.get())),
+        name: click
+            .user
+            .global_name
+            .clone()
+            .unwrap_or_else(|| click.user.name.clone()),
+        is_bot: false,
+    }
+}
+
+/// Fills in a click's deferred private answer with `text` (it pings nobody).
+async fn answer_privately(
+    http: &serenity::Http,
+    data: &Data,
+    click: &ComponentInteraction,
+    what: &str,
+    text: &str,
+) -> Result<(), Error> {
+    let edit = EditInteractionResponse::new()
+        .content(content(text))
+        .allowed_mentions(nobody());
+    edit_click(http, &data.pace, click, what, edit).await?;
+    Ok(())
+}
+
+/// Posts a rematch's lobby in its channel, pinging only the invited players, and records it.
+async fn post_rematch(
+    http: &serenity::Http,
+    data: &Data,
+    view: LobbyView,
+    invited: &[i64],
+    lang: Lang,
+) -> Result<LobbyView, Error> {
+    let Some(channel) = view.channel else {
+        return Ok(view);
+    };
+    let channel = serenity::ChannelId::new(super::id_u64(channel).max(1));
+    let pings = serenity::CreateAllowedMentions::new().users(
+        invited
+            .iter()
+            .map(|u| serenity::UserId::new(super::id_u64(*u).max(1))),
+    );
+    let msg = serenity::CreateMessage::new()
+        .content(content(&view.text(lang)))
+        .allowed_mentions(pings)
+        .components(send::lobby_rows(&view, lang))
+        .nonce(serenity::Nonce::String(format!("l{}", view.game.0)))
+        .enforce_nonce(true);
+    let posted = posting(&data.pace, "post a rematch", || {
+        channel.send_message(http, msg.clone())
+    })
+    .await?;
+    data.service
+        .set_lobby_message(view.game, id_i64(posted.id.get()))
+        .await?;
+    Ok(data.service.lobby(view.game).await?)
+}
+
+/// Rewrites a lobby message from its view (a seat confirmed elsewhere than on it). Logged
+/// on failure: the lobby itself changed already.
+async fn refresh_lobby(http: &serenity::Http, data: &Data, view: &LobbyView, lang: Lang) {
+    let (Some(channel), Some(message)) = (view.channel, view.lobby_message) else {
+        return;
+    };
+    let channel = serenity::ChannelId::new(super::id_u64(channel).max(1));
+    let message = serenity::MessageId::new(super::id_u64(message).max(1));
+    let edit = serenity::EditMessage::new()
+        .content(content(&view.text(lang)))
+        .allowed_mentions(nobody())
+        .components(send::lobby_rows(view, lang));
+    data.pace.counted().await;
+    if let Err(e) = editing(http, &data.pace, channel, "update a lobby", || {
+        channel.edit_message(http, message, edit.clone())
+    })
+    .await
+    {
+        tracing::info!(game = %view.game, error = %e, "could not update a rematch's lobby");
+    }
+}
+
+/// A link to a lobby's message (or its channel).
+fn lobby_link(view: &LobbyView) -> String {
+    match (view.guild, view.channel, view.lobby_message) {
+        (Some(g), Some(c), Some(m)) => format!(
+            "https://discord.com/channels/{}/{}/{}",
+            super::id_u64(g),
+            super::id_u64(c),
+            super::id_u64(m)
+        ),
+        (_, Some(c), _) => format!("<#{}>", super::id_u64(c)),
+        _ => String::new(),
+    }
 }
 
 /// Every seated player joins the new game's thread, so it is in their list and its boards
@@ -440,11 +585,7 @@ async fn follow(
         }
         None => crate::i18n::Text::new("bot.lobby.nothing_to_follow"),
     };
-    let edit = EditInteractionResponse::new()
-        .content(content(&text.render(lang)))
-        .allowed_mentions(nobody());
-    edit_click(http, &data.pace, click, "answer a follower", edit).await?;
-    Ok(())
+    answer_privately(http, data, click, "answer a follower", &text.render(lang)).await
 }
 
 /// A started game gets its thread, from the lobby message, so several games share a channel

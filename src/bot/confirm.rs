@@ -94,8 +94,8 @@ pub async fn answer(
     Ok(())
 }
 
-/// `user` resigns: the game ends, its place is told, the live board loses its buttons and the
-/// thread is archived.
+/// `user` resigns: the game ends, the live board loses its buttons and the result (which says
+/// who resigned) goes out as for any ending; the thread is archived after the grace.
 async fn resign(
     http: &serenity::Http,
     data: &Data,
@@ -103,15 +103,18 @@ async fn resign(
     user: i64,
     plang: Lang,
 ) -> Result<(), Error> {
-    let resigned = data
-        .service
+    data.service
         .resign(game, user, plang, data.service.now())
         .await?;
     let view = data.service.lobby(game).await?;
-    announce(http, data, &view, &resigned.text, "announce a resignation").await
+    if let (Some(place), Some(board)) = (send::place_of(&view), view.board_message) {
+        send::retire_board(http, &data.pace, place, board).await;
+    }
+    send::announce_result(http, data, &view, plang).await;
+    Ok(())
 }
 
-/// The host or a moderator cancels: as a resignation, with no result.
+/// The host or a moderator cancels: the game stops with no result, its thread archived at once.
 async fn cancel(
     http: &serenity::Http,
     data: &Data,
@@ -128,17 +131,17 @@ async fn cancel(
         .arg("game", view.kind.display_name())
         .arg("id", view.game.0)
         .render(plang);
-    announce(http, data, &view, &text, "announce a cancellation").await
+    announce(http, data, &view, &text).await
 }
 
-/// Tells the game's place how it ended, retires its live board and archives its thread.
+/// Tells the game's place it was cancelled, retires its live board and archives its thread.
 async fn announce(
     http: &serenity::Http,
     data: &Data,
     view: &LobbyView,
     text: &str,
-    what: &str,
 ) -> Result<(), Error> {
+    let what = "announce a cancellation";
     if let Some(place) = send::place_of(view) {
         let msg = send::text_message(text);
         posting(&data.pace, what, || place.send_message(http, msg.clone())).await?;

@@ -5,7 +5,7 @@
 //! - `s:<game>:<version>[:<part>]`: a select menu of that prompt (the chosen value is the
 //!   option's index; a long prompt has several menus, `part` 1, 2, ...)
 //! - `o:<game>:<version>`: the menu of option groups of a long prompt (the value is the group)
-//! - `l:<game>:<join|leave|start|cancel|bot|unbot|follow>`: lobby buttons
+//! - `l:<game>:<join|leave|start|cancel|bot|unbot|follow|rematch>`: lobby buttons
 //! - `h:<game>`: "Show my hand"
 //! - `k:<game>:<resign|cancel|keep>`: the answer to "are you sure?" after `/resign`, `/cancel`
 
@@ -24,10 +24,12 @@ pub enum LobbyAction {
     RemoveBot,
     /// A spectator joins a running game's thread.
     Follow,
+    /// A player of a finished game opens its rematch, or confirms their seat in it.
+    Rematch,
 }
 
 impl LobbyAction {
-    pub const ALL: [LobbyAction; 7] = [
+    pub const ALL: [LobbyAction; 8] = [
         LobbyAction::Join,
         LobbyAction::Leave,
         LobbyAction::Start,
@@ -35,6 +37,7 @@ impl LobbyAction {
         LobbyAction::AddBot,
         LobbyAction::RemoveBot,
         LobbyAction::Follow,
+        LobbyAction::Rematch,
     ];
 
     fn as_str(self) -> &'static str {
@@ -46,6 +49,7 @@ impl LobbyAction {
             LobbyAction::AddBot => "bot",
             LobbyAction::RemoveBot => "unbot",
             LobbyAction::Follow => "follow",
+            LobbyAction::Rematch => "rematch",
         }
     }
 }

@@ -23,6 +23,7 @@ pub const CLOSED_DMS: isize = 50007;
 pub const NO_MUTUAL_GUILD: isize = 50278;
 
 pub const BOARD_FILE: &str = "board.png";
+pub const RESULT_FILE: &str = "result.png";
 pub const HAND_FILE: &str = "hand.png";
 
 /// The board image, with its text summary as the alt text.
@@ -237,7 +238,7 @@ pub fn board_edit(board: &BoardPost, hands: bool, lang: Lang) -> EditInteraction
 }
 
 /// Join / Leave / Start / Cancel while the game is a lobby; Follow (its thread) while it is
-/// played in one; nothing afterwards.
+/// played in one; Rematch once it is over; nothing once cancelled.
 pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
     let button = |action: LobbyAction, key: &str, style: ButtonStyle| {
         CreateButton::new(
@@ -257,6 +258,13 @@ pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
                 LobbyAction::Follow,
                 "bot.lobby.follow",
                 ButtonStyle::Secondary,
+            )])];
+        }
+        GameStatus::Finished => {
+            return vec![CreateActionRow::Buttons(vec![button(
+                LobbyAction::Rematch,
+                "bot.rematch.button",
+                ButtonStyle::Primary,
             )])];
         }
         _ => return Vec::new(),
@@ -554,9 +562,75 @@ pub async fn deliver_after(
     let jump = jump_link(view.guild, &msg);
     send_private(http, data, &view, &outputs.private, jump, lang).await;
     if outputs.board.outcome.is_some() {
-        archive_thread(http, &data.pace, &view).await;
+        // The thread stays open for the players' last words: the scheduler archives it after
+        // the grace (a stored job, planned with the last move).
+        announce_result(http, data, &view, lang).await;
     }
     Ok(())
+}
+
+/// A game is over: the result card goes to its place, mentioning every seated player once,
+/// and the lobby message in the channel becomes the result, with a link to the card and the
+/// Rematch button. A failure is logged: the final board already says who won.
+pub async fn announce_result(http: &serenity::Http, data: &Data, view: &LobbyView, lang: Lang) {
+    let game = view.game;
+    let result = match data.service.result(game, lang).await {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!(%game, error = %e, "could not build a finished game's result");
+            return;
+        }
+    };
+    let mut link = None;
+    if let Some(place) = place_of(view) {
+        let text = content(&result.text);
+        let msg = CreateMessage::new()
+            .allowed_mentions(allowed(&text))
+            .content(text)
+            .add_file(
+                CreateAttachment::bytes(result.png.clone(), RESULT_FILE)
+                    .description(alt(&result.alt)),
+            )
+            .nonce(serenity::Nonce::String(format!("r{}", game.0)))
+            .enforce_nonce(true);
+        match posting(&data.pace, "post a result", || {
+            place.send_message(http, msg.clone())
+        })
+        .await
+        {
+            Ok(m) => link = jump_link(view.guild, &m),
+            Err(e) => tracing::warn!(%game, error = %e, "could not post a finished game's result"),
+        }
+    }
+    let (Some(channel), Some(message)) = (view.channel, view.lobby_message) else {
+        return;
+    };
+    let text = format!(
+        "{}\n{}",
+        Text::new("bot.result.lobby")
+            .arg("summary", result.summary.clone())
+            .arg("link", link.unwrap_or_default())
+            .render(lang),
+        Text::new("bot.result.rematch_hint").render(lang)
+    );
+    let edit = serenity::EditMessage::new()
+        .content(content(&text))
+        .allowed_mentions(nobody())
+        .components(lobby_rows(view, lang));
+    let channel = serenity::ChannelId::new(id_u64(channel).max(1));
+    let message = serenity::MessageId::new(id_u64(message).max(1));
+    data.pace.counted().await;
+    if let Err(e) = editing(
+        http,
+        &data.pace,
+        channel,
+        "show a result in the lobby",
+        || channel.edit_message(http, message, edit.clone()),
+    )
+    .await
+    {
+        tracing::info!(%game, error = %e, "could not turn the lobby message into the result");
+    }
 }
 
 /// Discord's "Unknown Channel": the thread or channel was deleted.
@@ -829,6 +903,11 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
             serenity::ChannelId::new(id_u64(channel).max(1))
                 .edit_message(http, serenity::MessageId::new(id_u64(message).max(1)), edit)
                 .await?;
+            Ok(())
+        }
+        Notice::Archive { game } => {
+            let view = data.service.lobby(game).await?;
+            archive_thread(http, &data.pace, &view).await;
             Ok(())
         }
         Notice::Private { game, post } => {
@@ -1136,15 +1215,18 @@ mod tests {
         assert_eq!(place_of(&view), Some(serenity::ChannelId::new(10)));
         view.thread = Some(11);
         assert_eq!(place_of(&view), Some(serenity::ChannelId::new(11)));
-        // Started in a thread: spectators may follow it; played in the channel, or over:
+        // Started in a thread: spectators may follow it; played in the channel, or cancelled:
         // nothing.
         view.status = GameStatus::Active;
         assert_eq!(ids(&lobby_rows(&view, Lang::En)), vec![vec!["l:4:follow"]]);
         view.thread = None;
         assert!(lobby_rows(&view, Lang::En).is_empty());
         view.thread = Some(11);
-        view.status = GameStatus::Finished;
+        view.status = GameStatus::Cancelled;
         assert!(lobby_rows(&view, Lang::En).is_empty());
+        // Over: a rematch, with or without a thread.
+        view.status = GameStatus::Finished;
+        assert_eq!(ids(&lobby_rows(&view, Lang::En)), vec![vec!["l:4:rematch"]]);
     }
 
     #[test]

@@ -4,7 +4,9 @@
 use image::RgbaImage;
 use serde::{Deserialize, Serialize};
 
-use super::game::{Game, LineKeeps, Outcome, ParseError, Reject, RenderCtx, RuleErrorText};
+use super::game::{
+    Game, LineKeeps, Outcome, ParseError, Reject, RenderCtx, ResultDetails, RuleErrorText,
+};
 use super::{GameKind, Seat, Version};
 use crate::ai::{Level, Method};
 use crate::i18n::Text;
@@ -141,6 +143,10 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn apply_notation(&mut self, seat: Seat, notation: &str) -> Result<AppliedMove, PlayError>;
     fn scores(&self) -> Vec<i64>;
     fn outcome(&self) -> Option<Outcome>;
+    /// How a finished game ended and each score broken down (see [`Game::result_details`]).
+    fn result_details(&self) -> ResultDetails;
+    /// Whether a lower score wins.
+    fn lower_score_wins(&self) -> bool;
     fn to_json(&self) -> String;
     fn public_view_json(&self) -> serde_json::Value;
     fn private_view_json(&self, seat: Seat) -> Option<serde_json::Value>;
@@ -388,6 +394,14 @@ impl<G: Game> AnyGame for G {
         Game::outcome(self)
     }
 
+    fn result_details(&self) -> ResultDetails {
+        Game::result_details(self)
+    }
+
+    fn lower_score_wins(&self) -> bool {
+        G::LOWER_SCORE_WINS
+    }
+
     fn to_json(&self) -> String {
         let env = Envelope {
             kind: G::KIND.id().to_string(),
@@ -489,4 +503,23 @@ pub(crate) fn load_state<G: Game>(json: &str) -> Result<Box<dyn AnyGame>, LoadEr
     let env: Envelope<G> =
         serde_json::from_str(json).map_err(|e| LoadError::Corrupt(e.to_string()))?;
     Ok(Box::new(env.state))
+}
+
+/// Plays seeded random legal options until the game ends or `max_steps` options were played;
+/// returns whether it ended. For tests, benches and demos: a finished game of any kind.
+pub fn play_out(game: &mut dyn AnyGame, seed: u64, max_steps: usize) -> bool {
+    let mut rng = super::GameRng::seed_from_u64(seed);
+    for _ in 0..max_steps {
+        let Some(prompt) = game.prompt() else {
+            return true;
+        };
+        if prompt.options.is_empty() {
+            return false;
+        }
+        let pick = prompt.options[rng.gen_range(0..prompt.options.len())].clone();
+        if game.apply_notation(prompt.seat, &pick).is_err() {
+            return false;
+        }
+    }
+    game.prompt().is_none()
 }

@@ -83,6 +83,26 @@ impl Outcome {
     }
 }
 
+/// One part of a seat's final score (Space Lab's bottom row, Gates' runes, a Cortexcape
+/// round), for the result card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScorePart {
+    pub label: Text,
+    pub points: i64,
+}
+
+/// A finished game explained, for the result card: how it was decided and what each seat's
+/// score is made of. Everything here is public (it is shown in the channel).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ResultDetails {
+    /// How the game ended ("the last monstrosity is loose", "the mouse reached the pantry").
+    /// `None`: it ran its course and the scores decided.
+    pub how: Option<Text>,
+    /// Per seat, the parts of its final score in the game's own terms. Empty for a seat (or
+    /// for every seat) when the total is all there is.
+    pub parts: Vec<Vec<ScorePart>>,
+}
+
 /// Why a line of notation could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("cannot read `{found}` (token {token}); expected: {}", expected.join(" | "))]
@@ -220,6 +240,13 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     fn scores(&self) -> Vec<i64>;
 
     fn outcome(&self) -> Option<Outcome>;
+
+    /// A finished game explained for its result card: how it ended and each seat's score
+    /// broken down (only what everyone may see). Called once the game is over; the default
+    /// says nothing beyond the scores.
+    fn result_details(&self) -> ResultDetails {
+        ResultDetails::default()
+    }
 
     /// Whether the pending prompt's options show what only the deciding seat may see (the
     /// cards of its hand): front ends then offer them only to that seat, never on the board.

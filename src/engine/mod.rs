@@ -7,10 +7,10 @@ mod registry;
 pub mod rng;
 mod words;
 
-pub use any::{AnyGame, AppliedMove, BotMove, LoadError, PlayError, PromptInfo};
+pub use any::{play_out, AnyGame, AppliedMove, BotMove, LoadError, PlayError, PromptInfo};
 pub use game::{
     resolve_options, Applied, Game, GameOptions, LineKeeps, OptionSpec, Outcome, ParseError,
-    Prompt, Reject, RenderCtx, RuleErrorText, SetupError,
+    Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, SetupError,
 };
 pub use ids::{BySeat, GameId, Seat, Version};
 pub use registry::GameKind;

@@ -8,11 +8,13 @@
 //!   `grayscale_dilate`); glyph coverage kept per face, size and quarter-pixel offset;
 //! - [`palette`]: colour-blind-safe seat colours, contrast, seat letters;
 //! - [`panel`]: seat tokens, legend box, score table, pool chips;
-//! - [`quantize`]: the board reduced to a 256-colour palette for the PNG at the edge.
+//! - [`quantize`]: the board reduced to a 256-colour palette for the PNG at the edge;
+//! - [`result`]: the result card of a finished game.
 
 pub mod palette;
 pub mod panel;
 pub mod quantize;
+pub mod result;
 pub mod shapes;
 pub mod text;
 

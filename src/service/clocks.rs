@@ -26,6 +26,8 @@ pub const JOB_BOT: &str = "bot";
 pub const JOB_DIGEST: &str = "digest";
 /// Closes a lobby nobody touched for [`Timers::lobby_idle_secs`].
 pub const JOB_LOBBY: &str = "lobby";
+/// Archives a finished game's thread [`Timers::archive_grace_secs`] after its end.
+pub const JOB_ARCHIVE: &str = "archive";
 
 /// A bot or a timed-out seat plays at most this many options in a row (a guard: a turn of a
 /// real game is a handful).
@@ -58,6 +60,9 @@ pub struct Timers {
     pub lobbies_per_member: u32,
     /// Open lobbies one channel may hold at once (`MAX_LOBBIES_PER_CHANNEL`).
     pub lobbies_per_channel: u32,
+    /// A finished game's thread stays open this long for its players' last words, then is
+    /// archived (`ARCHIVE_GRACE_HOURS`).
+    pub archive_grace_secs: i64,
 }
 
 impl Default for Timers {
@@ -74,6 +79,7 @@ impl Default for Timers {
             lobby_idle_secs: 24 * HOUR,
             lobbies_per_member: 3,
             lobbies_per_channel: 10,
+            archive_grace_secs: 24 * HOUR,
         }
     }
 }
@@ -433,14 +439,8 @@ impl Service {
             .arg("game", kind)
             .arg("id", game.0)
             .render(lang);
-        let mut users: Vec<i64> = record
-            .seats
-            .iter()
-            .filter(|s| !s.is_bot)
-            .filter_map(|s| s.user)
-            .collect();
+        let mut users = super::players(&record);
         users.sort_unstable();
-        users.dedup();
         Ok(users
             .into_iter()
             .map(|user| Notice::Dm {
@@ -616,6 +616,7 @@ impl Service {
             JOB_REMIND => self.fire_reminder(job, worker, now).await,
             JOB_DIGEST => self.fire_digest(job, worker, now).await,
             JOB_LOBBY => self.fire_lobby(job, worker, now).await,
+            JOB_ARCHIVE => self.fire_archive(job, worker).await,
             other => {
                 tracing::warn!(job = job.id, kind = other, "unknown job kind; dropped");
                 self.drop_job(job, worker).await?;
@@ -704,6 +705,42 @@ impl Service {
                     .await
             }
         }
+    }
+
+    /// The job that archives a game's thread once its grace after the end is over.
+    pub(super) fn archive_job(&self, game: GameId, now: i64) -> NewJob {
+        NewJob {
+            due_at: now.saturating_add(self.timers.archive_grace_secs.max(0)),
+            kind: JOB_ARCHIVE.to_string(),
+            game: Some(game),
+            user: None,
+            payload: String::new(),
+        }
+    }
+
+    /// A finished game's grace is over: its thread is archived (removed by this claim first,
+    /// so it is asked at most once).
+    async fn fire_archive(
+        &self,
+        job: &JobRecord,
+        worker: &str,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let game = job.game;
+        let ended = match game {
+            Some(g) => match self.store.game(g).await {
+                Ok(r) => matches!(r.status, GameStatus::Finished | GameStatus::Cancelled),
+                Err(StoreError::NotFound(_)) => false,
+                Err(e) => return Err(e.into()),
+            },
+            None => false,
+        };
+        if !self.drop_job(job, worker).await? || !ended {
+            return Ok(Vec::new());
+        }
+        Ok(game
+            .map(|game| Notice::Archive { game })
+            .into_iter()
+            .collect())
     }
 
     /// An idle lobby closes: cancelled, and its message says why. A lobby touched since the job
@@ -1021,6 +1058,11 @@ impl Service {
                 }
                 Mover::Bot => {}
             }
+        }
+        if status == GameStatus::Finished {
+            // The end replaces the game's jobs: only the archive of its thread, after a grace.
+            let plan = plan.get_or_insert_with(|| same_clock(&loaded.record.clock));
+            plan.jobs.push(self.archive_job(loaded.record.id, now));
         }
         let ranks = loaded.game.outcome().map(|o| o.ranks).unwrap_or_default();
         let version = self

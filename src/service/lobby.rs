@@ -69,6 +69,12 @@ pub enum LobbyError {
     SeatInPlay(usize),
     #[error("a turn's clock must be between one minute and {max_days} days")]
     ClockRange { max_days: i64 },
+    #[error("only the players of game {0} may ask for its rematch")]
+    RematchNotPlayer(GameId),
+    #[error("game {0} has not finished")]
+    RematchNotFinished(GameId),
+    #[error("the rematch {0} has started or closed")]
+    RematchClosed(GameId),
 }
 
 impl LobbyError {
@@ -114,6 +120,11 @@ impl LobbyError {
             LobbyError::ClockRange { max_days } => {
                 Text::new("bot.error.clock_range").arg("max", *max_days)
             }
+            LobbyError::RematchNotPlayer(g) => Text::new("bot.rematch.not_player").arg("id", g.0),
+            LobbyError::RematchNotFinished(g) => {
+                Text::new("bot.rematch.not_finished").arg("id", g.0)
+            }
+            LobbyError::RematchClosed(g) => Text::new("bot.rematch.closed").arg("id", g.0),
         }
     }
 }
@@ -268,9 +279,24 @@ impl LobbyView {
         self.status == GameStatus::Lobby && self.seats.iter().any(|s| s.is_bot)
     }
 
-    /// Whether the host could start now.
+    /// Whether the host could start now (seats kept for invited players who have not
+    /// confirmed do not count: they are left out at the start).
     pub fn can_start(&self) -> bool {
-        self.status == GameStatus::Lobby && self.seats.len() >= self.min
+        self.status == GameStatus::Lobby && self.confirmed() >= self.min
+    }
+
+    /// Seats taken for good: everyone but the invited players who have not confirmed.
+    pub fn confirmed(&self) -> usize {
+        self.seats.iter().filter(|s| !s.vacant).count()
+    }
+
+    /// Invited players of a rematch who have not confirmed yet.
+    pub fn invited(&self) -> Vec<i64> {
+        self.seats
+            .iter()
+            .filter(|s| s.vacant && self.status == GameStatus::Lobby)
+            .filter_map(|s| s.user)
+            .collect()
     }
 
     /// The lobby message: game, options, seats, and what to do next.
@@ -279,6 +305,15 @@ impl LobbyView {
             .arg("game", self.kind.display_name())
             .arg("id", self.game.0)
             .render(lang)];
+        let invited = self.invited();
+        if !invited.is_empty() {
+            let who: Vec<String> = invited.iter().map(|u| super::clocks::mention(*u)).collect();
+            lines.push(
+                Text::new("bot.rematch.invitation")
+                    .arg("invited", who.join(", "))
+                    .render(lang),
+            );
+        }
         // The options in words, only those that change the standard rules.
         let words: Vec<String> = crate::engine::option_words(self.kind, &self.options)
             .iter()
@@ -293,7 +328,7 @@ impl LobbyView {
         });
         lines.push(
             Text::new("bot.lobby.seats")
-                .arg("count", self.seats.len())
+                .arg("count", self.confirmed())
                 .arg("min", self.min)
                 .arg("max", self.max)
                 .render(lang),
@@ -305,6 +340,8 @@ impl LobbyView {
             };
             let key = if s.user.is_some() && s.user == self.host {
                 "bot.lobby.seat_host"
+            } else if s.vacant && self.status == GameStatus::Lobby {
+                "bot.rematch.seat_invited"
             } else {
                 "bot.lobby.seat"
             };
@@ -428,26 +465,8 @@ impl Service {
         if let Some(secs) = cmd.clock_secs {
             check_clock_len(secs)?;
         }
-        // One member, or one busy channel, cannot fill a server with lobbies (and threads).
-        let (mine, here) = self
-            .store
-            .open_lobbies(cmd.host.user, cmd.place.channel)
+        self.check_lobby_limits(cmd.host.user, cmd.place.channel)
             .await?;
-        let t = &self.timers;
-        if cmd.host.user.is_some() && mine >= i64::from(t.lobbies_per_member) {
-            return Err(LobbyError::TooManyLobbiesOfMember {
-                open: mine,
-                max: t.lobbies_per_member,
-            }
-            .into());
-        }
-        if cmd.place.channel.is_some() && here >= i64::from(t.lobbies_per_channel) {
-            return Err(LobbyError::TooManyLobbiesHere {
-                open: here,
-                max: t.lobbies_per_channel,
-            }
-            .into());
-        }
         // Rejects unknown options and bad values early. Some options fit only some table
         // sizes (Vortex's Crossing needs two players, Solitaire one), so the options are good
         // if the game sets up at any size the lobby allows; else the most telling refusal.
@@ -504,6 +523,31 @@ impl Service {
             })
             .await?;
         self.lobby(id).await
+    }
+
+    /// One member, or one busy channel, cannot fill a server with lobbies (and threads).
+    pub(super) async fn check_lobby_limits(
+        &self,
+        host: Option<i64>,
+        channel: Option<i64>,
+    ) -> Result<(), ServiceError> {
+        let (mine, here) = self.store.open_lobbies(host, channel).await?;
+        let t = &self.timers;
+        if host.is_some() && mine >= i64::from(t.lobbies_per_member) {
+            return Err(LobbyError::TooManyLobbiesOfMember {
+                open: mine,
+                max: t.lobbies_per_member,
+            }
+            .into());
+        }
+        if channel.is_some() && here >= i64::from(t.lobbies_per_channel) {
+            return Err(LobbyError::TooManyLobbiesHere {
+                open: here,
+                max: t.lobbies_per_channel,
+            }
+            .into());
+        }
+        Ok(())
     }
 
     /// Records the lobby message the front end posted.
@@ -637,19 +681,25 @@ impl Service {
         lang: Lang,
         now: i64,
     ) -> Result<Outputs, ServiceError> {
-        let view = self.lobby(game).await?;
+        let mut view = self.lobby(game).await?;
         if view.status != GameStatus::Lobby {
             return Err(LobbyError::NotLobby(game).into());
         }
         if view.host != Some(user) && !is_moderator {
             return Err(LobbyError::NotHost.into());
         }
-        if view.seats.len() < view.min {
+        if view.confirmed() < view.min {
             return Err(LobbyError::TooFew {
                 min: view.min,
-                found: view.seats.len(),
+                found: view.confirmed(),
             }
             .into());
+        }
+        if view.confirmed() < view.seats.len() {
+            // A rematch started without the invited players who never confirmed: their
+            // seats go, the others keep their order.
+            self.store.lobby_drop_unconfirmed(game, now).await?;
+            view = self.lobby(game).await?;
         }
         let record = self.store.game(game).await?;
         let state = view.kind.setup(
@@ -722,8 +772,9 @@ impl Service {
             return Err(ServiceError::NotActive(game));
         }
         let seat = self.seat_of(&loaded, Actor::User(user))?;
+        let archive = self.archive_job(game, now);
         self.store
-            .set_status(game, loaded.record.version, GameStatus::Finished, now)
+            .resign_game(game, loaded.record.version, seat, &[archive], now)
             .await?;
         let text = Text::new("bot.resigned")
             .arg("seat", seat)

@@ -10,15 +10,20 @@ mod clocks;
 mod lobby;
 mod output;
 mod players;
+mod result;
 
 pub use clocks::{
-    due, ClockAction, Timers, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
+    due, ClockAction, Timers, JOB_ARCHIVE, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
 };
 pub use lobby::{
     filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Resigned,
 };
 pub use output::{board_text, encode_png, outcome_text, BoardPost, Notice, Outputs, PrivatePost};
 pub use players::{Newcomer, SettingsChange};
+pub use result::{
+    count_turns, length, result_card, result_image, result_lines, standings, Ending, GameResult,
+    Rematch,
+};
 
 use std::sync::Arc;
 
@@ -189,6 +194,22 @@ impl Loaded {
     pub fn drawn_names(&self) -> Vec<String> {
         self.record.seats.iter().map(|s| s.name.clone()).collect()
     }
+}
+
+/// The people seated in a game (bots and open seats left out), each once, in seat order.
+pub(crate) fn players(record: &GameRecord) -> Vec<i64> {
+    let mut out: Vec<i64> = Vec::new();
+    for user in record
+        .seats
+        .iter()
+        .filter(|s| !s.is_bot)
+        .filter_map(|s| s.user)
+    {
+        if !out.contains(&user) {
+            out.push(user);
+        }
+    }
+    out
 }
 
 /// Seat names as they go into message text. A game on Discord (it has a server) gets its

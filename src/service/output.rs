@@ -74,6 +74,8 @@ pub enum Notice {
     Private { game: GameId, post: PrivatePost },
     /// A lobby closed by the scheduler: its message becomes `text`, without buttons.
     LobbyClosed { game: GameId, text: String },
+    /// A finished game's grace is over: its thread is archived.
+    Archive { game: GameId },
 }
 
 /// Encodes a board image as an indexed PNG: the board reduced to 256 colours (every colour

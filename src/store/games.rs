@@ -28,45 +28,8 @@ macro_rules! seat_columns {
 
 impl Store {
     pub async fn create_game(&self, g: &NewGame) -> Result<GameId, StoreError> {
-        if g.seats.len() > usize::from(u8::MAX) + 1 {
-            return Err(StoreError::Invalid(format!("{} seats", g.seats.len())));
-        }
         let mut tx = self.pool.begin().await?;
-        let row = sqlx::query(
-            "INSERT INTO games (kind, options_json, seed, state, version, status, guild, channel, \
-             thread, host, clock_secs, policy, lang, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10, $12, $13, $11, $11) RETURNING id",
-        )
-        .bind(&g.kind)
-        .bind(&g.options_json)
-        .bind(g.seed)
-        .bind(&g.state)
-        .bind(g.status.as_str())
-        .bind(g.guild)
-        .bind(g.channel)
-        .bind(g.thread)
-        .bind(g.host)
-        .bind(g.clock_secs)
-        .bind(g.now)
-        .bind(g.policy.as_str())
-        .bind(g.lang.as_deref())
-        .fetch_one(&mut *tx)
-        .await?;
-        let id = GameId(get(&row, "id")?);
-        for (i, seat) in g.seats.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO seats (game, seat, user_id, name, is_bot, dm_status) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(id.0)
-            .bind(i64::try_from(i).unwrap_or(i64::MAX))
-            .bind(seat.user)
-            .bind(&seat.name)
-            .bind(bool_i64(seat.is_bot))
-            .bind(DmStatus::Unknown.as_str())
-            .execute(&mut *tx)
-            .await?;
-        }
+        let id = insert_game(&mut tx, g).await?;
         tx.commit().await?;
         Ok(id)
     }
@@ -648,4 +611,49 @@ fn seat_from_row(row: &AnyRow) -> Result<SeatRecord, StoreError> {
         final_rank: get(row, "final_rank")?,
         timeouts: get(row, "timeouts")?,
     })
+}
+
+/// Inserts a game and its seats inside `tx` (a new game, or a rematch with its old game's
+/// row). A game created already running records its start.
+pub(super) async fn insert_game(tx: &mut AnyConnection, g: &NewGame) -> Result<GameId, StoreError> {
+    if g.seats.len() > usize::from(u8::MAX) + 1 {
+        return Err(StoreError::Invalid(format!("{} seats", g.seats.len())));
+    }
+    let row = sqlx::query(
+        "INSERT INTO games (kind, options_json, seed, state, version, status, guild, channel, \
+         thread, host, clock_secs, policy, lang, created_at, updated_at, started_at) \
+         VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10, $12, $13, $11, $11, $14) RETURNING id",
+    )
+    .bind(&g.kind)
+    .bind(&g.options_json)
+    .bind(g.seed)
+    .bind(&g.state)
+    .bind(g.status.as_str())
+    .bind(g.guild)
+    .bind(g.channel)
+    .bind(g.thread)
+    .bind(g.host)
+    .bind(g.clock_secs)
+    .bind(g.now)
+    .bind(g.policy.as_str())
+    .bind(g.lang.as_deref())
+    .bind((g.status == GameStatus::Active).then_some(g.now))
+    .fetch_one(&mut *tx)
+    .await?;
+    let id = GameId(get(&row, "id")?);
+    for (i, seat) in g.seats.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO seats (game, seat, user_id, name, is_bot, dm_status) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(id.0)
+        .bind(i64::try_from(i).unwrap_or(i64::MAX))
+        .bind(seat.user)
+        .bind(&seat.name)
+        .bind(bool_i64(seat.is_bot))
+        .bind(DmStatus::Unknown.as_str())
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(id)
 }

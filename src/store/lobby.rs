@@ -37,6 +37,8 @@ struct KeptSeat {
     name: String,
     is_bot: bool,
     dm_status: String,
+    /// Kept for an invited player who has not confirmed (a rematch).
+    vacant: bool,
 }
 
 impl Store {
@@ -171,9 +173,20 @@ impl Store {
             return Ok(JoinOutcome::NotLobby(status));
         }
         let users = seat_users(&mut tx, game).await?;
-        if let Some(i) = users.iter().position(|u| user.is_some() && *u == user) {
+        if let Some(i) = users.iter().position(|(u, _)| user.is_some() && *u == user) {
+            let seat = seat_at(i)?;
+            if users[i].1 {
+                // A seat kept for them in a rematch: joining confirms it.
+                sqlx::query("UPDATE seats SET vacant = 0 WHERE game = $1 AND seat = $2")
+                    .bind(game.0)
+                    .bind(i64::from(seat.0))
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                return Ok(JoinOutcome::Joined(seat));
+            }
             tx.rollback().await?;
-            return Ok(JoinOutcome::AlreadySeated(seat_at(i)?));
+            return Ok(JoinOutcome::AlreadySeated(seat));
         }
         if users.len() >= max {
             tx.rollback().await?;
@@ -204,7 +217,11 @@ impl Store {
         now: i64,
     ) -> Result<LeaveOutcome, StoreError> {
         self.lobby_free(game, now, |seats| {
-            seats.iter().position(|s| s.user == Some(user))
+            seats
+                .iter()
+                .position(|s| s.user == Some(user))
+                .into_iter()
+                .collect()
         })
         .await
     }
@@ -215,16 +232,36 @@ impl Store {
         game: GameId,
         now: i64,
     ) -> Result<LeaveOutcome, StoreError> {
-        self.lobby_free(game, now, |seats| seats.iter().rposition(|s| s.is_bot))
-            .await
+        self.lobby_free(game, now, |seats| {
+            seats.iter().rposition(|s| s.is_bot).into_iter().collect()
+        })
+        .await
     }
 
-    /// Frees the seat `pick` finds among a lobby's seats; later seats move up one.
+    /// Frees every seat still waiting for its invited player to confirm (a rematch about to
+    /// start without them); the others move up. `NotSeated` if there was none.
+    pub async fn lobby_drop_unconfirmed(
+        &self,
+        game: GameId,
+        now: i64,
+    ) -> Result<LeaveOutcome, StoreError> {
+        self.lobby_free(game, now, |seats| {
+            seats
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.vacant)
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .await
+    }
+
+    /// Frees the seats `pick` finds among a lobby's seats; later seats move up.
     async fn lobby_free(
         &self,
         game: GameId,
         now: i64,
-        pick: impl Fn(&[KeptSeat]) -> Option<usize>,
+        pick: impl Fn(&[KeptSeat]) -> Vec<usize>,
     ) -> Result<LeaveOutcome, StoreError> {
         let mut tx = self.pool.begin().await?;
         if let Some(status) = touch_lobby(&mut tx, game, now).await? {
@@ -232,7 +269,8 @@ impl Store {
             return Ok(LeaveOutcome::NotLobby(status));
         }
         let rows = sqlx::query(
-            "SELECT user_id, name, is_bot, dm_status FROM seats WHERE game = $1 ORDER BY seat",
+            "SELECT user_id, name, is_bot, dm_status, vacant FROM seats WHERE game = $1 \
+             ORDER BY seat",
         )
         .bind(game.0)
         .fetch_all(&mut *tx)
@@ -244,13 +282,19 @@ impl Store {
                 name: get(row, "name")?,
                 is_bot: get::<i64>(row, "is_bot")? != 0,
                 dm_status: get(row, "dm_status")?,
+                vacant: get::<i64>(row, "vacant")? != 0,
             });
         }
-        let Some(gone) = pick(&kept) else {
+        let gone = pick(&kept);
+        if gone.is_empty() {
             tx.rollback().await?;
             return Ok(LeaveOutcome::NotSeated);
-        };
-        kept.remove(gone);
+        }
+        let mut i = 0;
+        kept.retain(|_| {
+            i += 1;
+            !gone.contains(&(i - 1))
+        });
         // Rewrite the seats whole: renumbering in place could collide on the primary key.
         sqlx::query("DELETE FROM seats WHERE game = $1")
             .bind(game.0)
@@ -258,8 +302,8 @@ impl Store {
             .await?;
         for (i, s) in kept.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO seats (game, seat, user_id, name, is_bot, dm_status) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO seats (game, seat, user_id, name, is_bot, dm_status, vacant) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(game.0)
             .bind(i64::from(seat_at(i)?.0))
@@ -267,6 +311,7 @@ impl Store {
             .bind(&s.name)
             .bind(bool_i64(s.is_bot))
             .bind(&s.dm_status)
+            .bind(bool_i64(s.vacant))
             .execute(&mut *tx)
             .await?;
         }
@@ -285,8 +330,8 @@ impl Store {
     ) -> Result<Version, StoreError> {
         let next = next_version(expected)?;
         let done = sqlx::query(
-            "UPDATE games SET state = $1, status = $2, version = $3, updated_at = $4 \
-             WHERE id = $5 AND version = $6 AND status = $7",
+            "UPDATE games SET state = $1, status = $2, version = $3, updated_at = $4, \
+             started_at = $4 WHERE id = $5 AND version = $6 AND status = $7",
         )
         .bind(state)
         .bind(GameStatus::Active.as_str())
@@ -338,12 +383,18 @@ async fn touch_lobby(
     Ok(Some(get_status(&row, "status")?))
 }
 
-async fn seat_users(tx: &mut AnyConnection, game: GameId) -> Result<Vec<Option<i64>>, StoreError> {
-    let rows = sqlx::query("SELECT user_id FROM seats WHERE game = $1 ORDER BY seat")
+/// Each seat's user and whether it is only kept for them (a rematch's invitation).
+async fn seat_users(
+    tx: &mut AnyConnection,
+    game: GameId,
+) -> Result<Vec<(Option<i64>, bool)>, StoreError> {
+    let rows = sqlx::query("SELECT user_id, vacant FROM seats WHERE game = $1 ORDER BY seat")
         .bind(game.0)
         .fetch_all(&mut *tx)
         .await?;
-    rows.iter().map(|r| get(r, "user_id")).collect()
+    rows.iter()
+        .map(|r| Ok((get(r, "user_id")?, get::<i64>(r, "vacant")? != 0)))
+        .collect()
 }
 
 fn seat_at(i: usize) -> Result<Seat, StoreError> {

@@ -48,7 +48,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "fair_play",
         sql: include_str!("../../migrations/sqlite/0006_fair_play.sql"),
     },
-    // 8, not 7: another branch adds 7; the runner applies the listed ones in order.
+    Migration {
+        version: 7,
+        name: "ending",
+        sql: include_str!("../../migrations/sqlite/0007_ending.sql"),
+    },
     Migration {
         version: 8,
         name: "notifications",
@@ -87,7 +91,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         name: "fair_play",
         sql: include_str!("../../migrations/postgres/0006_fair_play.sql"),
     },
-    // 8, not 7: another branch adds 7; the runner applies the listed ones in order.
+    Migration {
+        version: 7,
+        name: "ending",
+        sql: include_str!("../../migrations/postgres/0007_ending.sql"),
+    },
     Migration {
         version: 8,
         name: "notifications",

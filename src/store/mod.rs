@@ -30,6 +30,7 @@
 
 mod backup;
 mod clocks;
+mod ending;
 mod games;
 mod lobby;
 mod migrate;
@@ -42,6 +43,7 @@ use sqlx::{AnyPool, Row};
 
 pub use crate::engine::{GameId, Seat, Version};
 pub use clocks::{Attendance, GameStats, PlayerWins, SeatChange, TurnPlan};
+pub use ending::{EndingRecord, NewRematch, RematchOutcome};
 pub use lobby::{JoinOutcome, LeaveOutcome};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
 

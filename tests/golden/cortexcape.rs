@@ -609,3 +609,51 @@ fn timing() {
         }
     }
 }
+
+/// The result card (issue 22) of a whole game played out at random: ranks, totals with the
+/// game's breakdown, how it ended, turns and length.
+#[test]
+fn result_card_of_a_whole_game() {
+    let card = played_out_result(
+        croupier::engine::GameKind::Cortexcape,
+        &[("short", "true")],
+        3,
+        11,
+        croupier::i18n::Lang::En,
+    );
+    check("result_en", &card);
+}
+
+/// Plays a game of `kind` out at random (seeded) and renders its result card, as the bot
+/// posts it, with fixed names, turns and length. Shared by every game's module.
+pub(crate) fn played_out_result(
+    kind: croupier::engine::GameKind,
+    options: &[(&str, &str)],
+    seats: usize,
+    seed: u64,
+    lang: Lang,
+) -> RgbaImage {
+    let options: croupier::engine::GameOptions = options
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+        .collect();
+    let mut game = kind.setup(&options, seats, seed).expect("setup");
+    assert!(croupier::engine::play_out(game.as_mut(), seed, 200_000));
+    let ending = croupier::service::Ending {
+        turns: 57,
+        secs: 3 * 86_400 + 5 * 3_600,
+        resigned: None,
+    };
+    let names: Vec<String> = ["Ann", "Bruno", "Chloé", "Dmitri"]
+        .iter()
+        .take(seats)
+        .map(|n| (*n).to_string())
+        .collect();
+    croupier::service::result_image(
+        game.as_ref(),
+        croupier::engine::GameId(12),
+        &names,
+        &ending,
+        lang,
+    )
+}

@@ -130,3 +130,17 @@ fn gates_png_budget_on_busy_boards() {
     }
     assert!(worst < 350_000, "largest board PNG: {worst} bytes");
 }
+
+/// The result card (issue 22) of a whole game played out at random: ranks, totals with the
+/// game's breakdown, how it ended, turns and length.
+#[test]
+fn result_card_of_a_whole_game() {
+    let card = super::cortexcape::played_out_result(
+        croupier::engine::GameKind::Gates,
+        &[],
+        3,
+        12,
+        croupier::i18n::Lang::En,
+    );
+    check("result_en", &card);
+}

@@ -82,3 +82,17 @@ fn portal_end_of_game() {
     assert!(g.outcome().is_some());
     check("end_2p", &g.render_public(&ctx(Lang::En, 2)));
 }
+
+/// The result card (issue 22) of a whole game played out at random: ranks, totals with the
+/// game's breakdown, how it ended, turns and length.
+#[test]
+fn result_card_of_a_whole_game() {
+    let card = super::cortexcape::played_out_result(
+        croupier::engine::GameKind::Portal,
+        &[],
+        3,
+        13,
+        croupier::i18n::Lang::Fr,
+    );
+    check("result_fr", &card);
+}

@@ -67,3 +67,17 @@ fn spacelab_game_over_three_players() {
     check("end_3p_public", &g.render_public(&c));
     check("end_3p_private", &g.render_private(Seat(0), &c).unwrap());
 }
+
+/// The result card (issue 22) of a whole game played out at random: ranks, totals with the
+/// game's breakdown, how it ended, turns and length.
+#[test]
+fn result_card_of_a_whole_game() {
+    let card = super::cortexcape::played_out_result(
+        croupier::engine::GameKind::SpaceLab,
+        &[],
+        4,
+        14,
+        croupier::i18n::Lang::En,
+    );
+    check("result_en", &card);
+}

@@ -156,3 +156,17 @@ fn solitaire_six_colours() {
     let g = game("mode=solitaire solo_colours=6", 1, 1234);
     check("solitaire6_start", &render(&g, Lang::En));
 }
+
+/// The result card (issue 22) of a whole game played out at random: ranks, totals with the
+/// game's breakdown, how it ended, turns and length.
+#[test]
+fn result_card_of_a_whole_game() {
+    let card = super::cortexcape::played_out_result(
+        croupier::engine::GameKind::Vortex,
+        &[],
+        2,
+        15,
+        croupier::i18n::Lang::En,
+    );
+    check("result_en", &card);
+}

@@ -29,7 +29,7 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, OptionSpec,
-    Outcome, Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+    Outcome, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat, SetupError,
 };
 use crate::i18n::Text;
 use lab::{data, LabId};
@@ -386,6 +386,25 @@ impl Game for Cortexcape {
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
+    }
+
+    /// Each seat's total is the cost of the walks it made, one per round it owned.
+    fn result_details(&self) -> ResultDetails {
+        let mut parts = vec![Vec::new(); usize::from(self.seats)];
+        for r in &self.history {
+            if let Some(p) = parts.get_mut(r.owner.index()) {
+                p.push(ScorePart {
+                    label: Text::new("cortexcape.result.round").arg("n", i64::from(r.round)),
+                    points: r.cost,
+                });
+            }
+        }
+        ResultDetails {
+            how: Some(
+                Text::new("cortexcape.result.how").arg("rounds", i64::from(self.total_rounds)),
+            ),
+            parts,
+        }
     }
 
     fn imagine(

@@ -27,7 +27,7 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, Applied, Game, GameKind, GameOptions, GameRng, LineKeeps, OptionSpec, Outcome,
-    Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+    Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat, SetupError,
 };
 use crate::i18n::Text;
 use components::{data, Region};
@@ -488,6 +488,41 @@ impl Game for Gates {
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
+    }
+
+    /// The final scoring's parts (spec section 8) and what ended the game.
+    fn result_details(&self) -> ResultDetails {
+        let Some(ending) = &self.ending else {
+            return ResultDetails::default();
+        };
+        let part = |key: &str, points: i64| ScorePart {
+            label: Text::new(format!("gates.result.{key}")),
+            points,
+        };
+        let parts = ending
+            .scores
+            .iter()
+            .map(|f| {
+                vec![
+                    part("in_game", f.in_game),
+                    part("board", f.investigators),
+                    part("scrolls", f.artisan + f.recruiter + f.keeper),
+                    part("runes", f.runes),
+                    part("pages", f.pages),
+                    part("blueprints", f.blueprints),
+                ]
+                .into_iter()
+                .filter(|p| p.points != 0)
+                .collect()
+            })
+            .collect();
+        ResultDetails {
+            how: Some(Text::new(format!(
+                "gates.event.ended_{}",
+                ending.reason.code()
+            ))),
+            parts,
+        }
     }
 
     /// Playing and swapping name the cards of the hand (spec section 9).

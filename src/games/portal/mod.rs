@@ -31,7 +31,7 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, OptionSpec,
-    Outcome, Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+    Outcome, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat, SetupError,
 };
 use crate::i18n::Text;
 use components::data;
@@ -433,6 +433,29 @@ impl Game for Portal {
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
+    }
+
+    /// Cake in the Lab decides, then subjects in the Lab (spec section 8); and why it ended.
+    fn result_details(&self) -> ResultDetails {
+        let parts = self
+            .seat_ids()
+            .map(|s| {
+                vec![
+                    ScorePart {
+                        label: Text::new("portal.result.cake"),
+                        points: i64::from(self.cake_in_lab(s)),
+                    },
+                    ScorePart {
+                        label: Text::new("portal.result.subjects"),
+                        points: i64::from(self.subjects_in_lab(s)),
+                    },
+                ]
+            })
+            .collect();
+        ResultDetails {
+            how: Some(self.end_text(self.ended.unwrap_or(state::EndReason::RoundLimit))),
+            parts,
+        }
     }
 
     /// With hidden hands, options that name a card of the hand (play, gun, trade, discard)

@@ -28,7 +28,8 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, LineKeeps,
-    OptionSpec, Outcome, Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+    OptionSpec, Outcome, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat,
+    SetupError,
 };
 use crate::i18n::Text;
 use cards::data;
@@ -565,6 +566,35 @@ impl Game for SpaceLab {
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
+    }
+
+    /// The final scoring's four parts (spec section 8) and who triggered the end.
+    fn result_details(&self) -> ResultDetails {
+        let Some(finals) = &self.final_scores else {
+            return ResultDetails::default();
+        };
+        let part = |key: &str, points: i64| ScorePart {
+            label: Text::new(format!("spacelab.result.{key}")),
+            points,
+        };
+        let parts = finals
+            .iter()
+            .map(|b| {
+                vec![
+                    part("lab", b.lab_end),
+                    part("bottom", b.bottom_end),
+                    part("validation", b.validation),
+                    part("projects", b.projects),
+                ]
+            })
+            .collect();
+        ResultDetails {
+            how: self
+                .end
+                .as_ref()
+                .map(|e| Text::new("spacelab.result.how").arg("seat", seat(e.trigger))),
+            parts,
+        }
     }
 
     /// Choosing a card to place, paying with hand cards and keeping a Project name cards only

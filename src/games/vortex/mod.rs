@@ -30,7 +30,7 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, OptionSpec, Outcome,
-    Prompt, Reject, RenderCtx, RuleErrorText, Seat, SetupError,
+    Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat, SetupError,
 };
 use crate::i18n::Text;
 use board::{data, tower_letter, Data};
@@ -687,6 +687,45 @@ impl Game for Vortex {
             outcome.scores = vec![i64::from(self.rotations)];
         }
         Some(outcome)
+    }
+
+    /// How the race, the chase or the puzzle ended; scores are only won or lost.
+    fn result_details(&self) -> ResultDetails {
+        let t = |k: &str| Text::new(format!("vortex.event.{k}"));
+        let how = self.ending.as_ref().map(|e| match e {
+            state::Ending::Won { sides, reason } => {
+                let mut seats: Vec<Seat> = sides
+                    .iter()
+                    .filter_map(|i| self.sides.get(*i).map(|s| s.seat))
+                    .collect();
+                seats.dedup();
+                let list: Vec<Text> = seats
+                    .iter()
+                    .map(|s| Text::new("core.raw").arg("s", *s))
+                    .collect();
+                t(match reason {
+                    WinReason::Goal => "won_goal",
+                    WinReason::Pantry => "won_pantry",
+                    WinReason::Trapped => "won_trapped",
+                    WinReason::Solved => "won_solved",
+                })
+                .arg("seats", list)
+            }
+            state::Ending::Drawn(reason) => t(match reason {
+                DrawReason::RoundLimit => "drawn_round_limit",
+                DrawReason::Deadlock => "drawn_deadlock",
+                DrawReason::RotationLimit => "drawn_rotation_limit",
+            }),
+        });
+        let parts = if self.mode == Mode::Solitaire {
+            vec![vec![ScorePart {
+                label: Text::new("vortex.result.rotations"),
+                points: i64::from(self.rotations),
+            }]]
+        } else {
+            Vec::new()
+        };
+        ResultDetails { how, parts }
     }
 
     /// Solitaire's rotation limit (issue 25): a stored game keeps it, a new game has none.
