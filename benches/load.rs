@@ -242,6 +242,10 @@ async fn run(backend: &str, url: &str, games: usize, rate: u64, secs: u64) {
         fake.rate_limited() - limited_before,
         fake.rate_limited(),
     );
+    let by = fake.rate_limited_by();
+    if !by.is_empty() {
+        println!("{backend}: 429s by limit: {by:?}");
+    }
     bot.stop().await;
 }
 

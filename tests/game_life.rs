@@ -455,7 +455,7 @@ async fn a_real_ending_result_archive_and_rematch(w: World) {
         new_lobby.content
     );
     assert!(
-        new_lobby.content.contains("Options: short=true"),
+        new_lobby.content.contains("Rules: Short game"),
         "{}",
         new_lobby.content
     );

@@ -81,7 +81,8 @@ async fn lobby_fills_and_only_the_host_or_a_moderator_starts() {
         assert_eq!(
             view.text(Lang::En),
             format!(
-                "🎲 **Cortexcape**: game {} is looking for players\nPlayers 1/3 (at least 2):\n\
+                "🎲 **Cortexcape**: game {} is looking for players\n⚙️ Rules: standard\n\
+                 Players 1/3 (at least 2):\n\
                  1. <@1> (host)\nPress Join to take a seat. The host can start once 2 players \
                  are seated.",
                 g.0

@@ -87,38 +87,54 @@ pub fn quantize(img: &RgbaImage) -> Indexed {
             }
         }
         let used: Vec<usize> = (0..boxes.len()).filter(|&b| boxes[b].count > 0).collect();
-        let means: Vec<[i32; 3]> = used.iter().map(|&b| split(boxes[b].mean())).collect();
+        // Box means and distances as plain f32 columns, so the loops below run four boxes at
+        // a time (every value is an integer under 2^24: exact in f32, the same on every run).
+        let column = |c: usize| -> Vec<f32> {
+            used.iter()
+                .map(|&b| split(boxes[b].mean())[c] as f32)
+                .collect()
+        };
+        let means = [column(0), column(1), column(2)];
+        let weight: Vec<f32> = used.iter().map(|&b| boxes[b].count as f32).collect();
         // Farthest-first by weight: each free slot goes to the box whose pixels the palette so
         // far serves worst (pixel count × squared distance to the nearest slot), so edge
         // colours between every pair of fills get a slot, not only the most common pair's.
-        let mut distance = vec![i64::MAX; used.len()];
-        let mut nearest_slot = vec![0u8; used.len()];
-        let mut serve = |slot: usize, colour: [i32; 3], distance: &mut [i64]| {
-            for (k, mean) in means.iter().enumerate() {
-                let d = weighted_distance(colour, *mean);
-                if d < distance[k] {
-                    distance[k] = d;
-                    nearest_slot[k] = slot as u8;
-                }
-            }
-        };
+        let mut distance = vec![f32::MAX; used.len()];
+        let mut nearest_slot = vec![0u32; used.len()];
         for (slot, &c) in palette.iter().enumerate() {
-            serve(slot, split(c), &mut distance);
+            serve(
+                slot as u32,
+                split(c),
+                &means,
+                &mut distance,
+                &mut nearest_slot,
+            );
         }
         while palette.len() < 256 {
-            let worst = (0..used.len())
-                .map(|k| (boxes[used[k]].count as i64).saturating_mul(distance[k].min(1 << 24)))
-                .enumerate()
-                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)));
-            let Some((k, _)) = worst.filter(|(_, score)| *score > 0) else {
+            let mut worst = (0.0f32, usize::MAX);
+            for (k, (w, d)) in weight.iter().zip(&distance).enumerate() {
+                let score = w * d.min(16_777_216.0);
+                if score > worst.0 {
+                    worst = (score, k);
+                }
+            }
+            let k = worst.1;
+            if k == usize::MAX {
                 break;
-            };
-            serve(palette.len(), means[k], &mut distance);
-            palette.push(boxes[used[k]].mean());
+            }
+            let colour = boxes[used[k]].mean();
+            serve(
+                palette.len() as u32,
+                split(colour),
+                &means,
+                &mut distance,
+                &mut nearest_slot,
+            );
+            palette.push(colour);
         }
         let mut nearest_of_box = vec![0u8; boxes.len()];
         for (k, &b) in used.iter().enumerate() {
-            nearest_of_box[b] = nearest_slot[k];
+            nearest_of_box[b] = nearest_slot[k] as u8;
         }
         // The kept colours are a prefix of `order` (most used first).
         for &id in &order[kept..] {
@@ -182,10 +198,18 @@ fn box_of(c: u32) -> usize {
     (((c >> 3) & 31) << 10 | ((c >> 11) & 31) << 5 | ((c >> 19) & 31)) as usize
 }
 
-/// Squared distance between colours, green weighted most and red least, as the eye does.
-fn weighted_distance(a: [i32; 3], b: [i32; 3]) -> i64 {
-    let (dr, dg, db) = (a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-    i64::from(2 * dr * dr + 4 * dg * dg + 3 * db * db)
+/// Offers palette slot `slot` (colour `c`) to every box: a box takes it if it is nearer than
+/// its nearest so far (squared distance, green weighted most and red least, as the eye does).
+fn serve(slot: u32, c: [i32; 3], means: &[Vec<f32>; 3], distance: &mut [f32], nearest: &mut [u32]) {
+    let [cr, cg, cb] = c.map(|v| v as f32);
+    let columns = means[0].iter().zip(&means[1]).zip(&means[2]);
+    for (((r, g), b), (d, n)) in columns.zip(distance.iter_mut().zip(nearest.iter_mut())) {
+        let (dr, dg, db) = (r - cr, g - cg, b - cb);
+        let new = 2.0 * dr * dr + 4.0 * dg * dg + 3.0 * db * db;
+        let better = new < *d;
+        *d = if better { new } else { *d };
+        *n = if better { slot } else { *n };
+    }
 }
 
 #[derive(Clone, Default)]

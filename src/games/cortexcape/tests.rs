@@ -1032,7 +1032,20 @@ fn text_summary_and_event_texts_are_localized() {
     });
     assert_eq!(
         t.render_with(Lang::En, &ctx.names),
-        "Bob takes 2 point(s), 9 in total."
+        "Bob takes 2 points, 9 in total."
+    );
+    let one = g.event_text(&Event::ScoreAdded {
+        seat: Seat(1),
+        points: 1,
+        total: 8,
+    });
+    assert_eq!(
+        one.render_with(Lang::En, &ctx.names),
+        "Bob takes 1 point, 8 in total."
+    );
+    assert_eq!(
+        one.render_with(Lang::Fr, &ctx.names),
+        "Bob prend 1 point, 8 au total."
     );
     for e in ALL_ERRORS {
         let key = e.text().key;

@@ -567,6 +567,11 @@ impl FakeDiscord {
         self.inner.lock().rate.limited
     }
 
+    /// The 429s the fake's limits answered, by scope and route.
+    pub fn rate_limited_by(&self) -> std::collections::BTreeMap<String, u32> {
+        self.inner.lock().rate.limited_by.clone()
+    }
+
     /// Answers Discord counts toward its invalid-request ban (401, 403 and 429).
     pub fn invalid_requests(&self) -> u32 {
         self.inner.lock().rate.invalid

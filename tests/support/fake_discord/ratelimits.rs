@@ -25,6 +25,9 @@ pub struct RateLimits {
     global: VecDeque<Instant>,
     /// 429s this fake's limits answered (injected faults not included).
     pub limited: u32,
+    /// The 429s by scope and route (`global`, or `METHOD /template`), for a bench to say
+    /// which limit was met.
+    pub limited_by: std::collections::BTreeMap<String, u32>,
     /// Responses Discord counts toward its invalid-request ban (401, 403, 429 but `shared`).
     pub invalid: u32,
     /// Requests that count toward the global limit, and requests exempt from it (interaction
@@ -59,6 +62,7 @@ impl Default for RateLimits {
             buckets: HashMap::new(),
             global: VecDeque::new(),
             limited: 0,
+            limited_by: Default::default(),
             invalid: 0,
             counted: 0,
             exempt: 0,
@@ -139,6 +143,7 @@ impl RateLimits {
                 let oldest = self.global.front().copied().unwrap_or(now);
                 let retry_after = (window - now.duration_since(oldest)).as_secs_f64();
                 self.limited += 1;
+                *self.limited_by.entry("global".into()).or_default() += 1;
                 return Verdict::Limited {
                     retry_after,
                     global: true,
@@ -179,6 +184,10 @@ impl RateLimits {
                 ("x-ratelimit-scope", "user".into()),
             ];
             self.limited += 1;
+            *self
+                .limited_by
+                .entry(format!("{method} {template}"))
+                .or_default() += 1;
             return Verdict::Limited {
                 retry_after: reset_after,
                 global: false,
