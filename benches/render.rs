@@ -17,10 +17,9 @@ use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx};
 use croupier::i18n::Lang;
 use croupier::render::quantize::quantize;
-use croupier::service::encode_png;
-use image::buffer::ConvertBuffer;
-use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-use image::{ImageEncoder, RgbImage, RgbaImage};
+use croupier::service::{encode_indexed, encode_png, encode_rgb};
+use image::codecs::png::{CompressionType, FilterType};
+use image::RgbaImage;
 
 struct Case {
     label: &'static str,
@@ -121,38 +120,6 @@ fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1e3)
 }
 
-fn encode_with(img: &RgbaImage, compression: CompressionType, filter: FilterType) -> Vec<u8> {
-    let rgb: RgbImage = img.convert();
-    let mut out = Vec::new();
-    PngEncoder::new_with_quality(&mut out, compression, filter)
-        .write_image(
-            &rgb,
-            img.width(),
-            img.height(),
-            image::ExtendedColorType::Rgb8,
-        )
-        .expect("in-memory encode");
-    out
-}
-
-/// The board as the edge sends it, at another deflate level or filter: 256 colours.
-fn encode_indexed(img: &RgbaImage, level: u8, filter: png::Filter) -> Vec<u8> {
-    let indexed = quantize(img);
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, indexed.width, indexed.height);
-    encoder.set_color(png::ColorType::Indexed);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(indexed.palette.concat());
-    encoder.set_deflate_compression(png::DeflateCompression::Level(level));
-    encoder.set_filter(filter);
-    let mut writer = encoder.write_header().expect("in-memory encode");
-    writer
-        .write_image_data(&indexed.indices)
-        .expect("in-memory encode");
-    drop(writer);
-    out
-}
-
 /// Peak signal-to-noise ratio of the sent board against the render, in dB (over 40: no
 /// visible difference; infinite: identical).
 fn psnr(img: &RgbaImage, png: &[u8]) -> f64 {
@@ -206,13 +173,13 @@ fn encoders(label: &str, img: &RgbaImage, samples: usize) {
         encode_indexed(i, 1, png::Filter::Sub)
     });
     row("RGB, level 1, no filter (before)", &|i| {
-        encode_with(i, CompressionType::Level(1), FilterType::NoFilter)
+        encode_rgb(i, CompressionType::Level(1), FilterType::NoFilter)
     });
     row("RGB, level 1, Up", &|i| {
-        encode_with(i, CompressionType::Level(1), FilterType::Up)
+        encode_rgb(i, CompressionType::Level(1), FilterType::Up)
     });
     row("RGB, level 6, no filter", &|i| {
-        encode_with(i, CompressionType::Level(6), FilterType::NoFilter)
+        encode_rgb(i, CompressionType::Level(6), FilterType::NoFilter)
     });
 }
 

@@ -229,7 +229,12 @@ async fn two_player_short_game_through_buttons_menus_and_move() {
         .rev()
         .find(is_board)
         .expect("final board");
-    assert!(last.components.is_empty(), "{last:?}");
+    // Only Zoom stays: the final position, readable on a phone.
+    assert_eq!(
+        custom_ids(&last.components),
+        [format!("z:{}", game.0)],
+        "{last:?}"
+    );
     assert_png(&last);
     assert_names_winner(&w.service, game, &last).await;
     // The finished game's thread is archived by the scheduler after the grace (it no longer
@@ -979,7 +984,7 @@ async fn three_player_standard_game_with_typed_lines() {
     // Twelve rounds of owner layout, setter, owner path.
     assert_eq!(turns, 36);
     assert_eq!(status(&w.service, game).await, GameStatus::Finished);
-    assert!(board.components.is_empty());
+    assert_eq!(custom_ids(&board.components), [format!("z:{}", game.0)]);
     assert_png(&board);
     assert_names_winner(&w.service, game, &board).await;
     finish(fake).await;
@@ -1412,6 +1417,55 @@ async fn private_options_reach_only_the_deciding_player() {
     w.bot.stop().await;
 }
 
+/// Zoom (phones): every board offers it; a player gets the parts of the board that matter to
+/// them (their own station first) at full size, a spectator the shared parts, both privately,
+/// and the game does not move.
+#[tokio::test]
+async fn zoom_answers_privately_with_the_parts_that_matter() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, lobby, thread) = open_lobby_of(fake, "spacelab", "", "en-US").await;
+    join_and_start(fake, game, &lobby, &[BOB]).await;
+    let board = latest_board_after(fake, thread, 0).await;
+    let zoom = format!("z:{}", game.0);
+    let ids = custom_ids(&board.components);
+    assert!(ids.contains(&zoom), "{ids:?}");
+    let before = w.service.load(game).await.expect("the game").record.version;
+    for (user, seated) in [(BOB, true), (OWNER_ID, false)] {
+        let p = fake
+            .push(Push::button(board.id, &zoom).by(user).in_channel(thread))
+            .await;
+        let cb = fake.wait_for_callback(p.id).await;
+        assert!(cb.ephemeral(), "Zoom answers privately: {cb:?}");
+        let reply = fake
+            .wait_until("the zoom", |st| {
+                let mid = st.interactions.get(&p.id)?.original?;
+                let m = st.message(mid)?;
+                (!m.attachments.is_empty()).then(|| m.clone())
+            })
+            .await;
+        assert!(reply.ephemeral(), "{reply:?}");
+        let a = reply
+            .attachments
+            .iter()
+            .find(|a| a.filename == "zoom.png")
+            .unwrap_or_else(|| panic!("no zoom.png on {reply:?}"));
+        let (width, height) = a.dimensions.expect("the fake decoded the PNG");
+        assert!(width <= 700 && height > 300, "{width}x{height}");
+        // Space Lab: the clicker's own station comes first, named as theirs.
+        assert_eq!(reply.content.contains("(you)"), seated, "{}", reply.content);
+        assert!(
+            reply.content.contains("Recruitment Centre"),
+            "{}",
+            reply.content
+        );
+    }
+    let after = w.service.load(game).await.expect("the game").record.version;
+    assert_eq!(after, before, "a zoom changes nothing");
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
 /// Clicks the first option of a private reply; returns the public board posted after it.
 async fn decide_on_private_reply(
     fake: &FakeDiscord,
@@ -1685,7 +1739,9 @@ async fn a_game_goes_on_after_its_thread_archived_during_a_long_turn() {
             "old board kept its buttons: {old:?}"
         );
     }
-    assert!(offers_version(&next, game, after.0) || next.components.is_empty());
+    // The next decision's buttons, or the final board's Zoom alone.
+    let only_zoom = custom_ids(&next.components) == [format!("z:{}", game.0)];
+    assert!(offers_version(&next, game, after.0) || only_zoom);
     assert!(fake.requests().iter().any(|r| r.method == "PATCH"
         && r.route.as_deref() == Some("/channels/{channel_id}")
         && r.body.as_ref().is_some_and(|b| b["archived"] == false)));

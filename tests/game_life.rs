@@ -388,7 +388,11 @@ async fn a_real_ending_result_archive_and_rematch(w: World) {
     assert_eq!(card.dimensions.map(|d| d.0), Some(640), "{card:?}");
     // Nobody else was pinged by the end: the final board pings no one.
     let final_board = latest_board_after(fake, thread, 0).await;
-    assert!(final_board.components.is_empty());
+    // Only Zoom stays on the final board (the final position, readable on a phone).
+    assert_eq!(
+        custom_ids(&final_board.components),
+        [format!("z:{}", game.0)]
+    );
     assert!(final_board.pinged_users.is_empty(), "{final_board:?}");
 
     // The lobby message in the channel is the result now, with a link to the card and Rematch.

@@ -15,7 +15,7 @@ use super::retry::{acknowledging, editing, posting};
 use super::send;
 use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Text};
 use crate::service::{LobbyView, Player, Rematch, Service, ServiceError};
 use crate::store::GameStatus;
 
@@ -53,7 +53,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             ..
         } => Ack::Deferred,
         CustomId::Choose { .. } | CustomId::Menu { .. } | CustomId::Lobby { .. } => Ack::Update,
-        CustomId::Hand { .. } | CustomId::Group { .. } => Ack::Deferred,
+        CustomId::Hand { .. } | CustomId::Zoom { .. } | CustomId::Group { .. } => Ack::Deferred,
         // The private question is rewritten as what happened.
         CustomId::Confirm { .. } => Ack::Update,
     };
@@ -103,6 +103,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         },
         CustomId::Lobby { game, action } => lobby(http, click, data, game, action, plang).await,
         CustomId::Hand { game } => hand(http, click, data, game, lang).await,
+        CustomId::Zoom { game } => zoom(http, click, data, game, plang, lang).await,
         CustomId::Confirm { game, action } => {
             super::confirm::answer(http, click, data, game, action, lang, plang).await
         }
@@ -655,6 +656,31 @@ async fn hand(
     let user = id_i64(click.user.id.get());
     let edit = send::hand_reply(data, game, user, lang).await?;
     edit_click(http, &data.pace, click, "show a hand", edit).await?;
+    Ok(())
+}
+
+/// The parts of the current board that matter to the clicker, at full size, only to them: the
+/// image in the board's language, the line naming its parts in theirs.
+async fn zoom(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    data: &Data,
+    game: crate::engine::GameId,
+    board_lang: Lang,
+    lang: Lang,
+) -> Result<(), Error> {
+    let user = id_i64(click.user.id.get());
+    let edit = match data.service.zoom(game, user, board_lang).await? {
+        Some(zoom) => EditInteractionResponse::new()
+            .content(content(
+                &Text::new("bot.zoom.parts")
+                    .arg("parts", zoom.parts.join(" · "))
+                    .render(lang),
+            ))
+            .new_attachment(send::zoom_file(&zoom)),
+        None => EditInteractionResponse::new().content(Text::new("bot.zoom.none").render(lang)),
+    };
+    edit_click(http, &data.pace, click, "show a zoom", edit).await?;
     Ok(())
 }
 

@@ -7,6 +7,7 @@
 //! - `o:<game>:<version>`: the menu of option groups of a long prompt (the value is the group)
 //! - `l:<game>:<join|leave|start|cancel|bot|unbot|follow|rematch>`: lobby buttons
 //! - `h:<game>`: "Show my hand"
+//! - `z:<game>`: "Zoom", the board's parts that matter to the clicker at full size (phones)
 //! - `k:<game>:<resign|cancel|keep>`: the answer to "are you sure?" after `/resign`, `/cancel`
 
 use crate::engine::{GameId, Version};
@@ -98,6 +99,9 @@ pub enum CustomId {
     Hand {
         game: GameId,
     },
+    Zoom {
+        game: GameId,
+    },
     Confirm {
         game: GameId,
         action: Confirm,
@@ -125,6 +129,7 @@ impl CustomId {
             CustomId::Group { game, version } => format!("o:{}:{}", game.0, version.0),
             CustomId::Lobby { game, action } => format!("l:{}:{}", game.0, action.as_str()),
             CustomId::Hand { game } => format!("h:{}", game.0),
+            CustomId::Zoom { game } => format!("z:{}", game.0),
             CustomId::Confirm { game, action } => format!("k:{}:{}", game.0, action.as_str()),
         }
     }
@@ -137,6 +142,7 @@ impl CustomId {
             | CustomId::Group { game, .. }
             | CustomId::Lobby { game, .. }
             | CustomId::Hand { game }
+            | CustomId::Zoom { game }
             | CustomId::Confirm { game, .. } => Some(*game),
         }
     }
@@ -171,6 +177,7 @@ impl CustomId {
                 action: LobbyAction::ALL.into_iter().find(|x| x.as_str() == *a)?,
             }),
             ["h", g] => Some(CustomId::Hand { game: game(g)? }),
+            ["z", g] => Some(CustomId::Zoom { game: game(g)? }),
             ["k", g, a] => Some(CustomId::Confirm {
                 game: game(g)?,
                 action: Confirm::ALL.into_iter().find(|x| x.as_str() == *a)?,
@@ -252,6 +259,7 @@ mod tests {
                 action: LobbyAction::Cancel,
             },
             CustomId::Hand { game: GameId(9) },
+            CustomId::Zoom { game: GameId(9) },
             CustomId::Confirm {
                 game: big,
                 action: Confirm::Resign,

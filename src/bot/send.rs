@@ -14,7 +14,7 @@ use super::retry::{editing, posting, retrying};
 use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
-use crate::service::{BoardPost, LobbyView, Notice, Outputs, PrivatePost};
+use crate::service::{BoardPost, LobbyView, Notice, Outputs, PrivatePost, ZoomPost};
 use crate::store::GameStatus;
 
 /// Discord's JSON error code for "Cannot send messages to this user".
@@ -25,10 +25,16 @@ pub const NO_MUTUAL_GUILD: isize = 50278;
 pub const BOARD_FILE: &str = "board.png";
 pub const RESULT_FILE: &str = "result.png";
 pub const HAND_FILE: &str = "hand.png";
+pub const ZOOM_FILE: &str = "zoom.png";
 
 /// The board image, with its text summary as the alt text.
 pub fn board_file(board: &BoardPost) -> CreateAttachment {
     CreateAttachment::bytes(board.png.clone(), BOARD_FILE).description(alt(&board.alt))
+}
+
+/// A Zoom answer's image, described by the board's summary.
+pub fn zoom_file(zoom: &ZoomPost) -> CreateAttachment {
+    CreateAttachment::bytes(zoom.png.clone(), ZOOM_FILE).description(alt(&zoom.alt))
 }
 
 /// A hand image, described by the private summary (it only goes to its owner).
@@ -47,25 +53,33 @@ fn alt(s: &str) -> String {
     out
 }
 
-/// The rows for a board: the prompt's buttons or menu, and "Show my hand" when the game has
-/// hidden hands.
+/// The rows for a board: the prompt's buttons or menu, then a last row with "Show my hand"
+/// when the game has hidden hands, and "Zoom" (the parts that matter to the clicker at full
+/// size, for phones).
 pub fn board_rows(board: &BoardPost, hands: bool, lang: Lang) -> Vec<CreateActionRow> {
     let mut rows = Vec::new();
     if let Some(prompt) = board.prompt.as_ref().filter(|p| !p.private) {
         rows = option_rows(board.game, board.version, prompt, lang);
     }
+    let mut last = Vec::new();
     if hands && board.outcome.is_none() {
         let key = if board.prompt.as_ref().is_some_and(|p| p.private) {
             "bot.turn.show_hand_choose"
         } else {
             "bot.turn.show_hand"
         };
-        rows.push(CreateActionRow::Buttons(vec![CreateButton::new(
-            CustomId::Hand { game: board.game }.encode(),
-        )
-        .label(Text::new(key).render(lang))
-        .style(ButtonStyle::Primary)]));
+        last.push(
+            CreateButton::new(CustomId::Hand { game: board.game }.encode())
+                .label(Text::new(key).render(lang))
+                .style(ButtonStyle::Primary),
+        );
     }
+    last.push(
+        CreateButton::new(CustomId::Zoom { game: board.game }.encode())
+            .label(Text::new("bot.turn.zoom").render(lang))
+            .style(ButtonStyle::Secondary),
+    );
+    rows.push(CreateActionRow::Buttons(last));
     rows
 }
 
@@ -1109,12 +1123,16 @@ mod tests {
             rows,
             vec![
                 vec!["g:7:3:0", "g:7:3:1", "g:7:3:2", "g:7:3:3", "g:7:3:4"],
-                vec!["g:7:3:5"]
+                vec!["g:7:3:5"],
+                vec!["z:7"]
             ]
         );
-        // With hidden hands, a last row for "Show my hand".
+        // With hidden hands, the last row has "Show my hand" before Zoom.
         let rows = ids(&board_rows(&board(6, Some(5)), true, Lang::En));
-        assert_eq!(rows.last(), Some(&vec!["h:7".to_string()]));
+        assert_eq!(
+            rows.last(),
+            Some(&vec!["h:7".to_string(), "z:7".to_string()])
+        );
         assert_eq!(
             board_content(&board(6, Some(5)), Lang::En),
             "<@5> ➡️ Ann: pick"
@@ -1162,9 +1180,9 @@ mod tests {
         );
         // 26 to 100 options that do not group: one menu per 25.
         let menus = ids(&board_rows(&board(26, None), false, Lang::En));
-        assert_eq!(menus, [vec!["s:7:3"], vec!["s:7:3:1"]]);
+        assert_eq!(menus, [vec!["s:7:3"], vec!["s:7:3:1"], vec!["z:7"]]);
         let too_many = board(101, None);
-        assert!(board_rows(&too_many, false, Lang::En).is_empty());
+        assert_eq!(ids(&board_rows(&too_many, false, Lang::En)), [vec!["z:7"]]);
         assert!(board_content(&too_many, Lang::En).ends_with("type /move and pick from the list."));
     }
 
@@ -1244,10 +1262,10 @@ mod tests {
     }
 
     #[test]
-    fn a_finished_board_has_no_components() {
+    fn a_finished_board_keeps_only_zoom() {
         let mut b = board(3, None);
         b.prompt = None;
         b.outcome = Some(crate::engine::Outcome::from_scores(vec![1, 2], true));
-        assert!(board_rows(&b, true, Lang::En).is_empty());
+        assert_eq!(ids(&board_rows(&b, true, Lang::En)), [vec!["z:7"]]);
     }
 }

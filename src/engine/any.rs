@@ -1,6 +1,7 @@
 //! The type-erased face of a game: the service, the store and every front end see only this.
 //! Options travel as notation strings, events as localizable texts, state as versioned JSON.
 
+use crate::render::zoom::Region;
 use image::RgbaImage;
 use serde::{Deserialize, Serialize};
 
@@ -152,6 +153,15 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn private_view_json(&self, seat: Seat) -> Option<serde_json::Value>;
     fn render_public(&self, ctx: &RenderCtx) -> RgbaImage;
     fn render_private(&self, seat: Seat, ctx: &RenderCtx) -> Option<RgbaImage>;
+    /// The Zoom answer for `viewer` (`None`: a spectator): the parts of the public board that
+    /// matter to them at full size ([`Game::zoom_regions`]), with what each part shows.
+    fn render_zoom(
+        &self,
+        ctx: &RenderCtx,
+        viewer: Option<Seat>,
+    ) -> Option<(RgbaImage, Vec<String>)>;
+    /// The parts a Zoom answer cuts from the public board ([`Game::zoom_regions`]).
+    fn zoom_regions(&self, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<Region>;
     fn public_summary(&self, ctx: &RenderCtx) -> String;
     fn private_summary(&self, seat: Seat, ctx: &RenderCtx) -> Option<String>;
     fn notation_forms(&self) -> Vec<&'static str>;
@@ -427,6 +437,20 @@ impl<G: Game> AnyGame for G {
 
     fn render_private(&self, seat: Seat, ctx: &RenderCtx) -> Option<RgbaImage> {
         self.private_view(seat).map(|v| G::render_private(&v, ctx))
+    }
+
+    fn render_zoom(
+        &self,
+        ctx: &RenderCtx,
+        viewer: Option<Seat>,
+    ) -> Option<(RgbaImage, Vec<String>)> {
+        let view = self.public_view();
+        let board = G::render_public(&view, ctx);
+        crate::render::zoom::compose(&board, &G::zoom_regions(&view, ctx, viewer))
+    }
+
+    fn zoom_regions(&self, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<Region> {
+        G::zoom_regions(&self.public_view(), ctx, viewer)
     }
 
     fn public_summary(&self, ctx: &RenderCtx) -> String {

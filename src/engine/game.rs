@@ -6,6 +6,7 @@ use std::fmt::Debug;
 
 use super::{GameKind, GameRng, Seat};
 use crate::i18n::{Lang, Text};
+use crate::render::zoom::Region;
 use image::RgbaImage;
 
 /// Game options as chosen at `/play` or on the command line: key -> value, both lower-case.
@@ -161,6 +162,61 @@ pub struct RenderCtx {
 }
 
 impl RenderCtx {
+    /// The caption of a seat's area in a Zoom answer: whose it is, and whether it is theirs to
+    /// play now.
+    pub fn zoom_caption(&self, seat: Seat, viewer: Option<Seat>, to_act: Option<Seat>) -> String {
+        let key = match (viewer == Some(seat), to_act == Some(seat)) {
+            (true, true) => "render.zoom.you_to_play",
+            (true, false) => "render.zoom.you",
+            (false, true) => "render.zoom.to_play",
+            (false, false) => return self.name(seat),
+        };
+        Text::new(key)
+            .arg("name", self.name(seat))
+            .render(self.lang)
+    }
+
+    /// Zoom parts of a board drawn as a square-ish board with a side panel on its right (Vortex,
+    /// Cortexcape): the panel (from `panel_x` to the image's `width`), then the board's left
+    /// and right halves, overlapping by `overlap` around its middle, all `height` tall.
+    pub fn zoom_panel_and_halves(
+        &self,
+        (panel_x, width): (f32, f32),
+        board_w: f32,
+        height: f32,
+        overlap: f32,
+    ) -> Vec<Region> {
+        let half = board_w / 2.0;
+        vec![
+            Region::new(
+                self.zoom_text("status"),
+                panel_x,
+                0.0,
+                width - panel_x,
+                height,
+            ),
+            Region::new(
+                self.zoom_text("board_left"),
+                0.0,
+                0.0,
+                half + overlap,
+                height,
+            ),
+            Region::new(
+                self.zoom_text("board_right"),
+                half - overlap,
+                0.0,
+                half + overlap,
+                height,
+            ),
+        ]
+    }
+
+    /// A Zoom caption from the `render.zoom` catalog section.
+    pub fn zoom_text(&self, key: &str) -> String {
+        Text::new(format!("render.zoom.{key}")).render(self.lang)
+    }
+
     pub fn name(&self, seat: Seat) -> String {
         self.names.get(seat.index()).cloned().unwrap_or_else(|| {
             Text::new("core.seat")
@@ -231,6 +287,11 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
 
     fn render_public(view: &Self::PublicView, ctx: &RenderCtx) -> RgbaImage;
     fn render_private(view: &Self::PrivateView, ctx: &RenderCtx) -> RgbaImage;
+    /// Zoom (phones): the parts of `render_public`'s image that matter to `viewer` now, most
+    /// relevant first (their own area, where the game acts, what all share), each at most
+    /// `render::zoom::MAX_WIDTH` pixels wide, captioned in `ctx`'s language. `viewer` is
+    /// `None` for a spectator.
+    fn zoom_regions(view: &Self::PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<Region>;
 
     /// A short text summary of the public view (alt text; the `board` command in the table).
     fn public_summary(view: &Self::PublicView, ctx: &RenderCtx) -> String;

@@ -9,7 +9,8 @@
 //! - [`palette`]: colour-blind-safe seat colours, contrast, seat letters;
 //! - [`panel`]: seat tokens, legend box, score table, pool chips;
 //! - [`quantize`]: the board reduced to a 256-colour palette for the PNG at the edge;
-//! - [`result`]: the result card of a finished game.
+//! - [`result`]: the result card of a finished game;
+//! - [`zoom`]: the parts of a board a phone player needs, cut at full size and stacked.
 
 pub mod palette;
 pub mod panel;
@@ -17,5 +18,6 @@ pub mod quantize;
 pub mod result;
 pub mod shapes;
 pub mod text;
+pub mod zoom;
 
 pub use shapes::Pt;

@@ -18,7 +18,10 @@ pub use clocks::{
 pub use lobby::{
     filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Resigned,
 };
-pub use output::{board_text, encode_png, outcome_text, BoardPost, Notice, Outputs, PrivatePost};
+pub use output::{
+    board_text, encode_indexed, encode_png, encode_rgb, outcome_text, BoardPost, Notice, Outputs,
+    PrivatePost, ZoomPost,
+};
 pub use players::{Newcomer, SettingsChange};
 pub use result::{
     count_turns, length, result_card, result_image, result_lines, standings, Ending, GameResult,
@@ -501,6 +504,19 @@ impl Service {
     pub async fn show(&self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
         let loaded = self.load(game).await?;
         Ok(output::after_change(&loaded, &[], lang))
+    }
+
+    /// The Zoom answer for `user` (a player or a spectator): the parts of the current board that
+    /// matter to them, at full size, in the board's language. `None` if the game has no part
+    /// to show (no board yet).
+    pub async fn zoom(
+        &self,
+        game: GameId,
+        user: i64,
+        lang: Lang,
+    ) -> Result<Option<ZoomPost>, ServiceError> {
+        let loaded = self.load(game).await?;
+        Ok(output::zoom_post(&loaded, user, lang))
     }
 
     /// Notes that the board of `version` went out, so nobody posts it again. With its message,

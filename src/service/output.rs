@@ -32,6 +32,17 @@ pub struct BoardPost {
     pub alt: String,
 }
 
+/// The Zoom answer (phones): the parts of the current board that matter to one member, cut at
+/// full size. Only what the public board shows, so anyone may ask for it.
+#[derive(Clone, Debug)]
+pub struct ZoomPost {
+    pub png: Vec<u8>,
+    /// What each part shows, top to bottom.
+    pub parts: Vec<String>,
+    /// Text summary of the board (alt text).
+    pub alt: String,
+}
+
 /// A private message for one seat (hidden hands). Never shown in the channel.
 #[derive(Clone, Debug, Serialize)]
 pub struct PrivatePost {
@@ -84,19 +95,59 @@ pub enum Notice {
 /// the time for little). Against the RGB PNG of before, about half the bytes in less time,
 /// which is what a board costs to upload at 1 MB/s (figures in BENCHMARKS.md, issue 21).
 pub fn encode_png(img: &RgbaImage) -> Vec<u8> {
+    encode_indexed(img, 1, png::Filter::NoFilter)
+}
+
+/// The board as 256 colours at another deflate level or filter (the render bench compares them).
+pub fn encode_indexed(img: &RgbaImage, level: u8, filter: png::Filter) -> Vec<u8> {
     let indexed = crate::render::quantize::quantize(img);
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, indexed.width, indexed.height);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(indexed.palette.concat());
-    encoder.set_deflate_compression(png::DeflateCompression::Level(1));
-    encoder.set_filter(png::Filter::NoFilter);
+    encoder.set_deflate_compression(png::DeflateCompression::Level(level));
+    encoder.set_filter(filter);
     // Writing a header and one buffer of the declared size to memory cannot fail.
     if let Ok(mut writer) = encoder.write_header() {
         let _ = writer.write_image_data(&indexed.indices);
     }
     out
+}
+
+/// The board as a lossless RGB PNG (what golden files are stored as; the bench's reference).
+pub fn encode_rgb(
+    img: &RgbaImage,
+    compression: image::codecs::png::CompressionType,
+    filter: image::codecs::png::FilterType,
+) -> Vec<u8> {
+    use image::ImageEncoder;
+    let rgb: Vec<u8> = img
+        .as_raw()
+        .chunks_exact(4)
+        .flat_map(|px| [px[0], px[1], px[2]])
+        .collect();
+    let mut out = Vec::new();
+    // Encoding a buffer of the declared size to memory cannot fail.
+    let _ = image::codecs::png::PngEncoder::new_with_quality(&mut out, compression, filter)
+        .write_image(
+            &rgb,
+            img.width(),
+            img.height(),
+            image::ExtendedColorType::Rgb8,
+        );
+    out
+}
+
+/// The Zoom answer of the current board for `user` (their own area first when seated).
+pub fn zoom_post(loaded: &Loaded, user: i64, lang: Lang) -> Option<ZoomPost> {
+    let viewer = loaded.seat_of_user(user);
+    let (img, parts) = loaded.game.render_zoom(&render_ctx(loaded, lang), viewer)?;
+    Some(ZoomPost {
+        png: encode_png(&img),
+        parts,
+        alt: loaded.game.public_summary(&text_ctx(loaded, lang)),
+    })
 }
 
 /// The message text: what happened, then whose turn and what is asked (or the result).

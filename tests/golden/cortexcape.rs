@@ -2,7 +2,7 @@
 //! depend on the rules engine.
 
 use croupier::engine::{RenderCtx, Seat};
-use croupier::games::cortexcape::render::render_public;
+use croupier::games::cortexcape::render::{render_public, zoom_regions};
 use croupier::games::cortexcape::state::{Piece, Place, Stage, Start};
 use croupier::games::cortexcape::view::{ExitView, Phase, PublicView, RoundRecap, SeatView};
 use croupier::i18n::Lang;
@@ -420,10 +420,10 @@ fn challenge_chosen_blue() {
 
 #[test]
 fn escape_mid_path_blue() {
-    check(
-        "escape_mid_path",
-        &render_public(&escape_mid_path(), &ctx(Lang::En, 2)),
-    );
+    let board = render_public(&escape_mid_path(), &ctx(Lang::En, 2));
+    check("escape_mid_path", &board);
+    let parts = zoom_regions(&escape_mid_path(), &ctx(Lang::En, 2), Some(Seat(1)));
+    check("escape_zoom", &super::zoom(&board, &parts));
 }
 
 #[test]

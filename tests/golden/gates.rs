@@ -80,10 +80,10 @@ fn gates_setup_four_players() {
 fn gates_mid_game() {
     let g = position(4, 3, 260);
     assert!(Game::prompt(&g).is_some());
-    check(
-        "mid_4p",
-        &Gates::render_public(&g.public_view(), &ctx(Lang::En)),
-    );
+    let board = Gates::render_public(&g.public_view(), &ctx(Lang::En));
+    check("mid_4p", &board);
+    let parts = Gates::zoom_regions(&g.public_view(), &ctx(Lang::En), Some(Seat(1)));
+    check("mid_4p_zoom", &super::zoom(&board, &parts));
     let seat = Game::prompt(&g).unwrap().seat;
     let hand = g.private_view(seat).unwrap();
     check("mid_4p_hand", &Gates::render_private(&hand, &ctx(Lang::En)));

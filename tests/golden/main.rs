@@ -77,25 +77,17 @@ pub fn check(game: &str, name: &str, img: &RgbaImage) {
     let _ = std::fs::remove_file(&actual_path);
 }
 
+/// A Zoom answer cut from `board` (the parts stacked under their captions).
+pub fn zoom(board: &RgbaImage, regions: &[croupier::render::zoom::Region]) -> RgbaImage {
+    croupier::render::zoom::compose(board, regions)
+        .expect("parts inside the board")
+        .0
+}
+
 /// The lossless RGB PNG the golden files are stored as.
 fn encode_exact(img: &RgbaImage) -> Vec<u8> {
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    use image::ImageEncoder;
-    let rgb: Vec<u8> = img
-        .as_raw()
-        .chunks_exact(4)
-        .flat_map(|px| [px[0], px[1], px[2]])
-        .collect();
-    let mut out = Vec::new();
-    PngEncoder::new_with_quality(&mut out, CompressionType::Level(1), FilterType::NoFilter)
-        .write_image(
-            &rgb,
-            img.width(),
-            img.height(),
-            image::ExtendedColorType::Rgb8,
-        )
-        .expect("encoding to memory");
-    out
+    use image::codecs::png::{CompressionType, FilterType};
+    croupier::service::encode_rgb(img, CompressionType::Level(1), FilterType::NoFilter)
 }
 
 /// Colours covering this many pixels (a 10 × 10 patch) must reach players unchanged: fills,
@@ -140,4 +132,85 @@ fn check_as_sent(name: &str, img: &RgbaImage) {
         psnr > 40.0,
         "{name}: the 256-colour board is {psnr:.1} dB from the render"
     );
+}
+
+/// Every game's Zoom parts, at every table size and through a game, for every viewer: each
+/// part lies inside the board and is narrow enough to show whole, and the viewer's own area
+/// (for games that draw one per seat) comes first. Layouts do not depend on the language.
+#[test]
+fn zoom_parts_fit_every_game_at_every_table() {
+    use croupier::engine::{GameKind, GameOptions, GameRng};
+    for &kind in GameKind::ALL {
+        let (min, max) = kind.seat_range();
+        let mut sets = vec![GameOptions::new()];
+        for spec in kind.option_specs() {
+            for v in spec.values.iter().filter(|v| **v != spec.default) {
+                let mut s = GameOptions::new();
+                s.insert(spec.key.to_string(), (*v).to_string());
+                sets.push(s);
+            }
+        }
+        for (k, options) in sets.iter().enumerate() {
+            // Every table size through a game with the default options; each other option
+            // at setup, at the largest table that takes it.
+            let sizes: Vec<usize> = if k == 0 {
+                (min..=max).collect()
+            } else {
+                (min..=max).rev().collect()
+            };
+            let steps = if k == 0 { 60 } else { 0 };
+            for seats in sizes {
+                let Ok(mut game) = kind.setup(options, seats, 5) else {
+                    continue;
+                };
+                let mut rng = GameRng::seed_from_u64(5);
+                for step in 0..=steps {
+                    if step % 30 == 0 || game.prompt().is_none() {
+                        let at = format!("{} {options:?} {seats} seats, step {step}", kind.id());
+                        zoom_fits(game.as_ref(), seats, step == 0, &at);
+                    }
+                    let Some(p) = game.prompt() else { break };
+                    let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+                    game.apply_notation(p.seat, &pick).unwrap();
+                }
+                if k > 0 {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// One position's Zoom parts for a spectator and each seat; `render`: also compose them.
+fn zoom_fits(game: &dyn croupier::engine::AnyGame, seats: usize, render: bool, at: &str) {
+    use croupier::engine::{GameKind, RenderCtx, Seat};
+    use croupier::render::zoom::{MAX_PARTS, MAX_WIDTH};
+    let names = ["Ann", "Bob", "Cleo", "Dev", "Eve", "Finn"];
+    let ctx = RenderCtx {
+        lang: croupier::i18n::Lang::En,
+        names: names[..seats].iter().map(|s| (*s).to_string()).collect(),
+    };
+    let board = game.render_public(&ctx);
+    let viewers = std::iter::once(None).chain((0..seats).map(|i| Some(Seat(i as u8))));
+    for viewer in viewers {
+        let regions = game.zoom_regions(&ctx, viewer);
+        let n = regions.len();
+        assert!(n > 0 && n <= MAX_PARTS, "{at}, {viewer:?}: {n} parts");
+        for r in &regions {
+            let misfit = r.misfit(board.width(), board.height());
+            assert_eq!(misfit, None, "{at}, {viewer:?}");
+        }
+        if let (Some(me), GameKind::SpaceLab | GameKind::Gates) = (viewer, game.kind()) {
+            let first = &regions[0].label;
+            assert!(
+                first.starts_with(&ctx.name(me)),
+                "{at}, {viewer:?}: {first}"
+            );
+        }
+        if render && viewer.is_none_or(|s| s.index() == 0) {
+            let (img, labels) = game.render_zoom(&ctx, viewer).expect("a zoom");
+            assert!(img.width() <= MAX_WIDTH, "{at}, {viewer:?}");
+            assert_eq!(labels.len(), n, "{at}, {viewer:?}");
+        }
+    }
 }

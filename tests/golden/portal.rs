@@ -51,6 +51,8 @@ fn portal_mid_game_four_players_open_hands() {
         g.prompt().is_some_and(|p| p.kind == "reward")
     });
     check("mid_4p_reward", &g.render_public(&ctx(Lang::En, 4)));
+    let zoom = g.render_zoom(&ctx(Lang::En, 4), Some(Seat(0))).unwrap().0;
+    check("mid_4p_zoom", &zoom);
     let seat = (0..4).map(Seat).find(|&s| {
         g.private_view_json(s)
             .is_some_and(|v| v["hand"].as_array().is_some_and(|h| !h.is_empty()))
@@ -95,4 +97,47 @@ fn result_card_of_a_whole_game() {
         croupier::i18n::Lang::Fr,
     );
     check("result_fr", &card);
+}
+
+/// Long floors in French (issue 25): seven chambers on the middle floor, the new edge's "NEUF"
+/// and the old edge's "VIEUX" beside three icons each, a locked old-edge chamber (its lock at
+/// the foot, its hatching inside the hexagon), and the floor names in the room the floors
+/// leave. The view is a real setup's, lengthened by hand.
+#[test]
+fn portal_long_floors_french() {
+    use croupier::engine::Game;
+    use croupier::games::portal::state::Floor;
+    use croupier::games::portal::Portal;
+    let g = <Portal as Game>::setup(&GameOptions::new(), 4, 7).unwrap();
+    let mut v = <Portal as Game>::public_view(&g);
+    let template = v
+        .chambers
+        .iter()
+        .find(|x| x.floor == Floor::Mid && x.icons.len() == 3)
+        .or_else(|| v.chambers.iter().find(|x| x.icons.len() == 3))
+        .expect("a chamber with three icons")
+        .clone();
+    v.chambers.retain(|x| x.floor != Floor::Mid);
+    let top_cs: Vec<u16> = v
+        .chambers
+        .iter()
+        .filter(|x| x.floor == Floor::Top)
+        .map(|x| x.c)
+        .collect();
+    let lowest = top_cs.iter().copied().min().unwrap_or(1);
+    for i in 0..7u16 {
+        let mut x = template.clone();
+        x.floor = Floor::Mid;
+        x.c = lowest.saturating_sub(1) + 2 * i;
+        x.id = format!("m{}", x.c);
+        x.new_edge = i == 6;
+        x.old_edge = i == 0;
+        x.locked = i == 0;
+        x.touched = false;
+        v.chambers.push(x);
+    }
+    check(
+        "long_floors_fr",
+        &<Portal as Game>::render_public(&v, &ctx(Lang::Fr, 4)),
+    );
 }

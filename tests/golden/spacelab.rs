@@ -47,6 +47,8 @@ fn spacelab_mid_game_four_players() {
     let g = position(4, 11, Some(90));
     let c = ctx(4, Lang::En);
     check("mid_4p_public", &g.render_public(&c));
+    // Zoom for Ada (seat 0) while another station plays.
+    check("mid_4p_zoom", &g.render_zoom(&c, Some(Seat(0))).unwrap().0);
     let seat = g.prompt().map_or(Seat(0), |p| p.seat);
     check("mid_4p_private", &g.render_private(seat, &c).unwrap());
 }

@@ -88,6 +88,11 @@ fn crossing_four_teams_mid_game() {
     let mut g = game("minority=on", 4, 2);
     walk(&mut g, 40, 11);
     check("crossing4_mid", &render(&g, Lang::En));
+    let parts = <Vortex as Game>::zoom_regions(&g.public_view(), &ctx(Lang::En), None);
+    check(
+        "crossing4_zoom",
+        &super::zoom(&render(&g, Lang::En), &parts),
+    );
 }
 
 #[test]

@@ -372,6 +372,14 @@ impl Game for Cortexcape {
         RgbaImage::new(1, 1)
     }
 
+    fn zoom_regions(
+        view: &view::PublicView,
+        ctx: &RenderCtx,
+        viewer: Option<Seat>,
+    ) -> Vec<crate::render::zoom::Region> {
+        render::zoom_regions(view, ctx, viewer)
+    }
+
     fn public_summary(view: &view::PublicView, ctx: &RenderCtx) -> String {
         view::summary(view, ctx)
     }

@@ -16,6 +16,7 @@ use crate::render::shapes::{
     ring, rounded_rect, thick_line, Pt,
 };
 use crate::render::text::{draw_text, draw_text_centred, text_width, wrap, Align, Style, Weight};
+use crate::render::zoom;
 
 pub const WIDTH: u32 = 1400;
 pub const HEIGHT: u32 = 900;
@@ -922,6 +923,18 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
         }
     }
     out
+}
+
+// ---- zoom (phones) ----------------------------------------------------------------------
+
+/// The side panel (round, whose turn, the challenge, scores), then the lab in two halves that
+/// overlap by a corridor's length, so every door is whole in one of them.
+pub fn zoom_regions(
+    _view: &PublicView,
+    ctx: &RenderCtx,
+    _viewer: Option<Seat>,
+) -> Vec<zoom::Region> {
+    ctx.zoom_panel_and_halves((BOARD_W, WIDTH as f32), BOARD_W, HEIGHT as f32, 70.0)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use crate::render::palette::{self, ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER,
 use crate::render::panel::{fit, LegendEntry};
 use crate::render::shapes::{fill_disc, fill_rect, ring, rounded_rect, Pt};
 use crate::render::text::{draw_text, draw_text_centred, text_width, Align, Style, Weight};
+use crate::render::zoom;
 
 pub const WIDTH: u32 = 1280;
 pub const HEIGHT: u32 = 920;
@@ -1120,4 +1121,46 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         }
     }
     img
+}
+
+// ---- zoom (phones) ----------------------------------------------------------------------
+
+/// The viewer's panel, the panel of the seat to play, the round and mode with the five regions
+/// (folded in two rows of three and two), then the monstrosities, scrolls and gate pool.
+pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<zoom::Region> {
+    // The same panel grid as `render_public`.
+    let n = v.players.len();
+    let rows = n.div_ceil(2).max(1);
+    let pw = (WIDTH as f32 - 30.0) / 2.0;
+    let ph = (LEGEND_Y - PLAYERS_Y - 10.0 * rows as f32) / rows as f32;
+    let panel = |s: Seat| {
+        let i = s.index();
+        let x = 10.0 + (i % 2) as f32 * (pw + 10.0);
+        let y = PLAYERS_Y + (i / 2) as f32 * (ph + 10.0);
+        let caption = ctx.zoom_caption(s, viewer, v.to_act);
+        zoom::Region::new(caption, x - 4.0, y - 4.0, pw + 8.0, ph.min(196.0) + 8.0)
+    };
+    let mut parts = Vec::new();
+    if let Some(me) = viewer.filter(|s| s.index() < n) {
+        parts.push(panel(me));
+    }
+    if let Some(s) = v.to_act.filter(|&s| Some(s) != viewer && s.index() < n) {
+        parts.push(panel(s));
+    }
+    let column = |k: f32| 10.0 + k * (REGION_W + 4.0);
+    let (top, h) = (BOARD_Y - 4.0, BOARD_H + 8.0);
+    parts.push(
+        // The header's left end first: the round and whether the investigators are sane.
+        zoom::Region::new(ctx.zoom_text("regions"), 0.0, 0.0, 450.0, HEADER_H)
+            .below(column(0.0) - 4.0, top, column(3.0) - 6.0, h)
+            .below(column(3.0) - 4.0, top, column(5.0) - column(3.0) + 4.0, h),
+    );
+    parts.push(zoom::Region::new(
+        ctx.zoom_text("table"),
+        RIGHT_X - 4.0,
+        top,
+        WIDTH as f32 - RIGHT_X,
+        h,
+    ));
+    parts
 }

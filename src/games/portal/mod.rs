@@ -417,6 +417,14 @@ impl Game for Portal {
         render::render_private(view, ctx)
     }
 
+    fn zoom_regions(
+        view: &view::PublicView,
+        ctx: &RenderCtx,
+        viewer: Option<Seat>,
+    ) -> Vec<crate::render::zoom::Region> {
+        render::zoom_regions(view, ctx, viewer)
+    }
+
     fn public_summary(view: &view::PublicView, ctx: &RenderCtx) -> String {
         view::summary(view, ctx)
     }

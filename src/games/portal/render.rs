@@ -15,7 +15,8 @@ use crate::render::shapes::{
     arrow_head, dashed_polyline, fill_convex, fill_disc, fill_polygon, fill_rect, ring,
     rounded_rect, thick_line, Pt,
 };
-use crate::render::text::{draw_text, draw_text_centred, wrap, Align, Style, Weight};
+use crate::render::text::{draw_text, draw_text_centred, text_width, wrap, Align, Style, Weight};
+use crate::render::zoom;
 
 pub const WIDTH: u32 = 1600;
 pub const HEIGHT: u32 = 890;
@@ -26,6 +27,7 @@ const LAB_BOTTOM: f32 = 690.0;
 /// The top of the end-of-game banner, at the Lab's foot.
 const BANNER_TOP: f32 = 590.0;
 const SIDE_X: f32 = 1165.0;
+const LEGEND_TOP: f32 = 730.0;
 
 const BG: Rgba<u8> = rgb(0xE9ECEF);
 const HEX_FILL: Rgba<u8> = rgb(0xFFFFFF);
@@ -224,12 +226,15 @@ fn draw_chamber(
     };
     fill_polygon(img, &pts, fill);
     if x.locked {
-        // Hatching: diagonal strokes clipped by eye to the inner hex.
-        for i in -4..=4 {
+        // Hatching: diagonal strokes, each cut to the hexagon inside its border.
+        let inner = hex_points(c, r - 8.0 * k);
+        for i in -5..=5 {
             let off = i as f32 * r * 0.22;
-            let a = Pt::new(c.x + off - r * 0.35, c.y + r * 0.45);
-            let b = Pt::new(c.x + off + r * 0.35, c.y - r * 0.45);
-            thick_line(img, a, b, 1.5, mix(INK_DIM, WHITE, 0.45));
+            let a = Pt::new(c.x + off - r * 0.6, c.y + r);
+            let b = Pt::new(c.x + off + r * 0.6, c.y - r);
+            if let Some((a, b)) = clip_to_convex(a, b, &inner) {
+                thick_line(img, a, b, 1.5, mix(INK_DIM, WHITE, 0.45));
+            }
         }
     }
     let (edge, width) = if x.old_edge {
@@ -248,43 +253,57 @@ fn draw_chamber(
     // Name.
     let name_style = Style::new(Weight::Bold, 24.0 * k, INK);
     draw_text(img, &name_style, c.x, c.y - r * 0.78, Align::Centre, &x.id);
-    // Edge tags.
-    let tag_style = Style::new(Weight::Bold, 13.0 * k.max(0.8), WHITE);
+    // Edge tags, sized to their word ("NEW", "VIEUX"), at the flat sides' top; the face icons
+    // keep to the room between them (the words say what the border colours say, for readers
+    // who cannot tell green from red).
+    let tag_size = 13.0 * k.max(0.8);
+    let tag_style = Style::new(Weight::Bold, tag_size, WHITE);
+    let inside = geo.w * 0.5 - width - 1.0;
+    let (mut room_left, mut room_right) = (c.x - inside, c.x + inside);
+    let tag_y = c.y - r * 0.5;
     if x.new_edge {
         let label = t(ctx, Text::new("portal.render.new_tag"));
-        let p = Pt::new(c.x - geo.w * 0.5 + 2.0, c.y - r * 0.5);
+        let w = text_width(Weight::Bold, tag_size, &label) + 8.0;
+        let left = c.x - inside;
         rounded_rect(
             img,
-            Pt::new(p.x - 4.0, p.y - 2.0),
-            Pt::new(p.x + 34.0 * k.max(0.8) + 4.0, p.y + 17.0 * k.max(0.8)),
+            Pt::new(left, tag_y - 2.0),
+            Pt::new(left + w, tag_y + tag_size * 1.3),
             4.0,
             NEW_EDGE,
             None,
         );
-        draw_text(img, &tag_style, p.x, p.y, Align::Left, &label);
+        draw_text(img, &tag_style, left + 4.0, tag_y, Align::Left, &label);
+        room_left = left + w + 3.0;
     }
     if x.old_edge {
         let label = t(ctx, Text::new("portal.render.old_tag"));
-        let p = Pt::new(c.x + geo.w * 0.5 - 2.0, c.y - r * 0.5);
+        let w = text_width(Weight::Bold, tag_size, &label) + 8.0;
+        let right = c.x + inside;
         rounded_rect(
             img,
-            Pt::new(p.x - 34.0 * k.max(0.8) - 4.0, p.y - 2.0),
-            Pt::new(p.x + 4.0, p.y + 17.0 * k.max(0.8)),
+            Pt::new(right - w, tag_y - 2.0),
+            Pt::new(right, tag_y + tag_size * 1.3),
             4.0,
             OLD_EDGE,
             None,
         );
-        draw_text(img, &tag_style, p.x, p.y, Align::Right, &label);
+        draw_text(img, &tag_style, right - 4.0, tag_y, Align::Right, &label);
+        room_right = right - w - 3.0;
     }
-    if x.locked {
-        lock_mark(img, Pt::new(c.x + r * 0.45, c.y - r * 0.45), 18.0 * k);
-    }
-    // Face icons.
-    let isz = 24.0 * k;
+    // Face icons: centred in the hex, or in the room the tags leave, smaller if they must be.
     let n = x.icons.len() as f32;
+    let row = |size: f32| n * size + (n - 1.0).max(0.0) * 4.0;
+    let mut isz = 24.0 * k;
+    let mut left = c.x - row(isz) / 2.0;
+    if left < room_left || left + row(isz) > room_right {
+        let room = room_right - room_left;
+        isz = isz.min((room - (n - 1.0).max(0.0) * 4.0) / n.max(1.0));
+        left = (room_left + room_right) / 2.0 - row(isz) / 2.0;
+    }
     let y_icons = c.y - r * 0.38;
     for (i, ic) in x.icons.iter().enumerate() {
-        let cx = c.x + (i as f32 - (n - 1.0) / 2.0) * (isz + 4.0);
+        let cx = left + isz / 2.0 + i as f32 * (isz + 4.0);
         icon(img, Pt::new(cx, y_icons), isz, *ic);
     }
     if let Some(back) = &x.back {
@@ -322,10 +341,12 @@ fn draw_chamber(
         .enumerate()
         .filter(|(_, n)| *n > 0)
         .collect();
-    let cell = 46.0 * k;
     for (row, items, is_cake) in [(0.0, &pawns, false), (1.0, &cakes, true)] {
         let y = c.y + r * 0.12 + row * 30.0 * k;
         let m = items.len() as f32;
+        // Four seats' pieces keep inside the border: the first token's left half and the last
+        // count's width must fit too.
+        let cell = (46.0 * k).min((2.0 * inside - 4.0 - 34.0 * k) / (m - 1.0).max(1.0));
         for (j, &(s, cnt)) in items.iter().enumerate() {
             let cx = c.x + (j as f32 - (m - 1.0) / 2.0) * cell - 8.0 * k;
             let name = view.seats.get(s).map_or("blue", |v| v.colour);
@@ -359,11 +380,54 @@ fn draw_chamber(
     if x.glados {
         marks.push(glados_mark);
     }
+    // The lock sits with the pieces at the foot, clear of the edge tags at the top.
+    if x.locked {
+        marks.push(lock_token);
+    }
     let m = marks.len() as f32;
     for (j, f) in marks.iter().enumerate() {
         let cx = c.x + (j as f32 - (m - 1.0) / 2.0) * 30.0 * k;
         f(img, Pt::new(cx, c.y + r * 0.68), 11.0 * k);
     }
+}
+
+/// The lock as a bottom mark (`r` the marks' radius).
+fn lock_token(img: &mut RgbaImage, c: Pt, r: f32) {
+    lock_mark(img, c, r * 1.6);
+}
+
+/// The part of segment `a`-`b` inside the convex polygon `poly` (Cyrus-Beck), if any.
+fn clip_to_convex(a: Pt, b: Pt, poly: &[Pt]) -> Option<(Pt, Pt)> {
+    let d = b - a;
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    // Orientation: the polygon's signed area says which side of each edge is inside.
+    let area: f32 = (0..poly.len())
+        .map(|i| {
+            let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+            p.x * q.y - q.x * p.y
+        })
+        .sum();
+    let sign = if area >= 0.0 { 1.0 } else { -1.0 };
+    for i in 0..poly.len() {
+        let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+        let e = q - p;
+        // Inside when cross(e, x - p) * sign >= 0.
+        let num = sign * (e.x * (a.y - p.y) - e.y * (a.x - p.x));
+        let den = sign * (e.x * d.y - e.y * d.x);
+        if den.abs() < 1e-6 {
+            if num < 0.0 {
+                return None;
+            }
+        } else {
+            let t = -num / den;
+            if den > 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    (t0 < t1).then(|| (a + d.scale(t0), a + d.scale(t1)))
 }
 
 fn side_line(img: &mut RgbaImage, y: &mut f32, style: &Style, text: &str, width: f32) {
@@ -401,17 +465,29 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
         Align::Right,
         &t(ctx, Text::new("portal.render.old_edge")),
     );
-    // Floor labels.
-    let fl = Style::new(Weight::Bold, 20.0, INK);
+    // Floor labels, in the room left of the floor's first chamber (smaller when a long
+    // floor leaves little: "milieu" beside seven chambers).
     for f in Floor::ALL {
         let y = geo.top + geo.h / 2.0 + f.index() as f32 * 0.75 * geo.h - 12.0;
+        let first = view
+            .chambers
+            .iter()
+            .filter(|x| x.floor == f)
+            .map(|x| geo.centre(x.floor, x.c).x - geo.w / 2.0)
+            .fold(LAB_W, f32::min);
+        let room = first - 12.0 - 6.0;
+        let label = t(ctx, Text::new(format!("portal.floor.{}", f.name())));
+        let size =
+            (20.0 * room / text_width(Weight::Bold, 20.0, &label).max(1.0)).clamp(12.0, 20.0);
+        let label = fit(Weight::Bold, size, &label, room.max(20.0));
+        let fl = Style::new(Weight::Bold, size, INK);
         draw_text(
             &mut img,
             &fl,
             12.0,
-            y,
+            y + (20.0 - size) / 2.0,
             Align::Left,
-            &t(ctx, Text::new(format!("portal.floor.{}", f.name()))),
+            &label,
         );
     }
     for x in &view.chambers {
@@ -539,7 +615,7 @@ fn draw_legend(img: &mut RgbaImage, ctx: &RenderCtx) {
     entries.push(LegendEntry::new(l("locked"), |img, c| {
         lock_mark(img, c, 18.0)
     }));
-    legend(img, 20.0, 730.0, 1120.0, &l("title"), 5, &entries);
+    legend(img, 20.0, LEGEND_TOP, 1120.0, &l("title"), 5, &entries);
 }
 
 fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
@@ -906,4 +982,46 @@ pub fn render_private(view: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         );
     }
     img
+}
+
+// ---- zoom (phones) ----------------------------------------------------------------------
+
+/// The side panel (whose turn, every team's Lab and cake, the deck and character), then the
+/// Lab in two halves that overlap by one chamber, so every chamber is whole in one of them.
+pub fn zoom_regions(
+    view: &PublicView,
+    ctx: &RenderCtx,
+    _viewer: Option<Seat>,
+) -> Vec<zoom::Region> {
+    let geo = Geo::new(view);
+    let xs = view.chambers.iter().map(|x| geo.centre(x.floor, x.c).x);
+    let (left, right) = xs.fold((f32::MAX, 0.0f32), |(l, r), x| (l.min(x), r.max(x)));
+    let (left, right) = if left <= right {
+        (left - geo.w / 2.0, right + geo.w / 2.0)
+    } else {
+        (LAB_LEFT, LAB_W)
+    };
+    // Halves meet at the Lab's middle; each reaches one chamber's width past it. The title is
+    // on the left; the right half starts at its "old edge" label.
+    const RIGHT_TOP: f32 = 60.0;
+    let middle = (left + right) / 2.0;
+    let bottom = LEGEND_TOP - 10.0;
+    let status = ctx.zoom_text("status");
+    vec![
+        zoom::Region::new(status, LAB_W, 0.0, WIDTH as f32 - LAB_W, bottom),
+        zoom::Region::new(
+            ctx.zoom_text("board_left"),
+            0.0,
+            0.0,
+            middle + geo.w / 2.0,
+            bottom,
+        ),
+        zoom::Region::new(
+            ctx.zoom_text("board_right"),
+            middle - geo.w / 2.0,
+            RIGHT_TOP,
+            LAB_W - (middle - geo.w / 2.0),
+            bottom - RIGHT_TOP,
+        ),
+    ]
 }

@@ -549,6 +549,14 @@ impl Game for SpaceLab {
         render::render_private(view, ctx)
     }
 
+    fn zoom_regions(
+        view: &view::PublicView,
+        ctx: &RenderCtx,
+        viewer: Option<Seat>,
+    ) -> Vec<crate::render::zoom::Region> {
+        render::zoom_regions(view, ctx, viewer)
+    }
+
     fn public_summary(view: &view::PublicView, ctx: &RenderCtx) -> String {
         view::public_summary(view, ctx)
     }

@@ -10,8 +10,8 @@ use image::{Rgba, RgbaImage};
 use super::cards::LabEffect;
 use super::state::{Agency, Row};
 use super::view::{
-    bottom_short, effect_long, effect_short, scoring_text, CardView, ObjectiveView, PrivateView,
-    PublicView, StationView, TileView,
+    bottom_short, card_name, effect_long, effect_short, project_name, scoring_text, CardView,
+    ObjectiveView, PrivateView, PublicView, StationView, TileView,
 };
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
@@ -21,6 +21,7 @@ use crate::render::palette::{
 use crate::render::panel::{fit, token};
 use crate::render::shapes::{fill_convex, fill_disc, ring, rounded_rect, Pt};
 use crate::render::text::{draw_text, draw_text_centred, text_width, wrap, Align, Style, Weight};
+use crate::render::zoom::Region;
 
 pub const WIDTH: u32 = 1328;
 const HEADER_H: f32 = 50.0;
@@ -95,11 +96,19 @@ fn rect(
 }
 
 /// A box in a capsule's colour with its id (`c1`...) in the corner: capsule cells and piles.
+/// A tile dealt but not yet put on a capsule sits in a grey box marked `?`.
 fn capsule_box(img: &mut RgbaImage, b: (f32, f32, f32, f32), r: f32, colour: &str, index: usize) {
     rect(img, b, r, capsule_colour(colour), Some((INK, 2.0)));
-    let id = format!("c{}", index + 1);
+    let id = if colour == DEALT {
+        "?".to_string()
+    } else {
+        format!("c{}", index + 1)
+    };
     text(img, Weight::Bold, 14.0, INK, b.0 + 8.0, b.1 + 6.0, &id);
 }
+
+/// The "colour" of a capsule cell showing a dealt tile not yet arranged (grey, no capsule).
+const DEALT: &str = "dealt";
 
 /// A lightning bolt (the instant-gain mark), drawn as two triangles.
 fn bolt(img: &mut RgbaImage, c: Pt, h: f32, colour: Rgba<u8>) {
@@ -257,9 +266,22 @@ fn capsule_cell(
     text(img, Weight::Bold, 14.0, INK, x + 36.0, y + 6.0, &o.id);
     need_pips(img, x + 5.0, y + 30.0, o);
     specialty_badge(img, Pt::new(x + 15.0, y + 50.0), 10.0, o.specialty.letter());
+    // The bottom effect beside the specialty badge, in two short lines when one would cut
+    // it: it must stay readable once the bottom slot that hints it is filled.
     let eff = bottom_short(&o.effect).render(ctx.lang);
-    let eff = fit(Weight::Regular, 12.0, &eff, CELL_W - 30.0);
-    text(img, Weight::Regular, 12.0, INK, x + 28.0, y + 43.0, &eff);
+    let lines = two_lines(Weight::Bold, 11.0, &eff, CELL_W - 31.0);
+    let top = if lines.len() > 1 { y + 38.0 } else { y + 44.0 };
+    for (i, l) in lines.iter().enumerate() {
+        text(
+            img,
+            Weight::Bold,
+            11.0,
+            INK,
+            x + 28.0,
+            top + 12.0 * i as f32,
+            l,
+        );
+    }
     if let Some(t) = tile {
         // The tile sits at the foot of the capsule, leaving the bottom-effect line visible.
         rect(
@@ -278,6 +300,26 @@ fn capsule_cell(
             y + 67.0,
             &format!("✓ {}", t.value),
         );
+    }
+}
+
+/// `s` on one line if it fits `width`, else on two, broken at the last space or opening
+/// bracket that lets the first line fit (each line cut with "…" only if it still does not).
+fn two_lines(weight: Weight, size: f32, s: &str, width: f32) -> Vec<String> {
+    if text_width(weight, size, s) <= width {
+        return vec![s.to_string()];
+    }
+    let mut breaks = s
+        .char_indices()
+        .filter(|&(i, c)| i > 0 && (c == ' ' || c == '('))
+        .map(|(i, _)| i)
+        .filter(|&i| text_width(weight, size, s[..i].trim_end()) <= width);
+    match breaks.next_back() {
+        Some(i) => vec![
+            s[..i].trim_end().to_string(),
+            fit(weight, size, s[i..].trim_start(), width),
+        ],
+        None => vec![fit(weight, size, s, width)],
     }
 }
 
@@ -349,6 +391,11 @@ fn station(
         trw(ctx, "slots", &[("n", filled.to_string())]),
         trw(ctx, "objectives", &[("n", validated.to_string())]),
     ];
+    if st.objectives.is_none() && !st.dealt.is_empty() {
+        // Nothing validated yet: the count gives way to what the grey cells are.
+        info.pop();
+        info.push(tr(ctx, "to_arrange"));
+    }
     if v.first == seat {
         info.push(tr(ctx, "first"));
     }
@@ -372,7 +419,11 @@ fn station(
     };
     for (c, colour) in v.capsule_colours.iter().enumerate() {
         let (cx, cy) = cell(2 * i32::try_from(c).unwrap_or(0) + 1, 1);
-        let obj = st.objectives.as_ref().and_then(|o| o.get(c));
+        // Before they are arranged, the dealt tiles (face up, public) show in grey cells.
+        let (obj, colour) = match &st.objectives {
+            Some(o) => (o.get(c), colour.as_str()),
+            None => (st.dealt.get(c), DEALT),
+        };
         capsule_cell(
             img,
             (cx, cy),
@@ -828,10 +879,27 @@ fn hand_card(
     } else {
         CARD_W - 40.0
     };
-    let name = fit(Weight::Bold, 14.0, &format!("{} · {spec}", c.name), room);
-    text(img, Weight::Bold, 14.0, INK, x + 34.0, y + 42.0, &name);
+    // The name on its own line (a size smaller before it is ever cut), the specialty under it.
+    let name = card_name(c, ctx.lang);
+    let size = if text_width(Weight::Bold, 14.0, &name) <= room {
+        14.0
+    } else {
+        12.0
+    };
+    let name = fit(Weight::Bold, size, &name, room);
+    text(img, Weight::Bold, size, INK, x + 34.0, y + 38.0, &name);
+    let spec = fit(Weight::Regular, 12.0, &spec, room);
+    text(
+        img,
+        Weight::Regular,
+        12.0,
+        INK_DIM,
+        x + 34.0,
+        y + 55.0,
+        &spec,
+    );
     let long = effect_long(&c.effect).render(ctx.lang);
-    let mut ly = y + 66.0;
+    let mut ly = y + 72.0;
     if c.effect.instant() {
         fill_disc(img, Pt::new(x + CARD_W - 18.0, y + 50.0), 11.0, INK);
         bolt(img, Pt::new(x + CARD_W - 18.0, y + 50.0), 16.0, WHITE);
@@ -1000,7 +1068,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             INK,
             22.0,
             y + 9.0,
-            &format!("{} ({})", p.name, p.code),
+            &format!("{} ({})", project_name(p, ctx.lang), p.code),
         );
         let held = trw(
             ctx,
@@ -1079,4 +1147,51 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         );
     }
     img
+}
+
+// ---- zoom (phones) ----------------------------------------------------------------------
+
+/// The viewer's station, the station to play, the Recruitment Centre, then the decks, Projects
+/// and validation piles (the supply's two ends side by side). Once the game is over the result
+/// card explains the scores, so the zoom shows the stations.
+pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<Region> {
+    let station = |s: Seat| {
+        let i = s.index();
+        let x = 10.0 + (i % 2) as f32 * (STATION_W + 8.0);
+        let y = HEADER_H + SUPPLY_H + (i / 2) as f32 * (STATION_H + 8.0);
+        Region::new(
+            ctx.zoom_caption(s, viewer, v.to_act),
+            x - 4.0,
+            y - 4.0,
+            STATION_W + 8.0,
+            STATION_H + 8.0,
+        )
+    };
+    let mut parts = Vec::new();
+    let seats = (0..v.stations.len()).map(|i| Seat(u8::try_from(i).unwrap_or(0)));
+    if let Some(me) = viewer.filter(|s| s.index() < v.stations.len()) {
+        parts.push(station(me));
+    }
+    if let Some(s) = v.to_act.filter(|&s| Some(s) != viewer) {
+        parts.push(station(s));
+    }
+    if v.finals.is_some() {
+        parts.extend(
+            seats
+                .filter(|&s| Some(s) != viewer && Some(s) != v.to_act)
+                .map(station),
+        );
+        return parts;
+    }
+    // The supply's columns (see `supply`): decks and discard in the first 162 pixels, the
+    // Centre from 176, the revealed cards, Project deck and piles from 804 to the right edge.
+    let (top, h) = (HEADER_H, SUPPLY_H);
+    parts.push(Region::new(tr(ctx, "centre"), 170.0, top, 628.0, h));
+    parts.push(Region::new(ctx.zoom_text("piles"), 0.0, top, 162.0, h).and(
+        800.0,
+        top,
+        WIDTH as f32 - 800.0,
+        h,
+    ));
+    parts
 }

@@ -7,13 +7,16 @@ use serde::Serialize;
 use super::cards::{BottomEffect, Data, LabEffect, ProjectScoring};
 use super::state::{Agency, Breakdown, Opts, Phase, Row, Source, SpaceLab, Specialty};
 use crate::engine::{RenderCtx, Seat};
-use crate::i18n::Text;
+use crate::i18n::{Lang, Text};
 
 /// A face-up Lab card, with everything drawn on it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CardView {
     pub id: String,
+    /// The data file's (English) name; players read [`card_name`].
     pub name: String,
+    /// The card's template row (1..=15) naming it in the catalogs, 0 for a card of its own.
+    pub template: u8,
     pub agency: Agency,
     pub specialty: Specialty,
     pub cost: u8,
@@ -159,6 +162,7 @@ pub fn card_view(d: &Data, c: u8) -> Option<CardView> {
     Some(CardView {
         id: l.id.clone(),
         name: l.name.clone(),
+        template: l.template,
         agency: l.agency,
         specialty: l.specialty,
         cost: l.cost,
@@ -397,6 +401,26 @@ impl SpaceLab {
 fn tr(ctx: &RenderCtx, key: &str) -> Text {
     let _ = ctx;
     Text::new(format!("spacelab.{key}"))
+}
+
+/// A Lab card's name in `lang`: its template's catalog name, else the data file's.
+pub fn card_name(c: &CardView, lang: Lang) -> String {
+    let key = format!("spacelab.card_name.t{}", c.template);
+    if c.template > 0 && crate::i18n::has_key(&key) {
+        crate::i18n::tr(lang, &key)
+    } else {
+        c.name.clone()
+    }
+}
+
+/// A Project's name in `lang`: its catalog name, else the data file's.
+pub fn project_name(p: &ProjectView, lang: Lang) -> String {
+    let key = format!("spacelab.project_name.{}", p.code);
+    if crate::i18n::has_key(&key) {
+        crate::i18n::tr(lang, &key)
+    } else {
+        p.name.clone()
+    }
 }
 
 /// Card id, cost and short effect, e.g. `red13 (3, D, 6)`.

@@ -661,6 +661,14 @@ impl Game for Vortex {
         RgbaImage::new(1, 1)
     }
 
+    fn zoom_regions(
+        view: &view::PublicView,
+        ctx: &RenderCtx,
+        viewer: Option<Seat>,
+    ) -> Vec<crate::render::zoom::Region> {
+        render::zoom_regions(view, ctx, viewer)
+    }
+
     fn public_summary(view: &view::PublicView, ctx: &RenderCtx) -> String {
         view::summary(view, ctx)
     }

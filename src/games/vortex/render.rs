@@ -9,7 +9,7 @@ use super::board::{geo, tower_letter};
 use super::moves::Dir;
 use super::state::{Colour, Ending, Mode, Router};
 use super::view::{side_label, turn_line, PublicView};
-use crate::engine::RenderCtx;
+use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
 use crate::render::palette::{ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER, WHITE};
 use crate::render::panel::{fit, Icon};
@@ -18,6 +18,7 @@ use crate::render::shapes::{
     rounded_rect, stroke_convex, thick_line, Pt,
 };
 use crate::render::text::{draw_text, draw_text_centred, Align, Style, Weight};
+use crate::render::zoom;
 
 pub const WIDTH: u32 = 1400;
 pub const HEIGHT: u32 = 900;
@@ -849,4 +850,21 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
         *c = c.saturating_add(8) & !15;
     }
     img
+}
+
+// ---- zoom (phones) ----------------------------------------------------------------------
+
+/// The side panel (whose turn, every team's goal and last move), then the board in two halves
+/// that overlap by half a tower's spacing, so every router and space is whole in one of them.
+pub fn zoom_regions(
+    _view: &PublicView,
+    ctx: &RenderCtx,
+    _viewer: Option<Seat>,
+) -> Vec<zoom::Region> {
+    ctx.zoom_panel_and_halves(
+        (PANEL_X - 5.0, WIDTH as f32),
+        2.0 * CX,
+        HEIGHT as f32,
+        UNIT / 2.0,
+    )
 }
