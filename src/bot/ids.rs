@@ -8,6 +8,8 @@
 //! - `l:<game>:<join|leave|start|cancel|bot|unbot|follow|rematch>`: lobby buttons
 //! - `h:<game>`: "Show my hand"
 //! - `k:<game>:<resign|cancel|keep>`: the answer to "are you sure?" after `/resign`, `/cancel`
+//! - `p:<game>:<step>:<f|b|n|l>`: a replay's ⏮ ◀ ▶ ⏭, each naming the step it shows (the
+//!   letter keeps two buttons to one step apart: custom ids differ within a message)
 
 use crate::engine::{GameId, Version};
 
@@ -74,6 +76,33 @@ impl Confirm {
     }
 }
 
+/// A replay's buttons: first, back, next, last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayButton {
+    First,
+    Back,
+    Next,
+    Last,
+}
+
+impl ReplayButton {
+    pub const ALL: [ReplayButton; 4] = [
+        ReplayButton::First,
+        ReplayButton::Back,
+        ReplayButton::Next,
+        ReplayButton::Last,
+    ];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            ReplayButton::First => "f",
+            ReplayButton::Back => "b",
+            ReplayButton::Next => "n",
+            ReplayButton::Last => "l",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CustomId {
     Choose {
@@ -102,6 +131,11 @@ pub enum CustomId {
         game: GameId,
         action: Confirm,
     },
+    Replay {
+        game: GameId,
+        step: u32,
+        button: ReplayButton,
+    },
 }
 
 impl CustomId {
@@ -126,6 +160,9 @@ impl CustomId {
             CustomId::Lobby { game, action } => format!("l:{}:{}", game.0, action.as_str()),
             CustomId::Hand { game } => format!("h:{}", game.0),
             CustomId::Confirm { game, action } => format!("k:{}:{}", game.0, action.as_str()),
+            CustomId::Replay { game, step, button } => {
+                format!("p:{}:{step}:{}", game.0, button.as_str())
+            }
         }
     }
 
@@ -137,7 +174,8 @@ impl CustomId {
             | CustomId::Group { game, .. }
             | CustomId::Lobby { game, .. }
             | CustomId::Hand { game }
-            | CustomId::Confirm { game, .. } => Some(*game),
+            | CustomId::Confirm { game, .. }
+            | CustomId::Replay { game, .. } => Some(*game),
         }
     }
 
@@ -174,6 +212,11 @@ impl CustomId {
             ["k", g, a] => Some(CustomId::Confirm {
                 game: game(g)?,
                 action: Confirm::ALL.into_iter().find(|x| x.as_str() == *a)?,
+            }),
+            ["p", g, n, b] => Some(CustomId::Replay {
+                game: game(g)?,
+                step: n.parse().ok()?,
+                button: ReplayButton::ALL.into_iter().find(|x| x.as_str() == *b)?,
             }),
             _ => None,
         }
@@ -260,6 +303,16 @@ mod tests {
                 game: GameId(4),
                 action: Confirm::Keep,
             },
+            CustomId::Replay {
+                game: big,
+                step: u32::MAX,
+                button: ReplayButton::Last,
+            },
+            CustomId::Replay {
+                game: GameId(3),
+                step: 0,
+                button: ReplayButton::First,
+            },
         ];
         for c in cases {
             let s = c.encode();
@@ -294,6 +347,9 @@ mod tests {
             "o:1:x",
             "k:1",
             "k:1:maybe",
+            "p:1:2",
+            "p:1:-1:n",
+            "p:1:2:x",
         ] {
             assert_eq!(CustomId::decode(s), None, "{s}");
         }

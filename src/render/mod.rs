@@ -11,6 +11,7 @@
 //! - [`quantize`]: the board reduced to a 256-colour palette for the PNG at the edge;
 //! - [`result`]: the result card of a finished game.
 
+pub mod anim;
 pub mod palette;
 pub mod panel;
 pub mod quantize;

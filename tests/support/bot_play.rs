@@ -373,7 +373,10 @@ pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
                 game: g,
                 version: v,
             } => g == game && v.0 == version,
-            CustomId::Lobby { .. } | CustomId::Hand { .. } | CustomId::Confirm { .. } => false,
+            CustomId::Lobby { .. }
+            | CustomId::Hand { .. }
+            | CustomId::Confirm { .. }
+            | CustomId::Replay { .. } => false,
         })
 }
 
