@@ -68,11 +68,18 @@ const BOOKS: &[Book] = &[
 
 /// Pages about the bot rather than one game's rules, listed after every game's own topics
 /// (from `assets/rules/common/<lang>/<topic>.md`).
-const COMMON: &[Page] = &[Page {
-    id: "ratings",
-    en: include_str!("../../assets/rules/common/en/ratings.md"),
-    fr: include_str!("../../assets/rules/common/fr/ratings.md"),
-}];
+const COMMON: &[Page] = &[
+    Page {
+        id: "ratings",
+        en: include_str!("../../assets/rules/common/en/ratings.md"),
+        fr: include_str!("../../assets/rules/common/fr/ratings.md"),
+    },
+    Page {
+        id: "replays",
+        en: include_str!("../../assets/rules/common/en/replays.md"),
+        fr: include_str!("../../assets/rules/common/fr/replays.md"),
+    },
+];
 
 /// The ids of the pages every game lists after its own ([`COMMON`]).
 pub fn common_topics() -> Vec<&'static str> {

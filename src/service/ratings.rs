@@ -18,7 +18,7 @@ use super::{Service, ServiceError};
 use crate::ai::Level;
 use crate::engine::{GameId, GameKind, Outcome, Seat};
 use crate::i18n::{escape_markdown, Lang, Text};
-use crate::store::{Entrant, GameRecord, GameStatus, RatingChange, RatingRow, Skill};
+use crate::store::{Entrant, GameRecord, RatingChange, RatingRow, Skill};
 
 /// The player key of the puzzle a one-seat game is rated against.
 pub const PUZZLE: &str = "puzzle";
@@ -29,6 +29,9 @@ const SETTLE_BATCH: usize = 5_000;
 
 /// How many players a leaderboard lists.
 pub const TOP: usize = 10;
+
+/// What fits in one Discord message, with room to spare.
+const MESSAGE_CHARS: usize = 1900;
 
 /// The player key of a member.
 pub fn user_key(user: i64) -> String {
@@ -264,9 +267,6 @@ impl Service {
                 }
                 Err(e) => return Err(e),
             };
-            if loaded.record.status != GameStatus::Finished {
-                continue;
-            }
             let resigned = self.store.ending(game).await?.resigned;
             let outcome = super::standings(loaded.game.as_ref(), resigned);
             let entrants = entrants(&loaded.record, &outcome);
@@ -324,15 +324,14 @@ impl Service {
             Some(k) => vec![k],
             None => GameKind::ALL.to_vec(),
         };
-        let top = if kind.is_some() { TOP } else { 3 };
-        let mut parts = Vec::new();
+        let mut boards = Vec::new();
         for k in kinds {
             let rows = ordered(self.store.ratings_of_kind(guild, k.id()).await?);
             let counts = stats.iter().find(|s| s.kind == k.id());
             if rows.is_empty() && counts.is_none_or(|c| c.finished == 0) {
                 continue;
             }
-            let mut lines = vec![Text::new("bot.stats.game")
+            let header = Text::new("bot.stats.game")
                 .arg("game", format!("**{}**", k.display_name()))
                 .arg("finished", counts.map_or(0, |c| c.finished))
                 .arg(
@@ -341,19 +340,36 @@ impl Service {
                         .and_then(|c| c.avg_turn_secs)
                         .map_or_else(|| "-".to_string(), crate::clock::human_duration),
                 )
-                .render(lang)];
-            lines.extend(board_lines(&rows, viewer, top, lang));
-            parts.push(lines.join("\n"));
+                .render(lang);
+            boards.push((header, rows));
         }
-        if parts.is_empty() {
+        if boards.is_empty() {
             return Ok(Text::new("ratings.none").render(lang));
         }
         let mut foot = vec![Text::new("ratings.footnote").render(lang)];
         if kind.is_none() {
             foot.push(Text::new("ratings.pick_game").render(lang));
         }
-        parts.push(foot.join("\n"));
-        Ok(parts.join("\n\n"))
+        let foot = foot.join("\n");
+        // One message: every game's board, with fewer players each until it fits.
+        let tops: &[usize] = if kind.is_some() { &[TOP] } else { &[3, 2, 1] };
+        let mut text = String::new();
+        for &top in tops {
+            let mut parts: Vec<String> = boards
+                .iter()
+                .map(|(header, rows)| {
+                    let mut lines = vec![header.clone()];
+                    lines.extend(board_lines(rows, viewer, top, lang));
+                    lines.join("\n")
+                })
+                .collect();
+            parts.push(foot.clone());
+            text = parts.join("\n\n");
+            if text.chars().count() <= MESSAGE_CHARS {
+                break;
+            }
+        }
+        Ok(text)
     }
 
     /// `/stats user:`: one member's ratings on this server, a line per game with their place.
