@@ -1,7 +1,7 @@
 //! The croupier binary: the Discord bot (`serve`, or no subcommand with a token) and the local
 //! table (`table`, or no subcommand without a token).
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -83,6 +83,9 @@ struct TableCli {
     /// Continue a stored game.
     #[arg(long)]
     resume: Option<i64>,
+    /// Replay a game file written by `/export`, move by move, then play on from its end.
+    #[arg(long, conflicts_with_all = ["resume", "game", "seed", "players"])]
+    import: Option<PathBuf>,
     /// Language of texts and images: en or fr.
     #[arg(long, default_value = "en")]
     lang: String,
@@ -239,6 +242,14 @@ async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
     let store = Store::connect(&url).await?;
     let service = Service::new(store);
     let stdin_tty = std::io::stdin().is_terminal();
+    // An imported game starts as set up; its moves are played first, as typed lines.
+    let (import_id, moves) = match &t.import {
+        Some(path) => {
+            let (id, lines) = table::import(&service, path, Lang::from_locale(&t.lang)).await?;
+            (Some(id.0), lines)
+        }
+        None => (None, String::new()),
+    };
     let args = TableArgs {
         game,
         players: t.players,
@@ -248,7 +259,7 @@ async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
         lab: t.lab,
         out: t.out,
         json: t.json,
-        resume: t.resume,
+        resume: import_id.or(t.resume),
         lang: Lang::from_locale(&t.lang),
         names: t.names,
         interactive: t.script.is_none() && stdin_tty && !t.json,
@@ -263,12 +274,21 @@ async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
             table::run(
                 &service,
                 &args,
-                std::io::BufReader::new(file),
+                std::io::BufReader::new(std::io::Cursor::new(moves).chain(file)),
                 stdout.lock(),
             )
             .await?
         }
-        None => table::run(&service, &args, std::io::stdin().lock(), stdout.lock()).await?,
+        None => {
+            let input = std::io::Cursor::new(moves).chain(std::io::stdin().lock());
+            table::run(
+                &service,
+                &args,
+                std::io::BufReader::new(input),
+                stdout.lock(),
+            )
+            .await?
+        }
     };
     if !args.json {
         let saved = croupier::i18n::Text::new("core.table.saved").arg("id", id.0);

@@ -1198,7 +1198,10 @@ async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
     assert_eq!(seats[absent - 1].user, Some(croupier_user(CAROL)));
     // /stats: nothing finished yet.
     let stats = ask(fake, ALICE, thread, "stats", vec![]).await;
-    assert_eq!(stats, "No game has been played here yet.");
+    assert_eq!(
+        stats,
+        "No rated game here yet: ratings start when a game ends."
+    );
     finish(fake).await;
     w.bot.stop().await;
 }

@@ -296,31 +296,41 @@ impl Captured {
     }
 }
 
+/// The games with hidden hands the service-level checks play, with their seeds.
+const HIDDEN_GAMES: [(GameKind, u64); 3] = [
+    (GameKind::Portal, 3),
+    (GameKind::Gates, 4),
+    (GameKind::SpaceLab, 5),
+];
+
+/// A game of `kind` at its smallest table (2 at least) outside any server, its seats held by
+/// users `first`, `first + 1`, ... named P0, P1, ...
+fn local_game(kind: GameKind, seed: u64, first: i64) -> StartGame {
+    let seats = kind.seat_range().0.max(2);
+    StartGame {
+        kind,
+        options: options_for(kind),
+        players: (0..seats)
+            .map(|i| Player {
+                user: Some(first + i as i64),
+                name: format!("P{i}"),
+                is_bot: false,
+            })
+            .collect(),
+        seed,
+        place: Place::default(),
+        host: Some(first),
+        clock_secs: None,
+    }
+}
+
 /// Through the service: twin games in the store give the same board posts and the same
 /// info-level log lines for the same inputs.
 async fn service_twins_log_and_post_the_same(db: &Db) {
     let svc = Service::new(db.connect().await);
-    for (kind, seed) in [
-        (GameKind::Portal, 3),
-        (GameKind::Gates, 4),
-        (GameKind::SpaceLab, 5),
-    ] {
+    for (kind, seed) in HIDDEN_GAMES {
         let seats = kind.seat_range().0.max(2);
-        let start = || StartGame {
-            kind,
-            options: options_for(kind),
-            players: (0..seats)
-                .map(|i| Player {
-                    user: Some(600 + i as i64),
-                    name: format!("P{i}"),
-                    is_bot: false,
-                })
-                .collect(),
-            seed,
-            place: Place::default(),
-            host: Some(600),
-            clock_secs: None,
-        };
+        let start = || local_game(kind, seed, 600);
         let (a, _) = svc.start(start(), Lang::En, 1).await.unwrap();
         let (b, _) = svc.start(start(), Lang::En, 1).await.unwrap();
         // Play both a few options in (the same ones), then give b a twin state.
@@ -391,6 +401,102 @@ async fn service_twins_log_and_post_the_same(db: &Db) {
 }
 
 on_backends!(service_twins_log_and_post_the_same);
+
+/// Replays (issue 24): every step of a replay shows the board exactly as a twin of that step
+/// (other hands and the deck reshuffled, the RNG reseeded) would show it, whoever asks; and a
+/// choice that was private when made (a card of a hand) shows in the step's text only to the
+/// seat that made it. A running game is replayed by its players only.
+async fn replays_show_each_step_as_its_twin_would(db: &Db) {
+    use croupier::engine::GameId;
+    use croupier::service::{rebuild, turn_bounds};
+    let svc = Service::new(db.connect().await);
+    for (kind, seed) in HIDDEN_GAMES {
+        let seats = kind.seat_range().0.max(2);
+        let user = |s: usize| 700 + s as i64;
+        let (id, _) = svc
+            .start(local_game(kind, seed, user(0)), Lang::En, 1)
+            .await
+            .unwrap();
+        let mut rng = GameRng::seed_from_u64(seed);
+        for _ in 0..12 {
+            let g = svc.load(id).await.unwrap().game;
+            let Some(p) = g.prompt() else { break };
+            let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+            let line = PlayLine {
+                game: id,
+                actor: Actor::User(user(usize::from(p.seat.0))),
+                line: pick,
+                seen: None,
+            };
+            svc.play(line, Lang::En, 2).await.unwrap();
+        }
+        assert!(
+            svc.replay_step(id, Some(999), 0, Lang::En).await.is_err(),
+            "{kind}: a spectator replayed a running game"
+        );
+        assert!(svc
+            .replay_step(GameId(id.0 + 1000), Some(user(0)), 0, Lang::En)
+            .await
+            .is_err());
+        let record = svc.store().game(id).await.unwrap();
+        let moves = svc.store().moves(id).await.unwrap();
+        let turns = turn_bounds(&moves);
+        assert!(turns.len() >= 2, "{kind}: {} turns", turns.len());
+        let upto = |n: usize| -> Vec<(Seat, String)> {
+            moves[..n]
+                .iter()
+                .map(|m| (m.seat, m.notation.clone()))
+                .collect()
+        };
+        let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
+        let mut private_seen = 0;
+        for step in 0..=turns.len() {
+            let end = if step == 0 { 0 } else { turns[step - 1].1 };
+            let state = rebuild(&record, &upto(end)).unwrap();
+            let keep = state.prompt().map_or(Seat(0), |p| p.seat);
+            let other = twin(state.as_ref(), keep, &mut rng);
+            let expected = encode_png(&other.render_public(&RenderCtx {
+                lang: Lang::En,
+                names: names.clone(),
+            }));
+            for v in 0..seats {
+                let shown = svc
+                    .replay_step(id, Some(user(v)), step, Lang::En)
+                    .await
+                    .unwrap();
+                assert_eq!(shown.step, step);
+                assert!(
+                    shown.png == expected,
+                    "{kind} step {step}: the replay's image differs from its twin's"
+                );
+                let Some(&(from, to)) = step.checked_sub(1).and_then(|i| turns.get(i)) else {
+                    continue;
+                };
+                for (i, m) in moves.iter().enumerate().take(to).skip(from) {
+                    let before = rebuild(&record, &upto(i)).unwrap();
+                    let private = before.prompt().is_none_or(|p| p.private);
+                    let quoted = format!("`{}`", m.notation);
+                    if private && m.seat.index() != v {
+                        private_seen += 1;
+                        assert!(
+                            !shown.text.contains(&quoted),
+                            "{kind} step {step}: seat {v} sees {quoted}: {}",
+                            shown.text
+                        );
+                        assert!(shown.text.contains("(a private choice)"), "{}", shown.text);
+                    } else {
+                        assert!(shown.text.contains(&quoted), "{}", shown.text);
+                    }
+                }
+            }
+        }
+        if kind != GameKind::Portal {
+            assert!(private_seen > 0, "{kind}: no private choice was replayed");
+        }
+    }
+}
+
+on_backends!(replays_show_each_step_as_its_twin_would);
 
 #[tokio::test]
 async fn the_token_never_reaches_a_log_line() {

@@ -48,6 +48,15 @@ fn ids(game: GameKind, lang: Lang) -> Vec<&'static str> {
     topics(game, lang).into_iter().map(|t| t.id).collect()
 }
 
+/// A game's own topics, without the pages every game lists after them.
+fn own_ids(game: GameKind, lang: Lang) -> Vec<&'static str> {
+    let common = rules::common_topics();
+    ids(game, lang)
+        .into_iter()
+        .filter(|id| !common.contains(id))
+        .collect()
+}
+
 fn search_ids(game: GameKind, lang: Lang, query: &str) -> Vec<&'static str> {
     search(game, lang, query)
         .into_iter()
@@ -67,7 +76,13 @@ fn find_shared(rel: &str) -> Option<PathBuf> {
 
 #[test]
 fn cortexcape_has_every_topic_in_reading_order() {
-    assert_eq!(ids(GameKind::Cortexcape, Lang::En), CORTEXCAPE_TOPICS);
+    assert_eq!(own_ids(GameKind::Cortexcape, Lang::En), CORTEXCAPE_TOPICS);
+    // The pages about the bot come after every game's own.
+    let all = ids(GameKind::Cortexcape, Lang::En);
+    assert_eq!(
+        all[CORTEXCAPE_TOPICS.len()..].to_vec(),
+        rules::common_topics()
+    );
 }
 
 #[test]
@@ -115,10 +130,29 @@ fn no_page_file_is_left_out_of_the_list() {
                     name.strip_suffix(".md").map(str::to_string)
                 })
                 .collect();
-            let listed: BTreeSet<String> =
-                ids(game, lang).into_iter().map(str::to_string).collect();
+            let listed: BTreeSet<String> = own_ids(game, lang)
+                .into_iter()
+                .map(str::to_string)
+                .collect();
             assert_eq!(files, listed, "{}", dir.display());
         }
+    }
+    // The pages every game lists after its own: each file in `common/<lang>/` is one.
+    for lang in Lang::ALL {
+        let dir = root.join("common").join(lang.code());
+        let files: BTreeSet<String> = std::fs::read_dir(&dir)
+            .expect("assets/rules/common")
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.strip_suffix(".md").map(str::to_string)
+            })
+            .collect();
+        let listed: BTreeSet<String> = rules::common_topics()
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(files, listed, "{}", dir.display());
     }
 }
 
@@ -473,7 +507,7 @@ const SPACELAB_TOPICS: &[&str] = &[
 
 #[test]
 fn spacelab_topics_and_notation_page_cover_the_spec_grammar() {
-    assert_eq!(ids(GameKind::SpaceLab, Lang::En), SPACELAB_TOPICS);
+    assert_eq!(own_ids(GameKind::SpaceLab, Lang::En), SPACELAB_TOPICS);
     let Some(path) = find_shared("games/spacelab.md") else {
         eprintln!("shared/games/spacelab.md not found beside the checkout: check skipped");
         return;

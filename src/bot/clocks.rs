@@ -304,11 +304,12 @@ pub async fn kick(
     send::reply_text(ctx, &Text::new("bot.done.kicked").render(lang)).await
 }
 
-/// Games played, wins and turn times on this server.
+/// Leaderboards of this server (ratings, games finished, turn times), or one member's ratings.
 #[poise::command(slash_command, guild_only)]
 pub async fn stats(
     ctx: Context<'_>,
     #[autocomplete = "super::commands::autocomplete_game"] game: Option<String>,
+    user: Option<serenity::User>,
 ) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
@@ -317,7 +318,20 @@ pub async fn stats(
         .map(parse_kind)
         .transpose()
         .map_err(Error::User)?;
-    let guild = ctx.guild_id().map_or(0, |g| id_i64(g.get()));
-    let text = ctx.data().service.stats_text(guild, kind, lang).await?;
+    let guild = ctx.guild_id().map(|g| id_i64(g.get()));
+    let service = &ctx.data().service;
+    let text = match user {
+        Some(u) => {
+            let name = u.global_name.clone().unwrap_or_else(|| u.name.clone());
+            service
+                .profile_text(guild, id_i64(u.id.get()), &name, lang)
+                .await?
+        }
+        None => {
+            service
+                .stats_board(guild, kind, Some(author_id(ctx)), lang)
+                .await?
+        }
+    };
     send::reply_text(ctx, &text).await
 }

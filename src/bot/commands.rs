@@ -33,6 +33,8 @@ pub fn all() -> Vec<Command> {
         super::clocks::replace(),
         super::clocks::kick(),
         super::clocks::stats(),
+        super::replay::replay(),
+        super::replay::export(),
     ]
 }
 
@@ -803,7 +805,7 @@ mod tests {
             names,
             [
                 "play", "move", "hand", "board", "undo", "history", "resign", "cancel", "rules",
-                "games", "clock", "settings", "replace", "kick", "stats"
+                "games", "clock", "settings", "replace", "kick", "stats", "replay", "export"
             ]
         );
     }

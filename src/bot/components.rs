@@ -54,8 +54,8 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         } => Ack::Deferred,
         CustomId::Choose { .. } | CustomId::Menu { .. } | CustomId::Lobby { .. } => Ack::Update,
         CustomId::Hand { .. } | CustomId::Zoom { .. } | CustomId::Group { .. } => Ack::Deferred,
-        // The private question is rewritten as what happened.
-        CustomId::Confirm { .. } => Ack::Update,
+        // The private question is rewritten as what happened; a replay shows the next step.
+        CustomId::Confirm { .. } | CustomId::Replay { .. } => Ack::Update,
     };
     let acked = match ack {
         Ack::Update => {
@@ -106,6 +106,9 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         CustomId::Zoom { game } => zoom(http, click, data, game, plang, lang).await,
         CustomId::Confirm { game, action } => {
             super::confirm::answer(http, click, data, game, action, lang, plang).await
+        }
+        CustomId::Replay { game, step, .. } => {
+            super::replay::click(http, click, data, game, step, lang).await
         }
     };
     if let Err(e) = result {

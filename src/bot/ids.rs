@@ -9,6 +9,8 @@
 //! - `h:<game>`: "Show my hand"
 //! - `z:<game>`: "Zoom", the board's parts that matter to the clicker at full size (phones)
 //! - `k:<game>:<resign|cancel|keep>`: the answer to "are you sure?" after `/resign`, `/cancel`
+//! - `p:<game>:<step>:<f|b|n|l>`: a replay's ⏮ ◀ ▶ ⏭, each naming the step it shows (the
+//!   letter keeps two buttons to one step apart: custom ids differ within a message)
 
 use crate::engine::{GameId, Version};
 
@@ -75,6 +77,33 @@ impl Confirm {
     }
 }
 
+/// A replay's buttons: first, back, next, last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayButton {
+    First,
+    Back,
+    Next,
+    Last,
+}
+
+impl ReplayButton {
+    pub const ALL: [ReplayButton; 4] = [
+        ReplayButton::First,
+        ReplayButton::Back,
+        ReplayButton::Next,
+        ReplayButton::Last,
+    ];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            ReplayButton::First => "f",
+            ReplayButton::Back => "b",
+            ReplayButton::Next => "n",
+            ReplayButton::Last => "l",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CustomId {
     Choose {
@@ -106,6 +135,11 @@ pub enum CustomId {
         game: GameId,
         action: Confirm,
     },
+    Replay {
+        game: GameId,
+        step: u32,
+        button: ReplayButton,
+    },
 }
 
 impl CustomId {
@@ -131,6 +165,9 @@ impl CustomId {
             CustomId::Hand { game } => format!("h:{}", game.0),
             CustomId::Zoom { game } => format!("z:{}", game.0),
             CustomId::Confirm { game, action } => format!("k:{}:{}", game.0, action.as_str()),
+            CustomId::Replay { game, step, button } => {
+                format!("p:{}:{step}:{}", game.0, button.as_str())
+            }
         }
     }
 
@@ -143,7 +180,8 @@ impl CustomId {
             | CustomId::Lobby { game, .. }
             | CustomId::Hand { game }
             | CustomId::Zoom { game }
-            | CustomId::Confirm { game, .. } => Some(*game),
+            | CustomId::Confirm { game, .. }
+            | CustomId::Replay { game, .. } => Some(*game),
         }
     }
 
@@ -181,6 +219,11 @@ impl CustomId {
             ["k", g, a] => Some(CustomId::Confirm {
                 game: game(g)?,
                 action: Confirm::ALL.into_iter().find(|x| x.as_str() == *a)?,
+            }),
+            ["p", g, n, b] => Some(CustomId::Replay {
+                game: game(g)?,
+                step: n.parse().ok()?,
+                button: ReplayButton::ALL.into_iter().find(|x| x.as_str() == *b)?,
             }),
             _ => None,
         }
@@ -268,6 +311,16 @@ mod tests {
                 game: GameId(4),
                 action: Confirm::Keep,
             },
+            CustomId::Replay {
+                game: big,
+                step: u32::MAX,
+                button: ReplayButton::Last,
+            },
+            CustomId::Replay {
+                game: GameId(3),
+                step: 0,
+                button: ReplayButton::First,
+            },
         ];
         for c in cases {
             let s = c.encode();
@@ -302,6 +355,9 @@ mod tests {
             "o:1:x",
             "k:1",
             "k:1:maybe",
+            "p:1:2",
+            "p:1:-1:n",
+            "p:1:2:x",
         ] {
             assert_eq!(CustomId::decode(s), None, "{s}");
         }

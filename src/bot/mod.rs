@@ -19,6 +19,7 @@ pub mod ids;
 pub mod layout;
 mod mentions;
 mod pace;
+mod replay;
 mod retry;
 mod send;
 pub mod setup_help;

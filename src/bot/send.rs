@@ -24,6 +24,8 @@ pub const NO_MUTUAL_GUILD: isize = 50278;
 
 pub const BOARD_FILE: &str = "board.png";
 pub const RESULT_FILE: &str = "result.png";
+/// The animated replay attached to a result.
+pub const REPLAY_GIF_FILE: &str = "replay.gif";
 pub const HAND_FILE: &str = "hand.png";
 pub const ZOOM_FILE: &str = "zoom.png";
 
@@ -598,13 +600,18 @@ pub async fn announce_result(http: &serenity::Http, data: &Data, view: &LobbyVie
     let mut link = None;
     if let Some(place) = place_of(view) {
         let text = content(&result.text);
-        let msg = CreateMessage::new()
+        let mut msg = CreateMessage::new()
             .allowed_mentions(allowed(&text))
             .content(text)
             .add_file(
                 CreateAttachment::bytes(result.png.clone(), RESULT_FILE)
                     .description(alt(&result.alt)),
-            )
+            );
+        // The animated replay (issue 24), when it could be built.
+        if let Some(gif) = &result.gif {
+            msg = msg.add_file(CreateAttachment::bytes(gif.clone(), REPLAY_GIF_FILE));
+        }
+        let msg = msg
             .nonce(serenity::Nonce::String(format!("r{}", game.0)))
             .enforce_nonce(true);
         match posting(&data.pace, "post a result", || {

@@ -304,6 +304,26 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "spacelab",
         include_str!("../../assets/i18n/fr/spacelab.toml"),
     ),
+    (
+        Lang::En,
+        "ratings",
+        include_str!("../../assets/i18n/en/ratings.toml"),
+    ),
+    (
+        Lang::Fr,
+        "ratings",
+        include_str!("../../assets/i18n/fr/ratings.toml"),
+    ),
+    (
+        Lang::En,
+        "replay",
+        include_str!("../../assets/i18n/en/replay.toml"),
+    ),
+    (
+        Lang::Fr,
+        "replay",
+        include_str!("../../assets/i18n/fr/replay.toml"),
+    ),
 ];
 
 type Catalog = HashMap<String, String>;

@@ -12,6 +12,7 @@
 //! - [`result`]: the result card of a finished game;
 //! - [`zoom`]: the parts of a board a phone player needs, cut at full size and stacked.
 
+pub mod anim;
 pub mod palette;
 pub mod panel;
 pub mod quantize;

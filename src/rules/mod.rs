@@ -66,11 +66,36 @@ const BOOKS: &[Book] = &[
     book!(SpaceLab, "spacelab": "overview", "setup", "turn", "reveal-recruit", "place", "slots", "objectives", "cards", "projects", "scoring", "end", "variants", "notation", "faq"),
 ];
 
-fn pages(game: GameKind) -> &'static [Page] {
-    BOOKS
+/// Pages about the bot rather than one game's rules, listed after every game's own topics
+/// (from `assets/rules/common/<lang>/<topic>.md`).
+const COMMON: &[Page] = &[
+    Page {
+        id: "ratings",
+        en: include_str!("../../assets/rules/common/en/ratings.md"),
+        fr: include_str!("../../assets/rules/common/fr/ratings.md"),
+    },
+    Page {
+        id: "replays",
+        en: include_str!("../../assets/rules/common/en/replays.md"),
+        fr: include_str!("../../assets/rules/common/fr/replays.md"),
+    },
+];
+
+/// The ids of the pages every game lists after its own ([`COMMON`]).
+pub fn common_topics() -> Vec<&'static str> {
+    COMMON.iter().map(|p| p.id).collect()
+}
+
+/// A game's pages in reading order, then the common ones (none for a game without pages).
+fn pages(game: GameKind) -> Vec<&'static Page> {
+    let own = BOOKS
         .iter()
         .find(|b| b.game == game)
-        .map_or(&[], |b| b.pages)
+        .map_or(&[][..], |b| b.pages);
+    if own.is_empty() {
+        return Vec::new();
+    }
+    own.iter().chain(COMMON).collect()
 }
 
 /// The title of a page: its first line without the leading `#`s.

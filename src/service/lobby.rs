@@ -75,6 +75,12 @@ pub enum LobbyError {
     RematchNotFinished(GameId),
     #[error("the rematch {0} has started or closed")]
     RematchClosed(GameId),
+    #[error("only the players of running game {0} may replay it")]
+    ReplayNotAPlayer(GameId),
+    #[error("game {0} is still running: its record is exported once it is over")]
+    ExportRunning(GameId),
+    #[error("this game file cannot be replayed")]
+    ImportBad(Text),
 }
 
 impl LobbyError {
@@ -125,6 +131,9 @@ impl LobbyError {
                 Text::new("bot.rematch.not_finished").arg("id", g.0)
             }
             LobbyError::RematchClosed(g) => Text::new("bot.rematch.closed").arg("id", g.0),
+            LobbyError::ReplayNotAPlayer(g) => Text::new("replay.not_player").arg("id", g.0),
+            LobbyError::ExportRunning(g) => Text::new("replay.export_running").arg("id", g.0),
+            LobbyError::ImportBad(why) => why.clone(),
         }
     }
 }

@@ -7,14 +7,18 @@
 //! snapshot, version+1) -> outputs (board post with image and text, private views).
 
 mod clocks;
+mod export;
 mod lobby;
 mod output;
 mod players;
+mod ratings;
+mod replay;
 mod result;
 
 pub use clocks::{
     due, ClockAction, Timers, JOB_ARCHIVE, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
 };
+pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
 pub use lobby::{
     filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Resigned,
 };
@@ -23,6 +27,11 @@ pub use output::{
     PrivatePost, ZoomPost,
 };
 pub use players::{Newcomer, SettingsChange};
+pub use ratings::{
+    bot_key, entrants, ordered, ordinal, replay_history, start as rating_start,
+    update as rating_update, user_key, PUZZLE,
+};
+pub use replay::{replay_gif, turn_bounds, ReplayStep};
 pub use result::{
     count_turns, length, result_card, result_image, result_lines, standings, Ending, GameResult,
     Rematch,

@@ -41,6 +41,8 @@ pub struct GameResult {
     /// The card as PNG, and its text as alt text.
     pub png: Vec<u8>,
     pub alt: String,
+    /// The game's animated replay (GIF), when it could be built.
+    pub gif: Option<Vec<u8>>,
 }
 
 /// What a click on Rematch did.
@@ -316,9 +318,28 @@ impl Service {
         let lines = result_lines(loaded.game.as_ref(), game, &names, &ending, lang);
         let users = super::players(record);
         let pings: Vec<String> = users.iter().map(|u| mention(*u)).collect();
-        let text = format!("{} {}", pings.join(" "), lines.join("\n"))
-            .trim()
-            .to_string();
+        // The game is rated here (once, whoever asks first); a failure only loses the lines.
+        let ratings = match self.rating_lines(game, lang).await {
+            Ok(r) if !r.is_empty() => {
+                let mut out = vec![String::new(), String::new()];
+                out.push(Text::new("ratings.result_title").render(lang));
+                out.extend(r);
+                out
+            }
+            Ok(_) => Vec::new(),
+            Err(e) => {
+                tracing::warn!(%game, error = %e, "could not rate a finished game");
+                Vec::new()
+            }
+        };
+        let text = format!(
+            "{} {}{}",
+            pings.join(" "),
+            lines.join("\n"),
+            ratings.join("\n")
+        )
+        .trim()
+        .to_string();
         Ok(GameResult {
             game,
             summary: lines.first().cloned().unwrap_or_default(),
@@ -326,6 +347,7 @@ impl Service {
             text,
             users,
             png: encode_png(&card),
+            gif: self.replay_animation(game, lang).await,
         })
     }
 
@@ -491,6 +513,15 @@ mod tests {
         assert_eq!(count_turns(&moves(&[])), 0);
         assert_eq!(count_turns(&moves(&[0, 0, 1, 1, 1, 0, 1])), 4);
         let _ = Version(0);
+    }
+
+    #[test]
+    fn a_replay_steps_by_turns() {
+        assert_eq!(super::super::turn_bounds(&moves(&[])), vec![]);
+        assert_eq!(
+            super::super::turn_bounds(&moves(&[0, 0, 1, 0, 0, 0])),
+            vec![(0, 2), (2, 3), (3, 6)]
+        );
     }
 
     #[test]

@@ -58,6 +58,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "notifications",
         sql: include_str!("../../migrations/sqlite/0008_notifications.sql"),
     },
+    Migration {
+        version: 9,
+        name: "ratings",
+        sql: include_str!("../../migrations/sqlite/0009_ratings.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -100,6 +105,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 8,
         name: "notifications",
         sql: include_str!("../../migrations/postgres/0008_notifications.sql"),
+    },
+    Migration {
+        version: 9,
+        name: "ratings",
+        sql: include_str!("../../migrations/postgres/0009_ratings.sql"),
     },
 ];
 

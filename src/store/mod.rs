@@ -35,6 +35,7 @@ mod games;
 mod lobby;
 mod migrate;
 mod misc;
+mod ratings;
 
 use std::time::Duration;
 
@@ -46,6 +47,7 @@ pub use clocks::{Attendance, GameStats, PlayerWins, SeatChange, TurnPlan};
 pub use ending::{EndingRecord, NewRematch, RematchOutcome};
 pub use lobby::{JoinOutcome, LeaveOutcome};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
+pub use ratings::{Entrant, RatingChange, RatingRow, Skill};
 
 /// Which database a [`Store`] talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

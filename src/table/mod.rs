@@ -198,6 +198,28 @@ impl<W: Write> Table<'_, W> {
     }
 }
 
+/// `--import FILE`: a game file written by `/export` becomes a new local game as it was set
+/// up (under the rules it was played with), and its moves the first lines the table plays,
+/// each shown as it is played. A file that does not replay is refused before anything is
+/// stored, naming the move that fails.
+pub async fn import(
+    service: &Service,
+    path: &std::path::Path,
+    lang: Lang,
+) -> anyhow::Result<(GameId, String)> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let file = crate::service::GameFile::parse(&text)
+        .map_err(|t| anyhow::anyhow!("{}", t.render(lang)))?;
+    let id = service.import(&file, now()).await?;
+    let lines = file
+        .moves
+        .iter()
+        .map(|m| format!("{}\n", m.notation))
+        .collect();
+    Ok((id, lines))
+}
+
 /// Runs the table until the input ends, `quit` is typed, or the game is over.
 pub async fn run(
     service: &Service,

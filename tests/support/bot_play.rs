@@ -376,7 +376,8 @@ pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
             CustomId::Lobby { .. }
             | CustomId::Hand { .. }
             | CustomId::Zoom { .. }
-            | CustomId::Confirm { .. } => false,
+            | CustomId::Confirm { .. }
+            | CustomId::Replay { .. } => false,
         })
 }
 

@@ -1,0 +1,105 @@
+//! The animated replay attached to a game's result (issue 24): for a whole seeded game of each
+//! kind at its largest table, the time to build the GIF (replaying the log, rendering the
+//! sampled boards, scaling and encoding them) and its size. `cargo bench --bench replay` prints
+//! one markdown row per game (medians over `REPLAY_BENCH_SAMPLES`, default 5); BENCHMARKS.md
+//! records them. `REPLAY_BENCH_DUMP=dir` writes each GIF to `dir/<game>.gif`.
+
+use std::time::{Duration, Instant};
+
+use croupier::engine::GameRng;
+use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx, Seat};
+use croupier::i18n::Lang;
+use croupier::render::anim::{MAX_FRAMES, MAX_WIDTH};
+use croupier::service::replay_gif;
+
+/// Each game at its largest table: label, game, seats, options as `key=value`.
+const CASES: &[(&str, GameKind, usize, &str)] = &[
+    (
+        "Vortex Crossing, 6 seats",
+        GameKind::Vortex,
+        6,
+        "mode=crossing",
+    ),
+    ("Portal, 4 seats", GameKind::Portal, 4, ""),
+    ("Gates of Delirium, 4 seats", GameKind::Gates, 4, ""),
+    ("Space Lab, 4 seats", GameKind::SpaceLab, 4, ""),
+    ("Cortexcape, 4 seats", GameKind::Cortexcape, 4, ""),
+];
+
+const NAMES: [&str; 6] = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"];
+
+fn start(kind: GameKind, seats: usize, options: &str) -> Box<dyn AnyGame> {
+    let options: GameOptions = options
+        .split_whitespace()
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    kind.setup(&options, seats, 42).expect("setup")
+}
+
+/// A whole seeded random game (at most `limit` options): its log, and where each turn ends.
+fn play(mut game: Box<dyn AnyGame>, limit: usize) -> (Vec<(Seat, String)>, Vec<usize>) {
+    let mut rng = GameRng::seed_from_u64(7);
+    let mut log: Vec<(Seat, String)> = Vec::new();
+    let mut ends: Vec<usize> = Vec::new();
+    for _ in 0..limit {
+        let Some(p) = game.prompt() else { break };
+        let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+        game.apply_notation(p.seat, &pick)
+            .expect("listed option applies");
+        if log.last().is_some_and(|(s, _)| *s == p.seat) {
+            if let Some(e) = ends.last_mut() {
+                *e = log.len() + 1;
+            }
+        } else {
+            ends.push(log.len() + 1);
+        }
+        log.push((p.seat, pick));
+    }
+    (log, ends)
+}
+
+fn main() {
+    let samples: usize = std::env::var("REPLAY_BENCH_SAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
+    let dump = std::env::var("REPLAY_BENCH_DUMP").ok();
+    println!(
+        "Animated replay GIF: whole seeded game, {MAX_FRAMES} frames at most, {MAX_WIDTH} px wide, \
+         median of {samples}"
+    );
+    println!("| game | options | turns | frames | build + encode | bytes |");
+    println!("|---|---|---|---|---|---|");
+    for &(label, kind, seats, options) in CASES {
+        let (log, ends) = play(start(kind, seats, options), 5_000);
+        let ctx = RenderCtx {
+            lang: Lang::En,
+            names: NAMES[..seats].iter().map(|s| s.to_string()).collect(),
+        };
+        let mut times: Vec<Duration> = Vec::new();
+        let mut gif = Vec::new();
+        for _ in 0..samples.max(1) {
+            let first = start(kind, seats, options);
+            let t = Instant::now();
+            gif = replay_gif(first, &log, &ends, &ctx).expect("a GIF");
+            times.push(t.elapsed());
+        }
+        times.sort();
+        let median = times[times.len() / 2];
+        let frames = croupier::render::anim::sample_steps(ends.len(), MAX_FRAMES).len();
+        println!(
+            "| {} | {} | {} | {} | {:.0} ms | {} KB |",
+            label,
+            log.len(),
+            ends.len(),
+            frames,
+            median.as_secs_f64() * 1e3,
+            gif.len() / 1024
+        );
+        if let Some(dir) = &dump {
+            let _ = std::fs::create_dir_all(dir);
+            let _ = std::fs::write(format!("{dir}/{}.gif", kind.id()), &gif);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! A game's record as a file (`/export`), and back (`croupier table --import FILE`), so a
+//! player can study a game or report a rules question with the exact position.
+//!
+//! The file is JSON: a format name and version, the game, the seed and options, the seats by
+//! name, every live option in order (seat and canonical notation), and the final stored state
+//! (read back only for the rule versions it was played under, issue 25, and to check that the
+//! record replays to it). Only a finished or cancelled game is exported: the seed alone tells
+//! every hidden card, so a running game's record would give its hands away.
+
+use serde::{Deserialize, Serialize};
+
+use super::{seed_from_i64, Service, ServiceError};
+use crate::engine::{AnyGame, GameId, GameKind, GameOptions, Seat};
+use crate::i18n::Text;
+use crate::store::{GameStatus, NewGame, NewSeat, TimeoutPolicy};
+
+/// The `format` of our game files.
+pub const FILE_FORMAT: &str = "croupier-game";
+/// The version of the file's layout this program writes and reads.
+pub const FILE_VERSION: u32 = 1;
+
+/// One option of the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileMove {
+    /// 0-based seat.
+    pub seat: u8,
+    pub notation: String,
+}
+
+/// A game's record as exported.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameFile {
+    pub format: String,
+    pub version: u32,
+    /// The game's id (`cortexcape`).
+    pub game: String,
+    /// Its number where it was played.
+    pub id: i64,
+    pub seed: u64,
+    pub options: GameOptions,
+    /// Seat names in seat order.
+    pub seats: Vec<String>,
+    pub moves: Vec<FileMove>,
+    /// `finished` or `cancelled`.
+    pub status: String,
+    /// The stored state at the end, as written by the program that played it.
+    pub end_state: serde_json::Value,
+}
+
+impl GameFile {
+    /// The file's name when sent: `cortexcape-12.json`.
+    pub fn file_name(&self) -> String {
+        format!("{}-{}.json", self.game, self.id)
+    }
+
+    /// Reads a file; a friendly reason when it is not one of ours or does not replay.
+    pub fn parse(text: &str) -> Result<GameFile, Text> {
+        let file: GameFile = serde_json::from_str(text)
+            .map_err(|e| Text::new("replay.file_bad").arg("why", e.to_string()))?;
+        if file.format != FILE_FORMAT {
+            return Err(Text::new("replay.file_bad").arg("why", "not a croupier game file"));
+        }
+        if file.version > FILE_VERSION {
+            return Err(Text::new("replay.file_newer").arg("version", i64::from(file.version)));
+        }
+        file.replay()?;
+        Ok(file)
+    }
+
+    /// The game's kind, if this program knows it.
+    pub fn kind(&self) -> Result<GameKind, Text> {
+        GameKind::parse(&self.game).ok_or_else(|| {
+            Text::new("replay.file_bad").arg("why", format!("unknown game {}", self.game))
+        })
+    }
+
+    /// The game as set up, under the rules it was played with.
+    pub fn setup(&self) -> Result<Box<dyn AnyGame>, Text> {
+        let mut game = self
+            .kind()?
+            .setup(&self.options, self.seats.len(), self.seed)
+            .map_err(|e| e.text())?;
+        game.keep_rules_of_json(&self.end_state.to_string());
+        Ok(game)
+    }
+
+    /// The game after every move of the file, checked one by one (the move that does not
+    /// replay is named).
+    pub fn replay(&self) -> Result<Box<dyn AnyGame>, Text> {
+        let mut game = self.setup()?;
+        for (i, m) in self.moves.iter().enumerate() {
+            game.apply_notation(Seat(m.seat), &m.notation)
+                .map_err(|e| {
+                    Text::new("replay.file_move")
+                        .arg("n", i + 1)
+                        .arg("move", m.notation.clone())
+                        .arg("why", e.text())
+                })?;
+        }
+        Ok(game)
+    }
+}
+
+impl Service {
+    /// The record of a finished or cancelled game, as a file.
+    pub async fn export(&self, game: GameId) -> Result<GameFile, ServiceError> {
+        let record = self.store.game(game).await?;
+        match record.status {
+            GameStatus::Finished | GameStatus::Cancelled => {}
+            GameStatus::Lobby => return Err(super::LobbyError::NotStarted(game).into()),
+            GameStatus::Active => return Err(super::LobbyError::ExportRunning(game).into()),
+        }
+        let moves = self.store.moves(game).await?;
+        Ok(GameFile {
+            format: FILE_FORMAT.into(),
+            version: FILE_VERSION,
+            game: record.kind.clone(),
+            id: game.0,
+            seed: seed_from_i64(record.seed),
+            options: serde_json::from_str(&record.options_json).unwrap_or_default(),
+            seats: record.seats.iter().map(|s| s.name.clone()).collect(),
+            moves: moves
+                .iter()
+                .map(|m| FileMove {
+                    seat: m.seat.0,
+                    notation: m.notation.clone(),
+                })
+                .collect(),
+            status: record.status.as_str().into(),
+            end_state: serde_json::from_str(&record.state).unwrap_or(serde_json::Value::Null),
+        })
+    }
+
+    /// A new local game (no server, no players to ping) set up as `file`'s was, under its
+    /// rules, with no move played yet: the table then plays the file's moves one by one.
+    pub async fn import(&self, file: &GameFile, now: i64) -> Result<GameId, ServiceError> {
+        let game = file
+            .setup()
+            .map_err(|t| ServiceError::Lobby(super::LobbyError::ImportBad(t)))?;
+        let new = NewGame {
+            kind: file.game.clone(),
+            options_json: serde_json::to_string(&file.options).unwrap_or_else(|_| "{}".into()),
+            seed: super::seed_to_i64(file.seed),
+            state: game.to_json(),
+            status: GameStatus::Active,
+            guild: None,
+            channel: None,
+            thread: None,
+            host: None,
+            seats: file
+                .seats
+                .iter()
+                .map(|name| NewSeat {
+                    user: None,
+                    name: name.clone(),
+                    is_bot: false,
+                })
+                .collect(),
+            clock_secs: None,
+            policy: TimeoutPolicy::default(),
+            lang: None,
+            now,
+        };
+        let id = self.store.create_game(&new).await?;
+        let mut loaded = self.load(id).await?;
+        self.start_clock(&mut loaded, now).await?;
+        Ok(id)
+    }
+}

@@ -1,0 +1,596 @@
+//! Skill ratings and leaderboards (issue 24, part 1).
+//!
+//! A rating per player, per game, per server: Weng-Lin (the Bayesian model known as
+//! OpenSkill) from the `skillratings` crate; no rating maths here. Members are rated, and so is
+//! each bot level (`bot:hard`), so a lone member can measure themselves against a bot. A
+//! one-seat game (Vortex Solitaire) is rated against the puzzle itself: a solve beats it, an
+//! unsolved puzzle (which ranks below every solve) loses to it.
+//!
+//! A game is rated once, after it ends, by [`Service::settle_ratings`]: it rates every finished
+//! game of the server not rated yet, oldest end first, so the games finished before ratings
+//! existed (the 0009 migration leaves them unrated) are replayed in the order they ended
+//! before any new one counts. It runs when a result is built and before a leaderboard is read.
+
+use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
+use skillratings::MultiTeamOutcome;
+
+use super::{Service, ServiceError};
+use crate::ai::Level;
+use crate::engine::{GameId, GameKind, Outcome, Seat};
+use crate::i18n::{escape_markdown, Lang, Text};
+use crate::store::{Entrant, GameRecord, RatingChange, RatingRow, Skill};
+
+/// The player key of the puzzle a one-seat game is rated against.
+pub const PUZZLE: &str = "puzzle";
+
+/// Games rated by one [`Service::settle_ratings`] at most (a server's whole history after the
+/// migration takes several calls only past this).
+const SETTLE_BATCH: usize = 5_000;
+
+/// How many players a leaderboard lists.
+pub const TOP: usize = 10;
+
+/// What fits in one Discord message, with room to spare.
+const MESSAGE_CHARS: usize = 1900;
+
+/// The player key of a member.
+pub fn user_key(user: i64) -> String {
+    format!("u:{user}")
+}
+
+/// The player key of a bot level.
+pub fn bot_key(level: Level) -> String {
+    format!("bot:{}", level.id())
+}
+
+/// Where a newcomer starts: the crate's default (25, uncertainty 25/3).
+pub fn start() -> Skill {
+    let r = WengLinRating::new();
+    Skill {
+        mu: r.rating,
+        sigma: r.uncertainty,
+    }
+}
+
+/// The Weng-Lin update of one game: each player is a team of one, `ranks` as in the game (1
+/// is best, equal ranks tie). The crate's default model (beta 25/6).
+pub fn update(before: &[Skill], ranks: &[i64]) -> Vec<Skill> {
+    let teams: Vec<[WengLinRating; 1]> = before
+        .iter()
+        .map(|s| {
+            [WengLinRating {
+                rating: s.mu,
+                uncertainty: s.sigma,
+            }]
+        })
+        .collect();
+    let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+        .iter()
+        .zip(ranks)
+        .map(|(t, r)| {
+            (
+                &t[..],
+                MultiTeamOutcome::new(usize::try_from(*r).unwrap_or(usize::MAX)),
+            )
+        })
+        .collect();
+    weng_lin_multi_team(&input, &WengLinConfig::new())
+        .into_iter()
+        .zip(before)
+        .map(|(team, b)| {
+            team.first().map_or(*b, |r| Skill {
+                mu: r.rating,
+                sigma: r.uncertainty,
+            })
+        })
+        .collect()
+}
+
+/// The conservative estimate a leaderboard is ordered by: mu − 3 sigma (OpenSkill's
+/// "ordinal"), so a newcomer's lucky first win does not top the board.
+pub fn ordinal(s: Skill) -> f64 {
+    s.mu - 3.0 * s.sigma
+}
+
+/// The rated players of a finished game and the places they are rated at.
+///
+/// Ranks are the final standings (`outcome`: a resigning seat is already last). A seat whose
+/// player ran out of time and had not played since (missed deadlines at the end, or left
+/// open) counts below everyone: a loss for the leaver. Open seats nobody holds are not rated.
+/// A player holding several seats (or two bots of one level) is rated once, at their best
+/// place. A one-seat game adds the puzzle as the opponent. Fewer than two: nothing to rate.
+pub fn entrants(record: &GameRecord, outcome: &Outcome) -> Vec<Entrant> {
+    let n = record.seats.len();
+    let last = i64::try_from(n).unwrap_or(i64::MAX).saturating_add(1);
+    let level = Level::parse(&record.bot_level).unwrap_or_default();
+    let mut out: Vec<Entrant> = Vec::new();
+    for (i, s) in record.seats.iter().enumerate() {
+        let (player, user) = match (s.is_bot, s.user) {
+            (true, _) => (bot_key(level), None),
+            (false, Some(u)) => (user_key(u), Some(u)),
+            (false, None) => continue,
+        };
+        let seat = Seat(u8::try_from(i).unwrap_or(u8::MAX));
+        let left = !s.is_bot && (s.timeouts > 0 || s.vacant);
+        let rank = if left {
+            last
+        } else {
+            outcome.ranks.get(i).map_or(last, |r| i64::from(*r))
+        };
+        let won = !left && outcome.winners.contains(&seat);
+        let entrant = Entrant {
+            player,
+            user,
+            name: s.name.clone(),
+            seat: Some(seat),
+            rank,
+            won,
+        };
+        match out.iter_mut().find(|e| e.player == entrant.player) {
+            Some(e) if entrant.rank < e.rank => *e = entrant,
+            Some(_) => {}
+            None => out.push(entrant),
+        }
+    }
+    if n == 1 && out.len() == 1 {
+        let solved = out[0].rank == 1;
+        out[0].won = solved;
+        out.push(Entrant {
+            player: PUZZLE.into(),
+            user: None,
+            name: PUZZLE.into(),
+            seat: None,
+            rank: if solved { 2 } else { 1 },
+            won: !solved,
+        });
+    }
+    if out.len() < 2 {
+        return Vec::new();
+    }
+    out
+}
+
+/// A rated player as a leaderboard names them: a member by name, a bot by its level.
+fn who(player: &str, name: &str, lang: Lang) -> String {
+    if player == PUZZLE {
+        return Text::new("ratings.puzzle").render(lang);
+    }
+    if let Some(level) = player.strip_prefix("bot:").and_then(Level::parse) {
+        return Text::new("ratings.bot")
+            .arg("level", Text::new(format!("core.level.{}", level.id())))
+            .render(lang);
+    }
+    format!("**{}**", escape_markdown(name))
+}
+
+/// A rating with one decimal, in the language's notation ("31.2", "31,2").
+fn number(x: f64, lang: Lang) -> String {
+    let s = format!("{x:.1}");
+    match lang {
+        Lang::Fr => s.replace('.', ","),
+        Lang::En => s,
+    }
+}
+
+/// "31.2 ± 2.1".
+fn skill_text(s: Skill, lang: Lang) -> String {
+    format!("{} ± {}", number(s.mu, lang), number(s.sigma, lang))
+}
+
+/// "75" (percent of games won).
+fn win_rate(row: &RatingRow) -> i64 {
+    if row.played <= 0 {
+        return 0;
+    }
+    (row.wins * 100 + row.played / 2) / row.played
+}
+
+/// "🥇", "🥈", "🥉", then "4.".
+fn place_mark(place: usize) -> String {
+    match place {
+        1 => "🥇".into(),
+        2 => "🥈".into(),
+        3 => "🥉".into(),
+        n => format!("`{n}.`"),
+    }
+}
+
+/// A game's ratings in leaderboard order: the conservative estimate, then the estimate, then
+/// games played, then the key (so equal players keep one order).
+pub fn ordered(mut rows: Vec<RatingRow>) -> Vec<RatingRow> {
+    rows.sort_by(|a, b| {
+        ordinal(b.skill)
+            .total_cmp(&ordinal(a.skill))
+            .then(b.skill.mu.total_cmp(&a.skill.mu))
+            .then(b.played.cmp(&a.played))
+            .then(a.player.cmp(&b.player))
+    });
+    rows
+}
+
+/// One leaderboard line: place, who, rating ± uncertainty, games, win rate.
+fn board_line(place: usize, row: &RatingRow, lang: Lang) -> String {
+    Text::new("ratings.line")
+        .arg("place", place_mark(place))
+        .arg("who", who(&row.player, &row.name, lang))
+        .arg("rating", skill_text(row.skill, lang))
+        .arg("played", row.played)
+        .arg("rate", win_rate(row))
+        .render(lang)
+}
+
+/// A game's name for players.
+fn game_name(kind: &str) -> String {
+    GameKind::parse(kind).map_or_else(|| kind.to_string(), |k| k.display_name().to_string())
+}
+
+/// A leaderboard's lines: the top `top`, then the viewer's own place when further down (or
+/// that they have none yet).
+fn board_lines(rows: &[RatingRow], viewer: Option<i64>, top: usize, lang: Lang) -> Vec<String> {
+    let mut lines: Vec<String> = rows
+        .iter()
+        .take(top)
+        .enumerate()
+        .map(|(i, row)| board_line(i + 1, row, lang))
+        .collect();
+    let me = viewer.map(user_key);
+    match rows.iter().position(|r| Some(&r.player) == me.as_ref()) {
+        Some(i) if i >= top => {
+            lines.push(Text::new("ratings.you").render(lang));
+            lines.push(board_line(i + 1, &rows[i], lang));
+        }
+        Some(_) => {}
+        None if viewer.is_some() && !rows.is_empty() => {
+            lines.push(Text::new("ratings.you_unrated").render(lang));
+        }
+        None => {}
+    }
+    lines
+}
+
+impl Service {
+    /// Rates every finished game of a server not rated yet, oldest end first (see the module
+    /// doc). Returns how many games it rated. A game whose state cannot be read is logged and
+    /// left out of the ratings rather than blocking the ones after it.
+    pub async fn settle_ratings(&self, guild: Option<i64>) -> Result<usize, ServiceError> {
+        let mut rated = 0;
+        for _ in 0..SETTLE_BATCH {
+            let Some(game) = self.store.next_unrated(guild).await? else {
+                break;
+            };
+            let loaded = match self.load(game).await {
+                Ok(l) => l,
+                Err(e @ ServiceError::Load { .. }) => {
+                    tracing::warn!(%game, error = %e, "a finished game left out of the ratings");
+                    self.store.skip_rating(game).await?;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let resigned = self.store.ending(game).await?.resigned;
+            let outcome = super::standings(loaded.game.as_ref(), resigned);
+            let entrants = entrants(&loaded.record, &outcome);
+            if entrants.is_empty() {
+                self.store.skip_rating(game).await?;
+                continue;
+            }
+            let ranks: Vec<i64> = entrants.iter().map(|e| e.rank).collect();
+            let done = self
+                .store
+                .rate_game(
+                    game,
+                    loaded.record.guild,
+                    &loaded.record.kind,
+                    &entrants,
+                    start(),
+                    self.now(),
+                    |before| update(before, &ranks),
+                )
+                .await?;
+            rated += usize::from(done);
+        }
+        Ok(rated)
+    }
+
+    /// How one finished game moved its players' ratings, one line each ("Ann 25.0 → 29.4
+    /// (+4.4)"), empty when it was not rated. Rates the server's pending games first.
+    pub async fn rating_lines(
+        &self,
+        game: GameId,
+        lang: Lang,
+    ) -> Result<Vec<String>, ServiceError> {
+        let record = self.store.game(game).await?;
+        self.settle_ratings(record.guild).await?;
+        let changes = self.store.rating_changes_of_game(game).await?;
+        Ok(changes
+            .iter()
+            .map(|c| change_line(c, &record, lang))
+            .collect())
+    }
+
+    /// `/stats`: every game's leaderboard on this server (the top three each), or one game's
+    /// top ten, each under the game's figures (games finished, average turn), with the
+    /// viewer's own place when they are further down. Rates the pending games first.
+    pub async fn stats_board(
+        &self,
+        guild: Option<i64>,
+        kind: Option<GameKind>,
+        viewer: Option<i64>,
+        lang: Lang,
+    ) -> Result<String, ServiceError> {
+        self.settle_ratings(guild).await?;
+        let stats = self.store.stats(guild.unwrap_or(0)).await?;
+        let kinds: Vec<GameKind> = match kind {
+            Some(k) => vec![k],
+            None => GameKind::ALL.to_vec(),
+        };
+        let mut boards = Vec::new();
+        for k in kinds {
+            let rows = ordered(self.store.ratings_of_kind(guild, k.id()).await?);
+            let counts = stats.iter().find(|s| s.kind == k.id());
+            if rows.is_empty() && counts.is_none_or(|c| c.finished == 0) {
+                continue;
+            }
+            let header = Text::new("bot.stats.game")
+                .arg("game", format!("**{}**", k.display_name()))
+                .arg("finished", counts.map_or(0, |c| c.finished))
+                .arg(
+                    "avg",
+                    counts
+                        .and_then(|c| c.avg_turn_secs)
+                        .map_or_else(|| "-".to_string(), crate::clock::human_duration),
+                )
+                .render(lang);
+            boards.push((header, rows));
+        }
+        if boards.is_empty() {
+            return Ok(Text::new("ratings.none").render(lang));
+        }
+        let mut foot = vec![Text::new("ratings.footnote").render(lang)];
+        if kind.is_none() {
+            foot.push(Text::new("ratings.pick_game").render(lang));
+        }
+        let foot = foot.join("\n");
+        // One message: every game's board, with fewer players each until it fits.
+        let tops: &[usize] = if kind.is_some() { &[TOP] } else { &[3, 2, 1] };
+        let mut text = String::new();
+        for &top in tops {
+            let mut parts: Vec<String> = boards
+                .iter()
+                .map(|(header, rows)| {
+                    let mut lines = vec![header.clone()];
+                    lines.extend(board_lines(rows, viewer, top, lang));
+                    lines.join("\n")
+                })
+                .collect();
+            parts.push(foot.clone());
+            text = parts.join("\n\n");
+            if text.chars().count() <= MESSAGE_CHARS {
+                break;
+            }
+        }
+        Ok(text)
+    }
+
+    /// `/stats user:`: one member's ratings on this server, a line per game with their place.
+    pub async fn profile_text(
+        &self,
+        guild: Option<i64>,
+        user: i64,
+        name: &str,
+        lang: Lang,
+    ) -> Result<String, ServiceError> {
+        self.settle_ratings(guild).await?;
+        let mine = self.store.ratings_of_player(guild, &user_key(user)).await?;
+        let shown = escape_markdown(name);
+        if mine.is_empty() {
+            return Ok(Text::new("ratings.profile_none")
+                .arg("who", shown)
+                .render(lang));
+        }
+        let mut lines = vec![Text::new("ratings.profile_title")
+            .arg("who", shown)
+            .render(lang)];
+        for row in &mine {
+            let board = ordered(self.store.ratings_of_kind(guild, &row.kind).await?);
+            let place = board
+                .iter()
+                .position(|r| r.player == row.player)
+                .map_or(0, |i| i + 1);
+            lines.push(
+                Text::new("ratings.profile_line")
+                    .arg("game", game_name(&row.kind))
+                    .arg("place", place)
+                    .arg("of", board.len())
+                    .arg("rating", skill_text(row.skill, lang))
+                    .arg("played", row.played)
+                    .arg("rate", win_rate(row))
+                    .render(lang),
+            );
+        }
+        lines.push(Text::new("ratings.footnote").render(lang));
+        Ok(lines.join("\n"))
+    }
+
+    /// Every rating change of a server in the order made (the history the leaderboard is
+    /// rebuilt from).
+    pub async fn rating_history(
+        &self,
+        guild: Option<i64>,
+    ) -> Result<Vec<RatingChange>, ServiceError> {
+        self.settle_ratings(guild).await?;
+        Ok(self.store.rating_history(guild).await?)
+    }
+}
+
+/// "Ann: 25.0 → 29.4 (+4.4)".
+fn change_line(c: &RatingChange, record: &GameRecord, lang: Lang) -> String {
+    let name = c
+        .seat
+        .and_then(|s| record.seats.get(s.index()))
+        .map_or_else(String::new, |s| s.name.clone());
+    let delta = c.after.mu - c.before.mu;
+    let sign = if delta >= 0.0 { "+" } else { "−" };
+    Text::new("ratings.change")
+        .arg("who", who(&c.player, &name, lang))
+        .arg("before", number(c.before.mu, lang))
+        .arg("after", number(c.after.mu, lang))
+        .arg("delta", format!("{sign}{}", number(delta.abs(), lang)))
+        .render(lang)
+}
+
+/// Rebuilds every current rating of a server from its history of changes: each player's
+/// last `after`, games played and won. A leaderboard can be recomputed from this alone.
+pub fn replay_history(history: &[RatingChange]) -> Vec<(String, String, Skill, i64, i64)> {
+    let mut out: Vec<(String, String, Skill, i64, i64)> = Vec::new();
+    for c in history {
+        match out
+            .iter_mut()
+            .find(|(k, p, ..)| *k == c.kind && *p == c.player)
+        {
+            Some(entry) => {
+                entry.2 = c.after;
+                entry.3 += 1;
+                entry.4 += i64::from(c.won);
+            }
+            None => out.push((
+                c.kind.clone(),
+                c.player.clone(),
+                c.after,
+                1,
+                i64::from(c.won),
+            )),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(mu: f64, sigma: f64) -> Skill {
+        Skill { mu, sigma }
+    }
+
+    fn round2(x: f64) -> f64 {
+        (x * 100.0).round() / 100.0
+    }
+
+    /// The crate's own two-player cases (its `weng_lin` doc example and its test of two
+    /// newcomers), through our multi-player entry point: the same figures.
+    #[test]
+    fn two_player_games_move_as_the_crate_documents() {
+        let after = update(&[start(), start()], &[1, 2]);
+        assert!(
+            (after[0].mu - 27.635_231_383_473_65).abs() < 1e-9,
+            "{after:?}"
+        );
+        assert!((after[0].sigma - 8.065_506_316_323_548).abs() < 1e-9);
+        assert!((after[1].mu - 22.364_768_616_526_35).abs() < 1e-9);
+        assert!((after[1].sigma - 8.065_506_316_323_548).abs() < 1e-9);
+        // The doc example: 42 ± 1.3 beats a newcomer.
+        let after = update(&[skill(42.0, 1.3), start()], &[1, 2]);
+        assert_eq!(round2(after[0].mu), 42.03);
+        assert_eq!(round2(after[0].sigma), 1.30);
+        assert_eq!(round2(after[1].mu), 23.91);
+        assert_eq!(round2(after[1].sigma), 8.03);
+    }
+
+    /// A draw between equals moves nobody's estimate and lowers both uncertainties.
+    #[test]
+    fn a_draw_between_equals_keeps_the_estimates() {
+        let after = update(&[start(), start()], &[1, 1]);
+        for s in &after {
+            assert!((s.mu - 25.0).abs() < 1e-9, "{s:?}");
+            assert!(s.sigma < start().sigma);
+        }
+    }
+
+    /// The crate's documented three-way free-for-all, one player per team, checked against
+    /// its pairwise formula: the winner gains, the last loses, the middle sits between.
+    #[test]
+    fn a_three_player_game_orders_the_changes_by_place() {
+        let before = [skill(25.0, 25.0 / 3.0); 3];
+        let after = update(&before, &[2, 1, 3]);
+        assert!(
+            after[1].mu > after[0].mu && after[0].mu > after[2].mu,
+            "{after:?}"
+        );
+        // Symmetric: the middle player's wins and losses cancel out.
+        assert!((after[0].mu - 25.0).abs() < 1e-9, "{after:?}");
+        assert!((after[1].mu - 25.0 + (after[2].mu - 25.0)).abs() < 1e-9);
+    }
+
+    /// The documented multi-team example of `weng_lin_multi_team` (three teams of three,
+    /// places 2, 1, 3), on its first members: the crate's figures are ours.
+    #[test]
+    fn the_documented_multi_team_case_matches() {
+        let one = [
+            WengLinRating::new(),
+            WengLinRating {
+                rating: 30.0,
+                uncertainty: 1.2,
+            },
+            WengLinRating {
+                rating: 21.0,
+                uncertainty: 6.5,
+            },
+        ];
+        let two = [
+            WengLinRating::default(),
+            WengLinRating {
+                rating: 41.0,
+                uncertainty: 1.4,
+            },
+            WengLinRating {
+                rating: 19.2,
+                uncertainty: 4.3,
+            },
+        ];
+        let three = [
+            WengLinRating::default(),
+            WengLinRating {
+                rating: 29.4,
+                uncertainty: 1.6,
+            },
+            WengLinRating {
+                rating: 17.2,
+                uncertainty: 2.1,
+            },
+        ];
+        let out = weng_lin_multi_team(
+            &[
+                (&one[..], MultiTeamOutcome::new(2)),
+                (&two[..], MultiTeamOutcome::new(1)),
+                (&three[..], MultiTeamOutcome::new(3)),
+            ],
+            &WengLinConfig::new(),
+        );
+        assert_eq!(round2(out[0][0].rating), 25.38);
+        assert_eq!(round2(out[1][1].rating), 41.08);
+        assert_eq!(round2(out[2][2].rating), 16.99);
+    }
+
+    #[test]
+    fn the_leaderboard_orders_by_the_conservative_estimate() {
+        let row = |p: &str, mu, sigma, played| RatingRow {
+            kind: "cortexcape".into(),
+            player: p.into(),
+            user: None,
+            name: p.into(),
+            skill: skill(mu, sigma),
+            played,
+            wins: 0,
+        };
+        let rows = ordered(vec![
+            row("lucky", 30.0, 8.0, 1),
+            row("steady", 27.0, 2.0, 40),
+            row("new", 25.0, 25.0 / 3.0, 0),
+        ]);
+        let order: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
+        assert_eq!(order, ["steady", "lucky", "new"]);
+        assert_eq!(number(31.25, Lang::Fr), "31,2");
+        assert_eq!(win_rate(&row("x", 0.0, 0.0, 3)), 0);
+    }
+}

@@ -1,0 +1,223 @@
+//! Replays (issue 24, part 2): a game shown turn by turn, each step rebuilt from the seed,
+//! the options and the log (the log is the truth), never from a stored snapshot.
+//!
+//! A step shows only what the public board showed then: the image is the public view's, so
+//! no hidden hand can be in it. The notation of a choice that was private when it was made
+//! (a card of a hand) is shown only to the seat that made it, as `/history` does.
+
+use super::output::{encode_png, outcome_text};
+use super::{rebuild, text_names, Service, ServiceError};
+use crate::engine::{AnyGame, GameId, GameKind, RenderCtx, Seat};
+use crate::i18n::{Lang, Text};
+use crate::render::anim;
+use crate::store::{GameRecord, GameStatus, MoveRecord};
+
+/// One step of a replay, ready to show.
+#[derive(Clone, Debug)]
+pub struct ReplayStep {
+    pub game: GameId,
+    /// 0 is the board as set up; `steps` the last turn played.
+    pub step: usize,
+    pub steps: usize,
+    /// Title, the turn's options, and the result on the last step of a finished game.
+    pub text: String,
+    /// The public board at this step, as PNG.
+    pub png: Vec<u8>,
+    /// What the image shows, in words (alt text).
+    pub alt: String,
+}
+
+/// Where each turn (a run of options by one seat) starts in the live log, and its end.
+pub fn turn_bounds(moves: &[MoveRecord]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        match out.last_mut() {
+            Some((start, end)) if moves[*start].seat == m.seat => *end = i + 1,
+            _ => out.push((i, i + 1)),
+        }
+    }
+    out
+}
+
+/// The game after `count` options of the log, and for each option whether it was private
+/// (a choice among the cards of a hand) when it was made.
+fn replay_to(
+    record: &GameRecord,
+    moves: &[MoveRecord],
+    count: usize,
+) -> Result<(Box<dyn AnyGame>, Vec<bool>), ServiceError> {
+    let mut game = rebuild(record, &[]).map_err(|(_, error)| ServiceError::Replay {
+        game: record.id,
+        seq: -1,
+        error,
+    })?;
+    let mut private = Vec::with_capacity(count);
+    for m in moves.iter().take(count) {
+        private.push(game.prompt().is_none_or(|p| p.private));
+        game.apply_notation(m.seat, &m.notation)
+            .map_err(|error| ServiceError::Replay {
+                game: record.id,
+                seq: m.seq,
+                error,
+            })?;
+    }
+    Ok((game, private))
+}
+
+/// The animated replay of a game (GIF): public boards only, at the turns
+/// [`anim::sample_steps`] picks, from `start` (the game as set up, under its rules) through
+/// `moves` (seat and notation, in order). `turn_ends[i]` is how many moves are played after
+/// turn `i + 1`. CPU work (renders and the encode): run it off the async threads.
+pub fn replay_gif(
+    mut game: Box<dyn AnyGame>,
+    moves: &[(Seat, String)],
+    turn_ends: &[usize],
+    ctx: &RenderCtx,
+) -> Result<Vec<u8>, String> {
+    let picks = anim::sample_steps(turn_ends.len(), anim::MAX_FRAMES);
+    let mut frames = Vec::with_capacity(picks.len());
+    let mut played = 0;
+    for step in picks {
+        let upto = if step == 0 { 0 } else { turn_ends[step - 1] };
+        for (seat, notation) in moves.iter().take(upto).skip(played) {
+            game.apply_notation(*seat, notation)
+                .map_err(|e| e.to_string())?;
+        }
+        played = played.max(upto);
+        frames.push(anim::frame_of(&game.render_public(ctx)));
+    }
+    anim::encode_gif(&frames).map_err(|e| e.to_string())
+}
+
+impl Service {
+    /// The game whose thread `channel` is, whatever its status (a finished game's thread
+    /// stays where its players look for its replay), if any.
+    pub async fn game_of_thread(&self, channel: i64) -> Result<Option<GameId>, ServiceError> {
+        Ok(self
+            .store
+            .games_in_channel(channel, None, 50)
+            .await?
+            .iter()
+            .find(|g| g.thread == Some(channel))
+            .map(|g| g.id))
+    }
+
+    /// The animated replay of a stored game (see [`replay_gif`]), built on a blocking
+    /// thread. `None` when it cannot be built (logged): the result goes out without it.
+    pub async fn replay_animation(&self, game: GameId, lang: Lang) -> Option<Vec<u8>> {
+        let built: Result<Vec<u8>, String> = async {
+            let record = self.store.game(game).await.map_err(|e| e.to_string())?;
+            let moves = self.store.moves(game).await.map_err(|e| e.to_string())?;
+            let start = rebuild(&record, &[]).map_err(|(_, e)| e.to_string())?;
+            let ends: Vec<usize> = turn_bounds(&moves).iter().map(|t| t.1).collect();
+            let log: Vec<(Seat, String)> =
+                moves.iter().map(|m| (m.seat, m.notation.clone())).collect();
+            let ctx = RenderCtx {
+                lang,
+                names: record.seats.iter().map(|s| s.name.clone()).collect(),
+            };
+            tokio::task::spawn_blocking(move || replay_gif(start, &log, &ends, &ctx))
+                .await
+                .map_err(|e| e.to_string())?
+        }
+        .await;
+        match built {
+            Ok(gif) => Some(gif),
+            Err(error) => {
+                tracing::warn!(%game, %error, "could not build a game's animated replay");
+                None
+            }
+        }
+    }
+
+    /// Step `step` (clamped to the last) of game `game`'s replay as `viewer` sees it: anyone
+    /// who may reach a finished or cancelled game, only its players while it runs.
+    pub async fn replay_step(
+        &self,
+        game: GameId,
+        viewer: Option<i64>,
+        step: usize,
+        lang: Lang,
+    ) -> Result<ReplayStep, ServiceError> {
+        let record = self.store.game(game).await?;
+        let own = viewer.and_then(|u| {
+            record
+                .seats
+                .iter()
+                .position(|s| !s.is_bot && s.user == Some(u))
+        });
+        match record.status {
+            GameStatus::Lobby => {
+                return Err(super::LobbyError::NotStarted(game).into());
+            }
+            GameStatus::Active if own.is_none() => {
+                return Err(super::LobbyError::ReplayNotAPlayer(game).into());
+            }
+            _ => {}
+        }
+        let moves = self.store.moves(game).await?;
+        let turns = turn_bounds(&moves);
+        let steps = turns.len();
+        let step = step.min(steps);
+        let upto = if step == 0 { 0 } else { turns[step - 1].1 };
+        let (state, private) = replay_to(&record, &moves, upto)?;
+        let names = text_names(&record);
+        let kind = GameKind::parse(&record.kind).map_or(record.kind.as_str(), |k| k.display_name());
+        let mut lines = vec![Text::new("replay.title")
+            .arg("game", kind)
+            .arg("id", game.0)
+            .arg("step", step)
+            .arg("steps", steps)
+            .render(lang)];
+        if step == 0 {
+            lines.push(Text::new("replay.start").render(lang));
+        } else {
+            let (from, to) = turns[step - 1];
+            let seat = moves[from].seat;
+            let shown: Vec<String> = (from..to)
+                .map(|i| {
+                    if private[i] && own != Some(seat.index()) {
+                        Text::new("bot.history_private").render(lang)
+                    } else {
+                        format!("`{}`", moves[i].notation)
+                    }
+                })
+                .collect();
+            lines.push(
+                Text::new("replay.turn")
+                    .arg("seat", seat)
+                    .arg("moves", shown.join(" · "))
+                    .render_with(lang, &names),
+            );
+        }
+        if step == steps {
+            match state.outcome() {
+                Some(outcome) => {
+                    lines.push(outcome_text(&outcome).render_with(lang, &names));
+                }
+                None if record.status == GameStatus::Active => {
+                    lines.push(Text::new("replay.now").render(lang));
+                }
+                None => {}
+            }
+        }
+        let ctx = RenderCtx {
+            lang,
+            names: record.seats.iter().map(|s| s.name.clone()).collect(),
+        };
+        let png = encode_png(&state.render_public(&ctx));
+        let alt = Text::new("replay.alt")
+            .arg("game", kind)
+            .arg("step", step)
+            .arg("steps", steps)
+            .render(lang);
+        Ok(ReplayStep {
+            game,
+            step,
+            steps,
+            text: lines.join("\n"),
+            png,
+            alt,
+        })
+    }
+}

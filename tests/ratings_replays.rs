@@ -1,0 +1,657 @@
+//! Skill ratings, leaderboards and replays (issue 24): through the service on both backends,
+//! and end to end through the fake Discord (a game to its end moves its seats' ratings, /stats
+//! lists them in order, in English and French; /replay steps back and forth; /export gives a
+//! file that `croupier table --import` replays to the same end).
+
+#[path = "support/fake_discord/mod.rs"]
+mod fake_discord;
+
+#[path = "support/bot_play.rs"]
+mod bot_play;
+
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
+
+use bot_play::*;
+use croupier::engine::{GameId, GameKind, GameOptions, Outcome, Seat};
+use croupier::i18n::Lang;
+use croupier::service::{
+    entrants, rating_update, replay_history, standings, Actor, Place, PlayLine, Player, Service,
+    StartGame, PUZZLE,
+};
+use croupier::store::{GameStatus, Skill};
+use fake_discord::*;
+use store_db::Db;
+
+const SERVER: i64 = 77;
+
+fn member(user: i64, name: &str) -> Player {
+    Player {
+        user: Some(user),
+        name: name.into(),
+        is_bot: false,
+    }
+}
+
+fn bot() -> Player {
+    Player {
+        user: None,
+        name: "Bot".into(),
+        is_bot: true,
+    }
+}
+
+async fn start(
+    svc: &Service,
+    kind: GameKind,
+    options: &str,
+    players: Vec<Player>,
+    seed: u64,
+) -> GameId {
+    let options: GameOptions = options
+        .split_whitespace()
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let (id, _) = svc
+        .start(
+            StartGame {
+                kind,
+                options,
+                host: players[0].user,
+                players,
+                seed,
+                place: Place {
+                    guild: Some(SERVER),
+                    channel: Some(5),
+                    thread: None,
+                },
+                clock_secs: None,
+            },
+            Lang::En,
+            svc.now(),
+        )
+        .await
+        .expect("a game starts");
+    id
+}
+
+/// Plays the first listed option of every prompt (by seat, as the table does) to the end.
+async fn play_out(svc: &Service, game: GameId) {
+    for _ in 0..2_000 {
+        let loaded = svc.load(game).await.expect("game");
+        let Some(prompt) = loaded.game.prompt() else {
+            assert_eq!(loaded.record.status, GameStatus::Finished);
+            return;
+        };
+        svc.play(
+            PlayLine {
+                game,
+                actor: Actor::Seat(prompt.seat),
+                line: prompt.options[0].clone(),
+                seen: None,
+            },
+            Lang::En,
+            svc.now(),
+        )
+        .await
+        .expect("a legal option plays");
+    }
+    panic!("game {game} did not end");
+}
+
+#[tokio::test]
+async fn finished_games_are_rated_once_in_end_order_on_sqlite() {
+    finished_games_are_rated_once_in_end_order(Db::sqlite_file()).await;
+}
+
+#[tokio::test]
+async fn finished_games_are_rated_once_in_end_order_on_postgres() {
+    if let Some(db) = Db::postgres("ratings_order").await {
+        finished_games_are_rated_once_in_end_order(db).await;
+    }
+}
+
+/// Games that ended before anything rated them (as every finished game is right after the
+/// 0009 migration) are rated in the order they ended, once, and the history of changes
+/// rebuilds the leaderboard exactly; a resignation is a loss; a bot level is a rated player.
+async fn finished_games_are_rated_once_in_end_order(db: Db) {
+    let svc = Service::new(db.connect().await);
+    // Three games among three members, and one member against a bot, finished one after
+    // the other; nothing asks for ratings meanwhile.
+    let mut ended = Vec::new();
+    for (seed, a, b) in [(3, 1, 2), (4, 2, 3), (5, 1, 3)] {
+        let game = start(
+            &svc,
+            GameKind::Cortexcape,
+            "short=true",
+            vec![member(a, &format!("M{a}")), member(b, &format!("M{b}"))],
+            seed,
+        )
+        .await;
+        play_out(&svc, game).await;
+        ended.push(game);
+    }
+    // M2 resigns the fourth game against M1: a loss for M2 whatever the scores said.
+    let resigned = start(
+        &svc,
+        GameKind::Cortexcape,
+        "short=true",
+        vec![member(1, "M1"), member(2, "M2")],
+        6,
+    )
+    .await;
+    svc.resign(resigned, 2, Lang::En, svc.now())
+        .await
+        .expect("resign");
+    ended.push(resigned);
+    let with_bot = start(
+        &svc,
+        GameKind::Cortexcape,
+        "short=true",
+        vec![member(3, "M3"), bot()],
+        7,
+    )
+    .await;
+    play_out(&svc, with_bot).await;
+    ended.push(with_bot);
+    assert!(svc
+        .store()
+        .rating_changes_of_game(ended[0])
+        .await
+        .unwrap()
+        .is_empty());
+
+    // The first read rates them all, in end order.
+    let history = svc.rating_history(Some(SERVER)).await.expect("history");
+    let mut games: Vec<GameId> = Vec::new();
+    for c in &history {
+        if games.last() != Some(&c.game) {
+            games.push(c.game);
+        }
+    }
+    assert_eq!(games, ended);
+    assert_eq!(history.len(), 2 * ended.len());
+    // Once: a second settle rates nothing more.
+    assert_eq!(svc.settle_ratings(Some(SERVER)).await.unwrap(), 0);
+
+    // The resignation: M1 ranked above M2, M1 up, M2 down.
+    let resign: Vec<_> = history.iter().filter(|c| c.game == resigned).collect();
+    let (m1, m2) = (
+        resign.iter().find(|c| c.player == "u:1").unwrap(),
+        resign.iter().find(|c| c.player == "u:2").unwrap(),
+    );
+    assert!(m1.rank < m2.rank && m1.won && !m2.won, "{resign:?}");
+    assert!(m1.after.mu > m1.before.mu && m2.after.mu < m2.before.mu);
+    // The bot level is a player of its own.
+    assert!(history
+        .iter()
+        .any(|c| c.game == with_bot && c.player == "bot:normal"));
+
+    // Replaying the history with the crate's update from the start gives every change, and
+    // its last values are the ratings the leaderboard shows.
+    let mut current: Vec<(String, Skill)> = Vec::new();
+    for game in &ended {
+        let changes: Vec<_> = history.iter().filter(|c| c.game == *game).collect();
+        let before: Vec<Skill> = changes
+            .iter()
+            .map(|c| {
+                current
+                    .iter()
+                    .find(|(p, _)| *p == c.player)
+                    .map_or(croupier::service::rating_start(), |(_, s)| *s)
+            })
+            .collect();
+        let ranks: Vec<i64> = changes.iter().map(|c| c.rank).collect();
+        let after = rating_update(&before, &ranks);
+        for ((c, b), a) in changes.iter().zip(&before).zip(&after) {
+            assert!((c.before.mu - b.mu).abs() < 1e-5, "{c:?}");
+            assert!((c.after.mu - a.mu).abs() < 1e-5 && (c.after.sigma - a.sigma).abs() < 1e-5);
+            current.retain(|(p, _)| *p != c.player);
+            current.push((c.player.clone(), c.after));
+        }
+    }
+    let rebuilt = replay_history(&history);
+    let board = svc
+        .store()
+        .ratings_of_kind(Some(SERVER), "cortexcape")
+        .await
+        .unwrap();
+    assert_eq!(board.len(), rebuilt.len());
+    for row in &board {
+        let (_, _, skill, played, wins) = rebuilt
+            .iter()
+            .find(|(k, p, ..)| *k == row.kind && *p == row.player)
+            .expect("in the history");
+        assert!((skill.mu - row.skill.mu).abs() < 1e-9, "{row:?}");
+        assert_eq!((*played, *wins), (row.played, row.wins));
+    }
+
+    // The leaderboard text lists them in the order of the conservative estimate.
+    let text = svc
+        .stats_board(Some(SERVER), Some(GameKind::Cortexcape), Some(1), Lang::En)
+        .await
+        .unwrap();
+    let ordered = croupier::service::ordered(board);
+    let mut at = 0;
+    for row in &ordered {
+        let name = if row.player == "bot:normal" {
+            "🤖 Bot (normal)".to_string()
+        } else {
+            format!("**{}**", row.name)
+        };
+        let found = text[at..]
+            .find(&name)
+            .unwrap_or_else(|| panic!("{name} in order: {text}"));
+        at += found;
+    }
+    assert!(text.contains("🥇"), "{text}");
+    // A member's profile, in French.
+    let fr = svc
+        .profile_text(Some(SERVER), 1, "M1", Lang::Fr)
+        .await
+        .unwrap();
+    assert!(fr.starts_with("📊 Cotes de M1 sur ce serveur"), "{fr}");
+    assert!(fr.contains("**Cortexcape** · n° "), "{fr}");
+    assert!(svc
+        .profile_text(Some(SERVER), 99, "Nobody", Lang::En)
+        .await
+        .unwrap()
+        .contains("no rated game"));
+}
+
+/// Who a game rates, at which place: a one-seat game against the puzzle (an unsolved puzzle
+/// loses to it), a player who ran out of time below everyone, a player of two seats once.
+#[tokio::test]
+async fn entrants_of_a_solitaire_a_leaver_and_a_double_seat() {
+    let svc = Service::new(Db::sqlite_memory().connect().await);
+    let solo = start(
+        &svc,
+        GameKind::Vortex,
+        "mode=solitaire",
+        vec![member(1, "Sol")],
+        3,
+    )
+    .await;
+    let record = svc.load(solo).await.unwrap().record;
+    let outcome = |ranks: Vec<u8>, winners: Vec<Seat>| Outcome {
+        scores: vec![0; ranks.len()],
+        ranks,
+        winners,
+        draw: false,
+    };
+    let solved = entrants(&record, &outcome(vec![1], vec![Seat(0)]));
+    assert_eq!(solved.len(), 2);
+    assert_eq!((solved[0].rank, solved[0].won), (1, true));
+    assert_eq!((solved[1].player.as_str(), solved[1].rank), (PUZZLE, 2));
+    let unsolved = entrants(&record, &outcome(vec![2], vec![]));
+    assert_eq!((unsolved[0].rank, unsolved[0].won), (2, false));
+    assert_eq!((unsolved[1].rank, unsolved[1].won), (1, true));
+
+    let three = start(
+        &svc,
+        GameKind::Cortexcape,
+        "",
+        vec![member(1, "A"), member(2, "B"), member(1, "A again")],
+        4,
+    )
+    .await;
+    let mut record = svc.load(three).await.unwrap().record;
+    // B won but had missed deadlines since last playing: below everyone, not a win.
+    record.seats[1].timeouts = 1;
+    let e = entrants(&record, &outcome(vec![3, 1, 2], vec![Seat(1)]));
+    assert_eq!(e.len(), 2, "{e:?}");
+    let a = e.iter().find(|x| x.player == "u:1").unwrap();
+    let b = e.iter().find(|x| x.player == "u:2").unwrap();
+    assert_eq!((a.rank, a.seat), (2, Some(Seat(2))));
+    assert_eq!((b.rank, b.won), (4, false));
+    // A game nobody else rates in: nothing.
+    let game = svc.load(three).await.unwrap();
+    record.seats[1].user = Some(1);
+    assert!(entrants(&record, &standings(game.game.as_ref(), None)).is_empty());
+}
+
+// ----- end to end through the fake Discord -----
+
+#[tokio::test]
+async fn a_game_to_the_end_moves_ratings_and_stats_lists_them_on_sqlite() {
+    ratings_through_discord(Db::sqlite_file()).await;
+}
+
+#[tokio::test]
+async fn a_game_to_the_end_moves_ratings_and_stats_lists_them_on_postgres() {
+    if let Some(db) = Db::postgres("ratings_e2e").await {
+        ratings_through_discord(db).await;
+    }
+}
+
+fn id_i64(u: u64) -> i64 {
+    i64::from_ne_bytes(u.to_ne_bytes())
+}
+
+async fn ratings_through_discord(db: Db) {
+    let service = Service::new(db.connect().await);
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, service.clone()).await;
+    let guild = Some(id_i64(GUILD_ID));
+
+    let none = ask(&fake, ALICE, CHANNEL_ID, Push::command("stats", vec![])).await;
+    assert!(
+        none.content.starts_with("No rated game here yet"),
+        "{}",
+        none.content
+    );
+
+    // A whole game, played with /move to its end.
+    let (game, thread) = start_game(&fake).await;
+    for _ in 0..500 {
+        let loaded = service.load(game).await.expect("game");
+        let Some(prompt) = loaded.game.prompt() else {
+            break;
+        };
+        let user = loaded.record.seats[prompt.seat.index()]
+            .user
+            .map(|u| u64::from_ne_bytes(u.to_ne_bytes()))
+            .expect("a member decides");
+        let typed = send_move(&fake, user, thread, &prompt.options[0]).await;
+        answer_of(&fake, typed.id).await;
+    }
+    assert_eq!(
+        service.load(game).await.unwrap().record.status,
+        GameStatus::Finished
+    );
+    // The result card says how the ratings moved.
+    let result = fake
+        .wait_until("the result with ratings", |st| {
+            st.messages
+                .iter()
+                .find(|m| m.channel_id == thread && m.content.contains("📈 Ratings:"))
+                .cloned()
+        })
+        .await;
+    assert!(
+        result.content.contains("**alice**: 25.0 → "),
+        "{}",
+        result.content
+    );
+    assert!(
+        result.content.contains("**bob**: 25.0 → "),
+        "{}",
+        result.content
+    );
+    let changes = service.store().rating_changes_of_game(game).await.unwrap();
+    assert_eq!(changes.len(), 2);
+    for c in &changes {
+        // Every seat's rating moved: its uncertainty shrank (a draw keeps equal estimates).
+        assert!(c.after.sigma < c.before.sigma, "{c:?}");
+    }
+
+    // A second game, which Bob resigns: Alice leads the board.
+    let (second, thread2) = start_game(&fake).await;
+    let question = ask(&fake, BOB, thread2, Push::command("resign", vec![])).await;
+    click_private(&fake, &question, &format!("k:{}:resign", second.0), BOB).await;
+    fake.wait_until("the second result", |st| {
+        st.messages
+            .iter()
+            .find(|m| m.channel_id == thread2 && m.content.contains("📈 Ratings:"))
+            .map(|_| ())
+    })
+    .await;
+    let board = croupier::service::ordered(
+        service
+            .store()
+            .ratings_of_kind(guild, "cortexcape")
+            .await
+            .unwrap(),
+    );
+    assert_eq!(board[0].player, format!("u:{}", id_i64(ALICE)), "{board:?}");
+    assert_eq!((board[0].played, board[1].played), (2, 2));
+
+    // /stats lists them in that order, each with rating ± uncertainty, games and win rate.
+    let stats = ask(&fake, BOB, CHANNEL_ID, Push::command("stats", vec![])).await;
+    let text = &stats.content;
+    assert!(
+        text.starts_with("🎲 **Cortexcape**: 2 games finished"),
+        "{text}"
+    );
+    let alice = text
+        .find("🥇 **alice** · ")
+        .unwrap_or_else(|| panic!("{text}"));
+    let bob = text
+        .find("🥈 **bob** · ")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(alice < bob);
+    assert!(text.contains(" · 2 games · "), "{text}");
+    assert!(text.len() <= 2000);
+    // One game's top ten, in French, and a member's profile.
+    let fr = ask(
+        &fake,
+        BOB,
+        CHANNEL_ID,
+        Push::command("stats", vec![opt::string("game", "cortexcape")]).locale("fr"),
+    )
+    .await;
+    assert!(fr.content.contains("2 parties terminées"), "{}", fr.content);
+    assert!(fr.content.contains("% de victoires"), "{}", fr.content);
+    let profile = ask(
+        &fake,
+        BOB,
+        CHANNEL_ID,
+        Push::command("stats", vec![opt::user("user", ALICE)]),
+    )
+    .await;
+    assert!(
+        profile.content.contains("**Cortexcape** · #1 of 2 · "),
+        "{}",
+        profile.content
+    );
+
+    replays_and_exports(&fake, &service, game, thread).await;
+    finish(&fake).await;
+    bot.stop().await;
+}
+
+/// The first custom id among a message's buttons that starts with `prefix` and is enabled.
+fn button(m: &Message, suffix: &str) -> String {
+    let id = custom_ids(&m.components)
+        .into_iter()
+        .find(|id| id.starts_with("p:") && id.ends_with(suffix))
+        .unwrap_or_else(|| panic!("no {suffix} button: {:?}", m.components));
+    let c = component(&m.components, &id).expect("the button");
+    assert_ne!(c["disabled"], true, "{id} is disabled");
+    id
+}
+
+fn replay_image(m: &Message) -> Vec<u8> {
+    let a = m
+        .attachments
+        .iter()
+        .find(|a| a.filename == "replay.png")
+        .unwrap_or_else(|| panic!("no replay image: {m:?}"));
+    assert!(a.dimensions.is_some(), "a PNG");
+    a.bytes.clone()
+}
+
+/// /replay of the finished game steps back and forth; a spectator may replay it; /export
+/// gives its record, which the table binary replays to the same end. The running game is
+/// neither replayed for a spectator nor exported.
+async fn replays_and_exports(fake: &FakeDiscord, service: &Service, game: GameId, thread: u64) {
+    let turns = croupier::service::turn_bounds(&service.store().moves(game).await.unwrap()).len();
+    // From the start: ⏮ and ◀ are off.
+    let start = ask(fake, ALICE, thread, Push::command("replay", vec![])).await;
+    assert!(
+        start.content.contains(&format!(
+            "**Cortexcape #{}** · replay · turn 0 of {turns}",
+            game.0
+        )),
+        "{}",
+        start.content
+    );
+    let first_image = replay_image(&start);
+    let off: Vec<bool> = custom_ids(&start.components)
+        .iter()
+        .map(|id| component(&start.components, id).unwrap()["disabled"] == true)
+        .collect();
+    assert_eq!(off, [true, true, false, false], "{:?}", start.components);
+    // ▶ twice, ◀ once: turn 1, with its options and another board.
+    let one = click_private(fake, &start, &button(&start, ":n"), ALICE).await;
+    assert!(
+        one.content.contains(&format!("turn 1 of {turns}")),
+        "{}",
+        one.content
+    );
+    assert!(
+        one.content.contains("alice: `") || one.content.contains("bob: `"),
+        "{}",
+        one.content
+    );
+    let two = click_private(fake, &one, &button(&one, ":n"), ALICE).await;
+    assert!(
+        two.content.contains(&format!("turn 2 of {turns}")),
+        "{}",
+        two.content
+    );
+    let back = click_private(fake, &two, &button(&two, ":b"), ALICE).await;
+    assert!(
+        back.content.contains(&format!("turn 1 of {turns}")),
+        "{}",
+        back.content
+    );
+    assert_eq!(
+        replay_image(&back),
+        replay_image(&one),
+        "the same step, the same board"
+    );
+    // ⏭: the end, with the result; ▶ and ⏭ are off. ⏮: back to the start's board.
+    let end = click_private(fake, &back, &button(&back, ":l"), ALICE).await;
+    assert!(
+        end.content.contains(&format!("turn {turns} of {turns}")),
+        "{}",
+        end.content
+    );
+    assert!(end.content.contains("alice"), "{}", end.content);
+    let off: Vec<bool> = custom_ids(&end.components)
+        .iter()
+        .map(|id| component(&end.components, id).unwrap()["disabled"] == true)
+        .collect();
+    assert_eq!(off, [false, false, true, true]);
+    let again = click_private(fake, &end, &button(&end, ":f"), ALICE).await;
+    assert_eq!(replay_image(&again), first_image);
+
+    // A spectator in the game's thread may replay the finished game, from any turn.
+    let spectator = ask(
+        fake,
+        OWNER_ID,
+        thread,
+        Push::command("replay", vec![opt::integer("turn", 3)]),
+    )
+    .await;
+    assert!(
+        spectator.content.contains(&format!("turn 3 of {turns}")),
+        "{}",
+        spectator.content
+    );
+
+    // /export: the record as a file, which the table replays to the same end.
+    let exported = ask(fake, BOB, thread, Push::command("export", vec![])).await;
+    let name = format!("cortexcape-{}.json", game.0);
+    assert!(exported.content.contains(&name), "{}", exported.content);
+    let file = exported
+        .attachments
+        .iter()
+        .find(|a| a.filename == name)
+        .expect("the record attached");
+    let text = String::from_utf8(file.bytes.clone()).expect("JSON text");
+    let record = croupier::service::GameFile::parse(&text).expect("our file replays");
+    assert_eq!(record.seats, ["alice", "bob"]);
+    assert_eq!(record.status, "finished");
+    let replayed = record.replay().unwrap();
+    let stored = service.load(game).await.unwrap().game;
+    assert_eq!(
+        replayed.to_json(),
+        stored.to_json(),
+        "the record replays to the stored end"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(&name);
+    std::fs::write(&path, &text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_croupier"))
+        .args(["table", "--json", "--import"])
+        .arg(&path)
+        .arg("--db")
+        .arg(format!("sqlite://{}/import.db", dir.path().display()))
+        .arg("--out")
+        .arg(dir.path().join("images"))
+        .env_remove("DATABASE_URL")
+        .env_remove("DISCORD_TOKEN")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the croupier binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON lines"))
+        .collect();
+    // The start, then one step per move of the file, the last with the game's outcome.
+    assert_eq!(lines.len(), record.moves.len() + 1);
+    let outcome = stored.outcome().expect("over");
+    assert_eq!(
+        lines.last().unwrap()["outcome"]["ranks"],
+        serde_json::json!(outcome.ranks)
+    );
+    // A file that does not replay is refused before anything is stored, naming the move.
+    let mut broken: serde_json::Value = serde_json::from_str(&text).unwrap();
+    broken["moves"][2]["notation"] = "fly to the moon".into();
+    std::fs::write(&path, broken.to_string()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_croupier"))
+        .args(["table", "--import"])
+        .arg(&path)
+        .args(["--db", "sqlite::memory:"])
+        .env_remove("DATABASE_URL")
+        .env_remove("DISCORD_TOKEN")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Move 3 of the file (`fly to the moon`)"),
+        "{err}"
+    );
+
+    // A running game: its players replay it up to now; a spectator may not; no export yet.
+    let (running, thread3) = start_game(fake).await;
+    let mine = ask(fake, ALICE, thread3, Push::command("replay", vec![])).await;
+    assert!(
+        mine.content.contains(&format!(
+            "**Cortexcape #{}** · replay · turn 0 of 0",
+            running.0
+        )),
+        "{}",
+        mine.content
+    );
+    assert!(
+        mine.content.contains("where the game stands now"),
+        "{}",
+        mine.content
+    );
+    let refused = ask(fake, OWNER_ID, thread3, Push::command("replay", vec![])).await;
+    assert!(
+        refused.content.starts_with("Only the players of game #"),
+        "{}",
+        refused.content
+    );
+    assert!(refused.attachments.is_empty());
+    let refused = ask(fake, ALICE, thread3, Push::command("export", vec![])).await;
+    assert!(
+        refused.content.contains("is still running"),
+        "{}",
+        refused.content
+    );
+    assert!(refused.attachments.is_empty());
+}
