@@ -61,6 +61,9 @@ pub struct Config {
     /// `DISCORD_GLOBAL_LIMIT`: requests per second Discord allows the bot across routes
     /// (default 50; Discord grants some large bots more).
     pub global_limit: u32,
+    /// `METRICS_ADDR`: where `/metrics` and `/healthz` are served (e.g. `0.0.0.0:9100`);
+    /// unset: no listener, nothing recorded.
+    pub metrics_addr: Option<std::net::SocketAddr>,
 }
 
 impl Config {
@@ -99,6 +102,24 @@ impl Config {
                 .and_then(|n| u32::try_from(n).ok())
                 .filter(|n| *n > 0)
                 .unwrap_or(crate::bot::DISCORD_GLOBAL_LIMIT),
+            metrics_addr: metrics_addr(),
+        }
+    }
+}
+
+/// `METRICS_ADDR`, if set: a socket address (`127.0.0.1:9100`, `[::]:9100`); anything else
+/// is ignored with a warning.
+pub fn metrics_addr() -> Option<std::net::SocketAddr> {
+    let v = std::env::var("METRICS_ADDR").ok()?;
+    let v = v.trim();
+    if v.is_empty() {
+        return None;
+    }
+    match v.parse() {
+        Ok(addr) => Some(addr),
+        Err(_) => {
+            tracing::warn!("METRICS_ADDR is not an address like 0.0.0.0:9100; no metrics served");
+            None
         }
     }
 }
@@ -118,6 +139,7 @@ impl fmt::Debug for Config {
             .field("scheduler_tick_secs", &self.scheduler_tick_secs)
             .field("command_cooldowns", &self.command_cooldowns)
             .field("global_limit", &self.global_limit)
+            .field("metrics_addr", &self.metrics_addr)
             .finish()
     }
 }
@@ -153,6 +175,10 @@ fn timers_from_env() -> Timers {
     }
     if let Some(n) = var_u64("MAX_LOBBIES_PER_CHANNEL").filter(|n| *n > 0) {
         t.lobbies_per_channel = u32::try_from(n).unwrap_or(u32::MAX);
+    }
+    if let Some(n) = var_u64("SCHEDULER_CONCURRENCY").filter(|n| *n > 0) {
+        // More than a few hundred at once only queues on the database's connections.
+        t.scheduler_concurrency = usize::try_from(n.min(256)).unwrap_or(1);
     }
     if let Some(h) = var_u64("DEFAULT_CLOCK_HOURS").filter(|h| *h > 0) {
         // Within the longest clock a turn may have.
@@ -193,6 +219,7 @@ mod tests {
             scheduler_tick_secs: 5,
             command_cooldowns: true,
             global_limit: 50,
+            metrics_addr: None,
         }
     }
 

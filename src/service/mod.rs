@@ -13,7 +13,8 @@ mod players;
 mod result;
 
 pub use clocks::{
-    due, ClockAction, Timers, JOB_ARCHIVE, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
+    due, ClockAction, JobDone, JobsRun, Timers, DEFAULT_SCHEDULER_CONCURRENCY, JOB_ARCHIVE,
+    JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
 };
 pub use lobby::{
     filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Resigned,
