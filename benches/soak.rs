@@ -261,40 +261,36 @@ async fn run() {
     let svc = Service::new(store.clone());
 
     // Set-up: games stored straight away (as if started earlier), 8 writers at once, then
-    // planned by the start-up re-planning, a thousand at a time, at their start times.
-    let started = Instant::now();
-    let writers = 8;
-    let mut tasks = Vec::new();
-    for w in 0..writers {
-        let store = store.clone();
-        tasks.push(tokio::spawn(async move {
-            let mut i = w;
-            while i < games {
-                store.create_game(&new_game(i)).await.expect("game");
-                i += writers;
-            }
-        }));
-    }
-    for t in tasks {
-        t.await.expect("writer");
-    }
-    let stored = started.elapsed();
-    let planning = Instant::now();
-    let chunks = (games + 999) / 1000;
-    let mut k = 0;
-    loop {
-        let at = T0
-            + if chunks > 1 {
-                spread * k / (chunks - 1)
-            } else {
-                0
-            };
-        if svc.replan(at).await.expect("replan") == 0 {
-            break;
+    // planned by the start-up re-planning at their start time: one start a minute over the
+    // spread (all at `T0` without one).
+    let starts = (spread / MINUTE).clamp(1, games.max(1));
+    let (mut stored, mut planned) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
+    let mut next = 0;
+    for k in 0..starts {
+        let until = games * (k + 1) / starts;
+        let started = Instant::now();
+        let writers = 8;
+        let mut tasks = Vec::new();
+        for w in 0..writers {
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut i = next + w;
+                while i < until {
+                    store.create_game(&new_game(i)).await.expect("game");
+                    i += writers;
+                }
+            }));
         }
-        k += 1;
+        for t in tasks {
+            t.await.expect("writer");
+        }
+        next = until;
+        stored += started.elapsed();
+        let planning = Instant::now();
+        let at = T0 + k * MINUTE;
+        while svc.replan(at).await.expect("replan") > 0 {}
+        planned += planning.elapsed();
     }
-    let planned = planning.elapsed();
     let jobs_at_start = store.job_count().await.expect("count");
 
     let exe = std::env::current_exe().expect("own path");
@@ -320,8 +316,8 @@ async fn run() {
     let wall = Instant::now();
     let mut total = Step::default();
     let (mut steps, mut slowest) = (0usize, 0u64);
-    // The step with the most jobs: its count, p50, p99 and last, in ms.
-    let mut worst = (0usize, 0u64, 0u64, 0u64, 0i64);
+    // The step with the most timeouts: timeouts, jobs, p50, p99 and last (ms), its time.
+    let mut worst = (0usize, 0usize, 0u64, 0u64, 0u64, 0i64);
     let mut all_late: Vec<u64> = Vec::new();
     let mut rss: Vec<Vec<f64>> = vec![Vec::new(); processes];
     let mut peak = vec![0f64; processes];
@@ -334,12 +330,13 @@ async fn run() {
             w.stdin.flush().expect("to worker");
         }
         let mut late: Vec<u64> = Vec::new();
-        let mut claimed = 0;
+        let (mut claimed, mut timeouts) = (0, 0);
         for (i, w) in workers.iter_mut().enumerate() {
             let mut line = String::new();
             w.stdout.read_line(&mut line).expect("from worker");
             let s = Step::parse(&line);
             claimed += s.claimed;
+            timeouts += s.boards;
             total.claimed += s.claimed;
             total.boards += s.boards;
             total.places += s.places;
@@ -355,8 +352,10 @@ async fn run() {
         late.sort_unstable();
         let last = late.last().copied().unwrap_or(0);
         slowest = slowest.max(last);
-        if claimed > worst.0 {
+        // The worst burst: the most timeouts (each renders a board), then the most jobs.
+        if (timeouts, claimed) > (worst.0, worst.1) {
             worst = (
+                timeouts,
                 claimed,
                 percentile(&late, 0.5),
                 percentile(&late, 0.99),
@@ -412,12 +411,13 @@ async fn run() {
         slowest
     );
     println!(
-        "worst burst: {} jobs in the step ending {} h after the start: p50 {:.1} s, p99 {:.1} s, last {:.1} s",
+        "worst burst: {} timeouts ({} jobs) in the step ending {} h after the start: p50 {:.1} s, p99 {:.1} s, last {:.1} s",
         worst.0,
-        (worst.4 - T0) / HOUR,
-        worst.1 as f64 / 1000.0,
+        worst.1,
+        (worst.5 - T0) / HOUR,
         worst.2 as f64 / 1000.0,
-        worst.3 as f64 / 1000.0
+        worst.3 as f64 / 1000.0,
+        worst.4 as f64 / 1000.0
     );
     for (i, r) in rss.iter().enumerate() {
         let at = |frac: f64| {

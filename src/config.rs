@@ -110,18 +110,7 @@ impl Config {
 /// `METRICS_ADDR`, if set: a socket address (`127.0.0.1:9100`, `[::]:9100`); anything else
 /// is ignored with a warning.
 pub fn metrics_addr() -> Option<std::net::SocketAddr> {
-    let v = std::env::var("METRICS_ADDR").ok()?;
-    let v = v.trim();
-    if v.is_empty() {
-        return None;
-    }
-    match v.parse() {
-        Ok(addr) => Some(addr),
-        Err(_) => {
-            tracing::warn!("METRICS_ADDR is not an address like 0.0.0.0:9100; no metrics served");
-            None
-        }
-    }
+    var_parsed("METRICS_ADDR", "an address like 0.0.0.0:9100")
 }
 
 impl fmt::Debug for Config {
@@ -190,6 +179,12 @@ fn timers_from_env() -> Timers {
 
 /// A numeric id from the environment; empty or unreadable is `None` (with a warning).
 fn var_u64(name: &str) -> Option<u64> {
+    var_parsed(name, "a number")
+}
+
+/// A variable read as a `T`; empty or unreadable is `None` (with a warning saying it is not
+/// `what`).
+fn var_parsed<T: std::str::FromStr>(name: &str, what: &str) -> Option<T> {
     let v = std::env::var(name).ok()?;
     let v = v.trim();
     if v.is_empty() {
@@ -198,7 +193,7 @@ fn var_u64(name: &str) -> Option<u64> {
     match v.parse() {
         Ok(n) => Some(n),
         Err(_) => {
-            tracing::warn!("{name} is not a number; ignoring it");
+            tracing::warn!("{name} is not {what}; ignoring it");
             None
         }
     }
