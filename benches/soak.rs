@@ -261,9 +261,9 @@ async fn run() {
     let svc = Service::new(store.clone());
 
     // Set-up: games stored straight away (as if started earlier), 8 writers at once, then
-    // planned by the start-up re-planning at their start time: one start a minute over the
+    // planned by the start-up re-planning at their start time: one start time a step over the
     // spread (all at `T0` without one).
-    let starts = (spread / MINUTE).clamp(1, games.max(1));
+    let starts = (spread / step).clamp(1, games.max(1));
     let (mut stored, mut planned) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
     let mut next = 0;
     for k in 0..starts {
@@ -287,11 +287,16 @@ async fn run() {
         next = until;
         stored += started.elapsed();
         let planning = Instant::now();
-        let at = T0 + k * MINUTE;
+        let at = T0 + k * step;
         while svc.replan(at).await.expect("replan") > 0 {}
         planned += planning.elapsed();
     }
     let jobs_at_start = store.job_count().await.expect("count");
+    eprintln!(
+        "set-up: {games} games stored in {:.1} s, planned in {:.1} s ({jobs_at_start} jobs)",
+        stored.as_secs_f64(),
+        planned.as_secs_f64()
+    );
 
     let exe = std::env::current_exe().expect("own path");
     let mut workers: Vec<Worker> = (0..processes)
@@ -365,6 +370,28 @@ async fn run() {
         }
         all_late.extend(late);
         steps += 1;
+        // A line a simulated day, so a long run that is stopped still says how far it got.
+        if (t - T0) % DAY == 0 {
+            let rss_now: Vec<String> = rss
+                .iter()
+                .map(|r| format!("{:.0}", r.last().copied().unwrap_or(0.0)))
+                .collect();
+            eprintln!(
+                "day {}: {:.0} s, {} jobs, {} timeouts, {} seats opened, {} reminders, {} failed, {} claimed twice; busiest step so far {} timeouts, p99 {:.1} s, last {:.1} s; resident MiB per worker {}",
+                (t - T0) / DAY,
+                wall.elapsed().as_secs_f64(),
+                total.claimed,
+                total.boards,
+                total.places,
+                total.dms,
+                total.failed,
+                total.reclaimed,
+                worst.0,
+                worst.3 as f64 / 1000.0,
+                worst.4 as f64 / 1000.0,
+                rss_now.join(" / ")
+            );
+        }
     }
     let secs = wall.elapsed().as_secs_f64();
     for mut w in workers {
