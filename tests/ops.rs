@@ -156,6 +156,8 @@ async fn a_scrape_after_a_game_played_shows_the_counters_moved() {
         moves(s) - moves(&before) >= 3.0 && to_board(s) - to_board(&before) >= 3.0
     })
     .await;
+    // README's sample scrape: `cargo test --test ops a_scrape -- --nocapture`.
+    println!("{after}");
     assert_eq!(moves(&after) - moves(&before), 3.0, "{after}");
     assert_eq!(to_board(&after) - to_board(&before), 3.0, "{after}");
     assert!(clicks(&after) - clicks(&before) >= 5.0, "{after}");
