@@ -19,5 +19,12 @@ COPY --from=build /src/target/release/croupier /usr/local/bin/croupier
 USER croupier
 WORKDIR /app
 ENV DATABASE_URL=sqlite:///app/data/croupier.db
+# Metrics and the health check on port 9100 inside the container (publish it only to your
+# monitoring); the image has no curl, so the check is the binary's own `healthcheck`, which
+# asks GET /healthz: 200 only while the gateway is connected and the database answers.
+ENV METRICS_ADDR=0.0.0.0:9100
+EXPOSE 9100
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["croupier", "healthcheck"]
 VOLUME ["/app/data"]
 ENTRYPOINT ["croupier"]

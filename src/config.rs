@@ -61,6 +61,9 @@ pub struct Config {
     /// `DISCORD_GLOBAL_LIMIT`: requests per second Discord allows the bot across routes
     /// (default 50; Discord grants some large bots more).
     pub global_limit: u32,
+    /// `METRICS_ADDR`: where `/metrics` and `/healthz` are served (e.g. `0.0.0.0:9100`);
+    /// unset: no listener, nothing recorded.
+    pub metrics_addr: Option<std::net::SocketAddr>,
 }
 
 impl Config {
@@ -99,8 +102,15 @@ impl Config {
                 .and_then(|n| u32::try_from(n).ok())
                 .filter(|n| *n > 0)
                 .unwrap_or(crate::bot::DISCORD_GLOBAL_LIMIT),
+            metrics_addr: metrics_addr(),
         }
     }
+}
+
+/// `METRICS_ADDR`, if set: a socket address (`127.0.0.1:9100`, `[::]:9100`); anything else
+/// is ignored with a warning.
+pub fn metrics_addr() -> Option<std::net::SocketAddr> {
+    var_parsed("METRICS_ADDR", "an address like 0.0.0.0:9100")
 }
 
 impl fmt::Debug for Config {
@@ -118,6 +128,7 @@ impl fmt::Debug for Config {
             .field("scheduler_tick_secs", &self.scheduler_tick_secs)
             .field("command_cooldowns", &self.command_cooldowns)
             .field("global_limit", &self.global_limit)
+            .field("metrics_addr", &self.metrics_addr)
             .finish()
     }
 }
@@ -154,6 +165,10 @@ fn timers_from_env() -> Timers {
     if let Some(n) = var_u64("MAX_LOBBIES_PER_CHANNEL").filter(|n| *n > 0) {
         t.lobbies_per_channel = u32::try_from(n).unwrap_or(u32::MAX);
     }
+    if let Some(n) = var_u64("SCHEDULER_CONCURRENCY").filter(|n| *n > 0) {
+        // More than a few hundred at once only queues on the database's connections.
+        t.scheduler_concurrency = usize::try_from(n.min(256)).unwrap_or(1);
+    }
     if let Some(h) = var_u64("DEFAULT_CLOCK_HOURS").filter(|h| *h > 0) {
         // Within the longest clock a turn may have.
         let secs = i64::try_from(h).unwrap_or(24).saturating_mul(hour);
@@ -164,6 +179,12 @@ fn timers_from_env() -> Timers {
 
 /// A numeric id from the environment; empty or unreadable is `None` (with a warning).
 fn var_u64(name: &str) -> Option<u64> {
+    var_parsed(name, "a number")
+}
+
+/// A variable read as a `T`; empty or unreadable is `None` (with a warning saying it is not
+/// `what`).
+fn var_parsed<T: std::str::FromStr>(name: &str, what: &str) -> Option<T> {
     let v = std::env::var(name).ok()?;
     let v = v.trim();
     if v.is_empty() {
@@ -172,7 +193,7 @@ fn var_u64(name: &str) -> Option<u64> {
     match v.parse() {
         Ok(n) => Some(n),
         Err(_) => {
-            tracing::warn!("{name} is not a number; ignoring it");
+            tracing::warn!("{name} is not {what}; ignoring it");
             None
         }
     }
@@ -193,6 +214,7 @@ mod tests {
             scheduler_tick_secs: 5,
             command_cooldowns: true,
             global_limit: 50,
+            metrics_addr: None,
         }
     }
 

@@ -2,7 +2,8 @@
 //!
 //! The code map and the invariants are in `ARCHITECTURE.md`. In short: `engine` and `games`
 //! (with `render`, `rules` and `i18n`) are pure; `store` is the only module that knows SQL;
-//! `service` joins them behind plain commands and outputs; `table` is the terminal front end.
+//! `service` joins them behind plain commands and outputs; `table` is the terminal front end;
+//! `ops` serves metrics and the health check to whoever runs the bot.
 
 pub mod ai;
 pub mod bot;
@@ -11,6 +12,7 @@ pub mod config;
 pub mod engine;
 pub mod games;
 pub mod i18n;
+pub mod ops;
 pub mod render;
 pub mod rules;
 pub mod service;

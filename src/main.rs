@@ -38,6 +38,13 @@ enum Command {
         /// The new file (must not exist yet).
         file: PathBuf,
     },
+    /// Ask the running bot's health check (GET /healthz on METRICS_ADDR); exit 0 if healthy.
+    /// For a container's HEALTHCHECK: the image has no curl.
+    Healthcheck {
+        /// Where the bot serves /healthz (default: METRICS_ADDR).
+        #[arg(long)]
+        addr: Option<std::net::SocketAddr>,
+    },
 }
 
 #[derive(Args, Default)]
@@ -177,6 +184,20 @@ async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             );
             Ok(())
         }
+        Some(Command::Healthcheck { addr }) => {
+            let addr = addr.or(config.metrics_addr).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "METRICS_ADDR is not set (or give --addr): the bot serves no health check"
+                )
+            })?;
+            match croupier::ops::check(addr).await {
+                Ok(body) => {
+                    println!("croupier: healthy ({body})");
+                    Ok(())
+                }
+                Err(reason) => anyhow::bail!("unhealthy: {reason}"),
+            }
+        }
         None if config.token.is_some() => serve(&config, &ServeCli::default()).await,
         // A newcomer without a token plays the local table against one bot.
         None => {
@@ -225,6 +246,7 @@ async fn serve(config: &Config, cli: &ServeCli) -> anyhow::Result<()> {
             .then(|| std::time::Duration::from_secs(config.scheduler_tick_secs)),
         cooldowns: config.command_cooldowns,
         global_limit: config.global_limit,
+        metrics_addr: config.metrics_addr,
     };
     croupier::bot::run_bot(bot, config.timers.clone(), croupier::bot::shutdown_signal()).await
 }

@@ -33,6 +33,7 @@ on_backends!(never_more_reminders_than_configured);
 on_backends!(the_host_pauses_resumes_extends_and_changes_the_clock);
 on_backends!(the_digest_lists_only_games_waiting_for_you);
 on_backends!(two_schedulers_on_one_database_fire_a_job_once);
+on_backends!(two_concurrent_schedulers_fire_every_job_exactly_once);
 on_backends!(stats_count_finished_games_and_wins);
 on_backends!(a_bot_seat_waits_its_delay_then_plays_at_its_level);
 
@@ -881,6 +882,76 @@ async fn two_schedulers_on_one_database_fire_a_job_once(db: &Db) {
         "a deadline fired twice: {boards:?}"
     );
     assert_eq!(sorted, games, "every deadline fired");
+}
+
+/// Two schedulers (two processes' worth: a pool each) race over the same due jobs, each
+/// running its batch 8 jobs at once: every reminder goes once and every deadline plays once.
+async fn two_concurrent_schedulers_fire_every_job_exactly_once(db: &Db) {
+    if !db.shared {
+        return;
+    }
+    let timers = Timers {
+        scheduler_concurrency: 8,
+        ..Timers::default()
+    };
+    let a = world(db, timers.clone()).await;
+    let b = world(db, timers).await;
+    let mut games = Vec::new();
+    for seed in 0..24 {
+        games.push(a.game(TimeoutPolicy::Skip, 300 + seed).await);
+    }
+    games.sort();
+    // A day's clock: a reminder at 12 h, the last call at 22 h, the deadline at 24 h.
+    for (at, what) in [
+        (12 * HOUR, "reminder"),
+        (22 * HOUR, "last call"),
+        (DAY, "deadline"),
+    ] {
+        a.clock.set(T0 + at);
+        b.clock.set(T0 + at);
+        let mut notices = Vec::new();
+        let (mut claimed_a, mut claimed_b) = (0, 0);
+        loop {
+            let (ra, rb) = tokio::join!(
+                a.svc.run_due_jobs_timed("a", 5),
+                b.svc.run_due_jobs_timed("b", 5)
+            );
+            let (ra, rb) = (ra.unwrap(), rb.unwrap());
+            claimed_a += ra.claimed;
+            claimed_b += rb.claimed;
+            for done in ra.finished.iter().chain(&rb.finished) {
+                assert!(done.ok, "a {} job failed", done.kind);
+                assert_eq!(done.attempts, 1, "a {} job was claimed twice", done.kind);
+            }
+            let idle = ra.claimed == 0 && rb.claimed == 0;
+            notices.extend(ra.notices);
+            notices.extend(rb.notices);
+            if idle {
+                break;
+            }
+        }
+        assert_eq!(claimed_a + claimed_b, games.len(), "{what}: one job a game");
+        let mut fired: Vec<GameId> = notices
+            .iter()
+            .map(|n| match n {
+                Notice::Board(out) => out.board.game,
+                Notice::Dm { game: Some(g), .. } | Notice::Place { game: g, .. } => *g,
+                other => panic!("{what}: unexpected {other:?}"),
+            })
+            .collect();
+        fired.sort();
+        assert_eq!(fired, games, "{what}: every game once");
+        let boards = notices
+            .iter()
+            .filter(|n| matches!(n, Notice::Board(_)))
+            .count();
+        assert_eq!(boards, if at == DAY { games.len() } else { 0 }, "{what}");
+    }
+    // Each deadline played exactly one turn: the next turn's clock runs from the deadline.
+    for id in &games {
+        let record = a.svc.store().game(*id).await.unwrap();
+        assert_eq!(record.clock.started_at, Some(T0 + DAY), "game {id}");
+    }
 }
 
 async fn stats_count_finished_games_and_wins(db: &Db) {

@@ -11,7 +11,7 @@ use serenity::{
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, group_options};
 use super::mentions::nobody;
-use super::retry::{acknowledging, editing, posting};
+use super::retry::{acknowledging, editing, editing_as, posting};
 use super::send;
 use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
@@ -30,6 +30,7 @@ enum Ack {
 
 /// Routes one click. Errors are shown to the clicker; nothing is returned to poise.
 pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data: &Data) {
+    let arrived = std::time::Instant::now();
     let Some(id) = CustomId::decode(&click.data.custom_id) else {
         tracing::debug!(custom_id = %click.data.custom_id, "ignoring a foreign component");
         return;
@@ -78,6 +79,8 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         tracing::warn!(error = %e, "could not acknowledge a click");
         return;
     }
+    metrics::histogram!(crate::ops::ACK_SECONDS, "kind" => "click")
+        .record(arrived.elapsed().as_secs_f64());
     // A click delivered twice (several processes, a replayed gateway event) is handled once:
     // its second acknowledgement met 40060, which counts as done, and the row says it is seen.
     if !super::first_seen(&data.service, click.id.get()).await {
@@ -88,9 +91,13 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             game,
             version,
             index,
-        } => choose(http, click, data, game, version, index, plang).await,
+        } => choose(http, click, data, game, version, index, plang)
+            .await
+            .inspect(|()| board_out(arrived)),
         CustomId::Menu { game, version, .. } => match selected(click) {
-            Some(index) => choose(http, click, data, game, version, index, plang).await,
+            Some(index) => choose(http, click, data, game, version, index, plang)
+                .await
+                .inspect(|()| board_out(arrived)),
             None => Err(Error::Service(
                 crate::service::LobbyError::NoSuchChoice.into(),
             )),
@@ -687,6 +694,11 @@ async fn zoom(
     Ok(())
 }
 
+/// A move's new board is out: the time since its click arrived.
+fn board_out(arrived: std::time::Instant) {
+    metrics::histogram!(crate::ops::CLICK_TO_BOARD_SECONDS).record(arrived.elapsed().as_secs_f64());
+}
+
 /// Edits the click's message or reply: retried when Discord fails for a passing reason, and
 /// after unarchiving the thread when the click came from an archived one (50083).
 pub(super) async fn edit_click(
@@ -696,7 +708,8 @@ pub(super) async fn edit_click(
     what: &str,
     edit: EditInteractionResponse,
 ) -> Result<serenity::Message, serenity::Error> {
-    editing(http, pace, click.channel_id, what, || {
+    let class = "interaction_edit";
+    editing_as(class, http, pace, click.channel_id, what, || {
         click.edit_response(http, edit.clone())
     })
     .await

@@ -65,6 +65,9 @@ pub struct BotConfig {
     /// `DISCORD_GLOBAL_LIMIT`: requests per second Discord allows this bot across routes (50,
     /// unless Discord granted a large bot more); the bot paces itself under it.
     pub global_limit: u32,
+    /// `METRICS_ADDR`: serve `GET /metrics` (Prometheus text) and `GET /healthz` here; `None`:
+    /// no listener and no metrics recorded.
+    pub metrics_addr: Option<std::net::SocketAddr>,
 }
 
 /// A range of Discord shards, `first..=last` out of `total`.
@@ -226,6 +229,7 @@ pub async fn run_with_service(
     }
     let dev_guild = config.dev_guild;
     let janitor = service.clone();
+    let ops_service = service.clone();
     let scheduler_service = service.clone();
     let shard_range = config.shards;
     // One pace for the commands, the clicks and the scheduler together. serenity's and
@@ -272,9 +276,31 @@ pub async fn run_with_service(
     // Interactions arrive whatever the intents; GUILDS keeps the cache of channels and threads.
     let intents = serenity::GatewayIntents::GUILDS;
     startup_pace.counted().await;
+    // The metrics listener is bound before the gateway is asked for: a taken address stops
+    // the start-up with its reason.
+    let metrics = match config.metrics_addr {
+        Some(addr) => {
+            let handle = crate::ops::install();
+            let listener = crate::ops::bind(addr)
+                .await
+                .map_err(|e| anyhow::anyhow!("METRICS_ADDR {addr}: {e}"))?;
+            tracing::info!(%addr, "serving /metrics and /healthz");
+            Some((listener, handle))
+        }
+        None => None,
+    };
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
+        .event_handler(RateLimits)
         .await?;
+    let ops = metrics.map(|(listener, handle)| {
+        let endpoints = crate::ops::Endpoints {
+            handle,
+            health: health_probe(Arc::clone(&client.shard_manager), ops_service.clone()),
+            refresh: refresh_probe(Arc::clone(&client.shard_manager), ops_service.clone()),
+        };
+        tokio::spawn(crate::ops::serve(listener, endpoints))
+    });
     // Interaction ids are kept to handle a redelivered click once; Discord gives up on an
     // interaction after 15 minutes, so an hour of memory is plenty.
     let janitor = tokio::spawn(async move {
@@ -344,8 +370,79 @@ pub async fn run_with_service(
     if let Some(s) = scheduler {
         s.abort();
     }
+    if let Some(o) = ops {
+        o.abort();
+    }
     ended?;
     Ok(())
+}
+
+/// Counts the requests serenity's rate limiter holds back (its only hook: an event handler's
+/// `ratelimit`, called for a 429 met and for a bucket known to be empty).
+struct RateLimits;
+
+#[serenity::async_trait]
+impl serenity::EventHandler for RateLimits {
+    async fn ratelimit(&self, data: serenity::RatelimitInfo) {
+        let global = if data.global { "true" } else { "false" };
+        metrics::counter!(crate::ops::DISCORD_RATE_LIMITED, "global" => global).increment(1);
+    }
+}
+
+/// This process's gateway shards: (connected, started).
+async fn shard_stages(shards: &serenity::ShardManager) -> (usize, usize) {
+    let runners = shards.runners.lock().await;
+    let connected = runners
+        .values()
+        .filter(|r| r.stage == serenity::ConnectionStage::Connected)
+        .count();
+    (connected, runners.len())
+}
+
+/// `GET /healthz`: every started shard connected, and the database answering in time.
+fn health_probe(
+    shards: Arc<serenity::ShardManager>,
+    service: Service,
+) -> crate::ops::Probe<crate::ops::Health> {
+    Arc::new(move || {
+        let (shards, service) = (Arc::clone(&shards), service.clone());
+        Box::pin(async move {
+            let (connected, started) = shard_stages(&shards).await;
+            if started == 0 {
+                return Err("the gateway is not connected yet".to_string());
+            }
+            if connected < started {
+                return Err(format!(
+                    "the gateway is not connected ({connected} of {started} shards)"
+                ));
+            }
+            match tokio::time::timeout(crate::ops::STORE_WAIT, service.store().ping()).await {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(e)) if e.is_unavailable() => Err("the database is out of reach".to_string()),
+                Ok(Err(_)) => Err("the database answered with an error".to_string()),
+                Err(_) => Err(format!(
+                    "the database did not answer within {} s",
+                    crate::ops::STORE_WAIT.as_secs()
+                )),
+            }
+        })
+    })
+}
+
+/// Before a scrape: the gauges read from the database, and the shards' stages.
+fn refresh_probe(shards: Arc<serenity::ShardManager>, service: Service) -> crate::ops::Probe<()> {
+    Arc::new(move || {
+        let (shards, service) = (Arc::clone(&shards), service.clone());
+        Box::pin(async move {
+            service.refresh_gauges().await;
+            let (connected, started) = shard_stages(&shards).await;
+            #[allow(clippy::cast_precision_loss, reason = "a few shards")]
+            {
+                metrics::gauge!(crate::ops::GATEWAY_CONNECTED).set(connected as f64);
+                metrics::gauge!(crate::ops::GATEWAY_SHARDS).set(started as f64);
+            }
+        })
+    })
 }
 
 /// How long shards get to close their gateway connections at shutdown.
@@ -480,6 +577,7 @@ pub(crate) async fn begin(ctx: Context<'_>, ephemeral: bool) -> Result<bool, Err
         }
     }
     if !a.has_sent_initial_response.load(SeqCst) {
+        let asked = std::time::Instant::now();
         let defer = serenity::CreateInteractionResponse::Defer(
             serenity::CreateInteractionResponseMessage::new().ephemeral(ephemeral),
         );
@@ -487,6 +585,10 @@ pub(crate) async fn begin(ctx: Context<'_>, ephemeral: bool) -> Result<bool, Err
             a.interaction.create_response(ctx.http(), defer.clone())
         })
         .await?;
+        // From here (the command's options read; no database work before): the command's
+        // arrival, give or take the parsing.
+        metrics::histogram!(crate::ops::ACK_SECONDS, "kind" => "command")
+            .record(asked.elapsed().as_secs_f64());
         a.has_sent_initial_response.store(true, SeqCst);
         if !ephemeral {
             ctx.set_invocation_data(PublicAnswer).await;

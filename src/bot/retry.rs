@@ -17,7 +17,17 @@ const RETRIES: u32 = 3;
 const FIRST_WAIT: Duration = Duration::from_millis(400);
 
 /// Runs `call` until it succeeds, fails for good, or has been retried `RETRIES` times.
-pub async fn retrying<T, Fut>(
+pub async fn retrying<T, Fut>(what: &str, call: impl FnMut() -> Fut) -> Result<T, serenity::Error>
+where
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    retrying_as(crate::ops::route_class(what), what, call).await
+}
+
+/// [`retrying`], every attempt counted under the route class `class` with its answer
+/// (`croupier_discord_requests_total`).
+async fn retrying_as<T, Fut>(
+    class: &'static str,
     what: &str,
     mut call: impl FnMut() -> Fut,
 ) -> Result<T, serenity::Error>
@@ -27,7 +37,10 @@ where
     let mut wait = FIRST_WAIT;
     let mut attempt = 0;
     loop {
-        match call().await {
+        let done = call().await;
+        metrics::counter!(crate::ops::DISCORD_REQUESTS, "route" => class, "status" => status_of(&done))
+            .increment(1);
+        match done {
             Err(e) if attempt < RETRIES && is_passing(&e) => {
                 attempt += 1;
                 tracing::info!(what, attempt, error = %e, "Discord call failed; retrying");
@@ -85,6 +98,18 @@ fn already_acknowledged(e: &serenity::Error) -> bool {
         if r.error.code == 40060)
 }
 
+/// The answer of one attempt as a label: `2xx`, the HTTP status of a refusal, `network`.
+fn status_of<T>(done: &Result<T, serenity::Error>) -> String {
+    match done {
+        Ok(_) => "2xx".to_string(),
+        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))) => {
+            r.status_code.as_u16().to_string()
+        }
+        Err(serenity::Error::Http(serenity::HttpError::Request(_))) => "network".to_string(),
+        Err(_) => "error".to_string(),
+    }
+}
+
 /// Rate limited, a server error, or no connection at all: worth another try.
 pub(super) fn is_passing(e: &serenity::Error) -> bool {
     match e {
@@ -117,19 +142,36 @@ pub async fn editing<T, Fut>(
     pace: &super::pace::Pace,
     channel: serenity::ChannelId,
     what: &str,
+    call: impl FnMut() -> Fut,
+) -> Result<T, serenity::Error>
+where
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    let class = crate::ops::route_class(what);
+    editing_as(class, http, pace, channel, what, call).await
+}
+
+/// [`editing`], its attempts counted under the route class `class` (an interaction's own
+/// reply is edited through its webhook, not as a channel message).
+pub async fn editing_as<T, Fut>(
+    class: &'static str,
+    http: &serenity::Http,
+    pace: &super::pace::Pace,
+    channel: serenity::ChannelId,
+    what: &str,
     mut call: impl FnMut() -> Fut,
 ) -> Result<T, serenity::Error>
 where
     Fut: Future<Output = Result<T, serenity::Error>>,
 {
-    match retrying(what, &mut call).await {
+    match retrying_as(class, what, &mut call).await {
         Err(e) if code_of(&e) == Some(THREAD_ARCHIVED) => {
             tracing::info!(what, %channel, "the thread was archived; unarchiving it to edit");
             posting(pace, "unarchive a thread", || {
                 channel.edit_thread(http, serenity::EditThread::new().archived(false))
             })
             .await?;
-            retrying(what, call).await
+            retrying_as(class, what, call).await
         }
         done => done,
     }

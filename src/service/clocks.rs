@@ -29,6 +29,10 @@ pub const JOB_LOBBY: &str = "lobby";
 /// Archives a finished game's thread [`Timers::archive_grace_secs`] after its end.
 pub const JOB_ARCHIVE: &str = "archive";
 
+/// Jobs run at once by default: a PostgreSQL pool has 8 connections, SQLite has one writer
+/// anyway, and a board's render keeps a core busy for a few milliseconds.
+pub const DEFAULT_SCHEDULER_CONCURRENCY: usize = 8;
+
 /// A bot or a timed-out seat plays at most this many options in a row (a guard: a turn of a
 /// real game is a handful).
 const MAX_AUTO_STEPS: usize = 200;
@@ -63,6 +67,10 @@ pub struct Timers {
     /// A finished game's thread stays open this long for its players' last words, then is
     /// archived (`ARCHIVE_GRACE_HOURS`).
     pub archive_grace_secs: i64,
+    /// Jobs of one claimed batch that run at once (`SCHEDULER_CONCURRENCY`; at least 1). Their
+    /// renders go to blocking threads, so the bound is about the database's connections and
+    /// the cores more than the async workers.
+    pub scheduler_concurrency: usize,
 }
 
 impl Default for Timers {
@@ -80,6 +88,7 @@ impl Default for Timers {
             lobbies_per_member: 3,
             lobbies_per_channel: 10,
             archive_grace_secs: 24 * HOUR,
+            scheduler_concurrency: DEFAULT_SCHEDULER_CONCURRENCY,
         }
     }
 }
@@ -571,27 +580,103 @@ impl Service {
         worker: &str,
         limit: u32,
     ) -> Result<(usize, Vec<Notice>), ServiceError> {
+        let run = self.run_due_jobs_timed(worker, limit).await?;
+        Ok((run.claimed, run.notices))
+    }
+
+    /// Claims up to `limit` due jobs and runs them, [`Timers::scheduler_concurrency`] at once.
+    /// The jobs of one game run one after another, in the order they were due (a deadline
+    /// and a reminder of one turn never race); different games run side by side. Exactly once
+    /// across processes is the claim's (see `Store::claim_due_jobs`) and the fenced effects'
+    /// (a game's version, `complete_claimed`), not this process's order.
+    pub async fn run_due_jobs_timed(
+        &self,
+        worker: &str,
+        limit: u32,
+    ) -> Result<JobsRun, ServiceError> {
         let now = self.now();
         let jobs = self
             .store
             .claim_due_jobs(now, limit, worker, self.timers.lease_secs)
             .await?;
         let claimed = jobs.len();
-        let mut out = Vec::new();
-        for job in jobs {
-            // Each job runs in its own task: an error or even a panic in one job is logged
-            // and the batch goes on (the job's lease lapses and it is retried, then dropped).
-            let fired = {
-                let (service, job, worker) = (self.clone(), job.clone(), worker.to_string());
-                tokio::spawn(async move { service.fire(&job, &worker, now).await }).await
-            };
+        // Jobs by game, in due order (claimed jobs come sorted); a job of no game alone.
+        let mut groups: Vec<Vec<(usize, JobRecord)>> = Vec::new();
+        let mut group_of: std::collections::HashMap<GameId, usize> =
+            std::collections::HashMap::new();
+        for (i, job) in jobs.into_iter().enumerate() {
+            match job.game.and_then(|g| group_of.get(&g).copied()) {
+                Some(at) => groups[at].push((i, job)),
+                None => {
+                    if let Some(g) = job.game {
+                        group_of.insert(g, groups.len());
+                    }
+                    groups.push(vec![(i, job)]);
+                }
+            }
+        }
+        let bound = std::sync::Arc::new(tokio::sync::Semaphore::new(
+            self.timers.scheduler_concurrency.max(1),
+        ));
+        // Each job runs in its own task: an error or even a panic in one job is logged and
+        // the others go on (the job's lease lapses and it is retried, then dropped).
+        let tasks: Vec<_> = groups
+            .into_iter()
+            .map(|group| {
+                let (service, worker, bound) = (
+                    self.clone(),
+                    worker.to_string(),
+                    std::sync::Arc::clone(&bound),
+                );
+                tokio::spawn(async move {
+                    let _permit = bound.acquire_owned().await.ok();
+                    let mut done = Vec::with_capacity(group.len());
+                    for (i, job) in group {
+                        let fired = {
+                            let (service, job, worker) =
+                                (service.clone(), job.clone(), worker.clone());
+                            tokio::spawn(async move { service.fire(&job, &worker, now).await })
+                                .await
+                        };
+                        let fired = match fired {
+                            Ok(Ok(notices)) => Ok(notices),
+                            Ok(Err(e)) => Err(e.to_string()),
+                            Err(panicked) => Err(format!("the job panicked: {panicked}")),
+                        };
+                        service.job_ran(&job, fired.is_ok());
+                        done.push((i, job, fired, std::time::Instant::now()));
+                    }
+                    done
+                })
+            })
+            .collect();
+        let mut finished = Vec::with_capacity(claimed);
+        for task in tasks {
+            match task.await {
+                Ok(done) => finished.extend(done),
+                // The group's task only awaits tasks of its own: it does not panic.
+                Err(e) => tracing::error!(error = %e, "a scheduler task ended abnormally"),
+            }
+        }
+        finished.sort_by_key(|(i, ..)| *i);
+        let mut run = JobsRun {
+            claimed,
+            ..JobsRun::default()
+        };
+        for (_, job, fired, at) in finished {
+            run.finished.push(JobDone {
+                kind: job.kind.clone(),
+                due_at: job.due_at,
+                attempts: job.attempts,
+                at,
+                ok: fired.is_ok(),
+            });
             let failure = match fired {
-                Ok(Ok(mut notices)) => {
-                    out.append(&mut notices);
+                Ok(mut notices) => {
+                    run.notices.append(&mut notices);
                     continue;
                 }
-                Ok(Err(e)) => e.to_string(),
-                Err(panicked) => format!("the job panicked: {panicked}"),
+                Err(failure) => failure,
             };
             tracing::warn!(job = job.id, kind = %job.kind, attempts = job.attempts, error = %failure, "job failed");
             if job.attempts >= self.timers.max_attempts {
@@ -601,7 +686,46 @@ impl Service {
                 }
             }
         }
-        Ok((claimed, out))
+        Ok(run)
+    }
+
+    /// A job ran: counted by kind and result, and how late it finished after it was due.
+    fn job_ran(&self, job: &JobRecord, ok: bool) {
+        let kind = job.kind.clone();
+        let result = if ok { "done" } else { "failed" };
+        metrics::counter!(crate::ops::JOBS, "kind" => kind.clone(), "result" => result)
+            .increment(1);
+        let late = self.now().saturating_sub(job.due_at).max(0);
+        #[allow(clippy::cast_precision_loss, reason = "seconds, far below 2^52")]
+        metrics::histogram!(crate::ops::JOB_LATENESS_SECONDS, "kind" => kind).record(late as f64);
+    }
+
+    /// Sets the gauges read from the database (all processes' figures): games running by
+    /// game, jobs due and not held, jobs planned. Called just before a scrape.
+    pub async fn refresh_gauges(&self) {
+        match self.store.live_games_by_kind().await {
+            Ok(live) => {
+                for kind in crate::engine::GameKind::ALL {
+                    let n = live
+                        .iter()
+                        .find(|(k, _)| k == kind.id())
+                        .map_or(0, |(_, n)| *n);
+                    #[allow(clippy::cast_precision_loss, reason = "a count of games")]
+                    metrics::gauge!(crate::ops::GAMES_LIVE, "game" => kind.id()).set(n as f64);
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "could not count the live games"),
+        }
+        match self.store.job_queue(self.now()).await {
+            Ok((due, planned)) => {
+                #[allow(clippy::cast_precision_loss, reason = "a count of jobs")]
+                {
+                    metrics::gauge!(crate::ops::SCHEDULER_DUE).set(due as f64);
+                    metrics::gauge!(crate::ops::SCHEDULER_PLANNED).set(planned as f64);
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "could not count the jobs"),
+        }
     }
 
     async fn fire(
@@ -1082,18 +1206,22 @@ impl Service {
                 StoreError::ClockChanged(_) => stale(&loaded.record),
                 other => ServiceError::from(other),
             })?;
+        metrics::counter!(crate::ops::MOVES, "game" => loaded.record.kind.clone())
+            .increment(u64::try_from(applied.len()).unwrap_or(u64::MAX));
         loaded.record.version = version;
         loaded.record.status = status;
         if let Some(plan) = &plan {
             loaded.record.clock = plan.clock;
             self.wake_if_due(plan, now);
         }
-        Ok(output::after_change_since(
-            &loaded,
-            &applied,
-            lang,
-            hands_before,
-        ))
+        // Rendering and encoding the board (milliseconds of CPU) runs on a blocking thread,
+        // so concurrent jobs and clicks do not hold up the async workers.
+        let before = hands_before.to_vec();
+        tokio::task::spawn_blocking(move || {
+            output::after_change_since(&loaded, &applied, lang, &before)
+        })
+        .await
+        .map_err(|e| ServiceError::Task(e.to_string()))
     }
 }
 
@@ -1104,6 +1232,32 @@ fn extended(left: i64, secs: i64) -> Result<i64, LobbyError> {
         return Err(LobbyError::clock_range());
     }
     Ok(left)
+}
+
+/// What one pass of the scheduler did ([`Service::run_due_jobs_timed`]).
+#[derive(Debug, Default)]
+pub struct JobsRun {
+    /// Jobs claimed, those that had nothing left to do included: a full batch means more may
+    /// be due.
+    pub claimed: usize,
+    /// What to send, in the order the jobs were due.
+    pub notices: Vec<Notice>,
+    /// Each claimed job as it finished, in the order they were due.
+    pub finished: Vec<JobDone>,
+}
+
+/// One job of a [`JobsRun`].
+#[derive(Clone, Debug)]
+pub struct JobDone {
+    pub kind: String,
+    pub due_at: i64,
+    /// Its claims so far, this one included: more than 1 when an earlier claim's lease ran
+    /// out (a worker died or took too long) or the job failed before.
+    pub attempts: i64,
+    /// When it finished (real time).
+    pub at: std::time::Instant,
+    /// It did its work (or found nothing left to do); false: it failed and waits for a retry.
+    pub ok: bool,
 }
 
 /// Who made a change: a player (their turn may go on), a bot seat, or the clock playing for a

@@ -16,7 +16,8 @@ mod replay;
 mod result;
 
 pub use clocks::{
-    due, ClockAction, Timers, JOB_ARCHIVE, JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
+    due, ClockAction, JobDone, JobsRun, Timers, DEFAULT_SCHEDULER_CONCURRENCY, JOB_ARCHIVE,
+    JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
 };
 pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
 pub use lobby::{

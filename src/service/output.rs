@@ -150,6 +150,23 @@ pub fn zoom_post(loaded: &Loaded, user: i64, lang: Lang) -> Option<ZoomPost> {
     })
 }
 
+/// Runs a render, its time recorded (`croupier_render_seconds`, by `what`).
+fn timed<T>(what: &'static str, render: impl FnOnce() -> T) -> T {
+    let started = std::time::Instant::now();
+    let out = render();
+    metrics::histogram!(crate::ops::RENDER_SECONDS, "what" => what)
+        .record(started.elapsed().as_secs_f64());
+    out
+}
+
+/// [`encode_png`], its time recorded (`croupier_encode_seconds`).
+fn encode_timed(img: &RgbaImage) -> Vec<u8> {
+    let started = std::time::Instant::now();
+    let png = encode_png(img);
+    metrics::histogram!(crate::ops::ENCODE_SECONDS).record(started.elapsed().as_secs_f64());
+    png
+}
+
 /// The message text: what happened, then whose turn and what is asked (or the result).
 pub fn board_text(loaded: &Loaded, events: &[String], lang: Lang) -> String {
     let names = loaded.names();
@@ -244,14 +261,14 @@ pub(super) fn after_change_since(
 
 /// One seat's private post (its hand image and text), if the game gives it one.
 pub(super) fn private_post(loaded: &Loaded, seat: Seat, lang: Lang) -> Option<PrivatePost> {
-    let img = loaded
-        .game
-        .render_private(seat, &render_ctx(loaded, lang))?;
+    let img = timed("hand", || {
+        loaded.game.render_private(seat, &render_ctx(loaded, lang))
+    })?;
     Some(PrivatePost {
         seat,
         user: loaded.record.seats.get(seat.index()).and_then(|s| s.user),
         text: loaded.game.private_summary(seat, &text_ctx(loaded, lang))?,
-        png: encode_png(&img),
+        png: encode_timed(&img),
     })
 }
 
@@ -281,7 +298,9 @@ fn build(
         mention,
         scores: loaded.game.scores(),
         outcome: loaded.game.outcome(),
-        png: encode_png(&loaded.game.render_public(&render_ctx(loaded, lang))),
+        png: encode_timed(&timed("board", || {
+            loaded.game.render_public(&render_ctx(loaded, lang))
+        })),
         alt: loaded.game.public_summary(&ctx),
     };
     let views = private_views(loaded.game.as_ref());

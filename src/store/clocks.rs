@@ -242,6 +242,38 @@ impl Store {
         rows.iter().map(super::misc::job_from_row).collect()
     }
 
+    /// Jobs due at `now` that no scheduler holds (free or lapsed lease), and all jobs waiting.
+    pub async fn job_queue(&self, now: i64) -> Result<(i64, i64), StoreError> {
+        let row = sqlx::query(
+            "SELECT CAST(COALESCE(SUM(CASE WHEN due_at <= $1 AND (lease_until IS NULL \
+               OR lease_until <= $1) THEN 1 ELSE 0 END), 0) AS BIGINT) AS due, \
+             COUNT(*) AS n FROM jobs",
+        )
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((get(&row, "due")?, get(&row, "n")?))
+    }
+
+    /// Running games by kind.
+    pub async fn live_games_by_kind(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT kind, COUNT(*) AS n FROM games WHERE status = 'active' GROUP BY kind \
+             ORDER BY kind",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((get(r, "kind")?, get(r, "n")?)))
+            .collect()
+    }
+
+    /// The cheapest question the database can answer: is it there?
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
     /// How many jobs are waiting (claimed or not).
     pub async fn job_count(&self) -> Result<i64, StoreError> {
         let row = sqlx::query("SELECT COUNT(*) AS n FROM jobs")

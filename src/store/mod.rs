@@ -117,14 +117,24 @@ impl StoreError {
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
-        match e {
+        let error = match e {
             // A stored value of the wrong type (SQLite is dynamically typed) is bad data.
             sqlx::Error::ColumnDecode { index, source } => {
                 StoreError::Corrupt(format!("column {index}: {source}"))
             }
             sqlx::Error::Decode(source) => StoreError::Corrupt(source.to_string()),
             other => StoreError::Db(other),
-        }
+        };
+        // Every error the database answered passes here (`croupier_store_errors_total`).
+        let kind = if error.is_unavailable() {
+            "unavailable"
+        } else if matches!(error, StoreError::Corrupt(_)) {
+            "corrupt"
+        } else {
+            "other"
+        };
+        metrics::counter!(crate::ops::STORE_ERRORS, "kind" => kind).increment(1);
+        error
     }
 }
 

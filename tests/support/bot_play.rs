@@ -103,6 +103,7 @@ pub fn config(
         tick,
         cooldowns: false,
         global_limit: croupier::bot::DISCORD_GLOBAL_LIMIT,
+        metrics_addr: None,
     }
 }
 
