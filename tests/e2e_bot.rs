@@ -1435,18 +1435,8 @@ async fn zoom_answers_privately_with_the_parts_that_matter() {
     assert!(ids.contains(&zoom), "{ids:?}");
     let before = w.service.load(game).await.expect("the game").record.version;
     for (user, seated) in [(BOB, true), (OWNER_ID, false)] {
-        let p = fake
-            .push(Push::button(board.id, &zoom).by(user).in_channel(thread))
-            .await;
-        let cb = fake.wait_for_callback(p.id).await;
-        assert!(cb.ephemeral(), "Zoom answers privately: {cb:?}");
-        let reply = fake
-            .wait_until("the zoom", |st| {
-                let mid = st.interactions.get(&p.id)?.original?;
-                let m = st.message(mid)?;
-                (!m.attachments.is_empty()).then(|| m.clone())
-            })
-            .await;
+        // Zoom answers privately: an ephemeral deferral, then the answer written into it.
+        let reply = ask(fake, user, thread, Push::button(board.id, &zoom)).await;
         assert!(reply.ephemeral(), "{reply:?}");
         let a = reply
             .attachments

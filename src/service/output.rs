@@ -142,9 +142,11 @@ pub fn encode_rgb(
 /// The Zoom answer of the current board for `user` (their own area first when seated).
 pub fn zoom_post(loaded: &Loaded, user: i64, lang: Lang) -> Option<ZoomPost> {
     let viewer = loaded.seat_of_user(user);
-    let (img, parts) = loaded.game.render_zoom(&render_ctx(loaded, lang), viewer)?;
+    let (img, parts) = timed("zoom", || {
+        loaded.game.render_zoom(&render_ctx(loaded, lang), viewer)
+    })?;
     Some(ZoomPost {
-        png: encode_png(&img),
+        png: encode_timed(&img),
         parts,
         alt: loaded.game.public_summary(&text_ctx(loaded, lang)),
     })
