@@ -1436,7 +1436,7 @@ async fn zoom_answers_privately_with_the_parts_that_matter() {
     let before = w.service.load(game).await.expect("the game").record.version;
     for (user, seated) in [(BOB, true), (OWNER_ID, false)] {
         // Zoom answers privately: an ephemeral deferral, then the answer written into it.
-        let reply = ask(fake, user, thread, Push::button(board.id, &zoom)).await;
+        let reply = bot_play::ask(fake, user, thread, Push::button(board.id, &zoom)).await;
         assert!(reply.ephemeral(), "{reply:?}");
         let a = reply
             .attachments
