@@ -302,6 +302,12 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
 
     fn outcome(&self) -> Option<Outcome>;
 
+    /// The team a seat plays in, when seats win or lose together (Vortex's teams of two):
+    /// ratings rate a team as one side. `None` (the default) is a seat playing for itself.
+    fn team_of(&self, _seat: Seat) -> Option<u8> {
+        None
+    }
+
     /// A finished game explained for its result card: how it ended and each seat's score
     /// broken down (only what everyone may see). Called once the game is over; the default
     /// says nothing beyond the scores.
