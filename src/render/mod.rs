@@ -22,3 +22,13 @@ pub mod text;
 pub mod zoom;
 
 pub use shapes::Pt;
+
+/// A `width` × `height` image filled with `colour`: the pixel copied by doubling, without
+/// `RgbaImage::from_pixel`'s zeroing pass before its fill (a board is 5 MB written once, not
+/// twice).
+pub fn canvas(width: u32, height: u32, colour: image::Rgba<u8>) -> image::RgbaImage {
+    let pixels = width as usize * height as usize;
+    let raw = colour.0.repeat(pixels);
+    image::RgbaImage::from_raw(width, height, raw)
+        .unwrap_or_else(|| image::RgbaImage::from_pixel(width, height, colour))
+}

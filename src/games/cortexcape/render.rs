@@ -178,7 +178,7 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
             .collect(),
         letters: palette::seat_letters(&names),
     };
-    let mut img = RgbaImage::from_pixel(WIDTH, HEIGHT, bg);
+    let mut img = crate::render::canvas(WIDTH, HEIGHT, bg);
     draw_board(&mut img, &b);
     draw_panel(&mut img, &b);
     img
@@ -716,10 +716,9 @@ fn draw_scores(img: &mut RgbaImage, b: &Board<'_>, x: f32, y: f32, w: f32) -> f3
             let detail = if s.costs.is_empty() {
                 tr(ctx, "cortexcape.rounds_none")
             } else {
-                let letter = tr(ctx, "cortexcape.round_letter");
                 s.costs
                     .iter()
-                    .map(|(r, c)| format!("{letter}{r}: {c}"))
+                    .map(|(r, c)| round_cost(ctx, *r, *c))
                     .collect::<Vec<_>>()
                     .join(" · ")
             };
@@ -804,6 +803,15 @@ fn shown_recap(v: &PublicView) -> Option<&RoundRecap> {
         Phase::Configure | Phase::Over => v.last_round.as_ref(),
         Phase::Challenge | Phase::Escape => None,
     }
+}
+
+/// "R4: 3": what a seat paid in a round it owned, as its score line and the legend show it.
+fn round_cost(ctx: &RenderCtx, round: impl ToString, cost: impl ToString) -> String {
+    trw(
+        ctx,
+        "cortexcape.round_cost",
+        &[("round", round.to_string()), ("cost", cost.to_string())],
+    )
 }
 
 fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
@@ -921,6 +929,17 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
                 },
             ));
         }
+    }
+    // Last, so a crowded panel sheds it first (the round recap above says the same).
+    if v.seats.iter().any(|s| !s.costs.is_empty()) {
+        let short = trw(ctx, "cortexcape.round_short", &[("round", "4".into())]);
+        out.push(LegendEntry::new(
+            tr(ctx, "cortexcape.legend_round_cost"),
+            move |img, c| {
+                let style = Style::new(Weight::Bold, 13.0, INK_DIM);
+                draw_text_centred(img, &style, c, &short);
+            },
+        ));
     }
     out
 }

@@ -147,6 +147,9 @@ fn played_str(ctx: &RenderCtx, p: &PlayedView) -> String {
     format!("{} {}", p.id, effect_text(p.effect).render(ctx.lang))
 }
 
+/// Room for the header's status line, between the mode badge and the decks.
+const STATUS_W: f32 = 470.0;
+
 fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Seats) {
     fill_rect(img, 0, 0, i64::from(WIDTH), HEADER_H as i64, DARK);
     let white = style(Weight::Bold, 23.0, WHITE);
@@ -178,13 +181,16 @@ fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
             .iter()
             .map(|s| seats.names[s.index()].clone())
             .collect();
-        format!(
-            "{} — {}",
-            tr(ctx, "ended"),
-            Text::new("gates.render.winner")
-                .arg("names", names.join(", "))
-                .render(ctx.lang)
-        )
+        let winner = Text::new("gates.render.winner")
+            .arg("names", names.join(", "))
+            .render(ctx.lang);
+        let both = format!("{} — {winner}", tr(ctx, "ended"));
+        // Long seat names: the winners matter more than "game over" (the final scores say it).
+        if text_width(Weight::Bold, 23.0, &both) <= STATUS_W {
+            both
+        } else {
+            winner
+        }
     } else if let (Some(s), Some(k)) = (v.to_act, v.prompt_kind) {
         Text::new("gates.render.deciding")
             .arg("name", seats.names[s.index()].clone())
@@ -202,13 +208,18 @@ fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
             seats.letters[s.index()],
         );
     }
+    // Shrunk before it is ever cut, so a long winner line stays whole.
+    let size = [23.0, 21.0, 19.0]
+        .into_iter()
+        .find(|&s| text_width(Weight::Bold, s, &status) <= STATUS_W)
+        .unwrap_or(19.0);
     dt(
         img,
-        &white,
+        &style(Weight::Bold, size, WHITE),
         544.0,
-        8.0,
+        8.0 + (23.0 - size) / 2.0,
         Align::Left,
-        &fit(Weight::Bold, 23.0, &status, 470.0),
+        &fit(Weight::Bold, size, &status, STATUS_W),
     );
     let mut cards: Vec<String> = v.played.iter().map(|p| played_str(ctx, p)).collect();
     if let Some(p) = &v.in_play {
@@ -778,7 +789,7 @@ fn draw_player(
 
 /// The public board image.
 pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
-    let mut img = RgbaImage::from_pixel(WIDTH, HEIGHT, BG);
+    let mut img = crate::render::canvas(WIDTH, HEIGHT, BG);
     let seats = Seats::new(ctx, usize::from(v.seats));
     draw_header(&mut img, v, ctx, &seats);
     draw_regions(&mut img, v, ctx, &seats);
@@ -874,7 +885,33 @@ fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
             fill_rect(img, (c.x - 9.0) as i64, (c.y + 9.0) as i64, 18, 3, INK);
         },
     ));
-    // A compact strip: 4 columns, without the title row eating space.
+    if v.players.iter().any(|p| {
+        p.gates
+            .iter()
+            .any(|g| matches!(g.state, GateState::Opened { .. }))
+    }) {
+        entries.push(LegendEntry::new(
+            tr(ctx, "legend_opened"),
+            |img: &mut RgbaImage, c: Pt| {
+                let fill = mix(rgb(0x8A7FB0), DARK, 0.45);
+                rounded_rect(
+                    img,
+                    Pt::new(c.x - 17.0, c.y - 10.0),
+                    Pt::new(c.x + 15.0, c.y + 10.0),
+                    4.0,
+                    fill,
+                    None,
+                );
+                draw_text_centred(
+                    img,
+                    &style(Weight::Bold, 12.0, ink_on(fill)),
+                    Pt::new(c.x - 1.0, c.y),
+                    "(12)",
+                );
+            },
+        ));
+    }
+    // A compact strip: 5 columns, without the title row eating space.
     let x = 10.0;
     let w = WIDTH as f32 - 20.0;
     rounded_rect(
@@ -971,7 +1008,7 @@ fn draw_half(
 
 /// The private hand image: each card split in its sane (top) and insane (bottom) halves.
 pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
-    let mut img = RgbaImage::from_pixel(HAND_W, HAND_H, BG);
+    let mut img = crate::render::canvas(HAND_W, HAND_H, BG);
     let names: Vec<String> = (0..4).map(|i| ctx.name(Seat(i))).collect();
     let name = names.get(v.seat.index()).cloned().unwrap_or_default();
     let head = Text::new("gates.render.your_hand")
@@ -1075,7 +1112,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             20.0,
             oy + 20.0,
             Align::Left,
-            &tr(ctx, "not_your_turn"),
+            &tr(ctx, if v.over { "ended" } else { "not_your_turn" }),
         );
     } else {
         dt(

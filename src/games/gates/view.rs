@@ -110,6 +110,8 @@ pub struct PrivateView {
     pub prompt_kind: Option<&'static str>,
     pub options: Vec<String>,
     pub despair: u8,
+    /// The game has ended (the hand image says so instead of "waiting").
+    pub over: bool,
 }
 
 fn played(c: CardId, half: Mode, file_always: bool) -> PlayedView {
@@ -232,6 +234,7 @@ impl Gates {
                 .map(|a| self.options(a).iter().map(notation).collect())
                 .unwrap_or_default(),
             despair: p.despair,
+            over: self.ending.is_some(),
         })
     }
 }

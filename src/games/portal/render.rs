@@ -439,7 +439,7 @@ fn side_line(img: &mut RgbaImage, y: &mut f32, style: &Style, text: &str, width:
 
 /// The public board image.
 pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
-    let mut img = RgbaImage::from_pixel(WIDTH, HEIGHT, BG);
+    let mut img = crate::render::canvas(WIDTH, HEIGHT, BG);
     let geo = Geo::new(view);
     // Header over the Lab.
     let h1 = Style::new(Weight::Bold, 30.0, INK);
@@ -866,7 +866,7 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
 pub fn render_private(view: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
     let rows = view.hand.len().max(1);
     let height = 90 + 170 * u32::try_from(rows).unwrap_or(1) + 60;
-    let mut img = RgbaImage::from_pixel(900, height, PAPER);
+    let mut img = crate::render::canvas(900, height, PAPER);
     let col = seat_colour(view.colour);
     token(
         &mut img,

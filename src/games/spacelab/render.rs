@@ -784,7 +784,7 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     let legend_y = stations_y + rows as f32 * (STATION_H + 8.0);
     let legend_h = if v.finals.is_some() { 0.0 } else { LEGEND_H };
     let height = (legend_y + legend_h + 4.0).ceil() as u32;
-    let mut img = RgbaImage::from_pixel(WIDTH, height, BG);
+    let mut img = crate::render::canvas(WIDTH, height, BG);
     // Header.
     text(&mut img, Weight::Bold, 26.0, WHITE, 20.0, 14.0, "Space Lab");
     let head = match v.to_act {
@@ -958,7 +958,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         (60.0 + hand_rows as f32 * (CARD_H + 10.0) + 56.0 + proj_rows as f32 * 44.0 + 70.0 + 20.0)
             .min(800.0)
             .ceil() as u32;
-    let mut img = RgbaImage::from_pixel(PRIV_W, height, PAPER);
+    let mut img = crate::render::canvas(PRIV_W, height, PAPER);
     let name = ctx.name(v.seat);
     text(
         &mut img,

@@ -834,7 +834,7 @@ fn snap(w: u64) -> u64 {
 
 /// The public board image.
 pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
-    let mut img = RgbaImage::from_pixel(WIDTH, HEIGHT, PAPER);
+    let mut img = crate::render::canvas(WIDTH, HEIGHT, PAPER);
     draw_board(&mut img, view);
     draw_panel(&mut img, view, ctx);
     // Snap every colour channel to 16 levels: anti-aliased edges keep their look, but the many
