@@ -6,10 +6,9 @@ use image::RgbaImage;
 use serde::{Deserialize, Serialize};
 
 use super::game::{
-    Game, LineKeeps, Outcome, ParseError, Reject, RenderCtx, ResultDetails, RuleErrorText,
+    Game, LineKeeps, Outcome, ParseError, Present, Reject, RenderCtx, ResultDetails, RuleErrorText,
 };
 use super::{GameKind, Seat, Version};
-use crate::ai::{Level, Method};
 use crate::i18n::Text;
 
 /// The pending decision with options as canonical notation.
@@ -133,7 +132,7 @@ pub(crate) struct Envelope<S> {
     pub state: S,
 }
 
-/// A game of any kind. Implemented for every [`Game`].
+/// A game of any kind. Implemented for every [`Game`] that implements [`Present`].
 pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn kind(&self) -> GameKind;
     fn seat_count(&self) -> usize;
@@ -144,7 +143,7 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn apply_notation(&mut self, seat: Seat, notation: &str) -> Result<AppliedMove, PlayError>;
     fn scores(&self) -> Vec<i64>;
     fn outcome(&self) -> Option<Outcome>;
-    /// How a finished game ended and each score broken down (see [`Game::result_details`]).
+    /// How a finished game ended and each score broken down (see [`Present::result_details`]).
     fn result_details(&self) -> ResultDetails;
     /// Whether a lower score wins.
     fn lower_score_wins(&self) -> bool;
@@ -154,13 +153,13 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn render_public(&self, ctx: &RenderCtx) -> RgbaImage;
     fn render_private(&self, seat: Seat, ctx: &RenderCtx) -> Option<RgbaImage>;
     /// The Zoom answer for `viewer` (`None`: a spectator): the parts of the public board that
-    /// matter to them at full size ([`Game::zoom_regions`]), with what each part shows.
+    /// matter to them at full size ([`Present::zoom_regions`]), with what each part shows.
     fn render_zoom(
         &self,
         ctx: &RenderCtx,
         viewer: Option<Seat>,
     ) -> Option<(RgbaImage, Vec<String>)>;
-    /// The parts a Zoom answer cuts from the public board ([`Game::zoom_regions`]).
+    /// The parts a Zoom answer cuts from the public board ([`Present::zoom_regions`]).
     fn zoom_regions(&self, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<Region>;
     fn public_summary(&self, ctx: &RenderCtx) -> String;
     fn private_summary(&self, seat: Seat, ctx: &RenderCtx) -> Option<String>;
@@ -172,22 +171,14 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     /// from seed (see [`Game::keep_rules_of`]). A state that does not load changes nothing:
     /// loading it fails with its own error elsewhere.
     fn keep_rules_of_json(&mut self, stored: &str);
-    /// A bot's option for the pending prompt, chosen from the deciding seat's views only.
-    fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove>;
+    /// The concrete game, for a layer above that knows the list of games
+    /// (`games::visit`: the bots).
+    fn as_any(&self) -> &dyn std::any::Any;
     /// The canonical option that passes `seat`'s turn on a timeout, if the game allows it
     /// now (see [`Game::timeout_pass`]).
     fn timeout_pass(&self, _seat: Seat) -> Option<String> {
         None
     }
-}
-
-/// A bot's decision for the pending prompt.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BotMove {
-    pub seat: Seat,
-    /// Canonical notation of the chosen option.
-    pub notation: String,
-    pub method: Method,
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -367,7 +358,7 @@ fn play_segment<G: Game>(
     Ok(())
 }
 
-impl<G: Game> AnyGame for G {
+impl<G: Game + Present> AnyGame for G {
     fn kind(&self) -> GameKind {
         G::KIND
     }
@@ -405,7 +396,7 @@ impl<G: Game> AnyGame for G {
     }
 
     fn result_details(&self) -> ResultDetails {
-        Game::result_details(self)
+        Present::result_details(self)
     }
 
     fn lower_score_wins(&self) -> bool {
@@ -484,25 +475,8 @@ impl<G: Game> AnyGame for G {
         }
     }
 
-    fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove> {
-        let prompt = Game::prompt(self)?;
-        // The bot gets the views of the deciding seat and its options, never the state.
-        let public = self.public_view();
-        let private = self.private_view(prompt.seat);
-        let choice = crate::ai::choose::<G>(
-            &public,
-            private.as_ref(),
-            prompt.seat,
-            &prompt.options,
-            level,
-            seed,
-        )?;
-        let action = prompt.options.get(choice.index)?;
-        Some(BotMove {
-            seat: prompt.seat,
-            notation: self.notation(action),
-            method: choice.method,
-        })
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 
     fn timeout_pass(&self, seat: Seat) -> Option<String> {
@@ -511,7 +485,7 @@ impl<G: Game> AnyGame for G {
 }
 
 /// Reads a stored envelope for game type `G`.
-pub(crate) fn load_state<G: Game>(json: &str) -> Result<Box<dyn AnyGame>, LoadError> {
+pub(crate) fn load_state<G: Game + Present>(json: &str) -> Result<Box<dyn AnyGame>, LoadError> {
     #[derive(Deserialize)]
     struct Head {
         schema: u32,
