@@ -163,15 +163,43 @@ fn encoders(label: &str, img: &RgbaImage, samples: usize) {
     row("256 colours, level 1, no filter (the edge's)", &|i| {
         encode_png(i)
     });
-    row("256 colours, level 2, no filter", &|i| {
-        encode_indexed(i, 2, png::Filter::NoFilter)
-    });
-    row("256 colours, level 3, no filter", &|i| {
-        encode_indexed(i, 3, png::Filter::NoFilter)
-    });
-    row("256 colours, level 1, Sub", &|i| {
-        encode_indexed(i, 1, png::Filter::Sub)
-    });
+    use png::DeflateCompression::{FdeflateUltraFast, Level};
+    for (name, compression, filter) in [
+        (
+            "256 colours, level 2, no filter",
+            Level(2),
+            png::Filter::NoFilter,
+        ),
+        (
+            "256 colours, level 3, no filter",
+            Level(3),
+            png::Filter::NoFilter,
+        ),
+        ("256 colours, level 1, Sub", Level(1), png::Filter::Sub),
+        ("256 colours, level 1, Up", Level(1), png::Filter::Up),
+        (
+            "256 colours, fdeflate, no filter",
+            FdeflateUltraFast,
+            png::Filter::NoFilter,
+        ),
+        (
+            "256 colours, fdeflate, Sub",
+            FdeflateUltraFast,
+            png::Filter::Sub,
+        ),
+        (
+            "256 colours, fdeflate, Up",
+            FdeflateUltraFast,
+            png::Filter::Up,
+        ),
+        (
+            "256 colours, fdeflate, adaptive",
+            FdeflateUltraFast,
+            png::Filter::Adaptive,
+        ),
+    ] {
+        row(name, &|i| encode_indexed(i, compression, filter));
+    }
     row("RGB, level 1, no filter (before)", &|i| {
         encode_rgb(i, CompressionType::Level(1), FilterType::NoFilter)
     });

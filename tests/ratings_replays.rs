@@ -204,7 +204,7 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
             })
             .collect();
         let ranks: Vec<i64> = changes.iter().map(|c| c.rank).collect();
-        let after = rating_update(&before, &ranks);
+        let after = rating_update(&before, &ranks, &[]);
         for ((c, b), a) in changes.iter().zip(&before).zip(&after) {
             assert!((c.before.mu - b.mu).abs() < 1e-5, "{c:?}");
             assert!((c.after.mu - a.mu).abs() < 1e-5 && (c.after.sigma - a.sigma).abs() < 1e-5);
@@ -281,11 +281,11 @@ async fn entrants_of_a_solitaire_a_leaver_and_a_double_seat() {
         winners,
         draw: false,
     };
-    let solved = entrants(&record, &outcome(vec![1], vec![Seat(0)]));
+    let solved = entrants(&record, &outcome(vec![1], vec![Seat(0)]), |_| None);
     assert_eq!(solved.len(), 2);
     assert_eq!((solved[0].rank, solved[0].won), (1, true));
     assert_eq!((solved[1].player.as_str(), solved[1].rank), (PUZZLE, 2));
-    let unsolved = entrants(&record, &outcome(vec![2], vec![]));
+    let unsolved = entrants(&record, &outcome(vec![2], vec![]), |_| None);
     assert_eq!((unsolved[0].rank, unsolved[0].won), (2, false));
     assert_eq!((unsolved[1].rank, unsolved[1].won), (1, true));
 
@@ -300,7 +300,7 @@ async fn entrants_of_a_solitaire_a_leaver_and_a_double_seat() {
     let mut record = svc.load(three).await.unwrap().record;
     // B won but had missed deadlines since last playing: below everyone, not a win.
     record.seats[1].timeouts = 1;
-    let e = entrants(&record, &outcome(vec![3, 1, 2], vec![Seat(1)]));
+    let e = entrants(&record, &outcome(vec![3, 1, 2], vec![Seat(1)]), |_| None);
     assert_eq!(e.len(), 2, "{e:?}");
     let a = e.iter().find(|x| x.player == "u:1").unwrap();
     let b = e.iter().find(|x| x.player == "u:2").unwrap();
@@ -309,7 +309,7 @@ async fn entrants_of_a_solitaire_a_leaver_and_a_double_seat() {
     // A game nobody else rates in: nothing.
     let game = svc.load(three).await.unwrap();
     record.seats[1].user = Some(1);
-    assert!(entrants(&record, &standings(game.game.as_ref(), None)).is_empty());
+    assert!(entrants(&record, &standings(game.game.as_ref(), None), |_| None).is_empty());
 }
 
 // ----- end to end through the fake Discord -----
@@ -654,4 +654,65 @@ async fn replays_and_exports(fake: &FakeDiscord, service: &Service, game: GameId
         refused.content
     );
     assert!(refused.attachments.is_empty());
+}
+
+/// Vortex's teams of two are rated as teams: each entrant carries its seat's team, and a
+/// teammate who ran out of time is a side of their own, last.
+#[tokio::test]
+async fn a_team_game_rates_its_teams_as_sides() {
+    let svc = Service::new(Db::sqlite_memory().connect().await);
+    let four = start(
+        &svc,
+        GameKind::Vortex,
+        "mode=crossing teams=on",
+        vec![
+            member(1, "A"),
+            member(2, "B"),
+            member(3, "C"),
+            member(4, "D"),
+        ],
+        5,
+    )
+    .await;
+    let loaded = svc.load(four).await.unwrap();
+    let team_of = |s: Seat| loaded.game.team_of(s);
+    let teams: Vec<Option<u8>> = (0..4).map(|i| team_of(Seat(i))).collect();
+    assert!(teams.iter().all(Option::is_some), "{teams:?}");
+    for t in &teams {
+        assert_eq!(teams.iter().filter(|x| *x == t).count(), 2, "{teams:?}");
+    }
+    // The team of seats 0 and its partner wins.
+    let partner = (1..4).find(|&i| teams[i] == teams[0]).unwrap();
+    let ranks: Vec<u8> = (0..4)
+        .map(|i| if teams[i] == teams[0] { 1 } else { 3 })
+        .collect();
+    let winners: Vec<Seat> = (0..4u8)
+        .filter(|&i| teams[usize::from(i)] == teams[0])
+        .map(Seat)
+        .collect();
+    let outcome = Outcome {
+        scores: vec![0; 4],
+        ranks,
+        winners,
+        draw: false,
+    };
+    let e = entrants(&loaded.record, &outcome, team_of);
+    let sides: Vec<Option<u8>> = e.iter().map(|x| x.team).collect();
+    assert_eq!(sides, teams);
+    // Two sides of two: the winners gain alike, the losers lose alike.
+    let before = vec![croupier::service::rating_start(); 4];
+    let ranks: Vec<i64> = e.iter().map(|x| x.rank).collect();
+    let after = rating_update(&before, &ranks, &sides);
+    assert!(after[0].mu > 25.0 && (after[0].mu - after[partner].mu).abs() < 1e-9);
+    let loser = (1..4).find(|&i| teams[i] != teams[0]).unwrap();
+    assert!(after[loser].mu < 25.0);
+    // A leaver loses alone: their partner keeps the team's place.
+    let mut record = loaded.record.clone();
+    record.seats[loser].timeouts = 1;
+    let e = entrants(&record, &outcome, team_of);
+    assert_eq!((e[loser].team, e[loser].rank), (None, 5));
+    let other = (1..4)
+        .find(|&i| i != loser && teams[i] == teams[loser])
+        .unwrap();
+    assert_eq!((e[other].team, e[other].rank), (teams[loser], 3));
 }

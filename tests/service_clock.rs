@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use croupier::clock::{Clock, ManualClock, DAY, HOUR};
 use croupier::engine::{GameId, GameKind, GameOptions, Seat};
-use croupier::i18n::Lang;
+use croupier::i18n::{Lang, Text};
 use croupier::service::{
     Actor, ClockAction, LobbyError, Newcomer, Notice, Place, PlayLine, Player, Service,
     ServiceError, SettingsChange, StartGame, Timers, JOB_BOT, JOB_DEADLINE, JOB_REMIND,
@@ -34,7 +34,7 @@ on_backends!(the_host_pauses_resumes_extends_and_changes_the_clock);
 on_backends!(the_digest_lists_only_games_waiting_for_you);
 on_backends!(two_schedulers_on_one_database_fire_a_job_once);
 on_backends!(two_concurrent_schedulers_fire_every_job_exactly_once);
-on_backends!(stats_count_finished_games_and_wins);
+on_backends!(stats_count_finished_games_and_turns);
 on_backends!(a_bot_seat_waits_its_delay_then_plays_at_its_level);
 
 /// 2026-09-21 00:00 UTC.
@@ -954,7 +954,7 @@ async fn two_concurrent_schedulers_fire_every_job_exactly_once(db: &Db) {
     }
 }
 
-async fn stats_count_finished_games_and_wins(db: &Db) {
+async fn stats_count_finished_games_and_turns(db: &Db) {
     let w = world(db, Timers::default()).await;
     let id = w.game(TimeoutPolicy::Skip, 15).await;
     // Two turns, ten minutes each.
@@ -978,22 +978,27 @@ async fn stats_count_finished_games_and_wins(db: &Db) {
         )
         .await
         .unwrap();
-    let text = w.svc.stats_text(7, None, Lang::En).await.unwrap();
+    let text = w
+        .svc
+        .stats_board(Some(7), None, None, Lang::En)
+        .await
+        .unwrap();
     assert!(
-        text.starts_with("🎲 Cortexcape: 1 game finished, 10 min per turn"),
+        text.starts_with("🎲 **Cortexcape**: 1 game finished, 10 min per turn"),
         "{text}"
     );
-    assert!(text.contains("P2: 1 win in 1 game"), "{text}");
-    assert!(text.contains("P1: 0 wins in 1 game"), "{text}");
     assert!(w
         .svc
-        .stats_text(7, Some(GameKind::Cortexcape), Lang::Fr)
+        .stats_board(Some(7), Some(GameKind::Cortexcape), None, Lang::Fr)
         .await
         .unwrap()
         .contains("1 partie terminée"));
     assert_eq!(
-        w.svc.stats_text(999, None, Lang::En).await.unwrap(),
-        "No game has been played here yet."
+        w.svc
+            .stats_board(Some(999), None, None, Lang::En)
+            .await
+            .unwrap(),
+        Text::new("ratings.none").render(Lang::En)
     );
 }
 

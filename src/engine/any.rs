@@ -143,6 +143,8 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn apply_notation(&mut self, seat: Seat, notation: &str) -> Result<AppliedMove, PlayError>;
     fn scores(&self) -> Vec<i64>;
     fn outcome(&self) -> Option<Outcome>;
+    /// See [`Game::team_of`].
+    fn team_of(&self, seat: Seat) -> Option<u8>;
     /// How a finished game ended and each score broken down (see [`Present::result_details`]).
     fn result_details(&self) -> ResultDetails;
     /// Whether a lower score wins.
@@ -393,6 +395,10 @@ impl<G: Game + Present> AnyGame for G {
 
     fn outcome(&self) -> Option<Outcome> {
         Game::outcome(self)
+    }
+
+    fn team_of(&self, seat: Seat) -> Option<u8> {
+        Game::team_of(self, seat)
     }
 
     fn result_details(&self) -> ResultDetails {

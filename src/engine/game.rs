@@ -283,6 +283,12 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
 
     fn outcome(&self) -> Option<Outcome>;
 
+    /// The team a seat plays in, when seats win or lose together (Vortex's teams of two):
+    /// ratings rate a team as one side. `None` (the default) is a seat playing for itself.
+    fn team_of(&self, _seat: Seat) -> Option<u8> {
+        None
+    }
+
     /// Whether the pending prompt's options show what only the deciding seat may see (the
     /// cards of its hand): front ends then offer them only to that seat, never on the board.
     fn options_are_private(&self) -> bool {

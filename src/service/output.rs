@@ -95,18 +95,26 @@ pub enum Notice {
 /// the time for little). Against the RGB PNG of before, about half the bytes in less time,
 /// which is what a board costs to upload at 1 MB/s (figures in BENCHMARKS.md, issue 21).
 pub fn encode_png(img: &RgbaImage) -> Vec<u8> {
-    encode_indexed(img, 1, png::Filter::NoFilter)
+    encode_indexed(
+        img,
+        png::DeflateCompression::Level(1),
+        png::Filter::NoFilter,
+    )
 }
 
-/// The board as 256 colours at another deflate level or filter (the render bench compares them).
-pub fn encode_indexed(img: &RgbaImage, level: u8, filter: png::Filter) -> Vec<u8> {
+/// The board as 256 colours with another deflate or filter (the render bench compares them).
+pub fn encode_indexed(
+    img: &RgbaImage,
+    compression: png::DeflateCompression,
+    filter: png::Filter,
+) -> Vec<u8> {
     let indexed = crate::render::quantize::quantize(img);
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, indexed.width, indexed.height);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(indexed.palette.concat());
-    encoder.set_deflate_compression(png::DeflateCompression::Level(level));
+    encoder.set_deflate_compression(compression);
     encoder.set_filter(filter);
     // Writing a header and one buffer of the declared size to memory cannot fail.
     if let Ok(mut writer) = encoder.write_header() {

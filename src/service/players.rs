@@ -5,8 +5,8 @@
 use super::clocks::{game_lang, mention, quiet_of, stale, JOB_DIGEST};
 use super::output::{self, Notice};
 use super::{Actor, LobbyError, Service, ServiceError};
-use crate::clock::{after_quiet, human_duration, Date, Quiet, Zone};
-use crate::engine::{GameId, GameKind, Seat};
+use crate::clock::{after_quiet, Date, Quiet, Zone};
+use crate::engine::{GameId, Seat};
 use crate::i18n::{Lang, Text};
 use crate::store::{GameRecord, GameStatus, JobRecord, NewJob, SeatChange, UserSettings};
 
@@ -367,48 +367,6 @@ impl Service {
             .arg("seat", seat)
             .render_with(lang, &loaded.names());
         Ok(vec![Notice::Place { game, text }])
-    }
-
-    /// `/stats`: a server's games by kind (all, or one): games finished, average turn, the
-    /// best players.
-    pub async fn stats_text(
-        &self,
-        guild: i64,
-        kind: Option<GameKind>,
-        lang: Lang,
-    ) -> Result<String, ServiceError> {
-        let stats = self.store.stats(guild).await?;
-        let mut lines = Vec::new();
-        for s in stats
-            .iter()
-            .filter(|s| kind.is_none_or(|k| k.id() == s.kind))
-        {
-            let name =
-                GameKind::parse(&s.kind).map_or(s.kind.clone(), |k| k.display_name().to_string());
-            let avg = s
-                .avg_turn_secs
-                .map_or_else(|| "-".to_string(), human_duration);
-            lines.push(
-                Text::new("bot.stats.game")
-                    .arg("game", name)
-                    .arg("finished", s.finished)
-                    .arg("avg", avg)
-                    .render(lang),
-            );
-            for p in s.players.iter().take(5) {
-                lines.push(
-                    Text::new("bot.stats.player")
-                        .arg("who", crate::i18n::escape_markdown(&p.name))
-                        .arg("wins", p.wins)
-                        .arg("played", p.played)
-                        .render(lang),
-                );
-            }
-        }
-        if lines.is_empty() {
-            return Ok(Text::new("bot.stats.none").render(lang));
-        }
-        Ok(lines.join("\n"))
     }
 }
 

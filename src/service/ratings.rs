@@ -52,38 +52,60 @@ pub fn start() -> Skill {
     }
 }
 
-/// The Weng-Lin update of one game: each player is a team of one, `ranks` as in the game (1
-/// is best, equal ranks tie). The crate's default model (beta 25/6).
-pub fn update(before: &[Skill], ranks: &[i64]) -> Vec<Skill> {
-    let teams: Vec<[WengLinRating; 1]> = before
+/// The Weng-Lin update of one game: `ranks` as in the game (1 is best, equal ranks tie) and
+/// `teams` the side each player is rated in (players sharing `Some(team)` are one side of
+/// the crate's multi-team update, at their best rank; `None` is a side of one). The crate's
+/// default model (beta 25/6).
+pub fn update(before: &[Skill], ranks: &[i64], teams: &[Option<u8>]) -> Vec<Skill> {
+    // Sides in first-seen order: the players (indices into `before`) in each.
+    let mut sides: Vec<(Option<u8>, Vec<usize>)> = Vec::new();
+    for i in 0..before.len() {
+        let team = teams.get(i).copied().flatten();
+        match sides.iter_mut().find(|(t, _)| team.is_some() && *t == team) {
+            Some((_, members)) => members.push(i),
+            None => sides.push((team, vec![i])),
+        }
+    }
+    let ratings: Vec<Vec<WengLinRating>> = sides
         .iter()
-        .map(|s| {
-            [WengLinRating {
-                rating: s.mu,
-                uncertainty: s.sigma,
-            }]
+        .map(|(_, members)| {
+            members
+                .iter()
+                .map(|&i| WengLinRating {
+                    rating: before[i].mu,
+                    uncertainty: before[i].sigma,
+                })
+                .collect()
         })
         .collect();
-    let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+    let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = ratings
         .iter()
-        .zip(ranks)
-        .map(|(t, r)| {
+        .zip(&sides)
+        .map(|(r, (_, members))| {
+            let rank = members
+                .iter()
+                .filter_map(|&i| ranks.get(i).copied())
+                .min()
+                .unwrap_or(i64::MAX);
             (
-                &t[..],
-                MultiTeamOutcome::new(usize::try_from(*r).unwrap_or(usize::MAX)),
+                &r[..],
+                MultiTeamOutcome::new(usize::try_from(rank).unwrap_or(usize::MAX)),
             )
         })
         .collect();
-    weng_lin_multi_team(&input, &WengLinConfig::new())
+    let mut after: Vec<Skill> = before.to_vec();
+    for (side, (_, members)) in weng_lin_multi_team(&input, &WengLinConfig::new())
         .into_iter()
-        .zip(before)
-        .map(|(team, b)| {
-            team.first().map_or(*b, |r| Skill {
+        .zip(&sides)
+    {
+        for (r, &i) in side.iter().zip(members) {
+            after[i] = Skill {
                 mu: r.rating,
                 sigma: r.uncertainty,
-            })
-        })
-        .collect()
+            };
+        }
+    }
+    after
 }
 
 /// The conservative estimate a leaderboard is ordered by: mu − 3 sigma (OpenSkill's
@@ -99,7 +121,11 @@ pub fn ordinal(s: Skill) -> f64 {
 /// open) counts below everyone: a loss for the leaver. Open seats nobody holds are not rated.
 /// A player holding several seats (or two bots of one level) is rated once, at their best
 /// place. A one-seat game adds the puzzle as the opponent. Fewer than two: nothing to rate.
-pub fn entrants(record: &GameRecord, outcome: &Outcome) -> Vec<Entrant> {
+pub fn entrants(
+    record: &GameRecord,
+    outcome: &Outcome,
+    team_of: impl Fn(Seat) -> Option<u8>,
+) -> Vec<Entrant> {
     let n = record.seats.len();
     let last = i64::try_from(n).unwrap_or(i64::MAX).saturating_add(1);
     let level = Level::parse(&record.bot_level).unwrap_or_default();
@@ -125,6 +151,8 @@ pub fn entrants(record: &GameRecord, outcome: &Outcome) -> Vec<Entrant> {
             seat: Some(seat),
             rank,
             won,
+            // A leaver loses alone: their partner keeps the team's place.
+            team: if left { None } else { team_of(seat) },
         };
         match out.iter_mut().find(|e| e.player == entrant.player) {
             Some(e) if entrant.rank < e.rank => *e = entrant,
@@ -142,6 +170,7 @@ pub fn entrants(record: &GameRecord, outcome: &Outcome) -> Vec<Entrant> {
             seat: None,
             rank: if solved { 2 } else { 1 },
             won: !solved,
+            team: None,
         });
     }
     if out.len() < 2 {
@@ -269,12 +298,13 @@ impl Service {
             };
             let resigned = self.store.ending(game).await?.resigned;
             let outcome = super::standings(loaded.game.as_ref(), resigned);
-            let entrants = entrants(&loaded.record, &outcome);
+            let entrants = entrants(&loaded.record, &outcome, |s| loaded.game.team_of(s));
             if entrants.is_empty() {
                 self.store.skip_rating(game).await?;
                 continue;
             }
             let ranks: Vec<i64> = entrants.iter().map(|e| e.rank).collect();
+            let teams: Vec<Option<u8>> = entrants.iter().map(|e| e.team).collect();
             let done = self
                 .store
                 .rate_game(
@@ -284,7 +314,7 @@ impl Service {
                     &entrants,
                     start(),
                     self.now(),
-                    |before| update(before, &ranks),
+                    |before| update(before, &ranks, &teams),
                 )
                 .await?;
             rated += usize::from(done);
@@ -481,7 +511,7 @@ mod tests {
     /// newcomers), through our multi-player entry point: the same figures.
     #[test]
     fn two_player_games_move_as_the_crate_documents() {
-        let after = update(&[start(), start()], &[1, 2]);
+        let after = update(&[start(), start()], &[1, 2], &[]);
         assert!(
             (after[0].mu - 27.635_231_383_473_65).abs() < 1e-9,
             "{after:?}"
@@ -490,7 +520,7 @@ mod tests {
         assert!((after[1].mu - 22.364_768_616_526_35).abs() < 1e-9);
         assert!((after[1].sigma - 8.065_506_316_323_548).abs() < 1e-9);
         // The doc example: 42 ± 1.3 beats a newcomer.
-        let after = update(&[skill(42.0, 1.3), start()], &[1, 2]);
+        let after = update(&[skill(42.0, 1.3), start()], &[1, 2], &[]);
         assert_eq!(round2(after[0].mu), 42.03);
         assert_eq!(round2(after[0].sigma), 1.30);
         assert_eq!(round2(after[1].mu), 23.91);
@@ -500,7 +530,7 @@ mod tests {
     /// A draw between equals moves nobody's estimate and lowers both uncertainties.
     #[test]
     fn a_draw_between_equals_keeps_the_estimates() {
-        let after = update(&[start(), start()], &[1, 1]);
+        let after = update(&[start(), start()], &[1, 1], &[]);
         for s in &after {
             assert!((s.mu - 25.0).abs() < 1e-9, "{s:?}");
             assert!(s.sigma < start().sigma);
@@ -512,7 +542,7 @@ mod tests {
     #[test]
     fn a_three_player_game_orders_the_changes_by_place() {
         let before = [skill(25.0, 25.0 / 3.0); 3];
-        let after = update(&before, &[2, 1, 3]);
+        let after = update(&before, &[2, 1, 3], &[]);
         assert!(
             after[1].mu > after[0].mu && after[0].mu > after[2].mu,
             "{after:?}"
@@ -523,53 +553,34 @@ mod tests {
     }
 
     /// The documented multi-team example of `weng_lin_multi_team` (three teams of three,
-    /// places 2, 1, 3), on its first members: the crate's figures are ours.
+    /// places 2, 1, 3), through our entry point with the players listed in seat order
+    /// (teammates apart, as Vortex seats them): the crate's figures are ours.
     #[test]
     fn the_documented_multi_team_case_matches() {
-        let one = [
-            WengLinRating::new(),
-            WengLinRating {
-                rating: 30.0,
-                uncertainty: 1.2,
-            },
-            WengLinRating {
-                rating: 21.0,
-                uncertainty: 6.5,
-            },
+        let new = start();
+        // Seat order: team 0, 1, 2, 0, 1, 2, ...
+        let before = [
+            new,
+            new,
+            new,
+            skill(30.0, 1.2),
+            skill(41.0, 1.4),
+            skill(29.4, 1.6),
+            skill(21.0, 6.5),
+            skill(19.2, 4.3),
+            skill(17.2, 2.1),
         ];
-        let two = [
-            WengLinRating::default(),
-            WengLinRating {
-                rating: 41.0,
-                uncertainty: 1.4,
-            },
-            WengLinRating {
-                rating: 19.2,
-                uncertainty: 4.3,
-            },
-        ];
-        let three = [
-            WengLinRating::default(),
-            WengLinRating {
-                rating: 29.4,
-                uncertainty: 1.6,
-            },
-            WengLinRating {
-                rating: 17.2,
-                uncertainty: 2.1,
-            },
-        ];
-        let out = weng_lin_multi_team(
-            &[
-                (&one[..], MultiTeamOutcome::new(2)),
-                (&two[..], MultiTeamOutcome::new(1)),
-                (&three[..], MultiTeamOutcome::new(3)),
-            ],
-            &WengLinConfig::new(),
-        );
-        assert_eq!(round2(out[0][0].rating), 25.38);
-        assert_eq!(round2(out[1][1].rating), 41.08);
-        assert_eq!(round2(out[2][2].rating), 16.99);
+        let ranks = [2, 1, 3, 2, 1, 3, 2, 1, 3];
+        let teams: Vec<Option<u8>> = (0..9).map(|i| Some(i % 3)).collect();
+        let after = update(&before, &ranks, &teams);
+        assert_eq!(round2(after[0].mu), 25.38);
+        assert_eq!(round2(after[4].mu), 41.08);
+        assert_eq!(round2(after[8].mu), 16.99);
+        // Teammates move together: every member of the winning team gains.
+        assert!(after[1].mu > 25.0 && after[4].mu > 41.0 && after[7].mu > 19.2);
+        // Rated as tied individuals instead, the figures differ (the sides are teams).
+        let apart = update(&before, &ranks, &[]);
+        assert_ne!(round2(apart[0].mu), 25.38);
     }
 
     #[test]

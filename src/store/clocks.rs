@@ -53,16 +53,6 @@ pub struct GameStats {
     /// Changes of turn measured, and their average length in seconds.
     pub turns: i64,
     pub avg_turn_secs: Option<i64>,
-    /// Players by wins, then games played.
-    pub players: Vec<PlayerWins>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerWins {
-    pub user: i64,
-    pub name: String,
-    pub played: i64,
-    pub wins: i64,
 }
 
 /// Writes `plan` inside `tx`. False (nothing written) if the clock is not at `from_rev`.
@@ -302,7 +292,7 @@ impl Store {
         rows.iter().map(|r| Ok(GameId(get(r, "id")?))).collect()
     }
 
-    /// Per game kind in a server: games finished, turn lengths, players' wins.
+    /// Per game kind in a server: games finished and turn lengths.
     pub async fn stats(&self, guild: i64) -> Result<Vec<GameStats>, StoreError> {
         let finished = sqlx::query(
             "SELECT kind, COUNT(*) AS n FROM games WHERE guild = $1 AND status = 'finished' \
@@ -318,7 +308,6 @@ impl Store {
                 finished: get(row, "n")?,
                 turns: 0,
                 avg_turn_secs: None,
-                players: Vec::new(),
             });
         }
         // A turn: from one seat's last option to the next seat's first, in any game here.
@@ -340,27 +329,6 @@ impl Store {
             entry.turns = get(row, "n")?;
             entry.avg_turn_secs = get(row, "avg_secs")?;
         }
-        let players = sqlx::query(
-            "SELECT g.kind AS kind, s.user_id AS user_id, MAX(s.name) AS name, \
-               COUNT(*) AS played, \
-               CAST(SUM(CASE WHEN s.final_rank = 1 THEN 1 ELSE 0 END) AS BIGINT) AS wins \
-             FROM seats s JOIN games g ON g.id = s.game \
-             WHERE g.guild = $1 AND g.status = 'finished' AND s.user_id IS NOT NULL \
-             GROUP BY g.kind, s.user_id ORDER BY wins DESC, played DESC, user_id",
-        )
-        .bind(guild)
-        .fetch_all(&self.pool)
-        .await?;
-        for row in &players {
-            let kind: String = get(row, "kind")?;
-            let p = PlayerWins {
-                user: get(row, "user_id")?,
-                name: get(row, "name")?,
-                played: get(row, "played")?,
-                wins: get(row, "wins")?,
-            };
-            entry(&mut out, &kind).players.push(p);
-        }
         out.sort_by(|a, b| a.kind.cmp(&b.kind));
         Ok(out)
     }
@@ -375,7 +343,6 @@ fn entry<'a>(out: &'a mut Vec<GameStats>, kind: &str) -> &'a mut GameStats {
                 finished: 0,
                 turns: 0,
                 avg_turn_secs: None,
-                players: Vec::new(),
             });
             out.len() - 1
         }

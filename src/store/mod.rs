@@ -43,7 +43,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use crate::engine::{GameId, Seat, Version};
-pub use clocks::{Attendance, GameStats, PlayerWins, SeatChange, TurnPlan};
+pub use clocks::{Attendance, GameStats, SeatChange, TurnPlan};
 pub use ending::{EndingRecord, NewRematch, RematchOutcome};
 pub use lobby::{JoinOutcome, LeaveOutcome};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};

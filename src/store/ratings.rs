@@ -45,6 +45,8 @@ pub struct Entrant {
     pub rank: i64,
     /// Counted as a win on the leaderboard.
     pub won: bool,
+    /// The team rated as one side with them (`None`: they are a side of their own).
+    pub team: Option<u8>,
 }
 
 /// A player's current rating in one game on one server.

@@ -652,6 +652,13 @@ impl Game for Vortex {
         }
     }
 
+    fn team_of(&self, seat: Seat) -> Option<u8> {
+        self.sides
+            .iter()
+            .find(|s| s.seat == seat)
+            .and_then(|s| s.team)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         let mut outcome = self.outcome.clone()?;
         if self.mode == Mode::Solitaire && outcome.winners.is_empty() {
