@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use croupier::ai::{random_index, Level, Method};
+use croupier::ai::{random_index, BotPlayer, Level, Method};
 use croupier::engine::{GameKind, GameOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq)]

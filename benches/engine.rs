@@ -3,7 +3,7 @@
 //! Positions are reached by seeded random play, so every run measures the same states.
 
 use croupier::engine::GameRng;
-use croupier::engine::{AnyGame, Game, GameKind, GameOptions, RenderCtx};
+use croupier::engine::{AnyGame, Game, GameKind, GameOptions, Present, RenderCtx};
 use croupier::games::cortexcape::Cortexcape;
 use croupier::service::encode_png;
 use divan::Bencher;
@@ -82,9 +82,9 @@ fn render_and_encode_board(b: Bencher) {
         names: vec!["Ann".into(), "Bob".into(), "Cleo".into()],
     };
     let view = game.public_view();
-    let png = encode_png(&<Cortexcape as Game>::render_public(&view, &ctx));
+    let png = encode_png(&<Cortexcape as Present>::render_public(&view, &ctx));
     println!("board PNG size: {} bytes", png.len());
-    b.bench_local(|| encode_png(&<Cortexcape as Game>::render_public(&view, &ctx)).len());
+    b.bench_local(|| encode_png(&<Cortexcape as Present>::render_public(&view, &ctx)).len());
 }
 
 /// Rendering alone (no encoding).
@@ -93,14 +93,14 @@ fn render_board_only(b: Bencher) {
     let game = position(90, "black");
     let ctx = RenderCtx::default();
     let view = game.public_view();
-    b.bench_local(|| <Cortexcape as Game>::render_public(&view, &ctx));
+    b.bench_local(|| <Cortexcape as Present>::render_public(&view, &ctx));
 }
 
 /// PNG encoding alone, with the settings the service uses.
 #[divan::bench(sample_count = 20)]
 fn encode_board_only(b: Bencher) {
     let game = position(90, "black");
-    let img = <Cortexcape as Game>::render_public(&game.public_view(), &RenderCtx::default());
+    let img = <Cortexcape as Present>::render_public(&game.public_view(), &RenderCtx::default());
     b.bench_local(|| encode_png(&img).len());
 }
 
@@ -166,13 +166,13 @@ macro_rules! game_benches {
                         .collect(),
                 };
                 let view = game.public_view();
-                let png = encode_png(&<$game as Game>::render_public(&view, &ctx));
+                let png = encode_png(&<$game as Present>::render_public(&view, &ctx));
                 println!(
                     "{} board PNG size: {} bytes",
                     stringify!($module),
                     png.len()
                 );
-                b.bench_local(|| encode_png(&<$game as Game>::render_public(&view, &ctx)).len());
+                b.bench_local(|| encode_png(&<$game as Present>::render_public(&view, &ctx)).len());
             }
 
             #[divan::bench(sample_count = 20)]
@@ -184,7 +184,9 @@ macro_rules! game_benches {
                 let Some(view) = game.private_view(seat) else {
                     return;
                 };
-                b.bench_local(|| encode_png(&<$game as Game>::render_private(&view, &ctx)).len());
+                b.bench_local(|| {
+                    encode_png(&<$game as Present>::render_private(&view, &ctx)).len()
+                });
             }
         }
     };

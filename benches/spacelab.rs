@@ -3,7 +3,7 @@
 //! default options, objectives dealt), so every run measures the same states.
 
 use croupier::engine::GameRng;
-use croupier::engine::{Game, GameKind, GameOptions, RenderCtx, Seat};
+use croupier::engine::{Game, GameKind, GameOptions, Present, RenderCtx, Seat};
 use croupier::games::spacelab::SpaceLab;
 use croupier::service::encode_png;
 use divan::Bencher;
@@ -75,9 +75,9 @@ fn ctx() -> RenderCtx {
 fn render_and_encode_board(b: Bencher) {
     let game = position(120);
     let view = game.public_view();
-    let png = encode_png(&<SpaceLab as Game>::render_public(&view, &ctx()));
+    let png = encode_png(&<SpaceLab as Present>::render_public(&view, &ctx()));
     println!("board PNG size: {} bytes", png.len());
-    b.bench_local(|| encode_png(&<SpaceLab as Game>::render_public(&view, &ctx())).len());
+    b.bench_local(|| encode_png(&<SpaceLab as Present>::render_public(&view, &ctx())).len());
 }
 
 #[divan::bench(sample_count = 20)]
@@ -85,7 +85,7 @@ fn render_and_encode_private(b: Bencher) {
     let game = position(120);
     let seat = Game::prompt(&game).map_or(Seat(0), |p| p.seat);
     let view = game.private_view(seat).expect("private view");
-    let png = encode_png(&<SpaceLab as Game>::render_private(&view, &ctx()));
+    let png = encode_png(&<SpaceLab as Present>::render_private(&view, &ctx()));
     println!("hand PNG size: {} bytes", png.len());
-    b.bench_local(|| encode_png(&<SpaceLab as Game>::render_private(&view, &ctx())).len());
+    b.bench_local(|| encode_png(&<SpaceLab as Present>::render_private(&view, &ctx())).len());
 }

@@ -2,10 +2,10 @@
 //!
 //! The method is information-set Monte Carlo tree search (single observer, after Cowling,
 //! Powley and Whitehouse 2012): every iteration imagines one whole game consistent with the
-//! seat's public and private views ([`Game::imagine`]: hidden cards of others, deck order and
+//! seat's public and private views ([`BotHooks::imagine`]: hidden cards of others, deck order and
 //! the RNG are sampled), walks one shared tree of decisions keyed by option, plays out with the
 //! game's cheap expert moves where it has them (else at random) and scores the end with the
-//! game's estimate. A game may also answer a prompt exactly ([`Game::expert_option`]), which
+//! game's estimate. A game may also answer a prompt exactly ([`BotHooks::expert_option`]), which
 //! replaces the search there (Cortexcape's path and challenge are exact searches).
 //!
 //! Honesty by construction: [`choose`] takes views, never the state; the one thing it learns
@@ -18,7 +18,9 @@ mod tests;
 use crate::engine::GameRng;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Game, Seat};
+pub use crate::engine::estimate_from_scores;
+use crate::engine::{AnyGame, BotHooks, Game, Present, Seat};
+use crate::games::GameVisitor;
 pub use search::{Budget, Searchable};
 
 /// How hard a bot thinks. Budgets are counted in playouts, not seconds, so a bot plays the
@@ -100,7 +102,7 @@ pub struct Choice {
 
 /// Chooses one of `legal` (the pending prompt's options, for `seat`) from the views only.
 /// `None` when `legal` is empty.
-pub fn choose<G: Game>(
+pub fn choose<G: BotHooks>(
     public: &G::PublicView,
     private: Option<&G::PrivateView>,
     seat: Seat,
@@ -147,42 +149,59 @@ pub fn choose<G: Game>(
     })
 }
 
-/// The default estimate of a position that is not over: each seat's share of first place by
-/// the running scores (1 for a clear lead, 0 for last), plus a small margin term so the search
-/// prefers bigger leads. With one seat (solitaire), a score mapped into (0, 1).
-pub fn estimate_from_scores(scores: &[i64], lower_is_better: bool) -> Vec<f64> {
-    let signed: Vec<f64> = scores
-        .iter()
-        .map(|&s| {
-            // Scores are small integers; the conversion is exact.
-            #[allow(clippy::cast_precision_loss)]
-            let v = s as f64;
-            if lower_is_better {
-                -v
-            } else {
-                v
-            }
+/// A bot's decision for the pending prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotMove {
+    pub seat: Seat,
+    /// Canonical notation of the chosen option.
+    pub notation: String,
+    pub method: Method,
+}
+
+/// A bot plays a game: any game behind a `dyn AnyGame` (reached through the games registry),
+/// or a concrete one.
+pub trait BotPlayer {
+    /// A bot's option for the pending prompt, chosen from the deciding seat's views only.
+    fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove>;
+}
+
+impl<G: BotHooks> BotPlayer for G {
+    fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove> {
+        let prompt = Game::prompt(self)?;
+        // The bot gets the views of the deciding seat and its options, never the state.
+        let public = self.public_view();
+        let private = self.private_view(prompt.seat);
+        let choice = choose::<G>(
+            &public,
+            private.as_ref(),
+            prompt.seat,
+            &prompt.options,
+            level,
+            seed,
+        )?;
+        let action = prompt.options.get(choice.index)?;
+        Some(BotMove {
+            seat: prompt.seat,
+            notation: self.notation(action),
+            method: choice.method,
         })
-        .collect();
-    let n = signed.len();
-    if n == 1 {
-        let v = signed[0];
-        return vec![1.0 / (1.0 + (-v / 10.0).exp())];
     }
-    let max = signed.iter().copied().fold(f64::MIN, f64::max);
-    let min = signed.iter().copied().fold(f64::MAX, f64::min);
-    let spread = (max - min).max(1.0);
-    signed
-        .iter()
-        .map(|&v| {
-            let ahead = signed.iter().filter(|&&o| o > v).count();
-            let tied = signed.iter().filter(|&&o| o == v).count();
-            // Shared places split the difference: two tied leaders of two get 0.5 each.
-            #[allow(clippy::cast_precision_loss)]
-            let rank = (ahead as f64 + (tied as f64 - 1.0) / 2.0) / (n as f64 - 1.0);
-            0.9 * (1.0 - rank) + 0.1 * (v - min) / spread
-        })
-        .collect()
+}
+
+impl BotPlayer for dyn AnyGame {
+    fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove> {
+        struct Play {
+            level: Level,
+            seed: u64,
+        }
+        impl GameVisitor for Play {
+            type Out = Option<BotMove>;
+            fn visit<G: Game + Present + BotHooks>(self, game: &G) -> Option<BotMove> {
+                game.bot_option(self.level, self.seed)
+            }
+        }
+        crate::games::visit(self, Play { level, seed }).flatten()
+    }
 }
 
 /// A random legal option, seeded: the timeout policy's fallback and the benchmarks' opponent.

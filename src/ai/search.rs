@@ -3,7 +3,7 @@
 
 use crate::engine::rng::SliceDraw;
 
-use crate::engine::{Game, GameRng, Seat};
+use crate::engine::{BotHooks, GameRng, Seat};
 
 /// What a search may spend on one decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,7 +16,7 @@ pub struct Budget {
     pub playout_depth: u32,
 }
 
-/// What the search needs from a game. Every [`Game`] is searchable; tests use tiny games.
+/// What the search needs from a game. Every game with [`BotHooks`] is searchable; tests use tiny games.
 pub trait Searchable: Clone {
     type Action: Clone + PartialEq;
     /// Who decides now and every legal option, or `None` when the game is over.
@@ -34,7 +34,7 @@ pub trait Searchable: Clone {
     fn hint(&self, rng: &mut GameRng) -> Option<Self::Action>;
 }
 
-impl<G: Game> Searchable for G {
+impl<G: BotHooks> Searchable for G {
     type Action = G::Action;
 
     fn to_move(&self) -> Option<(Seat, Vec<G::Action>)> {

@@ -6,10 +6,9 @@ use image::RgbaImage;
 use serde::{Deserialize, Serialize};
 
 use super::game::{
-    Game, LineKeeps, Outcome, ParseError, Reject, RenderCtx, ResultDetails, RuleErrorText,
+    Game, LineKeeps, Outcome, ParseError, Present, Reject, RenderCtx, ResultDetails, RuleErrorText,
 };
 use super::{GameKind, Seat, Version};
-use crate::ai::{Level, Method};
 use crate::i18n::Text;
 
 /// The pending decision with options as canonical notation.
@@ -133,7 +132,7 @@ pub(crate) struct Envelope<S> {
     pub state: S,
 }
 
-/// A game of any kind. Implemented for every [`Game`].
+/// A game of any kind. Implemented for every [`Game`] that implements [`Present`].
 pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn kind(&self) -> GameKind;
     fn seat_count(&self) -> usize;
@@ -146,7 +145,7 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn outcome(&self) -> Option<Outcome>;
     /// See [`Game::team_of`].
     fn team_of(&self, seat: Seat) -> Option<u8>;
-    /// How a finished game ended and each score broken down (see [`Game::result_details`]).
+    /// How a finished game ended and each score broken down (see [`Present::result_details`]).
     fn result_details(&self) -> ResultDetails;
     /// Whether a lower score wins.
     fn lower_score_wins(&self) -> bool;
@@ -156,13 +155,13 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     fn render_public(&self, ctx: &RenderCtx) -> RgbaImage;
     fn render_private(&self, seat: Seat, ctx: &RenderCtx) -> Option<RgbaImage>;
     /// The Zoom answer for `viewer` (`None`: a spectator): the parts of the public board that
-    /// matter to them at full size ([`Game::zoom_regions`]), with what each part shows.
+    /// matter to them at full size ([`Present::zoom_regions`]), with what each part shows.
     fn render_zoom(
         &self,
         ctx: &RenderCtx,
         viewer: Option<Seat>,
     ) -> Option<(RgbaImage, Vec<String>)>;
-    /// The parts a Zoom answer cuts from the public board ([`Game::zoom_regions`]).
+    /// The parts a Zoom answer cuts from the public board ([`Present::zoom_regions`]).
     fn zoom_regions(&self, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<Region>;
     fn public_summary(&self, ctx: &RenderCtx) -> String;
     fn private_summary(&self, seat: Seat, ctx: &RenderCtx) -> Option<String>;
@@ -174,22 +173,14 @@ pub trait AnyGame: Send + Sync + std::fmt::Debug {
     /// from seed (see [`Game::keep_rules_of`]). A state that does not load changes nothing:
     /// loading it fails with its own error elsewhere.
     fn keep_rules_of_json(&mut self, stored: &str);
-    /// A bot's option for the pending prompt, chosen from the deciding seat's views only.
-    fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove>;
+    /// The concrete game, for a layer above that knows the list of games
+    /// (`games::visit`: the bots).
+    fn as_any(&self) -> &dyn std::any::Any;
     /// The canonical option that passes `seat`'s turn on a timeout, if the game allows it
     /// now (see [`Game::timeout_pass`]).
     fn timeout_pass(&self, _seat: Seat) -> Option<String> {
         None
     }
-}
-
-/// A bot's decision for the pending prompt.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BotMove {
-    pub seat: Seat,
-    /// Canonical notation of the chosen option.
-    pub notation: String,
-    pub method: Method,
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -369,7 +360,7 @@ fn play_segment<G: Game>(
     Ok(())
 }
 
-impl<G: Game> AnyGame for G {
+impl<G: Game + Present> AnyGame for G {
     fn kind(&self) -> GameKind {
         G::KIND
     }
@@ -411,7 +402,7 @@ impl<G: Game> AnyGame for G {
     }
 
     fn result_details(&self) -> ResultDetails {
-        Game::result_details(self)
+        Present::result_details(self)
     }
 
     fn lower_score_wins(&self) -> bool {
@@ -490,25 +481,8 @@ impl<G: Game> AnyGame for G {
         }
     }
 
-    fn bot_option(&self, level: Level, seed: u64) -> Option<BotMove> {
-        let prompt = Game::prompt(self)?;
-        // The bot gets the views of the deciding seat and its options, never the state.
-        let public = self.public_view();
-        let private = self.private_view(prompt.seat);
-        let choice = crate::ai::choose::<G>(
-            &public,
-            private.as_ref(),
-            prompt.seat,
-            &prompt.options,
-            level,
-            seed,
-        )?;
-        let action = prompt.options.get(choice.index)?;
-        Some(BotMove {
-            seat: prompt.seat,
-            notation: self.notation(action),
-            method: choice.method,
-        })
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 
     fn timeout_pass(&self, seat: Seat) -> Option<String> {
@@ -517,7 +491,7 @@ impl<G: Game> AnyGame for G {
 }
 
 /// Reads a stored envelope for game type `G`.
-pub(crate) fn load_state<G: Game>(json: &str) -> Result<Box<dyn AnyGame>, LoadError> {
+pub(crate) fn load_state<G: Game + Present>(json: &str) -> Result<Box<dyn AnyGame>, LoadError> {
     #[derive(Deserialize)]
     struct Head {
         schema: u32,

@@ -4,7 +4,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
-use super::{GameKind, GameRng, Seat};
+use super::{GameKind, Seat};
 use crate::i18n::{Lang, Text};
 use crate::render::zoom::Region;
 use image::RgbaImage;
@@ -226,7 +226,8 @@ impl RenderCtx {
     }
 }
 
-/// A game: a deterministic state machine. The state type itself implements this trait.
+/// A game's rules: a deterministic state machine. The state type itself implements this trait;
+/// what people see of it is [`Present`], what bots need of it is [`BotHooks`](super::BotHooks).
 ///
 /// Invariants every implementation keeps (tested by the shared playout tests):
 /// - `prompt` is `None` exactly when `outcome` is `Some`;
@@ -238,10 +239,6 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     type Action: Clone + Debug + PartialEq + Send + Sync;
     type Event: Clone + Debug + PartialEq + Send + Sync;
     type Error: RuleErrorText;
-    /// What everyone may see. Has no field for anyone's hidden information.
-    type PublicView: Clone + Debug + Serialize;
-    /// What one seat may see besides the public view.
-    type PrivateView: Clone + Debug + Serialize;
 
     const KIND: GameKind;
     /// Bumped when the serialized state changes shape.
@@ -281,22 +278,6 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
 
     fn event_text(&self, event: &Self::Event) -> Text;
 
-    fn public_view(&self) -> Self::PublicView;
-    /// `None` when the game has nothing private for this seat.
-    fn private_view(&self, seat: Seat) -> Option<Self::PrivateView>;
-
-    fn render_public(view: &Self::PublicView, ctx: &RenderCtx) -> RgbaImage;
-    fn render_private(view: &Self::PrivateView, ctx: &RenderCtx) -> RgbaImage;
-    /// Zoom (phones): the parts of `render_public`'s image that matter to `viewer` now, most
-    /// relevant first (their own area, where the game acts, what all share), each at most
-    /// `render::zoom::MAX_WIDTH` pixels wide, captioned in `ctx`'s language. `viewer` is
-    /// `None` for a spectator.
-    fn zoom_regions(view: &Self::PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<Region>;
-
-    /// A short text summary of the public view (alt text; the `board` command in the table).
-    fn public_summary(view: &Self::PublicView, ctx: &RenderCtx) -> String;
-    fn private_summary(view: &Self::PrivateView, ctx: &RenderCtx) -> String;
-
     /// Running score per seat.
     fn scores(&self) -> Vec<i64>;
 
@@ -306,13 +287,6 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     /// ratings rate a team as one side. `None` (the default) is a seat playing for itself.
     fn team_of(&self, _seat: Seat) -> Option<u8> {
         None
-    }
-
-    /// A finished game explained for its result card: how it ended and each seat's score
-    /// broken down (only what everyone may see). Called once the game is over; the default
-    /// says nothing beyond the scores.
-    fn result_details(&self) -> ResultDetails {
-        ResultDetails::default()
     }
 
     /// Whether the pending prompt's options show what only the deciding seat may see (the
@@ -341,42 +315,43 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
         Vec::new()
     }
 
-    /// Bot players (`src/ai`): a whole state consistent with what `seat` may see, its public
-    /// and private views, with everything hidden from it (others' hands, deck order, the RNG)
-    /// sampled from `rng`. `None`: this game has no bot player yet (bots then play at random).
-    fn imagine(
-        _public: &Self::PublicView,
-        _private: Option<&Self::PrivateView>,
-        _seat: Seat,
-        _rng: &mut GameRng,
-    ) -> Option<Self> {
-        None
-    }
-
-    /// Bot players: the game's own answer for the pending prompt, when it can compute a good
-    /// one (exact search). Called on imagined states only. `effort` 0 asks for a cheap answer
-    /// (used in every playout step); larger values allow more work (the level's budget).
-    fn expert_option(&self, _effort: u32, _rng: &mut GameRng) -> Option<Self::Action> {
-        None
-    }
-
-    /// Bot players: who decides now, or `None` when the game is over. Playouts ask it at every
-    /// step to play the expert's hint without listing every option; a game whose options are
-    /// costly to list answers it directly.
-    fn deciding_seat(&self) -> Option<Seat> {
-        self.prompt().map(|p| p.seat)
-    }
-
-    /// Bot players: a value in [0, 1] per seat for a position a playout stopped at.
-    fn estimate(&self) -> Vec<f64> {
-        crate::ai::estimate_from_scores(&self.scores(), Self::LOWER_SCORE_WINS)
-    }
-
     /// The option that passes `seat`'s turn when its time runs out, if the rules let that
     /// seat pass now. `None` (the default): they do not, and the game's timeout policy falls
     /// back to a random legal option for the seat.
     fn timeout_pass(&self, _seat: Seat) -> Option<Self::Action> {
         None
+    }
+}
+
+/// What people see of a game: its views (what may be shown to whom), the images and texts
+/// drawn from them, and the result card's explanation.
+pub trait Present: Game {
+    /// What everyone may see. Has no field for anyone's hidden information.
+    type PublicView: Clone + Debug + Serialize;
+    /// What one seat may see besides the public view.
+    type PrivateView: Clone + Debug + Serialize;
+
+    fn public_view(&self) -> Self::PublicView;
+    /// `None` when the game has nothing private for this seat.
+    fn private_view(&self, seat: Seat) -> Option<Self::PrivateView>;
+
+    fn render_public(view: &Self::PublicView, ctx: &RenderCtx) -> RgbaImage;
+    fn render_private(view: &Self::PrivateView, ctx: &RenderCtx) -> RgbaImage;
+    /// Zoom (phones): the parts of `render_public`'s image that matter to `viewer` now, most
+    /// relevant first (their own area, where the game acts, what all share), each at most
+    /// `render::zoom::MAX_WIDTH` pixels wide, captioned in `ctx`'s language. `viewer` is
+    /// `None` for a spectator.
+    fn zoom_regions(view: &Self::PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<Region>;
+
+    /// A short text summary of the public view (alt text; the `board` command in the table).
+    fn public_summary(view: &Self::PublicView, ctx: &RenderCtx) -> String;
+    fn private_summary(view: &Self::PrivateView, ctx: &RenderCtx) -> String;
+
+    /// A finished game explained for its result card: how it ended and each seat's score
+    /// broken down (only what everyone may see). Called once the game is over; the default
+    /// says nothing beyond the scores.
+    fn result_details(&self) -> ResultDetails {
+        ResultDetails::default()
     }
 }
 

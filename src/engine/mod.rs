@@ -1,18 +1,23 @@
-//! The engine contract and the type-erased registry. Pure: no I/O, no Discord, no SQL.
+//! The engine contract (rules, presentation, bot hooks) and the type-erased game. Pure: no
+//! I/O, no Discord, no SQL. A leaf: it knows no game, no bot and no layer above it (the list of
+//! games is `games/registry.rs`; `tests/tidy.rs` checks the direction).
 
 mod any;
+mod bot_hooks;
 mod game;
 mod ids;
-mod registry;
+mod kind;
 pub mod rng;
 mod words;
 
-pub use any::{play_out, AnyGame, AppliedMove, BotMove, LoadError, PlayError, PromptInfo};
+pub(crate) use any::load_state;
+pub use any::{play_out, AnyGame, AppliedMove, LoadError, PlayError, PromptInfo};
+pub use bot_hooks::{estimate_from_scores, BotHooks};
 pub use game::{
     resolve_options, Applied, Game, GameOptions, LineKeeps, OptionSpec, Outcome, ParseError,
-    Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, SetupError,
+    Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, SetupError,
 };
 pub use ids::{BySeat, GameId, Seat, Version};
-pub use registry::GameKind;
+pub use kind::GameKind;
 pub use rng::{rng_from_seed, GameRng};
 pub use words::{option_phrase, option_words};

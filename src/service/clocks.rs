@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::lobby::check_clock_len;
 use super::output::{self, Notice, Outputs};
 use super::{seed_from_i64, Loaded, LobbyError, Service, ServiceError};
+use crate::ai::BotPlayer;
 use crate::clock::{after_quiet, human_duration, Quiet, Zone, HOUR, MAX_TURN_SECS, MIN_TURN_SECS};
 use crate::engine::{AnyGame, AppliedMove, GameId, PlayError, Seat};
 use crate::i18n::{Lang, Text};

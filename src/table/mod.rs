@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::ai::Level;
+use crate::ai::{BotPlayer, Level};
 use crate::clock::{fresh_seed, unix_now as now};
 use crate::engine::{GameId, GameKind, GameOptions, Outcome, Seat};
 use crate::i18n::{Lang, Text};

@@ -2,7 +2,7 @@
 //! (setup, mid-game, the end; 2, 3 and 4 players; English and French).
 
 use croupier::engine::GameRng;
-use croupier::engine::{Game, GameOptions, RenderCtx, Seat};
+use croupier::engine::{Game, GameOptions, Present, RenderCtx, Seat};
 use croupier::games::gates::Gates;
 use croupier::i18n::Lang;
 

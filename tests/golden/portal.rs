@@ -105,11 +105,11 @@ fn result_card_of_a_whole_game() {
 /// leave. The view is a real setup's, lengthened by hand.
 #[test]
 fn portal_long_floors_french() {
-    use croupier::engine::Game;
+    use croupier::engine::{Game, Present};
     use croupier::games::portal::state::Floor;
     use croupier::games::portal::Portal;
     let g = <Portal as Game>::setup(&GameOptions::new(), 4, 7).unwrap();
-    let mut v = <Portal as Game>::public_view(&g);
+    let mut v = <Portal as Present>::public_view(&g);
     let template = v
         .chambers
         .iter()
@@ -138,6 +138,6 @@ fn portal_long_floors_french() {
     }
     check(
         "long_floors_fr",
-        &<Portal as Game>::render_public(&v, &ctx(Lang::Fr, 4)),
+        &<Portal as Present>::render_public(&v, &ctx(Lang::Fr, 4)),
     );
 }

@@ -2,7 +2,7 @@
 //! options through the engine (the positions of spec section 12 where one is needed).
 
 use croupier::engine::GameRng;
-use croupier::engine::{AnyGame, Game, GameOptions, RenderCtx};
+use croupier::engine::{AnyGame, Game, GameOptions, Present, RenderCtx};
 use croupier::games::vortex::state::{Colour, Router};
 use croupier::games::vortex::Vortex;
 use croupier::i18n::Lang;
@@ -52,7 +52,7 @@ fn walk(g: &mut Vortex, steps: usize, seed: u64) {
 }
 
 fn render(g: &Vortex, lang: Lang) -> RgbaImage {
-    <Vortex as Game>::render_public(&g.public_view(), &ctx(lang))
+    <Vortex as Present>::render_public(&g.public_view(), &ctx(lang))
 }
 
 /// Replaces the pieces: `blue=1,2* orange=3` (`*` = riding controller).
@@ -88,7 +88,7 @@ fn crossing_four_teams_mid_game() {
     let mut g = game("minority=on", 4, 2);
     walk(&mut g, 40, 11);
     check("crossing4_mid", &render(&g, Lang::En));
-    let parts = <Vortex as Game>::zoom_regions(&g.public_view(), &ctx(Lang::En), None);
+    let parts = <Vortex as Present>::zoom_regions(&g.public_view(), &ctx(Lang::En), None);
     check(
         "crossing4_zoom",
         &super::zoom(&render(&g, Lang::En), &parts),

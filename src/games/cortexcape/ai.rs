@@ -304,7 +304,7 @@ struct Plan {
     towers: Vec<u8>,
 }
 
-/// Used by the engine's bot entry point (`Game::imagine`).
+/// Used by the engine's bot entry point (`BotHooks::imagine`).
 pub(crate) fn imagine(view: &PublicView, _seat: Seat, rng: &mut GameRng) -> Option<Cortexcape> {
     Cortexcape::from_view(view, rng)
 }

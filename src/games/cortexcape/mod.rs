@@ -28,8 +28,9 @@ mod tests;
 use image::RgbaImage;
 
 use crate::engine::{
-    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, OptionSpec,
-    Outcome, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat, SetupError,
+    resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, GameRng,
+    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText,
+    ScorePart, Seat, SetupError,
 };
 use crate::i18n::Text;
 use lab::{data, LabId};
@@ -68,8 +69,6 @@ impl Game for Cortexcape {
     type Action = Action;
     type Event = Event;
     type Error = RuleError;
-    type PublicView = view::PublicView;
-    type PrivateView = ();
 
     const KIND: GameKind = GameKind::Cortexcape;
     const SCHEMA: u32 = 1;
@@ -356,6 +355,19 @@ impl Game for Cortexcape {
         }
     }
 
+    fn scores(&self) -> Vec<i64> {
+        self.scores.clone()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+}
+
+impl Present for Cortexcape {
+    type PublicView = view::PublicView;
+    type PrivateView = ();
+
     fn public_view(&self) -> view::PublicView {
         self.build_view()
     }
@@ -388,14 +400,6 @@ impl Game for Cortexcape {
         String::new()
     }
 
-    fn scores(&self) -> Vec<i64> {
-        self.scores.clone()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
-    }
-
     /// Each seat's total is the cost of the walks it made, one per round it owned.
     fn result_details(&self) -> ResultDetails {
         let mut parts = vec![Vec::new(); usize::from(self.seats)];
@@ -414,7 +418,9 @@ impl Game for Cortexcape {
             parts,
         }
     }
+}
 
+impl BotHooks for Cortexcape {
     fn imagine(
         public: &view::PublicView,
         _private: Option<&()>,

@@ -5,7 +5,7 @@ use super::lab::{self, DataError, LabId};
 use super::moves::{Action, Event, HindsightInfo};
 use super::rules::RuleError;
 use super::state::{Cortexcape, Piece, Place, Stage, Start};
-use crate::engine::{AnyGame, Game, GameOptions, PlayError, Reject, RenderCtx, Seat};
+use crate::engine::{AnyGame, Game, GameOptions, PlayError, Present, Reject, RenderCtx, Seat};
 use crate::i18n::Lang;
 
 // ---------------------------------------------------------------- scenario builder
@@ -1005,7 +1005,7 @@ fn text_summary_and_event_texts_are_localized() {
         lang: Lang::En,
         names: vec!["Ann".into(), "Bob".into()],
     };
-    let s = <Cortexcape as Game>::public_summary(&g.public_view(), &ctx);
+    let s = <Cortexcape as Present>::public_summary(&g.public_view(), &ctx);
     let first = s.lines().next().unwrap();
     assert_eq!(
         first,
@@ -1016,7 +1016,7 @@ fn text_summary_and_event_texts_are_localized() {
         s.contains("cheapest 6; strongest challenge 13 (start 4-5, exit x1)"),
         "{s}"
     );
-    let fr = <Cortexcape as Game>::public_summary(
+    let fr = <Cortexcape as Present>::public_summary(
         &g.public_view(),
         &RenderCtx {
             lang: Lang::Fr,
@@ -1402,7 +1402,7 @@ fn replay_fixtures_play_back() {
 
 mod bot {
     use super::*;
-    use crate::ai::{Level, Method};
+    use crate::ai::{BotPlayer, Level, Method};
     use crate::engine::rng_from_seed;
 
     /// Plays a game where every seat takes a seeded random option, calling `each` before

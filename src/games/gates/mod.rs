@@ -26,8 +26,9 @@ mod tests;
 use image::RgbaImage;
 
 use crate::engine::{
-    resolve_options, Applied, Game, GameKind, GameOptions, GameRng, LineKeeps, OptionSpec, Outcome,
-    Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat, SetupError,
+    resolve_options, Applied, BotHooks, Game, GameKind, GameOptions, GameRng, LineKeeps,
+    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText,
+    ScorePart, Seat, SetupError,
 };
 use crate::i18n::Text;
 use components::{data, Region};
@@ -63,8 +64,6 @@ impl Game for Gates {
     type Action = Action;
     type Event = Event;
     type Error = RuleError;
-    type PublicView = view::PublicView;
-    type PrivateView = view::PrivateView;
 
     const KIND: GameKind = GameKind::Gates;
     const SCHEMA: u32 = 1;
@@ -458,6 +457,39 @@ impl Game for Gates {
         }
     }
 
+    fn scores(&self) -> Vec<i64> {
+        self.running_scores()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    /// Playing and swapping name the cards of the hand (spec section 9).
+    fn options_are_private(&self) -> bool {
+        matches!(self.ask(), Some(Ask::PlayCard | Ask::SwapDiscard))
+    }
+
+    fn line_epoch(&self) -> u64 {
+        u64::from(self.round)
+    }
+
+    fn setup_events(&self) -> Vec<Event> {
+        Gates::setup_events(self)
+    }
+
+    /// Filing and the neutral convert changed in issue 25: a stored game keeps the rules
+    /// (and card halves) it was played with. Setup uses neither.
+    fn keep_rules_of(&mut self, stored: &Gates) {
+        self.opts.file_always = stored.opts.file_always;
+        self.opts.neutral_remove = stored.opts.neutral_remove;
+    }
+}
+
+impl Present for Gates {
+    type PublicView = view::PublicView;
+    type PrivateView = view::PrivateView;
+
     fn public_view(&self) -> view::PublicView {
         self.build_public()
     }
@@ -488,14 +520,6 @@ impl Game for Gates {
 
     fn private_summary(view: &view::PrivateView, ctx: &RenderCtx) -> String {
         view::private_summary(view, ctx)
-    }
-
-    fn scores(&self) -> Vec<i64> {
-        self.running_scores()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
     }
 
     /// The final scoring's parts (spec section 8) and what ended the game.
@@ -532,12 +556,9 @@ impl Game for Gates {
             parts,
         }
     }
+}
 
-    /// Playing and swapping name the cards of the hand (spec section 9).
-    fn options_are_private(&self) -> bool {
-        matches!(self.ask(), Some(Ask::PlayCard | Ask::SwapDiscard))
-    }
-
+impl BotHooks for Gates {
     fn imagine(
         public: &view::PublicView,
         private: Option<&view::PrivateView>,
@@ -545,21 +566,6 @@ impl Game for Gates {
         rng: &mut GameRng,
     ) -> Option<Self> {
         ai::imagine(public, private, seat, rng)
-    }
-
-    fn line_epoch(&self) -> u64 {
-        u64::from(self.round)
-    }
-
-    fn setup_events(&self) -> Vec<Event> {
-        Gates::setup_events(self)
-    }
-
-    /// Filing and the neutral convert changed in issue 25: a stored game keeps the rules
-    /// (and card halves) it was played with. Setup uses neither.
-    fn keep_rules_of(&mut self, stored: &Gates) {
-        self.opts.file_always = stored.opts.file_always;
-        self.opts.neutral_remove = stored.opts.neutral_remove;
     }
 
     fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {

@@ -6,7 +6,7 @@ use super::components::{self, CardId, Region, Scroll};
 use super::moves::{Action, Desperate, Event, PointsReason, RankEntry, Source};
 use super::rules::{self, rank_region, RuleError};
 use super::state::{EndReason, Gate, GateState, Gates, Mode, Owner, ScrollSlot, TurnState};
-use crate::engine::{AnyGame, Game, GameOptions, PlayError, Seat};
+use crate::engine::{AnyGame, BotHooks, Game, GameOptions, PlayError, Present, Seat};
 use crate::i18n::Lang;
 
 // ---------------------------------------------------------------- scenario builder
@@ -2220,9 +2220,9 @@ fn texts_are_localized_and_summaries_name_everything() {
             assert!(!s.contains('{'), "unfilled: {s}");
         }
     }
-    let s = <Gates as Game>::public_summary(&g.public_view(), &ctx);
+    let s = <Gates as Present>::public_summary(&g.public_view(), &ctx);
     assert!(s.contains("Kingsport") && s.contains("Mandy"), "{s}");
-    let p = <Gates as Game>::private_summary(&g.private_view(RED).unwrap(), &ctx);
+    let p = <Gates as Present>::private_summary(&g.private_view(RED).unwrap(), &ctx);
     assert!(p.contains("Vos choix"), "{p}");
     for k in 0..22 {
         let _ = k;
@@ -2484,12 +2484,12 @@ mod playouts {
             }
             assert_eq!(public_json(&g), public_json(&h));
             assert_eq!(
-                <Gates as Game>::public_summary(&g.public_view(), &ctx),
-                <Gates as Game>::public_summary(&h.public_view(), &ctx)
+                <Gates as Present>::public_summary(&g.public_view(), &ctx),
+                <Gates as Present>::public_summary(&h.public_view(), &ctx)
             );
             assert_eq!(
-                <Gates as Game>::render_public(&g.public_view(), &ctx),
-                <Gates as Game>::render_public(&h.public_view(), &ctx)
+                <Gates as Present>::render_public(&g.public_view(), &ctx),
+                <Gates as Present>::render_public(&h.public_view(), &ctx)
             );
             assert_eq!(
                 AnyGame::prompt(&g).map(|x| x.text),
@@ -2635,7 +2635,7 @@ mod playouts {
 
 mod bot {
     use super::*;
-    use crate::ai::{Level, Method};
+    use crate::ai::{BotPlayer, Level, Method};
     use crate::engine::rng::SliceDraw;
     use crate::engine::rng_from_seed;
 
@@ -2712,7 +2712,7 @@ mod bot {
             let mut searched = 0;
             for step in 0..40u64 {
                 let Some(p) = AnyGame::prompt(&g) else { break };
-                let m = AnyGame::bot_option(&g, Level::Easy, seed * 1000 + step).unwrap();
+                let m = BotPlayer::bot_option(&g, Level::Easy, seed * 1000 + step).unwrap();
                 assert_eq!(m.seat, p.seat);
                 assert!(p.options.contains(&m.notation), "{} not listed", m.notation);
                 if m.method == Method::Search {
@@ -2765,8 +2765,8 @@ mod bot {
             assert_eq!(g.public_view(), h.public_view());
             assert_eq!(g.private_view(p.seat), h.private_view(p.seat));
             for decision in 0..3 {
-                let a = AnyGame::bot_option(&g, Level::Easy, decision).unwrap();
-                let b = AnyGame::bot_option(&h, Level::Easy, decision).unwrap();
+                let a = BotPlayer::bot_option(&g, Level::Easy, decision).unwrap();
+                let b = BotPlayer::bot_option(&h, Level::Easy, decision).unwrap();
                 assert_eq!(a, b, "seats {seats}, seed {seed}");
                 compared += 1;
             }
@@ -2799,7 +2799,7 @@ mod bot {
         run(&mut g, "play p01");
         assert_eq!(kind(&g), "take_gate_card");
         for seed in 1..=3 {
-            let m = AnyGame::bot_option(&g, Level::Normal, seed).unwrap();
+            let m = BotPlayer::bot_option(&g, Level::Normal, seed).unwrap();
             assert_eq!(m.notation, "take 3", "seed {seed}");
             assert_eq!(m.method, Method::Search);
         }
@@ -2815,7 +2815,7 @@ mod bot {
             g.player_mut(RED).filed.push(c(id));
         }
         assert_eq!(Game::scores(&g), vec![0, 0]);
-        let e = Game::estimate(&g);
+        let e = BotHooks::estimate(&g);
         assert!(e[0] > 0.75 && e[1] < 0.25, "{e:?}");
     }
 }
@@ -2843,7 +2843,7 @@ fn late_four_player_boards_fit_the_png_budget() {
                     lang,
                     names: strs(&["Mandy", "Jordan", "Sam", "Alex"]),
                 };
-                let img = <Gates as Game>::render_public(&position.public_view(), &ctx);
+                let img = <Gates as Present>::render_public(&position.public_view(), &ctx);
                 let png = crate::service::encode_png(&img);
                 assert!(
                     png.len() <= 200_000,

@@ -30,8 +30,9 @@ mod tests;
 use image::RgbaImage;
 
 use crate::engine::{
-    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, OptionSpec,
-    Outcome, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat, SetupError,
+    resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, GameRng,
+    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText,
+    ScorePart, Seat, SetupError,
 };
 use crate::i18n::Text;
 use components::data;
@@ -304,8 +305,6 @@ impl Game for Portal {
     type Action = Action;
     type Event = Event;
     type Error = RuleError;
-    type PublicView = view::PublicView;
-    type PrivateView = view::PrivateView;
 
     const KIND: GameKind = GameKind::Portal;
     const SCHEMA: u32 = 1;
@@ -401,6 +400,40 @@ impl Game for Portal {
         self.ev_text(&event.ev)
     }
 
+    fn scores(&self) -> Vec<i64> {
+        self.seat_ids()
+            .map(|s| i64::from(self.cake_in_lab(s)))
+            .collect()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    /// With hidden hands, options that name a card of the hand (play, gun, trade, discard)
+    /// are offered to the deciding seat alone.
+    fn options_are_private(&self) -> bool {
+        self.opts.hidden_hands
+            && self.current().is_some_and(|step| {
+                self.options(step).iter().any(|a| {
+                    matches!(
+                        a,
+                        Action::Play(_) | Action::Gun(_) | Action::Trade(_) | Action::Discard(_)
+                    )
+                })
+            })
+    }
+
+    /// Only the playouts' cheap habits: every real decision is searched.
+    fn setup_events(&self) -> Vec<Event> {
+        self.setup_log.clone()
+    }
+}
+
+impl Present for Portal {
+    type PublicView = view::PublicView;
+    type PrivateView = view::PrivateView;
+
     fn public_view(&self) -> view::PublicView {
         self.build_public()
     }
@@ -433,16 +466,6 @@ impl Game for Portal {
         view::private_summary(view, ctx)
     }
 
-    fn scores(&self) -> Vec<i64> {
-        self.seat_ids()
-            .map(|s| i64::from(self.cake_in_lab(s)))
-            .collect()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
-    }
-
     /// Cake in the Lab decides, then subjects in the Lab (spec section 8); and why it ended.
     fn result_details(&self) -> ResultDetails {
         let parts = self
@@ -465,21 +488,9 @@ impl Game for Portal {
             parts,
         }
     }
+}
 
-    /// With hidden hands, options that name a card of the hand (play, gun, trade, discard)
-    /// are offered to the deciding seat alone.
-    fn options_are_private(&self) -> bool {
-        self.opts.hidden_hands
-            && self.current().is_some_and(|step| {
-                self.options(step).iter().any(|a| {
-                    matches!(
-                        a,
-                        Action::Play(_) | Action::Gun(_) | Action::Trade(_) | Action::Discard(_)
-                    )
-                })
-            })
-    }
-
+impl BotHooks for Portal {
     fn imagine(
         public: &view::PublicView,
         private: Option<&view::PrivateView>,
@@ -487,11 +498,6 @@ impl Game for Portal {
         rng: &mut GameRng,
     ) -> Option<Self> {
         Portal::imagine_from(public, private, seat, rng)
-    }
-
-    /// Only the playouts' cheap habits: every real decision is searched.
-    fn setup_events(&self) -> Vec<Event> {
-        self.setup_log.clone()
     }
 
     fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {

@@ -7,7 +7,7 @@ use super::moves::{Action, Death, Ev, Icon, Majority};
 use super::notation::{parse_chamber, play_line};
 use super::rules::{Log, RuleError};
 use super::state::{Card, Ch, Chamber, EndReason, Face, Floor, HandCard, Portal, Step, MAX_SEATS};
-use crate::engine::{Game, GameOptions, Reject, RenderCtx, Seat};
+use crate::engine::{BotHooks, Game, GameOptions, Present, Reject, RenderCtx, Seat};
 
 const B: u8 = 0;
 const R: u8 = 1;

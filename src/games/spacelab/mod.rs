@@ -27,9 +27,9 @@ use crate::engine::rng::SliceDraw;
 use image::RgbaImage;
 
 use crate::engine::{
-    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, GameRng, LineKeeps,
-    OptionSpec, Outcome, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat,
-    SetupError,
+    resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, GameRng,
+    LineKeeps, OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails,
+    RuleErrorText, ScorePart, Seat, SetupError,
 };
 use crate::i18n::Text;
 use cards::data;
@@ -102,8 +102,6 @@ impl Game for SpaceLab {
     type Action = Action;
     type Event = Event;
     type Error = RuleError;
-    type PublicView = view::PublicView;
-    type PrivateView = view::PrivateView;
 
     const KIND: GameKind = GameKind::SpaceLab;
     const SCHEMA: u32 = 1;
@@ -533,6 +531,42 @@ impl Game for SpaceLab {
         }
     }
 
+    fn scores(&self) -> Vec<i64> {
+        match &self.final_scores {
+            Some(s) => s.iter().map(state::Breakdown::total).collect(),
+            None => (0..self.n).map(|s| self.breakdown(s).visible()).collect(),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    /// Choosing a card to place, paying with hand cards and keeping a Project name cards only
+    /// the deciding seat may see (spec section 9).
+    fn options_are_private(&self) -> bool {
+        matches!(
+            self.prompt_kind(),
+            Some("place_filter" | "place_card" | "place_pay" | "pay_filter" | "keep_project")
+        )
+    }
+
+    /// Only the playout policy: the root decision is always searched.
+    fn setup_events(&self) -> Vec<Event> {
+        SpaceLab::setup_events(self)
+    }
+
+    /// `trigger_ends_turn` defaulted to `true` until issue 25: a stored game keeps the value
+    /// it was set up with (every state records it), whatever today's default.
+    fn keep_rules_of(&mut self, stored: &SpaceLab) {
+        self.opts.trigger_ends_turn = stored.opts.trigger_ends_turn;
+    }
+}
+
+impl Present for SpaceLab {
+    type PublicView = view::PublicView;
+    type PrivateView = view::PrivateView;
+
     fn public_view(&self) -> view::PublicView {
         self.build_public()
     }
@@ -565,17 +599,6 @@ impl Game for SpaceLab {
         view::private_summary(view, ctx)
     }
 
-    fn scores(&self) -> Vec<i64> {
-        match &self.final_scores {
-            Some(s) => s.iter().map(state::Breakdown::total).collect(),
-            None => (0..self.n).map(|s| self.breakdown(s).visible()).collect(),
-        }
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
-    }
-
     /// The final scoring's four parts (spec section 8) and who triggered the end.
     fn result_details(&self) -> ResultDetails {
         let Some(finals) = &self.final_scores else {
@@ -604,16 +627,9 @@ impl Game for SpaceLab {
             parts,
         }
     }
+}
 
-    /// Choosing a card to place, paying with hand cards and keeping a Project name cards only
-    /// the deciding seat may see (spec section 9).
-    fn options_are_private(&self) -> bool {
-        matches!(
-            self.prompt_kind(),
-            Some("place_filter" | "place_card" | "place_pay" | "pay_filter" | "keep_project")
-        )
-    }
-
+impl BotHooks for SpaceLab {
     fn imagine(
         public: &view::PublicView,
         private: Option<&view::PrivateView>,
@@ -621,17 +637,6 @@ impl Game for SpaceLab {
         rng: &mut GameRng,
     ) -> Option<Self> {
         ai::imagine(public, private, seat, rng)
-    }
-
-    /// Only the playout policy: the root decision is always searched.
-    fn setup_events(&self) -> Vec<Event> {
-        SpaceLab::setup_events(self)
-    }
-
-    /// `trigger_ends_turn` defaulted to `true` until issue 25: a stored game keeps the value
-    /// it was set up with (every state records it), whatever today's default.
-    fn keep_rules_of(&mut self, stored: &SpaceLab) {
-        self.opts.trigger_ends_turn = stored.opts.trigger_ends_turn;
     }
 
     fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {

@@ -9,7 +9,9 @@ use super::state::{
     Agency, Breakdown, FinalRound, Phase, Source, SpaceLab, LAB_CARDS, PROJECT_CARDS, SLOTS,
 };
 use super::RuleError;
-use crate::engine::{AnyGame, Game, GameOptions, PlayError, Reject, RenderCtx, Seat};
+use crate::engine::{
+    AnyGame, BotHooks, Game, GameOptions, PlayError, Present, Reject, RenderCtx, Seat,
+};
 
 // ---- helpers ----------------------------------------------------------------------------
 
@@ -1960,13 +1962,13 @@ fn leak_permuting_hidden_cards_changes_no_public_output() {
             "seed {seed}"
         );
         assert_eq!(
-            <SpaceLab as Game>::public_summary(&vg, &ctx),
-            <SpaceLab as Game>::public_summary(&vh, &ctx)
+            <SpaceLab as Present>::public_summary(&vg, &ctx),
+            <SpaceLab as Present>::public_summary(&vh, &ctx)
         );
         if seed < 3 {
             assert_eq!(
-                <SpaceLab as Game>::render_public(&vg, &ctx),
-                <SpaceLab as Game>::render_public(&vh, &ctx)
+                <SpaceLab as Present>::render_public(&vg, &ctx),
+                <SpaceLab as Present>::render_public(&vh, &ctx)
             );
         }
         // The same public decisions from both give the same event texts.
@@ -2143,20 +2145,20 @@ fn images_are_within_limits_and_names_are_drawn() {
         lang: crate::i18n::Lang::En,
         names: vec!["Ann".into(), "Bob".into(), "Cy".into(), "Di".into()],
     };
-    let img = <SpaceLab as Game>::render_public(&g.build_public(), &ctx);
+    let img = <SpaceLab as Present>::render_public(&g.build_public(), &ctx);
     assert!(
         img.width() <= 1600 && img.height() <= 1200,
         "{:?}",
         img.dimensions()
     );
     let p = g.build_private(0).unwrap();
-    let img = <SpaceLab as Game>::render_private(&p, &ctx);
+    let img = <SpaceLab as Present>::render_private(&p, &ctx);
     assert!(
         img.width() <= 1200 && img.height() <= 800,
         "{:?}",
         img.dimensions()
     );
-    let s = <SpaceLab as Game>::public_summary(&g.build_public(), &ctx);
+    let s = <SpaceLab as Present>::public_summary(&g.build_public(), &ctx);
     assert!(s.contains("Ann") && s.contains("#"), "{s}");
     let _ = FinalRound::OthersOnce;
     let _ = PROJECT_CARDS;

@@ -29,8 +29,9 @@ use crate::engine::rng::SliceDraw;
 use image::RgbaImage;
 
 use crate::engine::{
-    resolve_options, rng_from_seed, Applied, Game, GameKind, GameOptions, OptionSpec, Outcome,
-    Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat, SetupError,
+    resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, OptionSpec,
+    Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat,
+    SetupError,
 };
 use crate::i18n::Text;
 use board::{data, tower_letter, Data};
@@ -446,8 +447,6 @@ impl Game for Vortex {
     type Action = Action;
     type Event = Event;
     type Error = RuleError;
-    type PublicView = view::PublicView;
-    type PrivateView = ();
 
     const KIND: GameKind = GameKind::Vortex;
     const SCHEMA: u32 = 1;
@@ -645,6 +644,43 @@ impl Game for Vortex {
         }
     }
 
+    fn scores(&self) -> Vec<i64> {
+        match Game::outcome(self) {
+            Some(o) => o.scores,
+            None if self.mode == Mode::Solitaire => vec![i64::from(self.rotations)],
+            None => vec![0; usize::from(self.seats)],
+        }
+    }
+
+    fn team_of(&self, seat: Seat) -> Option<u8> {
+        self.sides
+            .iter()
+            .find(|s| s.seat == seat)
+            .and_then(|s| s.team)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let mut outcome = self.outcome.clone()?;
+        if self.mode == Mode::Solitaire && outcome.winners.is_empty() {
+            // An unsolved puzzle (only games stored under the old rotation limit end so) ranks
+            // below every solve, and scores the rotations it spent. The stored state keeps
+            // what it was written with, so the game still replays to the same bytes.
+            outcome.ranks = vec![state::UNSOLVED_RANK];
+            outcome.scores = vec![i64::from(self.rotations)];
+        }
+        Some(outcome)
+    }
+
+    /// Solitaire's rotation limit (issue 25): a stored game keeps it, a new game has none.
+    fn keep_rules_of(&mut self, stored: &Vortex) {
+        self.rules.solo_limit = stored.rules.solo_limit;
+    }
+}
+
+impl Present for Vortex {
+    type PublicView = view::PublicView;
+    type PrivateView = ();
+
     fn public_view(&self) -> view::PublicView {
         self.build_view()
     }
@@ -675,33 +711,6 @@ impl Game for Vortex {
 
     fn private_summary(_view: &(), _ctx: &RenderCtx) -> String {
         String::new()
-    }
-
-    fn scores(&self) -> Vec<i64> {
-        match Game::outcome(self) {
-            Some(o) => o.scores,
-            None if self.mode == Mode::Solitaire => vec![i64::from(self.rotations)],
-            None => vec![0; usize::from(self.seats)],
-        }
-    }
-
-    fn team_of(&self, seat: Seat) -> Option<u8> {
-        self.sides
-            .iter()
-            .find(|s| s.seat == seat)
-            .and_then(|s| s.team)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        let mut outcome = self.outcome.clone()?;
-        if self.mode == Mode::Solitaire && outcome.winners.is_empty() {
-            // An unsolved puzzle (only games stored under the old rotation limit end so) ranks
-            // below every solve, and scores the rotations it spent. The stored state keeps
-            // what it was written with, so the game still replays to the same bytes.
-            outcome.ranks = vec![state::UNSOLVED_RANK];
-            outcome.scores = vec![i64::from(self.rotations)];
-        }
-        Some(outcome)
     }
 
     /// How the race, the chase or the puzzle ended; scores are only won or lost.
@@ -742,12 +751,9 @@ impl Game for Vortex {
         };
         ResultDetails { how, parts }
     }
+}
 
-    /// Solitaire's rotation limit (issue 25): a stored game keeps it, a new game has none.
-    fn keep_rules_of(&mut self, stored: &Vortex) {
-        self.rules.solo_limit = stored.rules.solo_limit;
-    }
-
+impl BotHooks for Vortex {
     fn imagine(
         public: &view::PublicView,
         _private: Option<&()>,

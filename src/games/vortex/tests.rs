@@ -9,7 +9,7 @@ use super::moves::{Action, Dir, DrawReason, EndReason, Event, Moved, WinReason};
 use super::rules::RuleError;
 use super::state::{Colour, Ending, Mode, Router, Vortex, UNSOLVED_RANK};
 use super::view::ascii_board;
-use crate::engine::{AnyGame, Game, GameOptions, PlayError, RenderCtx, Seat};
+use crate::engine::{AnyGame, Game, GameOptions, PlayError, Present, RenderCtx, Seat};
 use crate::i18n::Lang;
 
 // ---------------------------------------------------------------- scenario builder
@@ -1781,9 +1781,9 @@ fn views_texts_and_image_sizes() {
             }
         }
         let v = g.public_view();
-        let sum = <Vortex as Game>::public_summary(&v, &ctx);
+        let sum = <Vortex as Present>::public_summary(&v, &ctx);
         assert!(!sum.contains("vortex."), "{sum}");
-        let img = <Vortex as Game>::render_public(&v, &ctx);
+        let img = <Vortex as Present>::render_public(&v, &ctx);
         assert_eq!((img.width(), img.height()), (1400, 900));
     }
 }
@@ -1833,8 +1833,8 @@ mod bot {
 
     use super::super::ai::distance;
     use super::{new_game, play, pos, seat_now};
-    use crate::ai::{Level, Method};
-    use crate::engine::{rng_from_seed, AnyGame, Game, Seat};
+    use crate::ai::{BotPlayer, Level, Method};
+    use crate::engine::{rng_from_seed, AnyGame, BotHooks, Game, Present, Seat};
 
     use super::super::state::Vortex;
 

@@ -1,33 +1,31 @@
-//! The list of games. Adding a game = a folder under `games/` + one line in `games!` below.
+//! The list of games: what each [`GameKind`] is. Adding a game = a folder under `games/`, its
+//! variant in `engine::GameKind`, and one line in `games!` below.
+//!
+//! The engine names kinds but knows no game; this registry, one layer up, gives `GameKind` its
+//! per-game methods (`setup`, `load`, `option_specs`, `seat_range`: inherent methods may be
+//! written anywhere in the crate, so callers still write `GameKind::load(..)`), and lets a layer
+//! above (the bots) reach the concrete game behind a `dyn AnyGame` through [`visit`].
 
-use serde::{Deserialize, Serialize};
-use std::fmt;
+use serde::Deserialize;
 
-use super::any::{load_state, AnyGame, LoadError};
-use super::game::{Game, GameOptions, OptionSpec, SetupError};
+use crate::engine::{
+    load_state, AnyGame, BotHooks, Game, GameKind, GameOptions, LoadError, OptionSpec, Present,
+    SetupError,
+};
+
+/// Work done on a game with its concrete type known (`ai` plays bots this way). Rust has no
+/// generic closures, so this is a trait with one generic method.
+pub trait GameVisitor {
+    type Out;
+    fn visit<G: Game + Present + BotHooks>(self, game: &G) -> Self::Out;
+}
 
 macro_rules! games {
-    ($($variant:ident => $ty:ty, $id:literal, $name:literal;)+) => {
-        /// Every game croupier hosts.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum GameKind {
-            $($variant,)+
-        }
+    ($($variant:ident => $ty:ty;)+) => {
+        // Each line's type declares the kind it is listed under.
+        $(const _: () = assert!(matches!(<$ty as Game>::KIND, GameKind::$variant));)+
 
         impl GameKind {
-            pub const ALL: &'static [GameKind] = &[$(GameKind::$variant,)+];
-
-            /// Stable id used in storage, notation of commands and custom ids.
-            pub fn id(self) -> &'static str {
-                match self { $(GameKind::$variant => $id,)+ }
-            }
-
-            /// The game's name (a proper noun: the same in every language).
-            pub fn display_name(self) -> &'static str {
-                match self { $(GameKind::$variant => $name,)+ }
-            }
-
             pub fn option_specs(self) -> Vec<OptionSpec> {
                 match self { $(GameKind::$variant => <$ty>::option_specs(),)+ }
             }
@@ -55,27 +53,29 @@ macro_rules! games {
                 match self { $(GameKind::$variant => load_state::<$ty>(json),)+ }
             }
         }
+
+        /// Runs `visitor` on the concrete game behind `game`. `None` only if a game's
+        /// `kind()` were not its type's (impossible for the games listed here).
+        pub fn visit<V: GameVisitor>(game: &dyn AnyGame, visitor: V) -> Option<V::Out> {
+            match game.kind() {
+                $(GameKind::$variant => game
+                    .as_any()
+                    .downcast_ref::<$ty>()
+                    .map(|g| visitor.visit(g)),)+
+            }
+        }
     };
 }
 
 games! {
-    Cortexcape => crate::games::cortexcape::Cortexcape, "cortexcape", "Cortexcape";
-    Portal => crate::games::portal::Portal, "portal", "Portal";
-    Vortex => crate::games::vortex::Vortex, "vortex", "Vortex";
-    Gates => crate::games::gates::Gates, "gates", "Gates of Delirium";
-    SpaceLab => crate::games::spacelab::SpaceLab, "spacelab", "Space Lab";
+    Cortexcape => super::cortexcape::Cortexcape;
+    Portal => super::portal::Portal;
+    Vortex => super::vortex::Vortex;
+    Gates => super::gates::Gates;
+    SpaceLab => super::spacelab::SpaceLab;
 }
 
 impl GameKind {
-    /// Reads a game id or name, case-insensitively.
-    pub fn parse(s: &str) -> Option<GameKind> {
-        let s = s.trim().to_ascii_lowercase();
-        GameKind::ALL
-            .iter()
-            .copied()
-            .find(|k| k.id() == s || k.display_name().to_ascii_lowercase() == s)
-    }
-
     /// Loads a state stored by [`AnyGame::to_json`].
     pub fn load(json: &str) -> Result<Box<dyn AnyGame>, LoadError> {
         #[derive(Deserialize)]
@@ -86,12 +86,6 @@ impl GameKind {
             serde_json::from_str(json).map_err(|e| LoadError::Corrupt(e.to_string()))?;
         let kind = GameKind::parse(&head.kind).ok_or(LoadError::UnknownKind(head.kind))?;
         kind.load_json(json)
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.display_name())
     }
 }
 
@@ -120,16 +114,27 @@ mod tests {
     }
 
     #[test]
-    fn kinds_parse_by_id_and_name() {
-        assert_eq!(GameKind::parse("Cortexcape"), Some(GameKind::Cortexcape));
-        assert_eq!(GameKind::parse("nope"), None);
-    }
-
-    #[test]
     fn seat_count_is_checked_before_setup() {
         let err = GameKind::Cortexcape
             .setup(&GameOptions::new(), 5, 1)
             .unwrap_err();
         assert!(matches!(err, SetupError::SeatCount { found: 5, .. }));
+    }
+
+    /// Every kind is listed, and `visit` reaches the game behind each (what the bots rely on).
+    #[test]
+    fn every_kind_sets_up_and_is_visited_as_itself() {
+        struct KindOf;
+        impl GameVisitor for KindOf {
+            type Out = GameKind;
+            fn visit<G: Game + Present + BotHooks>(self, _game: &G) -> GameKind {
+                G::KIND
+            }
+        }
+        for &kind in GameKind::ALL {
+            let (min, _) = kind.seat_range();
+            let game = kind.setup(&GameOptions::new(), min, 7).unwrap();
+            assert_eq!(visit(game.as_ref(), KindOf), Some(kind));
+        }
     }
 }
