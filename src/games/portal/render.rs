@@ -637,13 +637,18 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
             width,
         );
         if let Some(s) = view.to_act {
-            let mut line = t(
-                ctx,
-                Text::new("portal.render.waiting").arg("team", team(view, s)),
-            );
-            if let Some(p) = &view.prompt_text {
-                line = format!("{line}: {}", t(ctx, p.clone()));
-            }
+            let line = match &view.prompt_text {
+                Some(p) => t(
+                    ctx,
+                    Text::new("portal.render.waiting_prompt")
+                        .arg("team", team(view, s))
+                        .arg("prompt", t(ctx, p.clone())),
+                ),
+                None => t(
+                    ctx,
+                    Text::new("portal.render.waiting").arg("team", team(view, s)),
+                ),
+            };
             side_line(img, &mut y, &reg, &line, width);
         }
     }

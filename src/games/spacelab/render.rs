@@ -26,6 +26,19 @@ use crate::render::zoom::Region;
 pub const WIDTH: u32 = 1328;
 const HEADER_H: f32 = 50.0;
 const SUPPLY_H: f32 = 190.0;
+
+/// The height of the band under the header: the supply, or once the game is over the final
+/// table, grown to hold a row per seat (four rows do not fit the supply's height).
+fn top_h(v: &PublicView) -> f32 {
+    match &v.finals {
+        Some(f) => SUPPLY_H.max(FINAL_ROW_Y + f.len() as f32 * FINAL_ROW_H + 12.0),
+        None => SUPPLY_H,
+    }
+}
+
+/// The final table's first row, below its column heads, and a row's height.
+const FINAL_ROW_Y: f32 = 38.0;
+const FINAL_ROW_H: f32 = 46.0;
 const STATION_W: f32 = 650.0;
 const STATION_H: f32 = 338.0;
 const CELL_W: f32 = 88.0;
@@ -380,8 +393,6 @@ fn station(
     );
     // Title bar.
     token(img, Pt::new(x + 24.0, y + 24.0), 15.0, colours.0, colours.1);
-    let name = fit(Weight::Bold, 20.0, &seat_name(ctx, seat), 150.0);
-    text(img, Weight::Bold, 20.0, WHITE, x + 46.0, y + 12.0, &name);
     let validated = st.validated.iter().filter(|t| t.is_some()).count();
     let filled = st.slots.iter().filter(|c| c.is_some()).count();
     let mut info = vec![
@@ -399,14 +410,32 @@ fn station(
     if v.first == seat {
         info.push(tr(ctx, "first"));
     }
+    // The figures to the right, the name in the room left: shrunk before it is ever cut.
+    let info = info.join(" · ");
+    let info_x = (x + STATION_W - 14.0 - text_width(Weight::Regular, 15.0, &info)).max(x + 210.0);
+    draw_text(
+        img,
+        &Style::new(Weight::Regular, 15.0, rgb(0xDDE2EC)),
+        info_x,
+        y + 15.0,
+        Align::Left,
+        &info,
+    );
+    let room = info_x - 14.0 - (x + 46.0);
+    let full = seat_name(ctx, seat);
+    let size = [20.0, 18.0, 16.0]
+        .into_iter()
+        .find(|&s| text_width(Weight::Bold, s, &full) <= room)
+        .unwrap_or(16.0);
+    let name = fit(Weight::Bold, size, &full, room);
     text(
         img,
-        Weight::Regular,
-        15.0,
-        rgb(0xDDE2EC),
-        x + 210.0,
-        y + 15.0,
-        &info.join(" · "),
+        Weight::Bold,
+        size,
+        WHITE,
+        x + 46.0,
+        y + 12.0 + (20.0 - size) / 2.0,
+        &name,
     );
     // Grid.
     let gx = x + 11.0;
@@ -614,7 +643,7 @@ fn finals(
 ) {
     rect(
         img,
-        (10.0, y, WIDTH as f32 - 20.0, SUPPLY_H - 8.0),
+        (10.0, y, WIDTH as f32 - 20.0, top_h(v) - 8.0),
         12.0,
         PAPER,
         Some((INK, 2.0)),
@@ -639,7 +668,7 @@ fn finals(
         &tr(ctx, "score_total"),
     );
     for (i, r) in f.iter().enumerate() {
-        let ry = y + 38.0 + i as f32 * 46.0;
+        let ry = y + FINAL_ROW_Y + i as f32 * FINAL_ROW_H;
         if r.rank == 1 {
             rect(
                 img,
@@ -692,7 +721,7 @@ fn finals(
     }
 }
 
-const LEGEND_H: f32 = 66.0;
+const LEGEND_H: f32 = 88.0;
 
 /// The legend strip: agency colours with letters, specialty badge, ⚡, ★, slot rules.
 fn legend_strip(img: &mut RgbaImage, ctx: &RenderCtx, y: f32) {
@@ -749,6 +778,14 @@ fn legend_strip(img: &mut RgbaImage, ctx: &RenderCtx, y: f32) {
         WIDTH as f32 - 60.0,
     );
     text(img, Weight::Regular, 15.0, INK, 22.0, top + 34.0, &slots);
+    // The short effects printed on cards.
+    let codes = fit(
+        Weight::Regular,
+        14.0,
+        &tr(ctx, "legend_codes"),
+        WIDTH as f32 - 60.0,
+    );
+    text(img, Weight::Regular, 14.0, INK, 22.0, top + 57.0, &codes);
 }
 
 /// Draws a legend label and returns its width.
@@ -780,7 +817,7 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
         })
         .collect();
     let rows = if n <= 2 { 1 } else { 2 };
-    let stations_y = HEADER_H + SUPPLY_H;
+    let stations_y = HEADER_H + top_h(v);
     let legend_y = stations_y + rows as f32 * (STATION_H + 8.0);
     let legend_h = if v.finals.is_some() { 0.0 } else { LEGEND_H };
     let height = (legend_y + legend_h + 4.0).ceil() as u32;
@@ -1158,7 +1195,7 @@ pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Ve
     let station = |s: Seat| {
         let i = s.index();
         let x = 10.0 + (i % 2) as f32 * (STATION_W + 8.0);
-        let y = HEADER_H + SUPPLY_H + (i / 2) as f32 * (STATION_H + 8.0);
+        let y = HEADER_H + top_h(v) + (i / 2) as f32 * (STATION_H + 8.0);
         Region::new(
             ctx.zoom_caption(s, viewer, v.to_act),
             x - 4.0,
@@ -1185,7 +1222,7 @@ pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Ve
     }
     // The supply's columns (see `supply`): decks and discard in the first 162 pixels, the
     // Centre from 176, the revealed cards, Project deck and piles from 804 to the right edge.
-    let (top, h) = (HEADER_H, SUPPLY_H);
+    let (top, h) = (HEADER_H, top_h(v));
     parts.push(Region::new(tr(ctx, "centre"), 170.0, top, 628.0, h));
     parts.push(Region::new(ctx.zoom_text("piles"), 0.0, top, 162.0, h).and(
         800.0,
