@@ -688,7 +688,20 @@ fn finals(
             260.0,
         );
         text(img, Weight::Bold, 20.0, INK, 64.0, ry + 6.0, &name);
-        let list: Vec<String> = r.projects.iter().map(|(c, n)| format!("{c}×{n}")).collect();
+        // Projects by their name in the board's language (the code where a name is missing).
+        let list: Vec<String> = r
+            .projects
+            .iter()
+            .map(|(c, n)| {
+                let key = format!("spacelab.project_name.{c}");
+                let name = if crate::i18n::has_key(&key) {
+                    crate::i18n::tr(ctx.lang, &key)
+                } else {
+                    c.clone()
+                };
+                format!("{name} ×{n}")
+            })
+            .collect();
         let detail = trw(
             ctx,
             "score_detail",
@@ -702,14 +715,36 @@ fn finals(
                     if list.is_empty() {
                         "-".into()
                     } else {
-                        list.join(" ")
+                        list.join(", ")
                     },
                 ),
                 ("count", r.project_count.to_string()),
             ],
         );
-        let detail = fit(Weight::Regular, 14.0, &detail, WIDTH as f32 - 380.0);
-        text(img, Weight::Regular, 14.0, INK, 340.0, ry + 9.0, &detail);
+        // Up to two lines in the row (four named Projects do not fit one).
+        let lines = wrap(Weight::Regular, 14.0, &detail, WIDTH as f32 - 480.0);
+        let top = if lines.len() > 1 { ry + 1.0 } else { ry + 9.0 };
+        for (k, line) in lines.iter().take(2).enumerate() {
+            let line = if k == 1 && lines.len() > 2 {
+                fit(
+                    Weight::Regular,
+                    14.0,
+                    &format!("{line} {}", lines[2..].join(" ")),
+                    WIDTH as f32 - 480.0,
+                )
+            } else {
+                line.clone()
+            };
+            text(
+                img,
+                Weight::Regular,
+                14.0,
+                INK,
+                340.0,
+                top + k as f32 * 18.0,
+                &line,
+            );
+        }
         draw_text(
             img,
             &Style::new(Weight::Bold, 26.0, INK),
