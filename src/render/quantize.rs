@@ -376,7 +376,7 @@ mod tests {
         for _ in 0..3000 {
             state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
             let colour = (state >> 8) % 5;
-            let alpha = if state % 7 == 0 { 128 } else { 255 };
+            let alpha = if state.is_multiple_of(7) { 128 } else { 255 };
             let run = 1 + (state >> 20) % 11;
             for _ in 0..run {
                 pixels.extend_from_slice(&[colour as u8 * 40, 7, 9, alpha]);
