@@ -380,7 +380,21 @@ impl Service {
     pub async fn play(&self, cmd: PlayLine, lang: Lang, now: i64) -> Result<Outputs, ServiceError> {
         let loaded = self.load_active(cmd.game, cmd.seen).await?;
         let seat = self.seat_of(&loaded, cmd.actor)?;
-        self.commit_line(loaded, seat, &cmd.line, lang, now).await
+        let version = loaded.record.version;
+        match self.commit_line(loaded, seat, &cmd.line, lang, now).await {
+            // Only the clock moved between our read and our write (a reminder or a bot's job
+            // landed at the same moment) and the game is as the player saw it: the line is
+            // tried once more. A changed game is never replayed onto (a double /move).
+            Err(ServiceError::Play(PlayError::Stale { .. })) if cmd.seen.is_none() => {
+                let loaded = self.load_active(cmd.game, None).await?;
+                if loaded.record.version != version {
+                    return Err(clocks::stale(&loaded.record));
+                }
+                let seat = self.seat_of(&loaded, cmd.actor)?;
+                self.commit_line(loaded, seat, &cmd.line, lang, now).await
+            }
+            other => other,
+        }
     }
 
     /// Loads a running game, refusing it if the actor saw another version (a click on an old
