@@ -129,6 +129,17 @@ pub fn legend(
     h
 }
 
+/// The first of `sizes` (largest first) at which `text` fits `max_width`, else the last: a
+/// label shrinks before [`fit`] ever cuts it.
+pub fn fit_size(weight: Weight, sizes: &[f32], text: &str, max_width: f32) -> f32 {
+    sizes
+        .iter()
+        .copied()
+        .find(|&s| text_width(weight, s, text) <= max_width)
+        .or(sizes.last().copied())
+        .unwrap_or(14.0)
+}
+
 /// Shortens `text` with an ellipsis until it fits `max_width`.
 pub fn fit(weight: Weight, size: f32, text: &str, max_width: f32) -> String {
     if text_width(weight, size, text) <= max_width {

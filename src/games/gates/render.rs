@@ -11,7 +11,7 @@ use super::view::{
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
 use crate::render::palette::{self, ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER, WHITE};
-use crate::render::panel::{fit, LegendEntry};
+use crate::render::panel::{fit, fit_size, LegendEntry};
 use crate::render::shapes::{fill_disc, fill_rect, ring, rounded_rect, Pt};
 use crate::render::text::{draw_text, draw_text_centred, text_width, Align, Style, Weight};
 use crate::render::zoom;
@@ -209,10 +209,7 @@ fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
         );
     }
     // Shrunk before it is ever cut, so a long winner line stays whole.
-    let size = [23.0, 21.0, 19.0]
-        .into_iter()
-        .find(|&s| text_width(Weight::Bold, s, &status) <= STATUS_W)
-        .unwrap_or(19.0);
+    let size = fit_size(Weight::Bold, &[23.0, 21.0, 19.0], &status, STATUS_W);
     dt(
         img,
         &style(Weight::Bold, size, WHITE),

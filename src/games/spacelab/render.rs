@@ -18,7 +18,7 @@ use crate::i18n::Text;
 use crate::render::palette::{
     ink_on, mix, rgb, seat_letters, ALERT, INK, INK_DIM, PAPER, SEAT_COLOURS, WHITE,
 };
-use crate::render::panel::{fit, token};
+use crate::render::panel::{fit, fit_size, token};
 use crate::render::shapes::{fill_convex, fill_disc, ring, rounded_rect, Pt};
 use crate::render::text::{draw_text, draw_text_centred, text_width, wrap, Align, Style, Weight};
 use crate::render::zoom::Region;
@@ -423,10 +423,7 @@ fn station(
     );
     let room = info_x - 14.0 - (x + 46.0);
     let full = seat_name(ctx, seat);
-    let size = [20.0, 18.0, 16.0]
-        .into_iter()
-        .find(|&s| text_width(Weight::Bold, s, &full) <= room)
-        .unwrap_or(16.0);
+    let size = fit_size(Weight::Bold, &[20.0, 18.0, 16.0], &full, room);
     let name = fit(Weight::Bold, size, &full, room);
     text(
         img,
