@@ -1702,7 +1702,9 @@ async fn a_game_goes_on_after_its_thread_archived_during_a_long_turn() {
     let fake = &w.fake;
     let c = clock.clone();
     fake.follow_clock(move || c.now());
-    let (game, thread, board) = started_with_clock(fake, "10d").await;
+    // The longest clock: the player's turn spans all three archivings (day 24) and must not
+    // run out under the last /move (a shorter one would race the timeout against it).
+    let (game, thread, board) = started_with_clock(fake, "30d").await;
 
     // Eight days without a message: the thread archived. The player's client unarchives it
     // before sending the click (Discord's web and mobile clients do).

@@ -404,25 +404,52 @@ impl Service {
     /// Plans the games that should have jobs and have none (start-up, after a restart or an
     /// upgrade). Returns how many were planned.
     pub async fn replan(&self, now: i64) -> Result<usize, ServiceError> {
-        let mut planned = 0;
+        // Games are planned side by side, as many at once as the scheduler runs jobs: after
+        // an outage with thousands of games, one after another would keep their timers
+        // waiting for minutes (each plan is a few round trips to the store).
+        let bound = std::sync::Arc::new(tokio::sync::Semaphore::new(
+            self.timers.scheduler_concurrency.max(1),
+        ));
+        let mut tasks = tokio::task::JoinSet::new();
         for id in self.store.games_needing_plan(1000).await? {
-            let mut loaded = match self.load(id).await {
-                Ok(l) => l,
-                Err(e) => {
-                    tracing::warn!(game = %id, error = %e, "cannot re-plan a game's clock");
-                    continue;
-                }
-            };
-            if loaded.record.clock.seat.is_none() {
-                self.start_clock(&mut loaded, now).await?;
-            } else {
-                let plan = self.replan_current(&loaded.record, now).await?;
-                self.store.apply_turn_plan(id, &plan).await?;
-                self.wake_if_due(&plan, now);
-            }
-            planned += 1;
+            let (service, bound) = (self.clone(), std::sync::Arc::clone(&bound));
+            tasks.spawn(async move {
+                let _permit = bound.acquire_owned().await.ok();
+                service.replan_one(id, now).await
+            });
         }
-        Ok(planned)
+        let (mut planned, mut failed) = (0, None);
+        while let Some(done) = tasks.join_next().await {
+            match done {
+                Ok(Ok(true)) => planned += 1,
+                Ok(Ok(false)) => {}
+                Ok(Err(e)) => failed = failed.or(Some(e)),
+                Err(e) => tracing::error!(error = %e, "a re-planning task ended abnormally"),
+            }
+        }
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(planned),
+        }
+    }
+
+    /// Plans one game's clock; `false` when the game cannot be loaded (logged, left alone).
+    async fn replan_one(&self, id: GameId, now: i64) -> Result<bool, ServiceError> {
+        let mut loaded = match self.load(id).await {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::warn!(game = %id, error = %e, "cannot re-plan a game's clock");
+                return Ok(false);
+            }
+        };
+        if loaded.record.clock.seat.is_none() {
+            self.start_clock(&mut loaded, now).await?;
+        } else {
+            let plan = self.replan_current(&loaded.record, now).await?;
+            self.store.apply_turn_plan(id, &plan).await?;
+            self.wake_if_due(&plan, now);
+        }
+        Ok(true)
     }
 
     /// The game's place on Discord is gone (its channel deleted, with its threads): nothing can
