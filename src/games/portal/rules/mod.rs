@@ -1,0 +1,488 @@
+//! The rules: hooks of the active character, geometry, the agenda of steps, the options of
+//! every prompt (spec section 6), their effects and events, and the end of the game.
+//!
+//! The pending work is a stack of [`Step`]s. `run` executes automatic steps and auto-applies
+//! prompts with a single option until a real decision is needed. A decision is legal exactly
+//! when it is one of the listed options; `why` explains a refused one.
+
+mod automatic;
+mod decisions;
+mod end;
+mod geometry;
+mod options;
+mod pieces;
+
+use super::components::{shipped, Data};
+use super::moves::{Action, Death, DeployMode, Ev, Event, Icon, LostReason, Majority, SkipReason};
+use super::state::{
+    AutoRec, Card, Cause, Ch, Chamber, EndReason, Floor, Lifted, MoveMode, Piece, Portal, Step,
+    VoteState,
+};
+use crate::engine::{Applied, Outcome, Seat};
+use crate::i18n::Text;
+
+/// Why a decision is not legal here (spec 6.13).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleError {
+    #[error("that option belongs to another step")]
+    NotThisPrompt,
+    #[error("there is no such chamber in the Lab")]
+    NoSuchChamber,
+    #[error("there is no such card there")]
+    NoSuchCard,
+    #[error("that card is not in your hand")]
+    CardNotInHand,
+    #[error("that card was gained this turn")]
+    CardIsFresh,
+    #[error("you have no subject there")]
+    NoOwnSubjects,
+    #[error("that many subjects are not there")]
+    CountOutOfRange,
+    #[error("that chamber is not within reach")]
+    NotAdjacent,
+    #[error("no subject may enter that chamber now")]
+    CannotEnter,
+    #[error("the subjects cannot carry more cake")]
+    CarryLimit,
+    #[error("there is no such cake there")]
+    NoSuchCake,
+    #[error("that chamber is not on the old edge")]
+    NotOldEdge,
+    #[error("recycling that chamber would split the Lab")]
+    WouldSplitLab,
+    #[error("an occupied old-edge chamber must be activated")]
+    MustActivateOccupied,
+    #[error("portals cannot be shot onto the old edge")]
+    PortalOnOldEdge,
+    #[error("the two portals need two different chambers")]
+    SamePortalChamber,
+    #[error("the floor that lost the chamber must take it back")]
+    FloorMustBeRefilled,
+    #[error("that floor would leave the Lab split")]
+    FloorWouldSplit,
+    #[error("your hand is full")]
+    HandFull,
+    #[error("no card can be drawn")]
+    DeckEmpty,
+    #[error("your supply is empty")]
+    NoSupply,
+    #[error("already used this turn")]
+    AlreadyUsedThisTurn,
+    #[error("the finale needs 2 of your slices and 1 of your subjects in the Lab")]
+    FinaleRequirementsUnmet,
+    #[error("discard down to the hand limit first")]
+    MustDiscard,
+    #[error("that is not allowed now")]
+    NotAllowedNow,
+}
+
+impl RuleError {
+    pub fn key(self) -> &'static str {
+        match self {
+            RuleError::NotThisPrompt => "not_this_prompt",
+            RuleError::NoSuchChamber => "no_such_chamber",
+            RuleError::NoSuchCard => "no_such_card",
+            RuleError::CardNotInHand => "card_not_in_hand",
+            RuleError::CardIsFresh => "card_is_fresh",
+            RuleError::NoOwnSubjects => "no_own_subjects",
+            RuleError::CountOutOfRange => "count_out_of_range",
+            RuleError::NotAdjacent => "not_adjacent",
+            RuleError::CannotEnter => "cannot_enter",
+            RuleError::CarryLimit => "carry_limit",
+            RuleError::NoSuchCake => "no_such_cake",
+            RuleError::NotOldEdge => "not_old_edge",
+            RuleError::WouldSplitLab => "would_split_lab",
+            RuleError::MustActivateOccupied => "must_activate_occupied",
+            RuleError::PortalOnOldEdge => "portal_on_old_edge",
+            RuleError::SamePortalChamber => "same_portal_chamber",
+            RuleError::FloorMustBeRefilled => "floor_must_be_refilled",
+            RuleError::FloorWouldSplit => "floor_would_split",
+            RuleError::HandFull => "hand_full",
+            RuleError::DeckEmpty => "deck_empty",
+            RuleError::NoSupply => "no_supply",
+            RuleError::AlreadyUsedThisTurn => "already_used_this_turn",
+            RuleError::FinaleRequirementsUnmet => "finale_requirements_unmet",
+            RuleError::MustDiscard => "must_discard",
+            RuleError::NotAllowedNow => "not_allowed_now",
+        }
+    }
+
+    pub fn text(self) -> Text {
+        Text::new(format!("portal.error.{}", self.key()))
+    }
+}
+
+/// Collects events; `auto` marks those of options the engine chose.
+#[derive(Default)]
+pub struct Log {
+    pub events: Vec<Event>,
+    pub auto: bool,
+}
+
+impl Log {
+    pub fn push(&mut self, ev: Ev) {
+        self.events.push(Event {
+            ev,
+            auto: self.auto,
+        });
+    }
+}
+
+/// Most auto-applied prompts remembered for spec 6.13 rule 3.
+const AUTO_MEMORY: usize = 8;
+
+impl Step {
+    /// Whether this step waits for a decision.
+    pub fn is_prompt(&self) -> bool {
+        !matches!(
+            self,
+            Step::TurnStart
+                | Step::MainOrder
+                | Step::Recycle
+                | Step::AfterCycle
+                | Step::TurnEnd
+                | Step::FinishCard { .. }
+                | Step::BonusCard
+                | Step::OperaEnd
+        )
+    }
+
+    /// Stable snake_case prompt kind.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Step::HandLimit => "hand_limit",
+            Step::Deploy => "deploy",
+            Step::MoveSource(MoveMode::Group) => "move_source",
+            Step::MoveSource(MoveMode::Chell) => "chell_move",
+            Step::MoveSource(_) => "atlas_from",
+            Step::MoveCount { .. } => "move_count",
+            Step::MoveDest { .. } => "move_dest",
+            Step::Carry { .. } => "carry",
+            Step::Bonus => "bonus",
+            Step::Activate => "activate",
+            Step::Reward => "reward",
+            Step::RecycleFloor => "recycle_floor",
+            Step::Deliver { .. } => "deliver",
+            Step::PortalPlace { .. } => "portal_place",
+            Step::WheatleyFrom => "wheatley_from",
+            Step::WheatleyTo { .. } => "wheatley_to",
+            Step::CarolineFrom => "caroline_from",
+            Step::CarolineTo { .. } => "caroline_to",
+            Step::Kill { .. } => "kill",
+            Step::KillColour { .. } => "kill_colour",
+            Step::DougFrom => "doug_from",
+            Step::DougColour { .. } => "doug_colour",
+            Step::DougTo { .. } => "doug_to",
+            Step::SpaceTo => "space_to",
+            Step::CuriosityTo { .. } => "curiosity_to",
+            Step::MoralityFrom => "morality_from",
+            Step::MoralityColour { .. } => "morality_colour",
+            Step::OracleFlip => "oracle_flip",
+            Step::OperaTurret => "opera_turret",
+            Step::GregPick => "greg_pick",
+            Step::DefectiveRemove => "defective_remove",
+            Step::FrankenMove => "franken_move",
+            Step::AngerBurn => "anger_burn",
+            Step::AngerColour { .. } => "anger_colour",
+            Step::OperaBurn { .. } => "opera_burn",
+            Step::Vote => "vote",
+            _ => "auto",
+        }
+    }
+
+    /// The verbs this prompt answers (spec 6.13 rule 2), whatever its options are now.
+    pub fn verbs(&self) -> &'static [&'static str] {
+        match self {
+            Step::HandLimit => &["discard"],
+            Step::Deploy => &["play", "gun", "burn", "trade", "opera", "done"],
+            Step::PortalPlace { .. } => &["portal"],
+            Step::MoveSource(MoveMode::Group) => &["move", "pass"],
+            Step::MoveSource(MoveMode::Chell) => &["move", "stop"],
+            Step::MoveSource(_) => &["from", "stop"],
+            Step::MoveCount { .. } => &["count"],
+            Step::MoveDest { .. }
+            | Step::WheatleyTo { .. }
+            | Step::CarolineTo { .. }
+            | Step::DougTo { .. }
+            | Step::Deliver { .. }
+            | Step::OperaTurret => &["to"],
+            Step::SpaceTo => &["to", "remove"],
+            Step::CuriosityTo { .. } => &["to", "stop"],
+            Step::Carry { .. } => &["carry"],
+            Step::Bonus => &["bonus"],
+            Step::Activate => &["activate"],
+            Step::Reward => &["subject", "cake", "card", "cube", "turret"],
+            Step::RecycleFloor => &["recycle"],
+            Step::WheatleyFrom | Step::CarolineFrom | Step::DougFrom | Step::MoralityFrom => {
+                &["from"]
+            }
+            Step::Kill { .. } => &["kill"],
+            Step::KillColour { .. }
+            | Step::DougColour { .. }
+            | Step::MoralityColour { .. }
+            | Step::AngerColour { .. } => &["colour"],
+            Step::OracleFlip => &["flip"],
+            Step::GregPick => &["pick"],
+            Step::DefectiveRemove => &["remove"],
+            Step::FrankenMove => &["turret", "cube"],
+            Step::AngerBurn | Step::OperaBurn { .. } => &["burn"],
+            Step::Vote => &["vote", "abstain"],
+            _ => &[],
+        }
+    }
+}
+
+impl Portal {
+    pub(crate) fn data(&self) -> &'static Data {
+        shipped()
+    }
+
+    // ----- hooks of the active character (spec 3.5) -----
+
+    /// The active character: the top of the discard pile, unless characters are off.
+    pub fn character(&self) -> Option<Card> {
+        if self.opts.characters {
+            self.discard.last().copied()
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn is_char(&self, c: Card) -> bool {
+        self.character() == Some(c)
+    }
+
+    pub fn hand_limit(&self) -> usize {
+        if self.is_char(Card::Curiosity) {
+            5
+        } else {
+            usize::from(self.data().hand_limit)
+        }
+    }
+
+    pub fn portals_open(&self) -> bool {
+        !self.is_char(Card::Anger)
+    }
+
+    pub fn can_enter(&self, ch: Ch) -> bool {
+        !(self.is_char(Card::Franken) && self.cube == Some(ch))
+    }
+
+    pub fn turret_lethal(&self) -> bool {
+        !self.is_char(Card::Defective)
+    }
+
+    fn carry_per_subject(&self) -> u8 {
+        match self.character() {
+            Some(Card::Pbody) => 2,
+            Some(Card::Doug) => 0,
+            _ => 1,
+        }
+    }
+
+    // ----- the agenda -----
+
+    /// Who answers `step`.
+    pub fn step_seat(&self, step: &Step) -> u8 {
+        match step {
+            Step::Carry { owner, .. } | Step::Deliver { owner, .. } => *owner,
+            Step::Reward => self.turn.recipient.unwrap_or(self.active),
+            Step::Vote => self
+                .vote
+                .as_ref()
+                .and_then(|v| v.voters.get(v.votes.len()).copied())
+                .unwrap_or(self.active),
+            _ => self.active,
+        }
+    }
+
+    /// The pending prompt step, if any (the agenda is always settled between decisions).
+    pub fn current(&self) -> Option<&Step> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        self.agenda.last()
+    }
+
+    /// Runs automatic steps and single-option prompts until a decision is needed.
+    pub(crate) fn run(&mut self, log: &mut Log) {
+        let mut guard = 0u32;
+        while self.outcome.is_none() {
+            guard += 1;
+            if guard > 10_000 {
+                break;
+            }
+            let Some(step) = self.agenda.last().cloned() else {
+                break;
+            };
+            if !step.is_prompt() {
+                self.agenda.pop();
+                self.exec_auto(&step, log);
+                continue;
+            }
+            let options = self.options(&step);
+            match options.len() {
+                0 => {
+                    self.agenda.pop();
+                    self.skip_empty(&step, log);
+                }
+                1 => {
+                    let action = options[0];
+                    let seat = self.step_seat(&step);
+                    let (default_err, errs) = self.candidate_errors(&step, action);
+                    self.agenda.pop();
+                    let was = log.auto;
+                    log.auto = true;
+                    self.exec(&step, action, log);
+                    log.auto = was;
+                    self.autos.push(AutoRec {
+                        seat,
+                        step,
+                        action,
+                        default_err,
+                        errs,
+                    });
+                    if self.autos.len() > AUTO_MEMORY {
+                        self.autos.remove(0);
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// Checks, then executes one decision for `seat`.
+    pub fn play(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+        let Some(step) = self.current().cloned() else {
+            return Err(RuleError::NotAllowedNow);
+        };
+        if self.step_seat(&step) != seat.0 {
+            return Err(RuleError::NotThisPrompt);
+        }
+        let options = self.options(&step);
+        if !options.contains(action) {
+            return Err(
+                if step.verbs().contains(&action.verb())
+                    || (matches!(action, Action::Colour(_)) && step.verbs().contains(&"colour"))
+                {
+                    self.why(&step, *action)
+                } else if step == Step::HandLimit {
+                    if Step::Deploy.verbs().contains(&action.verb()) {
+                        RuleError::MustDiscard
+                    } else {
+                        RuleError::NotThisPrompt
+                    }
+                } else {
+                    RuleError::NotThisPrompt
+                },
+            );
+        }
+        let active_before = self.active;
+        self.autos.retain(|r| r.seat != seat.0);
+        self.touched.clear();
+        self.setup_log.clear();
+        let mut log = Log::default();
+        self.agenda.pop();
+        self.exec(&step, *action, &mut log);
+        self.run(&mut log);
+        let hidden_reveal = self.opts.hidden_hands;
+        let barrier = seat.0 != active_before
+            || log.events.iter().any(|e| match &e.ev {
+                Ev::TurnStarted { .. }
+                | Ev::CardTaken { .. }
+                | Ev::DeckReshuffled { .. }
+                | Ev::GameEnded { .. }
+                | Ev::VoteCast { .. } => true,
+                Ev::PanelFlipped { .. } => !self.opts.show_backs,
+                Ev::CardDeployed { .. } | Ev::CardTraded { .. } | Ev::HandDiscarded { .. } => {
+                    hidden_reveal
+                }
+                _ => false,
+            });
+        Ok(Applied {
+            events: log.events,
+            barrier,
+        })
+    }
+
+    /// Errors of the other options of a prompt being auto-applied (spec 6.13 rule 3).
+    fn candidate_errors(
+        &self,
+        step: &Step,
+        chosen: Action,
+    ) -> (RuleError, Vec<(Action, RuleError)>) {
+        let floors = Floor::ALL;
+        let cands: Vec<Action> = match step {
+            Step::MoveCount { .. } => (1..=8).map(Action::Count).collect(),
+            Step::RecycleFloor => floors.into_iter().map(Action::Recycle).collect(),
+            Step::Activate => floors.into_iter().map(Action::Activate).collect(),
+            Step::Carry { .. } => self
+                .seat_ids()
+                .map(Action::Carry)
+                .chain([Action::CarryDone])
+                .collect(),
+            Step::Bonus => floors
+                .into_iter()
+                .map(Action::BonusFloor)
+                .chain([Action::BonusCard])
+                .collect(),
+            Step::Deploy => Card::ALL
+                .into_iter()
+                .flat_map(|c| [Action::Play(c), Action::Gun(c), Action::Trade(c)])
+                .chain([Action::Opera])
+                .chain(self.all_chambers().into_iter().map(Action::Burn))
+                .collect(),
+            Step::Deliver { .. } | Step::CarolineTo { .. } => {
+                floors.into_iter().map(Action::ToFloor).collect()
+            }
+            _ => {
+                let verbs = step.verbs();
+                let mut v: Vec<Action> = self
+                    .all_chambers()
+                    .into_iter()
+                    .flat_map(|c| {
+                        [
+                            Action::To(c),
+                            Action::From(c),
+                            Action::Kill(c),
+                            Action::Portal(c),
+                            Action::Move(c),
+                            Action::Burn(c),
+                            Action::Flip(c),
+                            Action::Cube(c),
+                            Action::Turret(c),
+                        ]
+                    })
+                    .filter(|a| verbs.contains(&a.verb()))
+                    .collect();
+                if verbs.contains(&"colour") {
+                    v.extend(self.seat_ids().map(Action::Colour));
+                }
+                v
+            }
+        };
+        let all: Vec<(Action, RuleError)> = cands
+            .into_iter()
+            .filter(|&a| a != chosen)
+            .map(|a| (a, self.why(step, a)))
+            .collect();
+        let mut counts: Vec<(RuleError, usize)> = Vec::new();
+        for (_, e) in &all {
+            match counts.iter_mut().find(|(k, _)| k == e) {
+                Some(c) => c.1 += 1,
+                None => counts.push((*e, 1)),
+            }
+        }
+        let default = counts
+            .iter()
+            .max_by_key(|(_, n)| *n)
+            .map_or(RuleError::NotAllowedNow, |(e, _)| *e);
+        (
+            default,
+            all.into_iter().filter(|(_, e)| *e != default).collect(),
+        )
+    }
+}
