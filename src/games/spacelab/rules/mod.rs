@@ -1,0 +1,219 @@
+//! The rules: prompts and their options, checks (pure), execution (events), the placement
+//! resolution order, turn flow, final round and scoring. Every `apply` checks first and
+//! mutates only after the check passed.
+
+mod effects;
+mod options;
+mod scoring;
+mod turn;
+
+use crate::engine::rng::SliceDraw;
+
+use super::cards::{data, BottomEffect, Data, LabEffect, ProjectScoring};
+use super::moves::{Action, BonusKind, EndReason, Event};
+use super::state::{
+    Agency, Breakdown, EndState, FinalRound, Phase, Player, Resolving, Row, Source, SpaceLab,
+    Specialty, CAPSULES, SLOTS,
+};
+use crate::engine::{Applied, Outcome, Seat};
+use crate::i18n::Text;
+
+/// Why a decision is not legal here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum RuleError {
+    #[error("that option belongs to another step of the game")]
+    WrongPrompt,
+    #[error("it is not your turn")]
+    NotYourTurn,
+    #[error("the game is over")]
+    GameOver,
+    #[error("those are not the three tiles you were dealt")]
+    NotYourTiles,
+    #[error("with 5 or more Lab cards in hand you must place")]
+    HandTooFull,
+    #[error("the Lab deck and the discard pile are empty")]
+    NothingToReveal,
+    #[error("the Recruitment Centre is empty")]
+    CentreEmpty,
+    #[error("no card in your hand can be paid for")]
+    NothingAffordable,
+    #[error("no card of that agency is on offer")]
+    AgencyNotOffered,
+    #[error("that card is not in your hand")]
+    NotInHand,
+    #[error("you do not hold enough other cards to pay for that card")]
+    CannotAfford,
+    #[error("that slot already holds a card")]
+    SlotTaken,
+    #[error("that card cannot pay: it is not in your hand, is the card being placed, or is already paid")]
+    CannotPayWith,
+    #[error("place at least one card before ending")]
+    MustPlaceFirst,
+    #[error("no Project card of that kind was drawn")]
+    ProjectNotDrawn,
+    #[error("that deck is empty")]
+    DeckEmpty,
+    #[error("there are few enough choices: no filter is needed")]
+    NoFilterNeeded,
+}
+
+impl RuleError {
+    pub fn key(self) -> &'static str {
+        match self {
+            RuleError::WrongPrompt => "wrong_prompt",
+            RuleError::NotYourTurn => "not_your_turn",
+            RuleError::GameOver => "game_over",
+            RuleError::NotYourTiles => "not_your_tiles",
+            RuleError::HandTooFull => "hand_too_full",
+            RuleError::NothingToReveal => "nothing_to_reveal",
+            RuleError::CentreEmpty => "centre_empty",
+            RuleError::NothingAffordable => "nothing_affordable",
+            RuleError::AgencyNotOffered => "agency_not_offered",
+            RuleError::NotInHand => "not_in_hand",
+            RuleError::CannotAfford => "cannot_afford",
+            RuleError::SlotTaken => "slot_taken",
+            RuleError::CannotPayWith => "cannot_pay_with",
+            RuleError::MustPlaceFirst => "must_place_first",
+            RuleError::ProjectNotDrawn => "project_not_drawn",
+            RuleError::DeckEmpty => "deck_empty",
+            RuleError::NoFilterNeeded => "no_filter_needed",
+        }
+    }
+
+    pub fn text(self) -> Text {
+        Text::new(format!("spacelab.error.{}", self.key()))
+    }
+}
+
+/// Largest option list a prompt shows before a filter step (Discord's limit).
+pub const MAX_OPTIONS: usize = 25;
+
+/// Events and the barrier flag gathered while one option resolves.
+#[derive(Default)]
+pub struct Ctx {
+    pub events: Vec<Event>,
+    pub barrier: bool,
+}
+
+pub(crate) fn seat(i: u8) -> Seat {
+    Seat(i)
+}
+
+fn u8_of(i: usize) -> u8 {
+    u8::try_from(i).unwrap_or(u8::MAX)
+}
+
+impl SpaceLab {
+    pub(crate) fn data(&self) -> &'static Data {
+        // `setup` refuses to build a game when the data file is broken.
+        match data() {
+            Ok(d) => d,
+            Err(e) => unreachable!("spacelab data checked at setup: {e}"),
+        }
+    }
+
+    pub(crate) fn player(&self, s: u8) -> &Player {
+        &self.players[usize::from(s)]
+    }
+
+    fn me(&mut self) -> &mut Player {
+        let c = usize::from(self.current);
+        &mut self.players[c]
+    }
+
+    /// The seat that must decide now.
+    pub fn to_act(&self) -> Option<u8> {
+        match self.phase {
+            Phase::Over => None,
+            Phase::Arrange(s) => Some(s),
+            _ => Some(self.current),
+        }
+    }
+
+    /// Stable prompt kind of the current phase.
+    pub fn prompt_kind(&self) -> Option<&'static str> {
+        Some(match &self.phase {
+            Phase::Over => return None,
+            Phase::Arrange(_) => "arrange_objectives",
+            Phase::ChooseAction => "choose_action",
+            Phase::TakeRevealed => "take_revealed",
+            Phase::TakeCentre => "take_centre",
+            Phase::PlaceCard { filter } => {
+                if filter.is_none() && self.card_filter_needed() {
+                    "place_filter"
+                } else {
+                    "place_card"
+                }
+            }
+            Phase::PlaceSlot { .. } => "place_slot",
+            Phase::PlacePay { filter, .. } => {
+                if filter.is_none() && self.pay_candidates().len() > MAX_OPTIONS {
+                    "pay_filter"
+                } else {
+                    "place_pay"
+                }
+            }
+            Phase::KeepProject { .. } => "keep_project",
+            Phase::Bonus => "validation_bonus",
+        })
+    }
+
+    // ---- applying -----------------------------------------------------------------------
+
+    /// Applies one option for `seat`: checks, executes, then resolves every forced step.
+    pub fn play(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+        let Some(to_act) = self.to_act() else {
+            return Err(RuleError::GameOver);
+        };
+        if seat.0 != to_act {
+            return Err(RuleError::NotYourTurn);
+        }
+        self.check(action)?;
+        let mut ctx = Ctx::default();
+        self.last_auto.clear();
+        self.setup_log.clear();
+        self.exec(*action, false, &mut ctx);
+        self.settle(seat.0, &mut ctx);
+        Ok(Applied {
+            events: ctx.events,
+            barrier: ctx.barrier,
+        })
+    }
+
+    /// Applies every prompt that has a single option (spec 6.6), and automatic payments.
+    pub(crate) fn settle(&mut self, actor: u8, ctx: &mut Ctx) {
+        // Each automatic step fills a slot, moves cards or ends a turn; the game is finite.
+        for _ in 0..100_000 {
+            let Some(who) = self.to_act() else { return };
+            let forced = if let Phase::PlacePay { card, paid, .. } = &self.phase {
+                let due = usize::from(self.data().cost(*card)).saturating_sub(paid.len());
+                let cands = self.pay_candidates();
+                (cands.len() == due).then(|| cands.first().copied().map(Action::Pay))
+            } else {
+                None
+            };
+            let next = match forced {
+                Some(a) => a,
+                None => {
+                    let opts = self.options();
+                    if opts.len() == 1 {
+                        Some(opts[0])
+                    } else {
+                        None
+                    }
+                }
+            };
+            let Some(a) = next else { return };
+            if who == actor && self.current == actor {
+                self.last_auto.push((who, a));
+            }
+            if !matches!(a, Action::Reveal | Action::Recruit | Action::Place) {
+                ctx.events.push(Event::Auto {
+                    seat: seat(who),
+                    action: a,
+                });
+            }
+            self.exec(a, true, ctx);
+        }
+    }
+}
