@@ -495,7 +495,16 @@ async fn stale_and_foreign(store: Store, dir: Option<tempfile::TempDir>) {
         board.components
     );
 
-    // The player moves with /move: the board with the buttons is now an older one.
+    // The player moves with /move: the board with the buttons is now an older one. Its
+    // buttons stay only where the bot could not take them off (Discord refused the edit):
+    // otherwise the click below would race the edit, and a client cannot click a button
+    // that is gone.
+    fake.fail_next(
+        "PATCH /channels/{channel_id}/messages/{message_id}",
+        1,
+        403,
+        50013,
+    );
     let options = w
         .service
         .choices(game, croupier_user(player), "")
