@@ -1,5 +1,7 @@
 //! The steps no one decides: turn start and end, recycling, a card's last step.
 
+use crate::games::portal::state::TurnState;
+
 use super::*;
 
 impl Portal {
@@ -12,7 +14,7 @@ impl Portal {
                 for h in &mut self.seat_mut(me).hand {
                     h.fresh = false;
                 }
-                self.turn = super::super::state::TurnState::default();
+                self.turn = TurnState::default();
                 log.push(Ev::TurnStarted {
                     seat: me,
                     round: self.round,

@@ -1,5 +1,7 @@
 //! Cards and pieces: drawing, the hand, subjects and cake moving, dying and being delivered.
 
+use crate::games::portal::state::HandCard;
+
 use super::*;
 
 impl Portal {
@@ -43,9 +45,7 @@ impl Portal {
             });
             return;
         };
-        self.seat_mut(s)
-            .hand
-            .push(super::super::state::HandCard { card, fresh: true });
+        self.seat_mut(s).hand.push(HandCard { card, fresh: true });
         log.push(Ev::CardTaken { seat: s, card });
         if self.deck.is_empty() {
             self.reshuffle(log);

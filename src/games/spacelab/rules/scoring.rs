@@ -1,5 +1,7 @@
 //! Scoring (spec section 8): each seat's score by part and its Projects' points.
 
+use crate::games::spacelab::cards::LabCard;
+
 use super::*;
 
 impl SpaceLab {
@@ -7,7 +9,7 @@ impl SpaceLab {
     pub fn breakdown(&self, s: u8) -> Breakdown {
         let d = self.data();
         let p = self.player(s);
-        let cards: Vec<(usize, &super::super::cards::LabCard)> = p
+        let cards: Vec<(usize, &LabCard)> = p
             .station
             .iter()
             .enumerate()
@@ -19,7 +21,7 @@ impl SpaceLab {
         }
         let projects = i64::try_from(p.projects.len()).unwrap_or(0);
         let validated = i64::try_from(p.validated_count()).unwrap_or(0);
-        let count = |f: &dyn Fn(usize, &super::super::cards::LabCard) -> bool| {
+        let count = |f: &dyn Fn(usize, &LabCard) -> bool| {
             i64::try_from(cards.iter().filter(|(i, l)| f(*i, l)).count()).unwrap_or(0)
         };
         let mut lab_end = 0;

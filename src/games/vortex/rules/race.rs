@@ -1,5 +1,7 @@
 //! Race and Crossing in play: turning towers, placing routers, the turn's end, and how a side wins or the game is drawn.
 
+use crate::games::vortex::board::tower_letter;
+
 use super::*;
 
 impl Vortex {
@@ -68,10 +70,9 @@ impl Vortex {
                     from,
                     captured_from: victim.map(|v| self.sides[v].seat),
                 });
-                self.this_turn.other.push(format!(
-                    "claim {} {from}",
-                    super::super::board::tower_letter(tower)
-                ));
+                self.this_turn
+                    .other
+                    .push(format!("claim {} {from}", tower_letter(tower)));
                 if let Some(v) = victim {
                     let chooser = if self.rules.victim_places { v } else { side };
                     self.pending = Some(Pending {
@@ -102,10 +103,9 @@ impl Vortex {
                     r.ctrl = true;
                 }
                 ev.push(Event::Recalled { seat, tower, to });
-                self.this_turn.other.push(format!(
-                    "recall {} {to}",
-                    super::super::board::tower_letter(tower)
-                ));
+                self.this_turn
+                    .other
+                    .push(format!("recall {} {to}", tower_letter(tower)));
                 self.end_turn(EndReason::Recall, ev);
                 return;
             }
