@@ -384,6 +384,17 @@ fn draw_right(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
         Align::Left,
         &tr(ctx, "monstrosities"),
     );
+    if !v.discs.is_empty() {
+        // What the orange ring on the first disc means.
+        dt(
+            img,
+            &body,
+            x + w - 14.0,
+            y + 2.0,
+            Align::Right,
+            &tr(ctx, "disc_next"),
+        );
+    }
     y += 26.0;
     for (i, (val, icon)) in v.discs.iter().enumerate() {
         let c = Pt::new(x + 36.0 + i as f32 * 56.0, y + 24.0);

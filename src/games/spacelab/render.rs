@@ -753,7 +753,7 @@ fn finals(
     }
 }
 
-const LEGEND_H: f32 = 88.0;
+const LEGEND_H: f32 = 110.0;
 
 /// The legend strip: agency colours with letters, specialty badge, ⚡, ★, slot rules.
 fn legend_strip(img: &mut RgbaImage, ctx: &RenderCtx, y: f32) {
@@ -818,6 +818,14 @@ fn legend_strip(img: &mut RgbaImage, ctx: &RenderCtx, y: f32) {
         WIDTH as f32 - 60.0,
     );
     text(img, Weight::Regular, 14.0, INK, 22.0, top + 57.0, &codes);
+    // The station line's short words.
+    let station = fit(
+        Weight::Regular,
+        14.0,
+        &tr(ctx, "legend_station"),
+        WIDTH as f32 - 60.0,
+    );
+    text(img, Weight::Regular, 14.0, INK, 22.0, top + 79.0, &station);
 }
 
 /// Draws a legend label and returns its width.
