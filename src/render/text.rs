@@ -16,7 +16,7 @@ use ab_glyph::{point, Font, FontRef, Glyph, GlyphId, PxScale, ScaleFont};
 use image::{GrayImage, Rgba, RgbaImage};
 use imageproc::morphology::{grayscale_dilate, Mask};
 
-use super::shapes::{blend, Pt};
+use super::shapes::{blend_coverage_row, Pt};
 
 static REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 static BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
@@ -157,6 +157,13 @@ impl Coverage {
     fn height(&self) -> usize {
         self.data.len().checked_div(self.width).unwrap_or(0)
     }
+    /// Each row of coverage with its offset from the box's top.
+    fn rows(&self) -> impl Iterator<Item = (i64, &[u8])> {
+        self.data
+            .chunks_exact(self.width.max(1))
+            .enumerate()
+            .map(|(y, row)| (y as i64, row))
+    }
 }
 
 thread_local! {
@@ -242,17 +249,8 @@ fn draw_glyphs(img: &mut RgbaImage, style: &Style, text: &str, origin: Pt) {
     }
     for &(x, y, key) in &placed {
         with_coverage(font, key, |c| {
-            for (i, &v) in c.data.iter().enumerate() {
-                if v > 0 {
-                    let (cx, cy) = ((i % c.width) as i64, (i / c.width) as i64);
-                    blend(
-                        img,
-                        x + c.left + cx,
-                        y + c.top + cy,
-                        style.colour,
-                        f32::from(v) / 255.0,
-                    );
-                }
+            for (cy, row) in c.rows() {
+                blend_coverage_row(img, x + c.left, y + c.top + cy, row, style.colour);
             }
         });
     }
@@ -284,28 +282,24 @@ fn halo(
     let x1 = boxes.iter().map(|b| b.2).max().unwrap_or(x0) + pad;
     let y1 = boxes.iter().map(|b| b.3).max().unwrap_or(y0) + pad;
     let mut mask = GrayImage::new((x1 - x0) as u32, (y1 - y0) as u32);
+    let stride = (x1 - x0) as usize;
+    let cells: &mut [u8] = &mut mask;
     for &(x, y, key) in placed {
         with_coverage(font, key, |c| {
-            for (i, &v) in c.data.iter().enumerate() {
-                let mx = (x + c.left + (i % c.width) as i64 - x0) as u32;
-                let my = (y + c.top + (i / c.width) as i64 - y0) as u32;
-                let m = &mut mask.get_pixel_mut(mx, my)[0];
-                *m = m.saturating_add(v);
+            // Within the mask, whose box holds every glyph's.
+            let mx = (x + c.left - x0) as usize;
+            for (cy, row) in c.rows() {
+                let at = (y + c.top + cy - y0) as usize * stride + mx;
+                for (m, &v) in cells[at..at + row.len()].iter_mut().zip(row) {
+                    *m = m.saturating_add(v);
+                }
             }
         });
     }
     let grown = grayscale_dilate(&mask, &Mask::square(r.min(255) as u8));
     // A colour through a coverage mask: imageproc has no such fill.
-    for (x, y, c) in grown.enumerate_pixels() {
-        if c[0] > 0 {
-            blend(
-                img,
-                x0 + i64::from(x),
-                y0 + i64::from(y),
-                colour,
-                f32::from(c[0]) / 255.0,
-            );
-        }
+    for (my, row) in grown.as_raw().chunks_exact(stride).enumerate() {
+        blend_coverage_row(img, x0, y0 + my as i64, row, colour);
     }
 }
 

@@ -818,20 +818,6 @@ fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
     }
 }
 
-/// Two RGBA pixels with each colour byte rounded to a multiple of 16 as `(b + 8) & !15`
-/// saturating would (255 gives 240), alpha untouched: eight bytes an operation, where a loop
-/// over pixels, which the compiler left scalar, was a fifth of the render.
-fn snap(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const ALPHA: u64 = 0xFF00_0000_FF00_0000;
-    let high = (w >> 4) & (ONES * 0x0F);
-    // Bit 3 set means rounding up; 15 + 1 (from 248..=255) is taken back to 15. No byte
-    // carries into the next: every sum is at most 16.
-    let rounded = high + ((w >> 3) & ONES);
-    let level = rounded - ((rounded >> 4) & ONES);
-    ((level << 4) & !ALPHA) | (w & ALPHA)
-}
-
 /// The public board image.
 pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     let mut img = crate::render::canvas(WIDTH, HEIGHT, PAPER);
@@ -839,16 +825,7 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     draw_panel(&mut img, view, ctx);
     // Snap every colour channel to 16 levels: anti-aliased edges keep their look, but the many
     // near-identical shades they leave compress far better (PNG stays well under 300 KB).
-    let buf: &mut [u8] = &mut img;
-    let mut pairs = buf.chunks_exact_mut(8);
-    for pair in &mut pairs {
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(pair);
-        pair.copy_from_slice(&snap(u64::from_le_bytes(bytes)).to_le_bytes());
-    }
-    for c in pairs.into_remainder().iter_mut().take(3) {
-        *c = c.saturating_add(8) & !15;
-    }
+    crate::render::snap_to_16_levels(&mut img);
     img
 }
 
