@@ -71,28 +71,7 @@ async fn old_release_database(db: &Db) -> (GameId, GameId, Vec<(Seat, String)>) 
     ))
     .await;
     let active = GameId(db.raw_i64("SELECT MAX(id) FROM games").await);
-    for (seat, user, name) in [(0, ALICE, "Alice"), (1, BOB, "Bob")] {
-        db.raw(&format!(
-            "INSERT INTO seats (game, seat, user_id, name, is_bot, dm_status) \
-             VALUES ({}, {seat}, {user}, {}, 0, 'open')",
-            active.0,
-            q(name)
-        ))
-        .await;
-    }
-    for (i, (seat, notation, barrier)) in log.iter().enumerate() {
-        db.raw(&format!(
-            "INSERT INTO moves (game, seq, seat, notation, barrier, at, undone_at) \
-             VALUES ({}, {}, {}, {}, {}, {}, NULL)",
-            active.0,
-            i + 1,
-            seat.0,
-            q(notation),
-            i64::from(*barrier),
-            100 + i
-        ))
-        .await;
-    }
+    insert_alice_bob_and_moves(db, active, &log, 100).await;
     // A lobby waiting for a second player: empty state, as that release stored lobbies.
     db.raw(&format!(
         "INSERT INTO games (kind, options_json, seed, state, version, status, guild, channel, \
@@ -502,3 +481,167 @@ async fn check_stored_game(db: &Db, kind: GameKind, g: &StoredGame) {
 }
 
 on_backends!(stored_games_replay_after_the_upgrade);
+
+/// Migrations of the release before ratings (0009_ratings came after it).
+const BEFORE_RATINGS_MIGRATIONS: usize = 8;
+
+/// A Cortexcape game of Alice and Bob as the release before ratings stored it, played `options`
+/// options in (to its end when `None`), with the given status, resigned seat and end time.
+async fn insert_v8_game(
+    db: &Db,
+    seed: u64,
+    options: Option<usize>,
+    status: &str,
+    resigned: Option<u8>,
+    ended_at: i64,
+) -> GameId {
+    let opts = GameOptions::from([("short".to_string(), "true".to_string())]);
+    let mut game = GameKind::Cortexcape.setup(&opts, 2, seed).unwrap();
+    let mut log = Vec::new();
+    while let Some(p) = game.prompt() {
+        if options == Some(log.len()) {
+            break;
+        }
+        let pick = p.options[log.len() % p.options.len()].clone();
+        let moved = game.apply_notation(p.seat, &pick).unwrap();
+        log.push((p.seat, pick, moved.barrier));
+        assert!(log.len() < 2_000, "the game does not end");
+    }
+    db.raw(&format!(
+        "INSERT INTO games (kind, options_json, seed, state, version, status, guild, channel, \
+         thread, host, clock_secs, created_at, updated_at, max_seats, lang, posted_version, \
+         started_at, resigned_seat) VALUES ('cortexcape', '{{\"short\":\"true\"}}', {}, {}, {}, \
+         {}, 1, 2, 3, {ALICE}, NULL, 10, {ended_at}, NULL, 'en', {}, 10, {})",
+        seed_to_i64(seed),
+        q(&game.to_json()),
+        log.len(),
+        q(status),
+        log.len(),
+        resigned.map_or("NULL".to_string(), |s| s.to_string()),
+    ))
+    .await;
+    let id = GameId(db.raw_i64("SELECT MAX(id) FROM games").await);
+    insert_alice_bob_and_moves(db, id, &log, 20).await;
+    id
+}
+
+/// Alice and Bob's seats of a game and its move rows (`at` counting from `first_at`), as the
+/// old releases wrote them.
+async fn insert_alice_bob_and_moves(
+    db: &Db,
+    game: GameId,
+    log: &[(Seat, String, bool)],
+    first_at: usize,
+) {
+    for (seat, user, name) in [(0, ALICE, "Alice"), (1, BOB, "Bob")] {
+        db.raw(&format!(
+            "INSERT INTO seats (game, seat, user_id, name, is_bot, dm_status) \
+             VALUES ({}, {seat}, {user}, {}, 0, 'open')",
+            game.0,
+            q(name)
+        ))
+        .await;
+    }
+    for (i, (seat, notation, barrier)) in log.iter().enumerate() {
+        db.raw(&format!(
+            "INSERT INTO moves (game, seq, seat, notation, barrier, at, undone_at) \
+             VALUES ({}, {}, {}, {}, {}, {}, NULL)",
+            game.0,
+            i + 1,
+            seat.0,
+            q(notation),
+            i64::from(*barrier),
+            first_at + i
+        ))
+        .await;
+    }
+}
+
+/// A server's finished games from the release before ratings are rated once after the upgrade,
+/// oldest end first, the first time a rating is read: a resigned game counts as the leaver's
+/// loss, a cancelled or running game for nobody.
+async fn finished_games_of_the_release_before_ratings_are_rated(db: &Db) {
+    let migrations = match db.backend {
+        Backend::Sqlite => MIGRATIONS_SQLITE,
+        Backend::Postgres => MIGRATIONS_POSTGRES,
+    };
+    if let Some(path) = db.url.strip_prefix("sqlite://") {
+        std::fs::File::create(path).unwrap();
+    }
+    db.raw(
+        "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, \
+         applied_at BIGINT NOT NULL)",
+    )
+    .await;
+    for m in &migrations[..BEFORE_RATINGS_MIGRATIONS] {
+        db.raw(m.sql).await;
+        db.raw(&format!(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES ({}, {}, 1)",
+            m.version,
+            q(m.name)
+        ))
+        .await;
+    }
+    assert!(migrations[BEFORE_RATINGS_MIGRATIONS]
+        .name
+        .contains("ratings"));
+    // Ended last, played to its end; ended first, Bob resigned 12 options in; a cancelled
+    // game and a running one in between.
+    let played = insert_v8_game(db, 11, None, "finished", None, 4_000).await;
+    let resigned = insert_v8_game(db, 12, Some(12), "finished", Some(1), 1_000).await;
+    let cancelled = insert_v8_game(db, 13, Some(6), "cancelled", None, 2_000).await;
+    let running = insert_v8_game(db, 14, Some(8), "active", None, 3_000).await;
+
+    let store = db.connect().await;
+    assert_eq!(
+        db.raw_i64("SELECT COUNT(*) FROM schema_migrations").await,
+        migrations.len() as i64,
+    );
+    let svc = Service::new(store);
+    let history = svc.rating_history(Some(1)).await.expect("history");
+    let games: Vec<GameId> = history.iter().map(|c| c.game).collect();
+    assert_eq!(
+        games,
+        vec![resigned, resigned, played, played],
+        "rated once each, oldest end first: {history:?}"
+    );
+    assert!(!games.contains(&cancelled) && !games.contains(&running));
+    let bob = history
+        .iter()
+        .find(|c| c.game == resigned && c.player == format!("u:{BOB}"))
+        .unwrap();
+    let alice = history
+        .iter()
+        .find(|c| c.game == resigned && c.player == format!("u:{ALICE}"))
+        .unwrap();
+    assert!(
+        alice.won && !bob.won && alice.rank < bob.rank,
+        "{history:?}"
+    );
+    assert!(bob.after.mu < bob.before.mu && alice.after.mu > alice.before.mu);
+    // The second game starts from the first one's ratings.
+    let alice_later = history
+        .iter()
+        .find(|c| c.game == played && c.player == format!("u:{ALICE}"))
+        .unwrap();
+    assert!((alice_later.before.mu - alice.after.mu).abs() < 1e-9);
+    assert_eq!(svc.settle_ratings(Some(1)).await.unwrap(), 0, "rated once");
+    // The leaderboard shows both players, with two games each.
+    let text = svc
+        .stats_board(Some(1), Some(GameKind::Cortexcape), Some(ALICE), Lang::En)
+        .await
+        .unwrap();
+    assert!(
+        text.contains("**Alice**") && text.contains("**Bob**"),
+        "{text}"
+    );
+    let board = svc
+        .store()
+        .ratings_of_kind(Some(1), "cortexcape")
+        .await
+        .unwrap();
+    assert_eq!(board.len(), 2);
+    assert!(board.iter().all(|r| r.played == 2), "{board:?}");
+}
+
+on_backends!(finished_games_of_the_release_before_ratings_are_rated);
