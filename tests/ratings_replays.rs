@@ -312,6 +312,75 @@ async fn entrants_of_a_solitaire_a_leaver_and_a_double_seat() {
     assert!(entrants(&record, &standings(game.game.as_ref(), None), |_| None).is_empty());
 }
 
+/// Every game's leaderboard in one `/stats` message: with many players whose names are long
+/// and full of markdown (escaped, so longer still), the message shrinks each board to fit
+/// Discord's 2,000 characters and still shows every game, the footnote and the viewer's place.
+#[tokio::test]
+async fn the_all_games_leaderboard_fits_one_message() {
+    let svc = Service::new(Db::sqlite_memory().connect().await);
+    let name = |i: i64| format!("*_~`|{i:02}_the_longest_name_**_{i:02}");
+    let kinds = [
+        (GameKind::Cortexcape, "short=true"),
+        (GameKind::Portal, ""),
+        (GameKind::Gates, ""),
+        (GameKind::SpaceLab, ""),
+        (GameKind::Vortex, ""),
+    ];
+    for (k, (kind, options)) in kinds.into_iter().enumerate() {
+        for pair in 0..6i64 {
+            let (a, b) = (100 + 2 * pair, 101 + 2 * pair);
+            let game = start(
+                &svc,
+                kind,
+                options,
+                vec![member(a, &name(a)), member(b, &name(b))],
+                (k * 10) as u64 + pair as u64,
+            )
+            .await;
+            svc.resign(game, b, Lang::En, svc.now())
+                .await
+                .expect("resign");
+        }
+    }
+    // The viewer is one of the losers, below the top three of every game.
+    let viewer = 111;
+    for lang in [Lang::En, Lang::Fr] {
+        let text = svc
+            .stats_board(Some(SERVER), None, Some(viewer), lang)
+            .await
+            .unwrap();
+        assert!(
+            text.chars().count() <= 2000,
+            "{} chars: {text}",
+            text.chars().count()
+        );
+        for (kind, _) in kinds {
+            assert!(
+                text.contains(&format!("**{}**", kind.display_name())),
+                "{kind:?} missing: {text}"
+            );
+        }
+        let you = if lang == Lang::En {
+            "… and you:"
+        } else {
+            "… et vous :"
+        };
+        assert_eq!(
+            text.matches(you).count(),
+            5,
+            "the viewer's place in each: {text}"
+        );
+        assert!(text.contains("Places go by") || text.contains("Le classement suit"));
+        // One game alone keeps its top ten.
+        let one = svc
+            .stats_board(Some(SERVER), Some(GameKind::Portal), Some(viewer), lang)
+            .await
+            .unwrap();
+        assert!(one.chars().count() <= 2000, "{one}");
+        assert!(one.contains("`10.`"), "a top ten: {one}");
+    }
+}
+
 // ----- end to end through the fake Discord -----
 
 #[tokio::test]
