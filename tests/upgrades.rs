@@ -11,7 +11,7 @@ mod store_db;
 use croupier::engine::{GameId, GameKind, GameOptions, Seat};
 use croupier::i18n::Lang;
 use croupier::service::{seed_to_i64, Actor, PlayLine, Player, Service, ServiceError};
-use croupier::store::{Backend, GameStatus, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
+use croupier::store::{Backend, GameStatus, Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
 use store_db::Db;
 
 /// Migrations the previous release shipped (`git log -- migrations/`: 0003 came after it).
@@ -24,9 +24,9 @@ fn q(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }
 
-/// Builds the database as the previous release left it: its migrations with their history rows,
-/// then rows as its store wrote them (no column a later migration added).
-async fn old_release_database(db: &Db) -> (GameId, GameId, Vec<(Seat, String)>) {
+/// The schema a release left: its first `applied` migrations with their history rows.
+/// Returns every migration of the backend (today's list).
+async fn schema_of_release(db: &Db, applied: usize) -> &'static [Migration] {
     let migrations = match db.backend {
         Backend::Sqlite => MIGRATIONS_SQLITE,
         Backend::Postgres => MIGRATIONS_POSTGRES,
@@ -40,7 +40,7 @@ async fn old_release_database(db: &Db) -> (GameId, GameId, Vec<(Seat, String)>) 
          applied_at BIGINT NOT NULL)",
     )
     .await;
-    for m in &migrations[..OLD_RELEASE_MIGRATIONS] {
+    for m in &migrations[..applied] {
         db.raw(m.sql).await;
         db.raw(&format!(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES ({}, {}, 1)",
@@ -49,6 +49,13 @@ async fn old_release_database(db: &Db) -> (GameId, GameId, Vec<(Seat, String)>) 
         ))
         .await;
     }
+    migrations
+}
+
+/// Builds the database as the previous release left it: its migrations with their history rows,
+/// then rows as its store wrote them (no column a later migration added).
+async fn old_release_database(db: &Db) -> (GameId, GameId, Vec<(Seat, String)>) {
+    schema_of_release(db, OLD_RELEASE_MIGRATIONS).await;
     // An active two-player Cortexcape game 30 options in (Cortexcape's state type has not
     // changed since that release, so today's engine writes the same snapshot it did).
     let mut game = GameKind::Cortexcape
@@ -561,27 +568,7 @@ async fn insert_alice_bob_and_moves(
 /// oldest end first, the first time a rating is read: a resigned game counts as the leaver's
 /// loss, a cancelled or running game for nobody.
 async fn finished_games_of_the_release_before_ratings_are_rated(db: &Db) {
-    let migrations = match db.backend {
-        Backend::Sqlite => MIGRATIONS_SQLITE,
-        Backend::Postgres => MIGRATIONS_POSTGRES,
-    };
-    if let Some(path) = db.url.strip_prefix("sqlite://") {
-        std::fs::File::create(path).unwrap();
-    }
-    db.raw(
-        "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, \
-         applied_at BIGINT NOT NULL)",
-    )
-    .await;
-    for m in &migrations[..BEFORE_RATINGS_MIGRATIONS] {
-        db.raw(m.sql).await;
-        db.raw(&format!(
-            "INSERT INTO schema_migrations (version, name, applied_at) VALUES ({}, {}, 1)",
-            m.version,
-            q(m.name)
-        ))
-        .await;
-    }
+    let migrations = schema_of_release(db, BEFORE_RATINGS_MIGRATIONS).await;
     assert!(migrations[BEFORE_RATINGS_MIGRATIONS]
         .name
         .contains("ratings"));
