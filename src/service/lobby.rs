@@ -928,15 +928,22 @@ impl Service {
         lang: Lang,
         now: i64,
     ) -> Result<Outputs, ServiceError> {
-        // One load serves the checks and the move.
-        let loaded = self.load_active(game, Some(seen)).await?;
-        let (seat, prompt) = self.deciding(&loaded, user)?;
-        let line = prompt
-            .options
-            .get(index)
-            .cloned()
-            .ok_or(LobbyError::NoSuchChoice)?;
-        self.commit_line(loaded, seat, &line, lang, now).await
+        // One load serves the checks and the move (a second only when the clock alone moved
+        // under the first: see `clock_only_moved`).
+        let mut retried = false;
+        loop {
+            let loaded = self.load_active(game, Some(seen)).await?;
+            let (seat, prompt) = self.deciding(&loaded, user)?;
+            let line = prompt
+                .options
+                .get(index)
+                .cloned()
+                .ok_or(LobbyError::NoSuchChoice)?;
+            match self.commit_line(loaded, seat, &line, lang, now).await {
+                Err(e) if !retried && super::clock_only_moved(&e) => retried = true,
+                other => return other,
+            }
+        }
     }
 
     /// The user's games, with whose turn it is and when its time runs out: the games where it

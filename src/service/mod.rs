@@ -378,22 +378,18 @@ impl Service {
 
     /// Plays a line for an actor. On success the moves are stored before any output is made.
     pub async fn play(&self, cmd: PlayLine, lang: Lang, now: i64) -> Result<Outputs, ServiceError> {
-        let loaded = self.load_active(cmd.game, cmd.seen).await?;
-        let seat = self.seat_of(&loaded, cmd.actor)?;
-        let version = loaded.record.version;
-        match self.commit_line(loaded, seat, &cmd.line, lang, now).await {
-            // Only the clock moved between our read and our write (a reminder or a bot's job
-            // landed at the same moment) and the game is as the player saw it: the line is
-            // tried once more. A changed game is never replayed onto (a double /move).
-            Err(ServiceError::Play(PlayError::Stale { .. })) if cmd.seen.is_none() => {
-                let loaded = self.load_active(cmd.game, None).await?;
-                if loaded.record.version != version {
-                    return Err(clocks::stale(&loaded.record));
+        let mut seen = cmd.seen;
+        let mut retried = false;
+        loop {
+            let loaded = self.load_active(cmd.game, seen).await?;
+            let version = loaded.record.version;
+            let seat = self.seat_of(&loaded, cmd.actor)?;
+            match self.commit_line(loaded, seat, &cmd.line, lang, now).await {
+                Err(e) if !retried && clock_only_moved(&e) => {
+                    (seen, retried) = (Some(version), true);
                 }
-                let seat = self.seat_of(&loaded, cmd.actor)?;
-                self.commit_line(loaded, seat, &cmd.line, lang, now).await
+                other => return other,
             }
-            other => other,
         }
     }
 
@@ -688,6 +684,15 @@ pub fn event_texts(applied: &[AppliedMove], lang: Lang, names: &[String]) -> Vec
         .collect()
 }
 
+/// Whether a move was refused only because the game's clock changed between its read and its
+/// write (a pause, resume, extension, vacation or seat handed over, which move the clock's
+/// revision and not the game's version): the same move is then tried once more on a fresh
+/// read that must still show the version the player acted on, so a changed game is never
+/// played onto. Seats are checked again on that read (a handover may have moved one).
+fn clock_only_moved(e: &ServiceError) -> bool {
+    matches!(e, ServiceError::Play(PlayError::Stale { expected, found }) if expected == found)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -713,5 +718,83 @@ mod tests {
         for s in [0, 1, u64::MAX, 1 << 63, 12_345_678_901_234] {
             assert_eq!(seed_from_i64(seed_to_i64(s)), s);
         }
+    }
+
+    /// A move computed before a clock change (here `/clock extend`) is refused by the store's
+    /// guard, and told apart from a move onto a changed game, so `play` and `choose` try it
+    /// once more; a move after another move is a plain stale move.
+    #[tokio::test]
+    async fn a_move_refused_for_a_clock_change_alone_is_told_apart() {
+        let svc = Service::new(Store::connect("sqlite::memory:").await.unwrap());
+        let player = |user: i64| Player {
+            user: Some(user),
+            name: format!("P{user}"),
+            is_bot: false,
+        };
+        let (game, _) = svc
+            .start(
+                StartGame {
+                    kind: GameKind::Cortexcape,
+                    options: GameOptions::from([("short".into(), "true".into())]),
+                    host: Some(1),
+                    players: vec![player(1), player(2)],
+                    seed: 5,
+                    place: Place {
+                        guild: Some(1),
+                        channel: Some(2),
+                        thread: None,
+                    },
+                    clock_secs: Some(86_400),
+                },
+                Lang::En,
+                0,
+            )
+            .await
+            .unwrap();
+        // Played on to the first option that ends a turn (it writes the next turn's clock).
+        let mut steps = 0;
+        let (before, prompt, line) = loop {
+            let loaded = svc.load(game).await.unwrap();
+            let prompt = loaded.game.prompt().unwrap();
+            let line = prompt.options[0].clone();
+            let mut probe = loaded.game.clone_box();
+            probe.play_line(prompt.seat, &line).unwrap();
+            if probe.prompt().map(|p| p.seat) != Some(prompt.seat) {
+                break (loaded, prompt, line);
+            }
+            let cmd = PlayLine {
+                game,
+                actor: Actor::Seat(prompt.seat),
+                line,
+                seen: None,
+            };
+            svc.play(cmd, Lang::En, 5).await.unwrap();
+            steps += 1;
+            assert!(steps < 200, "no option ends a turn");
+        };
+        svc.clock(game, 1, false, ClockAction::Extend(3_600), 10)
+            .await
+            .unwrap();
+        let refused = svc
+            .commit_line(before, prompt.seat, &line, Lang::En, 20)
+            .await
+            .unwrap_err();
+        assert!(clock_only_moved(&refused), "{refused:?}");
+        // On a fresh read the same move plays; an old read after it is a stale move.
+        let old = svc.load(game).await.unwrap();
+        let fresh = svc.load(game).await.unwrap();
+        svc.commit_line(fresh, prompt.seat, &line, Lang::En, 30)
+            .await
+            .unwrap();
+        let next = old.game.prompt().unwrap();
+        let again = svc
+            .commit_line(old, next.seat, &next.options[0], Lang::En, 40)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(again, ServiceError::Play(PlayError::Stale { .. }))
+                && !clock_only_moved(&again),
+            "{again:?}"
+        );
     }
 }

@@ -207,15 +207,10 @@ fn card_key(c: Card, part: &str) -> Text {
     Text::new(format!("portal.card.{}.{part}", c.slug()))
 }
 
-/// One chamber: hex, edges, name, face icons, pieces and tokens.
-fn draw_chamber(
-    img: &mut RgbaImage,
-    view: &PublicView,
-    x: &ChamberView,
-    c: Pt,
-    geo: &Geo,
-    ctx: &RenderCtx,
-) {
+/// A chamber's ground: the hex, its hatching when locked, its edges and the ring of the last
+/// choice. Every ground is drawn before the last move's arrow, and every chamber's contents
+/// after it, so the arrow passes under pieces and counts and never hides them.
+fn draw_chamber_ground(img: &mut RgbaImage, x: &ChamberView, c: Pt, geo: &Geo) {
     let r = geo.h / 2.0 - 2.0;
     let k = (geo.w / 160.0).clamp(0.45, 1.25);
     let pts = hex_points(c, r);
@@ -237,12 +232,13 @@ fn draw_chamber(
             }
         }
     }
-    let (edge, width) = if x.old_edge {
-        (OLD_EDGE, 5.0 * k.max(0.7))
+    let width = edge_width(x, k);
+    let edge = if x.old_edge {
+        OLD_EDGE
     } else if x.new_edge {
-        (NEW_EDGE, 5.0 * k.max(0.7))
+        NEW_EDGE
     } else {
-        (HEX_EDGE, 2.0)
+        HEX_EDGE
     };
     stroke_polygon(img, &pts, width, edge);
     if x.touched {
@@ -250,6 +246,29 @@ fn draw_chamber(
         ring_pts.push(ring_pts[0]);
         dashed_polyline(img, &ring_pts, 3.0, 9.0, 6.0, ALERT);
     }
+}
+
+/// The width of a chamber's edge line (wide when the edge is marked new or old).
+fn edge_width(x: &ChamberView, k: f32) -> f32 {
+    if x.old_edge || x.new_edge {
+        5.0 * k.max(0.7)
+    } else {
+        2.0
+    }
+}
+
+/// One chamber's contents: name, edge tags, face icons, pieces and tokens.
+fn draw_chamber(
+    img: &mut RgbaImage,
+    view: &PublicView,
+    x: &ChamberView,
+    c: Pt,
+    geo: &Geo,
+    ctx: &RenderCtx,
+) {
+    let r = geo.h / 2.0 - 2.0;
+    let k = (geo.w / 160.0).clamp(0.45, 1.25);
+    let width = edge_width(x, k);
     // Name.
     let name_style = Style::new(Weight::Bold, 24.0 * k, INK);
     draw_text(img, &name_style, c.x, c.y - r * 0.78, Align::Centre, &x.id);
@@ -342,7 +361,8 @@ fn draw_chamber(
         .filter(|(_, n)| *n > 0)
         .collect();
     for (row, items, is_cake) in [(0.0, &pawns, false), (1.0, &cakes, true)] {
-        let y = c.y + r * 0.12 + row * 30.0 * k;
+        // Raised a little so the cake row keeps clear of the tokens at the foot.
+        let y = c.y + r * 0.12 - 5.0 * k + row * 30.0 * k;
         let m = items.len() as f32;
         // Four seats' pieces keep inside the border: the first token's left half and the last
         // count's width must fit too.
@@ -491,8 +511,7 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
         );
     }
     for x in &view.chambers {
-        let c = geo.centre(x.floor, x.c);
-        draw_chamber(&mut img, view, x, c, &geo, ctx);
+        draw_chamber_ground(&mut img, x, geo.centre(x.floor, x.c), &geo);
     }
     if let Some((a, b)) = &view.last_move {
         let find = |id: &str| {
@@ -508,6 +527,10 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
             thick_line(&mut img, from, to, 5.0, ALERT);
             arrow_head(&mut img, to, dir, 18.0, ALERT);
         }
+    }
+    for x in &view.chambers {
+        let c = geo.centre(x.floor, x.c);
+        draw_chamber(&mut img, view, x, c, &geo, ctx);
     }
     if let Some(l) = &view.lifted {
         let c = Pt::new(LAB_W - 110.0, 60.0);
@@ -615,7 +638,18 @@ fn draw_legend(img: &mut RgbaImage, ctx: &RenderCtx) {
     entries.push(LegendEntry::new(l("locked"), |img, c| {
         lock_mark(img, c, 18.0)
     }));
-    legend(img, 20.0, LEGEND_TOP, 1120.0, &l("title"), 5, &entries);
+    // The marks of the last decision, drawn as on the board.
+    entries.push(LegendEntry::new(l("touched"), |img, c| {
+        let mut ring = hex_points(c, 13.0);
+        ring.push(ring[0]);
+        dashed_polyline(img, &ring, 2.5, 6.0, 4.0, ALERT);
+    }));
+    entries.push(LegendEntry::new(l("last_move"), |img, c| {
+        let (tail, tip) = (Pt::new(c.x - 14.0, c.y), Pt::new(c.x + 15.0, c.y));
+        thick_line(img, tail, tip - Pt::new(9.0, 0.0), 4.0, ALERT);
+        arrow_head(img, tip, Pt::new(1.0, 0.0), 12.0, ALERT);
+    }));
+    legend(img, 20.0, LEGEND_TOP, 1120.0, &l("title"), 6, &entries);
 }
 
 fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
