@@ -872,6 +872,7 @@ async fn closed_dms_are_remembered_and_noticed_once_without_the_hand() {
             user: Some(croupier_user(user)),
             text: secret.into(),
             png: png.clone(),
+            by_dm: true,
         })
         .collect();
     let data = Data::new(w.service.clone());

@@ -261,7 +261,7 @@ async fn choose(
         .choose(game, user, version, index, lang, data.service.now())
         .await?;
     // The same player decides again: an intermediate step of their turn.
-    let same_turn = outputs.board.outcome.is_none() && outputs.board.mention == Some(user);
+    let same_turn = outputs.same_decider;
     let hands = outputs.hands;
     let from_private = click
         .message
@@ -307,8 +307,7 @@ async fn choose(
             None,
         )
         .await;
-        let view = data.service.lobby(game).await?;
-        send::send_private(http, data, &view, &outputs.private, None, lang).await;
+        send::send_private(http, data, &outputs.table, &outputs.private, None, lang).await;
     } else {
         // The old board keeps its picture but loses its buttons; the new one is posted even
         // if the old one could not be changed (its buttons then answer "the board changed").

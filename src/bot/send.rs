@@ -335,22 +335,6 @@ pub fn silenced(msg: CreateMessage, silent: bool) -> CreateMessage {
     }
 }
 
-/// Whether `board` calls a player who turned pings off (`/settings pings:false`). A board
-/// pings at most the player who decides now, so silencing the message is silencing it for
-/// them. When their settings cannot be read, the board pings as usual.
-pub async fn board_is_silent(data: &Data, board: &BoardPost) -> bool {
-    let Some(user) = board.mention else {
-        return false;
-    };
-    match data.service.settings_of(user).await {
-        Ok(s) => !s.pings,
-        Err(e) => {
-            tracing::warn!(game = %board.game, error = %e, "could not read a player's pings setting");
-            false
-        }
-    }
-}
-
 /// Whether `user` gets their hand by DM (`/settings hand_dms`); yes when it cannot be read.
 async fn wants_hand_dms(data: &Data, user: i64) -> bool {
     match data.service.settings_of(user).await {
@@ -401,7 +385,7 @@ pub async fn send_private(
             .seats
             .iter()
             .any(|s| s.user == Some(user) && s.dm_status == crate::store::DmStatus::Closed);
-        if closed || !wants_hand_dms(data, user).await {
+        if closed || !post.by_dm {
             continue;
         }
         let header = Text::new("bot.dm.header")
@@ -532,15 +516,12 @@ pub async fn deliver_after(
     retired: Option<serenity::MessageId>,
 ) -> Result<(), Error> {
     let undelivered = |e: Error| Error::Undelivered(Box::new(e));
-    let mut view = data
-        .service
-        .lobby(game)
-        .await
-        .map_err(|e| undelivered(e.into()))?;
+    // The game as the change left it: no second read.
+    let mut view = outputs.table.clone();
     // Where the live board is (a place that refused the post keeps it: retiring it there
     // fails quietly).
     let previous = place_of(&view);
-    let silent = board_is_silent(data, &outputs.board).await;
+    let silent = outputs.board.silent;
     let msg = match previous {
         Some(place) => match post_board(http, &data.pace, place, outputs, lang, silent).await {
             Ok(msg) => Some(msg),
@@ -810,7 +791,7 @@ async fn replace_place(
     let lang = data.service.game_lang(game).await?;
     if let Some(place) = relocate(http, data, &view, lang).await? {
         let outputs = data.service.show(game, lang).await?;
-        let silent = board_is_silent(data, &outputs.board).await;
+        let silent = outputs.board.silent;
         let msg = silenced(board_message(&outputs.board, outputs.hands, lang), silent);
         let posted = posting(&data.pace, "post a board", || {
             place.send_message(http, msg.clone())
@@ -904,8 +885,7 @@ pub async fn deliver_notices(http: &serenity::Http, data: &Data, notices: Vec<No
 async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> Result<(), Error> {
     match notice {
         Notice::Board(outputs) => {
-            let lang = data.service.game_lang(outputs.board.game).await?;
-            deliver(http, data, outputs.board.game, &outputs, lang).await
+            deliver(http, data, outputs.board.game, &outputs, outputs.lang).await
         }
         Notice::Place { game, text } => {
             let view = data.service.lobby(game).await?;
@@ -1095,6 +1075,7 @@ mod tests {
                 private: false,
             }),
             mention,
+            silent: false,
             deadline: None,
             scores: vec![0, 0],
             outcome: None,

@@ -10,15 +10,15 @@
 use serde::{Deserialize, Serialize};
 
 use super::lobby::check_clock_len;
-use super::output::{self, Notice, Outputs};
+use super::output::{self, Notice};
 use super::{seed_from_i64, Loaded, LobbyError, Service, ServiceError};
 use crate::ai::BotPlayer;
 use crate::clock::{after_quiet, human_duration, Quiet, Zone, HOUR, MAX_TURN_SECS, MIN_TURN_SECS};
 use crate::engine::{AnyGame, AppliedMove, GameId, PlayError, Seat};
 use crate::i18n::{Lang, Text};
 use crate::store::{
-    Attendance, GameRecord, GameStatus, JobRecord, NewJob, StoreError, TimeoutPolicy, TurnClock,
-    TurnPlan, UserSettings,
+    GameRecord, GameStatus, JobRecord, NewJob, StoreError, TimeoutPolicy, TurnClock, TurnPlan,
+    UserSettings,
 };
 
 pub const JOB_DEADLINE: &str = "deadline";
@@ -1158,98 +1158,6 @@ impl Service {
             text,
             fallback: Some(fallback),
         }])
-    }
-
-    /// Plays the applied options (already on `loaded.game`) into the store with the next
-    /// turn's plan, and builds the outputs.
-    pub(crate) async fn commit_applied(
-        &self,
-        mut loaded: Loaded,
-        applied: Vec<AppliedMove>,
-        hands_before: &[Option<serde_json::Value>],
-        lang: Lang,
-        now: i64,
-        mover: Mover,
-    ) -> Result<Outputs, ServiceError> {
-        let status = if loaded.game.outcome().is_some() {
-            GameStatus::Finished
-        } else {
-            GameStatus::Active
-        };
-        let moves: Vec<crate::store::NewMove> = applied
-            .iter()
-            .map(|m| crate::store::NewMove {
-                seat: m.seat,
-                notation: m.notation.clone(),
-                barrier: m.barrier,
-            })
-            .collect();
-        let mut plan = self
-            .plan_turn(
-                &loaded.record,
-                loaded.game.as_ref(),
-                now,
-                mover != Mover::Player,
-            )
-            .await?;
-        if let Some(plan) = plan.as_mut() {
-            match mover {
-                Mover::Timeout(seat) => plan.attendance.push((seat, Attendance::Missed)),
-                Mover::Player => {
-                    for m in &applied {
-                        let back = (m.seat, Attendance::Played);
-                        let missed = loaded
-                            .record
-                            .seats
-                            .get(m.seat.index())
-                            .is_some_and(|s| s.timeouts > 0);
-                        if missed && !plan.attendance.contains(&back) {
-                            plan.attendance.push(back);
-                        }
-                    }
-                }
-                Mover::Bot => {}
-            }
-        }
-        if status == GameStatus::Finished {
-            // The end replaces the game's jobs: only the archive of its thread, after a grace.
-            let plan = plan.get_or_insert_with(|| same_clock(&loaded.record.clock));
-            plan.jobs.push(self.archive_job(loaded.record.id, now));
-        }
-        let ranks = loaded.game.outcome().map(|o| o.ranks).unwrap_or_default();
-        let version = self
-            .store
-            .record_moves_planned(
-                loaded.record.id,
-                loaded.record.version,
-                &moves,
-                &loaded.game.to_json(),
-                status,
-                now,
-                plan.as_ref(),
-                &ranks,
-            )
-            .await
-            .map_err(|e| match e {
-                StoreError::ClockChanged(_) => stale(&loaded.record),
-                other => ServiceError::from(other),
-            })?;
-        metrics::counter!(crate::ops::MOVES, "game" => loaded.record.kind.clone())
-            .increment(u64::try_from(applied.len()).unwrap_or(u64::MAX));
-        loaded.record.version = version;
-        loaded.record.status = status;
-        if let Some(plan) = &plan {
-            loaded.record.clock = plan.clock;
-            self.wake_if_due(plan, now);
-        }
-        // Rendering and encoding the board (milliseconds of CPU) runs on a blocking thread,
-        // so concurrent jobs and clicks do not hold up the async workers.
-        let before = hands_before.to_vec();
-        tokio::task::spawn_blocking(move || {
-            output::after_change_since(&loaded, &applied, lang, &before)
-        })
-        .await
-        .map_err(|e| ServiceError::Task(e.to_string()))
     }
 }
 

@@ -246,11 +246,21 @@ impl LobbyView {
             game: record.id,
             error: crate::engine::LoadError::UnknownKind(record.kind.clone()),
         })?;
+        Ok(LobbyView::of_kind(record, kind, cap))
+    }
+
+    /// The view of a game just loaded or changed, with no second read: a started game's seat
+    /// cap is its kind's (only a lobby's cap, read by [`Service::lobby`], can be lower).
+    pub(super) fn of_loaded(loaded: &super::Loaded) -> LobbyView {
+        LobbyView::of_kind(loaded.record.clone(), loaded.game.kind(), None)
+    }
+
+    fn of_kind(record: GameRecord, kind: GameKind, cap: Option<i64>) -> LobbyView {
         let (min, kind_max) = kind.seat_range();
         let max = cap
             .and_then(|c| usize::try_from(c).ok())
             .map_or(kind_max, |c| c.clamp(min, kind_max));
-        Ok(LobbyView {
+        LobbyView {
             game: record.id,
             kind,
             options: serde_json::from_str(&record.options_json).unwrap_or_default(),
@@ -267,7 +277,7 @@ impl LobbyView {
             bot_delay: record.bot_delay,
             lobby_message: record.lobby_message,
             board_message: record.board_message,
-        })
+        }
     }
 
     /// Seat names as they go into message text (see [`super::text_names`]).
@@ -721,7 +731,7 @@ impl Service {
             .await?;
         let mut loaded = self.load(game).await?;
         self.start_clock(&mut loaded, now).await?;
-        Ok(output::first_board(&loaded, lang))
+        Ok(self.with_settings(output::first_board(&loaded, lang)).await)
     }
 
     /// Cancels a lobby or a running game (host or moderator).
@@ -879,7 +889,11 @@ impl Service {
     }
 
     /// The user's seat and the prompt it must decide now, or why they may not.
-    fn deciding(&self, loaded: &Loaded, user: i64) -> Result<(Seat, PromptInfo), ServiceError> {
+    pub(super) fn deciding(
+        &self,
+        loaded: &Loaded,
+        user: i64,
+    ) -> Result<(Seat, PromptInfo), ServiceError> {
         let seat = self.seat_of(loaded, Actor::User(user))?;
         let prompt = loaded.game.prompt().ok_or(PlayError::GameOver)?;
         if prompt.seat != seat {
@@ -916,34 +930,6 @@ impl Service {
             choices.options = filter_choices(&prompt.options, typed);
         }
         Ok(choices)
-    }
-
-    /// Plays the `index`-th option of the prompt the user saw at `seen` (a button or a menu).
-    pub async fn choose(
-        &self,
-        game: GameId,
-        user: i64,
-        seen: Version,
-        index: usize,
-        lang: Lang,
-        now: i64,
-    ) -> Result<Outputs, ServiceError> {
-        // One load serves the checks and the move (a second only when the clock alone moved
-        // under the first: see `clock_only_moved`).
-        let mut retried = false;
-        loop {
-            let loaded = self.load_active(game, Some(seen)).await?;
-            let (seat, prompt) = self.deciding(&loaded, user)?;
-            let line = prompt
-                .options
-                .get(index)
-                .cloned()
-                .ok_or(LobbyError::NoSuchChoice)?;
-            match self.commit_line(loaded, seat, &line, lang, now).await {
-                Err(e) if !retried && super::clock_only_moved(&e) => retried = true,
-                other => return other,
-            }
-        }
     }
 
     /// The user's games, with whose turn it is and when its time runs out: the games where it

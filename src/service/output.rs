@@ -3,7 +3,7 @@
 use image::RgbaImage;
 use serde::Serialize;
 
-use super::{render_ctx, text_ctx, Loaded};
+use super::{render_ctx, text_ctx, Loaded, LobbyView};
 use crate::engine::{AnyGame, AppliedMove, GameId, Outcome, PromptInfo, Seat, Version};
 use crate::i18n::{Lang, Text};
 use crate::store::GameStatus;
@@ -21,6 +21,8 @@ pub struct BoardPost {
     pub prompt: Option<PromptInfo>,
     /// The front-end user to ping, if the seat that must decide has one.
     pub mention: Option<i64>,
+    /// That user turned pings off (`/settings pings`): the board goes out without a ping.
+    pub silent: bool,
     /// When the turn's clock runs out (unix seconds), if a clock runs.
     pub deadline: Option<i64>,
     pub scores: Vec<i64>,
@@ -51,6 +53,8 @@ pub struct PrivatePost {
     pub text: String,
     #[serde(skip)]
     pub png: Vec<u8>,
+    /// The player keeps hand DMs on (`/settings hand_dms`); otherwise they pull it themselves.
+    pub by_dm: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -63,6 +67,16 @@ pub struct Outputs {
     /// For the actor only: why the end of their typed line was refused while its start was
     /// played ([`crate::engine::PlayError::Stopped`]).
     pub refused: Option<Text>,
+    /// The game as this change left it: its place, its seats (names, users, DM states) and its
+    /// live board message, so a front end posts everything without reading the game again.
+    #[serde(skip)]
+    pub table: LobbyView,
+    /// The language the posts are written in (the one asked for when they were made).
+    #[serde(skip)]
+    pub lang: Lang,
+    /// A player's move after which the same seat decides again (an intermediate step of
+    /// their turn: a front end updates the board in place). Always false for other changes.
+    pub same_decider: bool,
 }
 
 /// Something the scheduler or a clock, seat or settings change asks a front end to send. Texts
@@ -279,6 +293,7 @@ pub(super) fn private_post(loaded: &Loaded, seat: Seat, lang: Lang) -> Option<Pr
         user: loaded.record.seats.get(seat.index()).and_then(|s| s.user),
         text: loaded.game.private_summary(seat, &text_ctx(loaded, lang))?,
         png: encode_timed(&img),
+        by_dm: true,
     })
 }
 
@@ -306,6 +321,7 @@ fn build(
             .filter(|_| loaded.record.status == GameStatus::Active),
         prompt,
         mention,
+        silent: false,
         scores: loaded.game.scores(),
         outcome: loaded.game.outcome(),
         png: encode_timed(&timed("board", || {
@@ -326,5 +342,33 @@ fn build(
         private,
         hands,
         refused: None,
+        table: LobbyView::of_loaded(loaded),
+        lang,
+        same_decider: false,
+    }
+}
+
+impl super::Service {
+    /// Fills in what the players' own settings say about posting `out`: a board whose
+    /// mentioned player turned pings off goes out silently, and a hand goes by DM only to a
+    /// player who keeps hand DMs on. A settings read that fails keeps the defaults (a ping, a
+    /// DM): a missed preference is better than a missed turn.
+    pub(super) async fn with_settings(&self, mut out: Outputs) -> Outputs {
+        if let Some(user) = out.board.mention {
+            match self.settings_of(user).await {
+                Ok(s) => out.board.silent = !s.pings,
+                Err(e) => {
+                    tracing::warn!(game = %out.board.game, error = %e, "could not read a player's pings setting")
+                }
+            }
+        }
+        for post in &mut out.private {
+            let Some(user) = post.user else { continue };
+            match self.settings_of(user).await {
+                Ok(s) => post.by_dm = s.hand_dms,
+                Err(e) => tracing::warn!(error = %e, "could not read a player's hand_dms setting"),
+            }
+        }
+        out
     }
 }

@@ -299,7 +299,9 @@ impl Service {
             .arg("who", who)
             .render_with(lang, &names);
         let mut notices = vec![Notice::Place { game, text }];
-        let out = output::after_change(&loaded, &[], lang);
+        let out = self
+            .with_settings(output::after_change(&loaded, &[], lang))
+            .await;
         if let Some(post) = out
             .private
             .iter()
@@ -312,10 +314,8 @@ impl Service {
         }
         if their_turn && !is_bot {
             notices.push(Notice::Board(Box::new(output::Outputs {
-                board: out.board,
                 private: Vec::new(),
-                hands: out.hands,
-                refused: None,
+                ..out
             })));
         }
         Ok(notices)
