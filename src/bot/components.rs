@@ -354,10 +354,13 @@ async fn lobby(
             update_lobby(http, &data.pace, click, &view, lang).await?;
         }
         LobbyAction::Start => {
-            let outputs = service
+            let mut outputs = service
                 .start_lobby(game, user, moderator, lang, data.service.now())
                 .await?;
-            open_thread(http, click, data, game, lang).await;
+            // The board goes where the game is played: the thread just opened, if any.
+            if let Some(thread) = open_thread(http, click, data, game, lang).await {
+                outputs.table.thread = Some(thread);
+            }
             // The game has started: its first board goes out even if the lobby message
             // cannot be updated (its buttons then answer that the game is under way).
             let updated = match service.lobby(game).await {
@@ -600,21 +603,19 @@ async fn follow(
 
 /// A started game gets its thread, from the lobby message, so several games share a channel
 /// without mixing. Without the permission (or inside a thread already) it stays where it is.
-/// Its players are added to whichever thread it is played in.
+/// Its players are added to whichever thread it is played in, which is returned.
 async fn open_thread(
     http: &serenity::Http,
     click: &ComponentInteraction,
     data: &Data,
     game: crate::engine::GameId,
     lang: Lang,
-) {
-    let Ok(view) = data.service.lobby(game).await else {
-        return;
-    };
+) -> Option<i64> {
+    let view = data.service.lobby(game).await.ok()?;
     if let Some(thread) = view.thread {
-        let thread = serenity::ChannelId::new(super::id_u64(thread).max(1));
-        add_players_to_thread(http, data, &view, thread).await;
-        return;
+        let id = serenity::ChannelId::new(super::id_u64(thread).max(1));
+        add_players_to_thread(http, data, &view, id).await;
+        return Some(thread);
     }
     let name = crate::i18n::Text::new("bot.lobby.thread")
         .arg("game", view.kind.display_name())
@@ -631,10 +632,16 @@ async fn open_thread(
         Ok(thread) => {
             if let Err(e) = data.service.set_thread(game, id_i64(thread.id.get())).await {
                 tracing::warn!(%game, error = %e, "could not record the game's thread");
+                // Unrecorded, the game stays in the channel (where a restart would look).
+                return None;
             }
             add_players_to_thread(http, data, &view, thread.id).await;
+            Some(id_i64(thread.id.get()))
         }
-        Err(e) => tracing::info!(%game, error = %e, "no thread; playing in the channel"),
+        Err(e) => {
+            tracing::info!(%game, error = %e, "no thread; playing in the channel");
+            None
+        }
     }
 }
 
