@@ -12,6 +12,8 @@ pub mod config;
 pub mod engine;
 pub mod games;
 pub mod i18n;
+pub mod ids;
+pub mod model;
 pub mod ops;
 pub mod render;
 pub mod rules;

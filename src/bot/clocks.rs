@@ -10,7 +10,7 @@ use crate::ai::Level;
 use crate::clock::{hhmm, parse_duration, Date, Quiet, Zone};
 use crate::i18n::Text;
 use crate::service::{ClockAction, Newcomer, SettingsChange};
-use crate::store::TimeoutPolicy;
+use crate::model::TimeoutPolicy;
 
 const CLOCK_ACTIONS: [&str; 4] = ["pause", "resume", "extend", "change"];
 

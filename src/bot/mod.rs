@@ -38,7 +38,6 @@ use poise::serenity_prelude as serenity;
 use crate::config::Token;
 use crate::i18n::{Lang, Text};
 use crate::service::{Service, ServiceError};
-use crate::store::Store;
 
 /// What the bot needs to run.
 #[derive(Clone, Debug)]
@@ -202,8 +201,8 @@ pub async fn run_bot(
     timers: crate::service::Timers,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let store = Store::connect(&config.database_url).await?;
-    run_with_service(config, Service::new(store).with_timers(timers), shutdown).await
+    let service = Service::connect(&config.database_url).await?;
+    run_with_service(config, service.with_timers(timers), shutdown).await
 }
 
 /// Runs the bot on an existing service until `shutdown` resolves (tests share the store).

@@ -15,7 +15,7 @@ use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
 use crate::service::{BoardPost, LobbyView, Notice, Outputs, PrivatePost, ZoomPost};
-use crate::store::GameStatus;
+use crate::model::GameStatus;
 
 /// Discord's JSON error code for "Cannot send messages to this user".
 pub const CLOSED_DMS: isize = 50007;
@@ -384,7 +384,7 @@ pub async fn send_private(
         let closed = view
             .seats
             .iter()
-            .any(|s| s.user == Some(user) && s.dm_status == crate::store::DmStatus::Closed);
+            .any(|s| s.user == Some(user) && s.dm_status == crate::model::DmStatus::Closed);
         if closed || !post.by_dm {
             continue;
         }
@@ -930,7 +930,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
             let known_closed = view.as_ref().is_some_and(|v| {
                 v.seats
                     .iter()
-                    .any(|s| s.user == Some(user) && s.dm_status == crate::store::DmStatus::Closed)
+                    .any(|s| s.user == Some(user) && s.dm_status == crate::model::DmStatus::Closed)
             });
             // A DM that fails for any reason still leaves the mention in the game's place.
             let sent = if known_closed {

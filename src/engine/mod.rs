@@ -5,7 +5,6 @@
 mod any;
 mod bot_hooks;
 mod game;
-mod ids;
 mod kind;
 pub mod rng;
 mod words;
@@ -17,7 +16,7 @@ pub use game::{
     resolve_options, Applied, Game, GameOptions, LineKeeps, OptionSpec, Outcome, ParseError,
     Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, SetupError,
 };
-pub use ids::{BySeat, GameId, Seat, Version};
+pub use crate::ids::{BySeat, GameId, Seat, Version};
 pub use kind::GameKind;
 pub use rng::{rng_from_seed, GameRng};
 pub use words::{option_phrase, option_words};

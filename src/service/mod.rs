@@ -274,6 +274,12 @@ impl Service {
     }
 
     /// Reads time from `clock` (tests inject a [`crate::clock::ManualClock`]).
+    /// Opens the store at `url` (SQLite or PostgreSQL, migrated) and serves it: a front end
+    /// starts here and never names the store.
+    pub async fn connect(url: &str) -> Result<Service, ServiceError> {
+        Ok(Service::new(Store::connect(url).await?))
+    }
+
     pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Service {
         self.clock = clock;
         self

@@ -43,6 +43,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use crate::engine::{GameId, Seat, Version};
+pub use crate::model::{DmStatus, GameStatus, SeatRecord, TimeoutPolicy};
 pub use clocks::{Attendance, GameStats, SeatChange, TurnPlan};
 pub use ending::{EndingRecord, NewRematch, RematchOutcome};
 pub use lobby::{JoinOutcome, LeaveOutcome};
@@ -138,94 +139,6 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
-/// Where a game stands. Stored as TEXT.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameStatus {
-    Lobby,
-    Active,
-    Finished,
-    Cancelled,
-}
-
-impl GameStatus {
-    pub const ALL: [GameStatus; 4] = [
-        GameStatus::Lobby,
-        GameStatus::Active,
-        GameStatus::Finished,
-        GameStatus::Cancelled,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Lobby => "lobby",
-            GameStatus::Active => "active",
-            GameStatus::Finished => "finished",
-            GameStatus::Cancelled => "cancelled",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<GameStatus> {
-        GameStatus::ALL.into_iter().find(|g| g.as_str() == s)
-    }
-}
-
-/// Whether the bot can DM a seated user. Stored as TEXT.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum DmStatus {
-    /// Not tried yet.
-    #[default]
-    Unknown,
-    Open,
-    /// Discord refused (error 50007): use ephemeral fallbacks.
-    Closed,
-}
-
-impl DmStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DmStatus::Unknown => "unknown",
-            DmStatus::Open => "open",
-            DmStatus::Closed => "closed",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<DmStatus> {
-        [DmStatus::Unknown, DmStatus::Open, DmStatus::Closed]
-            .into_iter()
-            .find(|d| d.as_str() == s)
-    }
-}
-
-/// What happens when a turn's time runs out. Stored as TEXT (NULL reads as `Skip`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum TimeoutPolicy {
-    /// Skip the turn where the game allows it, else play a random legal option.
-    #[default]
-    Skip,
-    /// Play random legal options for the seat until its turn ends.
-    Bot,
-    /// Open the seat: the clock stops until the host or a moderator gives it to someone.
-    Open,
-}
-
-impl TimeoutPolicy {
-    pub const ALL: [TimeoutPolicy; 3] =
-        [TimeoutPolicy::Skip, TimeoutPolicy::Bot, TimeoutPolicy::Open];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TimeoutPolicy::Skip => "skip",
-            TimeoutPolicy::Bot => "bot",
-            TimeoutPolicy::Open => "open",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<TimeoutPolicy> {
-        let s = s.trim().to_ascii_lowercase();
-        TimeoutPolicy::ALL.into_iter().find(|p| p.as_str() == s)
-    }
-}
-
 /// The running clock of a game: who is waited on since when, and until when.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TurnClock {
@@ -269,20 +182,6 @@ pub struct NewGame {
     pub now: i64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeatRecord {
-    pub seat: Seat,
-    pub user: Option<i64>,
-    pub name: String,
-    pub is_bot: bool,
-    pub dm_status: DmStatus,
-    /// The player timed out or was kicked: the seat waits for `/replace`.
-    pub vacant: bool,
-    /// Set when the game ended with an outcome: 1 = won.
-    pub final_rank: Option<i64>,
-    /// Deadlines missed since the seat's player last played (0 while they play).
-    pub timeouts: i64,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {

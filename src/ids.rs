@@ -1,4 +1,5 @@
-//! Newtypes shared by every layer. Discord ids and SQL rows are converted at the edges.
+//! Newtypes shared by every layer, below all of them (the engine's games and the i18n's texts
+//! both name seats). Discord ids and SQL rows are converted at the edges.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
