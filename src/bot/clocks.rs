@@ -9,8 +9,8 @@ use super::{id_i64, lang_of, Context, Error};
 use crate::ai::Level;
 use crate::clock::{hhmm, parse_duration, Date, Quiet, Zone};
 use crate::i18n::Text;
-use crate::service::{ClockAction, Newcomer, SettingsChange};
 use crate::model::TimeoutPolicy;
+use crate::service::{ClockAction, Newcomer, SettingsChange};
 
 const CLOCK_ACTIONS: [&str; 4] = ["pause", "resume", "extend", "change"];
 

@@ -16,8 +16,8 @@ use super::send;
 use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
 use crate::engine::PlayError;
 use crate::i18n::{Lang, Text};
-use crate::service::{LobbyView, Player, Rematch, Service, ServiceError};
 use crate::model::GameStatus;
+use crate::service::{LobbyView, Player, Rematch, Service, ServiceError};
 
 /// How a click was acknowledged, which decides how an error is shown afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

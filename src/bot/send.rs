@@ -14,8 +14,8 @@ use super::retry::{editing, posting, retrying};
 use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
-use crate::service::{BoardPost, LobbyView, Notice, Outputs, PrivatePost, ZoomPost};
 use crate::model::GameStatus;
+use crate::service::{BoardPost, LobbyView, Notice, Outputs, PrivatePost, ZoomPost};
 
 /// Discord's JSON error code for "Cannot send messages to this user".
 pub const CLOSED_DMS: isize = 50007;

@@ -9,6 +9,7 @@ mod kind;
 pub mod rng;
 mod words;
 
+pub use crate::ids::{BySeat, GameId, Seat, Version};
 pub(crate) use any::load_state;
 pub use any::{play_out, AnyGame, AppliedMove, LoadError, PlayError, PromptInfo};
 pub use bot_hooks::{estimate_from_scores, BotHooks};
@@ -16,7 +17,6 @@ pub use game::{
     resolve_options, Applied, Game, GameOptions, LineKeeps, OptionSpec, Outcome, ParseError,
     Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, SetupError,
 };
-pub use crate::ids::{BySeat, GameId, Seat, Version};
 pub use kind::GameKind;
 pub use rng::{rng_from_seed, GameRng};
 pub use words::{option_phrase, option_words};

@@ -182,7 +182,6 @@ pub struct NewGame {
     pub now: i64,
 }
 
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     pub id: GameId,
