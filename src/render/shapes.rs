@@ -465,8 +465,9 @@ fn dist_to_segment(p: Pt, a: Pt, b: Pt) -> f32 {
 /// pixel of those crossings are measured, each with the distance [`fill_convex_sdf`] would
 /// give it, the run between them is filled and the rest is left, as the walk leaves it (the
 /// walk and this agree on every pixel: where rounding could tip one's fate, its coverage is
-/// within a millionth of 0 or 1, which blends to the same bytes). Discs are most of the
-/// shapes on a board (tokens, towers, doors, chips), and the walk's steps were their cost.
+/// within 1e-5 of 0 or 1, and anything within 1/510 blends to the same bytes). Discs are
+/// most of the shapes on a board (tokens, towers, doors, chips), and the walk's steps were
+/// their cost.
 pub fn fill_disc(img: &mut RgbaImage, c: Pt, r: f32, colour: Rgba<u8>) {
     let e = Pt::new(r, r);
     let (min, max) = (c.sub(e), c.add(e));
