@@ -10,9 +10,11 @@
 //! - [`panel`]: seat tokens, legend box, score table, pool chips;
 //! - [`quantize`]: the board reduced to a 256-colour palette for the PNG at the edge;
 //! - [`result`]: the result card of a finished game;
-//! - [`zoom`]: the parts of a board a phone player needs, cut at full size and stacked.
+//! - [`zoom`]: the parts of a board a phone player needs, cut at full size and stacked;
+//! - [`layers`]: a board's layout-only layers, drawn once per layout and copied.
 
 pub mod anim;
+pub mod layers;
 pub mod palette;
 pub mod panel;
 pub mod quantize;

@@ -9,6 +9,7 @@ use super::state::{Piece, Place, Start};
 use super::view::{Phase, PublicView, RoundRecap};
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
+use crate::render::layers::{Kept, Sparse};
 use crate::render::palette::{self, ink_on, mix, rgb, rgba, ALERT, INK, INK_DIM, PAPER, WHITE};
 use crate::render::panel::{self, chip, legend, legend_height, token, LegendEntry, ScoreRow};
 use crate::render::shapes::{
@@ -158,12 +159,22 @@ impl Board<'_> {
 }
 
 pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
+    let b = board(view, ctx);
+    let mut img = GROUNDS
+        .get_or_make(Ground::of(&b), |g| Sparse::of(&draw_ground(g), g.bg))
+        .image();
+    draw_board(&mut img, &b);
+    draw_panel(&mut img, &b);
+    img
+}
+
+fn board<'a>(view: &'a PublicView, ctx: &'a RenderCtx) -> Board<'a> {
     let lab = lab_colour(view.lab);
     let bg = mix(lab, DARK, 0.45);
     let names: Vec<String> = (0..view.seats.len())
         .map(|i| ctx.name(Seat(u8::try_from(i).unwrap_or(u8::MAX))))
         .collect();
-    let b = Board {
+    Board {
         view,
         ctx,
         bg,
@@ -177,25 +188,52 @@ pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
             })
             .collect(),
         letters: palette::seat_letters(&names),
-    };
-    let mut img = crate::render::canvas(WIDTH, HEIGHT, bg);
-    draw_board(&mut img, &b);
-    draw_panel(&mut img, &b);
+    }
+}
+
+/// What the lab's ground depends on: its colour, its name as shown, its corridors in pixels.
+/// Nothing else of the view reaches [`draw_ground`].
+#[derive(Clone, Debug, PartialEq)]
+struct Ground {
+    bg: Rgba<u8>,
+    lab_name: String,
+    corridors: Vec<(Pt, Pt)>,
+}
+
+impl Ground {
+    fn of(b: &Board<'_>) -> Ground {
+        Ground {
+            bg: b.bg,
+            lab_name: tr(b.ctx, &format!("cortexcape.lab_{}", b.view.lab)),
+            corridors: b
+                .view
+                .corridors
+                .iter()
+                .filter_map(|(a, c)| Some((b.place(*a)?, b.place(*c)?)))
+                .collect(),
+        }
+    }
+}
+
+/// Grounds of the last few labs: a game keeps its lab, so most boards copy theirs. Kept as
+/// the runs that differ from the background (under 1 MB each), four at most.
+static GROUNDS: Kept<Ground, Sparse> = Kept::new(4);
+
+/// The first layers of a board, drawn first as before: the background, the lab's name and
+/// the corridors.
+fn draw_ground(g: &Ground) -> RgbaImage {
+    let mut img = crate::render::canvas(WIDTH, HEIGHT, g.bg);
+    let label = Style::new(Weight::Bold, 28.0, WHITE).halo(g.bg, 2);
+    draw_text(&mut img, &label, 18.0, 10.0, Align::Left, &g.lab_name);
+    for &(p, q) in &g.corridors {
+        thick_line(&mut img, p, q, 14.0, CORRIDOR);
+    }
     img
 }
 
+/// Everything on the board over its ground.
 fn draw_board(img: &mut RgbaImage, b: &Board<'_>) {
     let v = b.view;
-    let label = Style::new(Weight::Bold, 28.0, WHITE).halo(b.bg, 2);
-    let lab_name = tr(b.ctx, &format!("cortexcape.lab_{}", v.lab));
-    draw_text(img, &label, 18.0, 10.0, Align::Left, &lab_name);
-
-    for (a, c) in &v.corridors {
-        if let (Some(p), Some(q)) = (b.place(*a), b.place(*c)) {
-            thick_line(img, p, q, 14.0, CORRIDOR);
-        }
-    }
-
     if let Some(r) = shown_recap(v) {
         draw_recap_lines(img, b, r);
     }
@@ -967,6 +1005,44 @@ mod tests {
         let s = Start::Corridor(Place::Door(13), Place::Door(12));
         assert_eq!(start_name(s), "12-13");
         assert_eq!(start_name(Start::Exit(4)), "x4");
+    }
+
+    #[test]
+    fn boards_on_a_kept_ground_are_the_boards_drawn_afresh() {
+        use crate::engine::{Game, GameOptions, GameRng};
+        use crate::games::cortexcape::Cortexcape;
+        use crate::i18n::Lang;
+        for (lab, seats, lang) in [
+            ("blue", 4, Lang::En),
+            ("red", 3, Lang::Fr),
+            ("green", 2, Lang::En),
+        ] {
+            let ctx = RenderCtx {
+                lang,
+                names: ["Ann", "Bob", "Cleo", "Dan"].map(String::from).to_vec(),
+            };
+            let mut o = GameOptions::new();
+            o.insert("lab".into(), lab.into());
+            let mut g = Cortexcape::setup(&o, seats, 3).expect("setup");
+            let mut rng = GameRng::seed_from_u64(8);
+            for step in 0..400 {
+                if step % 40 == 0 {
+                    let v = g.build_view();
+                    let b = board(&v, &ctx);
+                    let mut fresh = draw_ground(&Ground::of(&b));
+                    draw_board(&mut fresh, &b);
+                    draw_panel(&mut fresh, &b);
+                    // Twice: the first may draw the ground, the second copies it.
+                    for _ in 0..2 {
+                        assert!(render_public(&v, &ctx) == fresh, "{lab}, after {step}");
+                    }
+                }
+                let Some(p) = Game::prompt(&g) else { break };
+                let pick = p.options[rng.gen_range(0..p.options.len())];
+                g.apply(p.seat, &pick).expect("listed option applies");
+            }
+        }
+        assert!(GROUNDS.len() <= 4);
     }
 
     #[test]

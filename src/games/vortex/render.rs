@@ -11,6 +11,7 @@ use super::state::{Colour, Ending, Mode, Router};
 use super::view::{side_label, turn_line, PublicView};
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
+use crate::render::layers::Kept;
 use crate::render::palette::{ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER, WHITE};
 use crate::render::panel::{fit, Icon};
 use crate::render::shapes::{
@@ -238,7 +239,46 @@ fn turn_arrow(img: &mut RgbaImage, t: u8, dir: Dir, count: usize, colour: Rgba<u
     }
 }
 
-fn draw_board(img: &mut RgbaImage, v: &PublicView) {
+/// What the board's ground depends on: the mode, each side's goal tower and colour, the
+/// pantry and its markers. Nothing else of the view reaches [`draw_ground`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Layout {
+    mode: Mode,
+    goals: Vec<(u8, Colour)>,
+    pantry: Vec<u8>,
+    markers: Vec<u8>,
+}
+
+impl Layout {
+    fn of(v: &PublicView) -> Layout {
+        Layout {
+            mode: v.mode,
+            goals: v.sides.iter().map(|s| (s.goal, s.colour)).collect(),
+            pantry: v.pantry.clone(),
+            markers: v.markers.clone(),
+        }
+    }
+}
+
+/// Grounds of the last few layouts: a game's boards share one (a table has one layout), so
+/// most boards copy theirs. Four grounds of 5 MB each at most.
+static GROUNDS: Kept<Layout, RgbaImage> = Kept::new(4);
+
+/// The image under the pieces: paper, the board with its tints, checkerboard, outline, goal
+/// rings and flags and pantry markers, and the panel's box. The routers drawn over it stay
+/// inside the board hexagon (x < 871) and the towers' discs, badges and arrows within 60 px
+/// of a tower (the rightmost is at x = 730), so the panel's box (from x = 900) can be drawn
+/// before them: nothing drawn later overlaps it, as when it came after them (the tests check
+/// both bounds and compare boards with the box drawn last).
+fn draw_ground(l: &Layout) -> RgbaImage {
+    let mut img = crate::render::canvas(WIDTH, HEIGHT, PAPER);
+    draw_layout(&mut img, l);
+    panel_box(&mut img);
+    img
+}
+
+/// The board under the pieces: tints, checkerboard, outline, goal rings, flags, markers.
+fn draw_layout(img: &mut RgbaImage, l: &Layout) {
     let g = geo();
     // The hexagon outline of side 3: corners (±3, 0), (±1.5, ±2.598).
     let hex: Vec<Pt> = (0..6)
@@ -249,31 +289,31 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
         .collect();
     fill_convex(img, &hex, BOARD);
     // Tints: the pantry (Cat & Mouse) and the Solitaire target rings.
-    for s in &v.pantry {
+    for s in &l.pantry {
         fill_polygon(img, &triangle(*s, 1.0), PANTRY);
     }
-    if v.mode == Mode::Solitaire {
-        for side in &v.sides {
-            for s in g.ring(side.goal) {
+    if l.mode == Mode::Solitaire {
+        for &(goal, colour) in &l.goals {
+            for s in g.ring(goal) {
                 fill_convex(
                     img,
                     &triangle(*s, 1.0),
-                    mix(fill_of(side.colour), WHITE, tint_share(side.colour, 0.72)),
+                    mix(fill_of(colour), WHITE, tint_share(colour, 0.72)),
                 );
             }
         }
     }
     // Empty spaces as a two-tone checkerboard (down triangles darker) instead of grid lines.
     for s in (1..=54u8).filter(|s| !g.space(*s).up) {
-        if v.pantry.contains(&s) {
+        if l.pantry.contains(&s) {
             continue;
         }
-        let shade = if v.mode == Mode::Solitaire {
-            v.sides
+        let shade = if l.mode == Mode::Solitaire {
+            l.goals
                 .iter()
-                .find(|side| g.ring(side.goal).contains(&s))
-                .map_or(BOARD_DOWN, |side| {
-                    mix(fill_of(side.colour), WHITE, tint_share(side.colour, 0.62))
+                .find(|(goal, _)| g.ring(*goal).contains(&s))
+                .map_or(BOARD_DOWN, |&(_, colour)| {
+                    mix(fill_of(colour), WHITE, tint_share(colour, 0.62))
                 })
         } else {
             BOARD_DOWN
@@ -283,9 +323,9 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
     // Black's target tint is a grey, like the grey router (and grey's own target): a lighter
     // ground and three black dots in each of its spaces tell it apart (issue 25). Routers
     // cover the dots, so they show on the free spaces only.
-    if v.mode == Mode::Solitaire {
-        for side in v.sides.iter().filter(|x| x.colour == Colour::Black) {
-            for s in g.ring(side.goal) {
+    if l.mode == Mode::Solitaire {
+        for &(goal, _) in l.goals.iter().filter(|(_, c)| *c == Colour::Black) {
+            for s in g.ring(goal) {
                 for dot in triangle(*s, 0.6) {
                     fill_disc(img, dot, 5.0, fill_of(Colour::Black));
                 }
@@ -297,32 +337,49 @@ fn draw_board(img: &mut RgbaImage, v: &PublicView) {
     polyline(img, &closed, 3.0, INK_DIM);
     // Goal zones of the race modes, dashed (start zones are where the routers stand at
     // setup, so they are not outlined: fewer lines keep the board readable).
-    if v.mode.is_race() {
-        for side in &v.sides {
-            let pts = ring_hexagon(side.goal, 1.0);
-            dashed_polyline(img, &pts, 4.0, 18.0, 10.0, fill_of(side.colour));
+    if l.mode.is_race() {
+        for &(goal, colour) in &l.goals {
+            let pts = ring_hexagon(goal, 1.0);
+            dashed_polyline(img, &pts, 4.0, 18.0, 10.0, fill_of(colour));
             // A flag on the outer side of the goal ring: the symbol, so colour is not needed.
-            let c = tower_pt(side.goal);
+            let c = tower_pt(goal);
             let out = (c - Pt::new(CX, CY)).unit();
             let at = c + out.scale(UNIT * 1.08);
             fill_disc(img, at, 15.0, WHITE);
-            ring(img, at, 15.0, 3.0, fill_of(side.colour));
-            symbol(img, side.colour, at, 13.0, fill_of(side.colour));
+            ring(img, at, 15.0, 3.0, fill_of(colour));
+            symbol(img, colour, at, 13.0, fill_of(colour));
         }
     }
-    if v.mode == Mode::Solitaire {
-        for side in &v.sides {
-            let pts = ring_hexagon(side.goal, 1.0);
-            polyline(img, &pts, 4.0, fill_of(side.colour));
+    if l.mode == Mode::Solitaire {
+        for &(goal, colour) in &l.goals {
+            let pts = ring_hexagon(goal, 1.0);
+            polyline(img, &pts, 4.0, fill_of(colour));
         }
     }
     // Pantry markers: three grey discs in the top margin above their towers.
-    for t in &v.markers {
+    for t in &l.markers {
         let c = tower_pt(*t);
         let at = Pt::new(c.x, 40.0);
         fill_disc(img, at, 14.0, rgb(0x8E8E8E));
         ring(img, at, 14.0, 2.0, INK_DIM);
     }
+}
+
+/// The side panel's white box.
+fn panel_box(img: &mut RgbaImage) {
+    rounded_rect(
+        img,
+        Pt::new(PANEL_X - 5.0, 10.0),
+        Pt::new(PANEL_X + PANEL_W, HEIGHT as f32 - 10.0),
+        12.0,
+        WHITE,
+        Some((mix(INK_DIM, WHITE, 0.5), 2.0)),
+    );
+}
+
+/// The pieces and marks over the ground: routers, towers, badges, arrows.
+fn draw_board(img: &mut RgbaImage, v: &PublicView) {
+    let g = geo();
     // Routers.
     for s in 1..=54u8 {
         let cell = v.board[usize::from(s - 1)];
@@ -485,15 +542,8 @@ impl Panel<'_> {
     }
 }
 
+/// The panel's text and marks (its box is part of the ground).
 fn draw_panel(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
-    rounded_rect(
-        img,
-        Pt::new(PANEL_X - 5.0, 10.0),
-        Pt::new(PANEL_X + PANEL_W, HEIGHT as f32 - 10.0),
-        12.0,
-        WHITE,
-        Some((mix(INK_DIM, WHITE, 0.5), 2.0)),
-    );
     let title = Style::new(Weight::Bold, 28.0, INK);
     let body = Style::new(Weight::Regular, 18.0, INK);
     let bold = Style::new(Weight::Bold, 18.0, INK);
@@ -820,7 +870,7 @@ fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
 
 /// The public board image.
 pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
-    let mut img = crate::render::canvas(WIDTH, HEIGHT, PAPER);
+    let mut img = (*GROUNDS.get_or_make(Layout::of(view), draw_ground)).clone();
     draw_board(&mut img, view);
     draw_panel(&mut img, view, ctx);
     // Snap every colour channel to 16 levels: anti-aliased edges keep their look, but the many
@@ -844,4 +894,79 @@ pub fn zoom_regions(
         HEIGHT as f32,
         UNIT / 2.0,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::GameRng;
+    use crate::engine::{Game, GameOptions};
+    use crate::games::vortex::state::Vortex;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn pieces_and_marks_stay_left_of_the_panel_box() {
+        let box_left = PANEL_X - 5.0 - 1.0;
+        for t in 0..19u8 {
+            assert!(tower_pt(t).x + 60.0 < box_left, "tower {t}");
+        }
+        for s in 1..=54u8 {
+            for p in triangle(s, 1.0) {
+                assert!(p.x < 871.0 && p.x < box_left, "space {s}");
+            }
+        }
+    }
+
+    /// The board as it was drawn before grounds were kept: paper, layout, pieces, then the
+    /// panel's box and text.
+    fn drawn_in_one_go(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
+        let mut img = crate::render::canvas(WIDTH, HEIGHT, PAPER);
+        draw_layout(&mut img, &Layout::of(v));
+        draw_board(&mut img, v);
+        panel_box(&mut img);
+        draw_panel(&mut img, v, ctx);
+        crate::render::snap_to_16_levels(&mut img);
+        img
+    }
+
+    #[test]
+    fn boards_on_a_kept_ground_are_the_boards_drawn_in_one_go() {
+        let ctx = RenderCtx {
+            lang: Lang::En,
+            names: ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"]
+                .map(String::from)
+                .to_vec(),
+        };
+        for (opts, seats) in [
+            ("mode=crossing", 6),
+            ("mode=crossing", 3),
+            ("mode=advanced", 4),
+            ("mode=catmouse", 2),
+            ("mode=solitaire", 1),
+        ] {
+            let mut o = GameOptions::new();
+            for kv in opts.split_whitespace() {
+                let (k, v) = kv.split_once('=').expect("key=value");
+                o.insert(k.into(), v.into());
+            }
+            let mut g = Vortex::setup(&o, seats, 11).expect("setup");
+            let mut rng = GameRng::seed_from_u64(5);
+            for step in 0..300 {
+                if step % 30 == 0 {
+                    let v = g.build_view();
+                    // Twice: the first may draw the ground, the second copies it.
+                    for _ in 0..2 {
+                        assert!(
+                            render_public(&v, &ctx) == drawn_in_one_go(&v, &ctx),
+                            "{opts}, {seats} seats, after {step}"
+                        );
+                    }
+                }
+                let Some(p) = Game::prompt(&g) else { break };
+                let pick = p.options[rng.gen_range(0..p.options.len())];
+                g.apply(p.seat, &pick).expect("listed option applies");
+            }
+        }
+        assert!(GROUNDS.len() <= 4);
+    }
 }
