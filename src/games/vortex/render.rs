@@ -641,8 +641,9 @@ fn draw_panel(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
     }
     let round = match v.mode {
         Mode::Solitaire => key("rotations").arg("n", i64::from(v.rotations)),
+        // A game drawn on the limit has counted one round past it: it ended after the last.
         _ if v.max_rounds > 0 => key("round_of")
-            .arg("n", i64::from(v.round))
+            .arg("n", i64::from(v.round.min(v.max_rounds)))
             .arg("of", i64::from(v.max_rounds)),
         _ => key("round").arg("n", i64::from(v.round)),
     };
