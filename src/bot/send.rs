@@ -790,7 +790,7 @@ async fn replace_place(
     }
     let lang = data.service.game_lang(game).await?;
     if let Some(place) = relocate(http, data, &view, lang).await? {
-        let outputs = data.service.show(game, lang).await?;
+        let outputs = data.service.show_to_post(game, lang).await?;
         let silent = outputs.board.silent;
         let msg = silenced(board_message(&outputs.board, outputs.hands, lang), silent);
         let posted = posting(&data.pace, "post a board", || {

@@ -383,12 +383,17 @@ impl Service {
         })
     }
 
-    /// The current board (and the viewer's private post, if any) without changing anything.
+    /// The current board (and the viewer's private post, if any) without changing anything,
+    /// to show to one member: the players' settings are not read (nothing is posted).
     pub async fn show(&self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
         let loaded = self.load(game).await?;
-        Ok(self
-            .with_settings(output::after_change(&loaded, &[], lang))
-            .await)
+        Ok(output::after_change(&loaded, &[], lang))
+    }
+
+    /// [`Service::show`] to post again in the game's place: with what the players' settings
+    /// say about pings and hand DMs.
+    pub async fn show_to_post(&self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
+        Ok(self.with_settings(self.show(game, lang).await?).await)
     }
 
     /// The Zoom answer for `user` (a player or a spectator): the parts of the current board that
