@@ -492,8 +492,8 @@ fn new_game(i: i64) -> NewGame {
         .to_json();
     let n = usize::try_from(i).unwrap_or(0);
     NewGame {
-        kind: kind.id().into(),
-        options_json: "{}".into(),
+        kind,
+        options: Default::default(),
         seed: i,
         state,
         status: GameStatus::Active,
@@ -510,7 +510,7 @@ fn new_game(i: i64) -> NewGame {
             .collect(),
         clock_secs: Some(clocks[n % 3]),
         policy: policies[(n / 3) % 3],
-        lang: Some("en".into()),
+        lang: Some(croupier::i18n::Lang::En),
         now: T0,
     }
 }

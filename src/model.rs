@@ -3,6 +3,8 @@
 //! writes them as TEXT) so that the front ends read them without knowing the store: no store
 //! type reaches the bot (`tests/tidy.rs`).
 
+use serde::{Deserialize, Serialize};
+
 use crate::ids::Seat;
 
 /// Where a game stands. Stored as TEXT.
@@ -107,4 +109,111 @@ pub struct SeatRecord {
     pub final_rank: Option<i64>,
     /// Deadlines missed since the seat's player last played (0 while they play).
     pub timeouts: i64,
+}
+
+/// A language croupier speaks. Stored as TEXT (its code) with a game, for the notices that have
+/// no interaction to take a language from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    #[default]
+    En,
+    Fr,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Fr];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fr => "fr",
+        }
+    }
+
+    /// From a Discord locale (`fr`, `en-US`, ...) or a plain code; anything else is English.
+    pub fn from_locale(locale: &str) -> Lang {
+        if locale.to_ascii_lowercase().starts_with("fr") {
+            Lang::Fr
+        } else {
+            Lang::En
+        }
+    }
+}
+
+/// How hard a bot thinks. Stored as TEXT (`easy`, `normal`, `hard`); what each level spends
+/// (counted in playouts, not seconds) is `ai`'s business.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Easy,
+    #[default]
+    Normal,
+    Hard,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Level> {
+        let s = s.trim().to_ascii_lowercase();
+        Level::ALL.into_iter().find(|l| l.id() == s)
+    }
+}
+
+/// What a scheduled job does when it comes due. Stored as TEXT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JobKind {
+    /// A turn's time ran out.
+    Deadline,
+    /// A reminder to the player whose turn it is.
+    Remind,
+    /// A bot seat's turn (played after the game's bot delay).
+    Bot,
+    /// A user's daily digest of the games waiting for them.
+    Digest,
+    /// A lobby left idle closes.
+    Lobby,
+    /// A finished game's thread is archived.
+    Archive,
+}
+
+impl JobKind {
+    pub const ALL: [JobKind; 6] = [
+        JobKind::Deadline,
+        JobKind::Remind,
+        JobKind::Bot,
+        JobKind::Digest,
+        JobKind::Lobby,
+        JobKind::Archive,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobKind::Deadline => "deadline",
+            JobKind::Remind => "remind",
+            JobKind::Bot => "bot",
+            JobKind::Digest => "digest",
+            JobKind::Lobby => "lobby",
+            JobKind::Archive => "archive",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<JobKind> {
+        JobKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for JobKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }

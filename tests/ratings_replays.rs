@@ -215,7 +215,7 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
     let rebuilt = replay_history(&history);
     let board = svc
         .store()
-        .ratings_of_kind(Some(SERVER), "cortexcape")
+        .ratings_of_kind(Some(SERVER), GameKind::Cortexcape)
         .await
         .unwrap();
     assert_eq!(board.len(), rebuilt.len());
@@ -470,7 +470,7 @@ async fn ratings_through_discord(db: Db) {
     let board = croupier::service::ordered(
         service
             .store()
-            .ratings_of_kind(guild, "cortexcape")
+            .ratings_of_kind(guild, GameKind::Cortexcape)
             .await
             .unwrap(),
     );

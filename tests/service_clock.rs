@@ -10,8 +10,8 @@ use croupier::clock::{Clock, ManualClock, DAY, HOUR};
 use croupier::engine::{GameId, GameKind, GameOptions, Seat};
 use croupier::i18n::{Lang, Text};
 use croupier::service::{
-    Actor, ClockAction, LobbyError, Newcomer, Notice, Place, PlayLine, Player, Service,
-    ServiceError, SettingsChange, StartGame, Timers, JOB_BOT, JOB_DEADLINE, JOB_REMIND,
+    Actor, ClockAction, JobKind, LobbyError, Newcomer, Notice, Place, PlayLine, Player, Service,
+    ServiceError, SettingsChange, StartGame, Timers,
 };
 use croupier::store::{GameStatus, NewJob, TimeoutPolicy};
 
@@ -101,7 +101,7 @@ impl World {
     }
 
     /// (kind, due_at) of a game's jobs.
-    async fn jobs(&self, id: GameId) -> Vec<(String, i64)> {
+    async fn jobs(&self, id: GameId) -> Vec<(JobKind, i64)> {
         self.svc
             .store()
             .jobs_for_game(id)
@@ -117,7 +117,7 @@ impl World {
         self.jobs(id)
             .await
             .into_iter()
-            .filter(|(k, _)| k == JOB_REMIND)
+            .filter(|(k, _)| *k == JobKind::Remind)
             .map(|(_, at)| at)
             .collect()
     }
@@ -174,9 +174,9 @@ async fn reminders_then_a_deadline_fire_once(db: &Db) {
     assert_eq!(
         w.jobs(id).await,
         vec![
-            (JOB_REMIND.to_string(), T0 + 12 * HOUR),
-            (JOB_REMIND.to_string(), T0 + DAY - 2 * HOUR),
-            (JOB_DEADLINE.to_string(), T0 + DAY),
+            (JobKind::Remind, T0 + 12 * HOUR),
+            (JobKind::Remind, T0 + DAY - 2 * HOUR),
+            (JobKind::Deadline, T0 + DAY),
         ]
     );
     assert!(w.run().await.is_empty(), "nothing is due yet");
@@ -238,7 +238,7 @@ async fn reminders_then_a_deadline_fire_once(db: &Db) {
     assert!(w
         .jobs(id)
         .await
-        .contains(&(JOB_DEADLINE.to_string(), T0 + 2 * DAY)));
+        .contains(&(JobKind::Deadline, T0 + 2 * DAY)));
 }
 
 async fn a_job_for_a_game_that_moved_on_does_nothing(db: &Db) {
@@ -253,14 +253,14 @@ async fn a_job_for_a_game_that_moved_on_does_nothing(db: &Db) {
     assert!(w
         .jobs(id)
         .await
-        .contains(&(JOB_DEADLINE.to_string(), T0 + HOUR + DAY)));
+        .contains(&(JobKind::Deadline, T0 + HOUR + DAY)));
     // A job of the old turn that was already claimed elsewhere (simulated): it does nothing.
     let seat = after.record.clock.seat.unwrap();
     w.svc
         .store()
         .schedule_job(&NewJob {
             due_at: T0 + HOUR,
-            kind: JOB_DEADLINE.into(),
+            kind: JobKind::Deadline,
             game: Some(id),
             user: None,
             payload: format!("{{\"rev\":{old_rev},\"seat\":{}}}", seat.0),
@@ -303,7 +303,7 @@ async fn a_restart_between_scheduling_and_firing_loses_nothing(db: &Db) {
             .claim_due_jobs(T0 + DAY, 10, "dead", 120)
             .await
             .unwrap();
-        assert!(claimed.iter().any(|j| j.kind == JOB_DEADLINE));
+        assert!(claimed.iter().any(|j| j.kind == JobKind::Deadline));
         w.svc.store().close().await;
         (id, seat)
     };
@@ -405,10 +405,7 @@ async fn open_seats_are_replaced_and_kicked_by_the_host_or_moderators(db: &Db) {
         "their turn: the board again, with a mention"
     );
     assert_eq!(w.mover(id).await, (seat, 3003));
-    assert!(w
-        .jobs(id)
-        .await
-        .contains(&(JOB_DEADLINE.to_string(), t + DAY)));
+    assert!(w.jobs(id).await.contains(&(JobKind::Deadline, t + DAY)));
     // The newcomer plays; a moderator without a seat kicking the other player (not their
     // turn) keeps the clock.
     let other_n = if n == 1 { 2 } else { 1 };
@@ -775,7 +772,7 @@ async fn the_host_pauses_resumes_extends_and_changes_the_clock(db: &Db) {
     assert!(w
         .jobs(id)
         .await
-        .contains(&(JOB_DEADLINE.to_string(), t + 23 * HOUR)));
+        .contains(&(JobKind::Deadline, t + 23 * HOUR)));
     w.svc
         .clock(id, HOST, false, ClockAction::Change(Some(12 * HOUR)), t)
         .await
@@ -1027,7 +1024,7 @@ async fn a_bot_seat_waits_its_delay_then_plays_at_its_level(db: &Db) {
         .unwrap();
     let view = w.svc.lobby(id).await.unwrap();
     assert_eq!(view.bot_level, croupier::ai::Level::Hard);
-    assert_eq!(w.jobs(id).await, [(JOB_BOT.to_string(), t + 15)]);
+    assert_eq!(w.jobs(id).await, [(JobKind::Bot, t + 15)]);
     assert!(w.run().await.is_empty(), "not due yet");
     let version = w.svc.load(id).await.unwrap().record.version;
     w.clock.set(t + 15);

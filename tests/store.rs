@@ -8,9 +8,10 @@
 
 use std::collections::BTreeSet;
 
-use croupier::engine::{GameId, Seat, Version};
+use croupier::engine::{GameId, GameKind, GameOptions, Seat, Version};
+use croupier::i18n::Lang;
 use croupier::store::{
-    Backend, DmStatus, GameStatus, NewGame, NewJob, NewMove, NewSeat, Store, StoreError,
+    Backend, DmStatus, GameStatus, JobKind, NewGame, NewJob, NewMove, NewSeat, Store, StoreError,
     TimeoutPolicy, TurnClock, UserSettings,
 };
 
@@ -27,6 +28,7 @@ on_backends!(status_changes_and_listings, memory);
 on_backends!(seats_and_dm_status, memory);
 on_backends!(jobs_lease_complete_cancel, memory);
 on_backends!(jobs_claimed_once_by_concurrent_claimers);
+on_backends!(jobs_of_an_unknown_kind_are_left_alone);
 on_backends!(interactions_first_seen_once, memory);
 on_backends!(user_settings_round_trip, memory);
 on_backends!(foreign_keys_are_enforced, memory);
@@ -43,8 +45,8 @@ fn seat(user: Option<i64>, name: &str, is_bot: bool) -> NewSeat {
 
 fn new_game(channel: i64, users: &[i64]) -> NewGame {
     NewGame {
-        kind: "cortexcape".into(),
-        options_json: r#"{"variant":"basic"}"#.into(),
+        kind: GameKind::Cortexcape,
+        options: GameOptions::from([("variant".into(), "basic".into())]),
         seed: 7,
         state: r#"{"turn":0}"#.into(),
         status: GameStatus::Active,
@@ -58,7 +60,7 @@ fn new_game(channel: i64, users: &[i64]) -> NewGame {
             .collect(),
         clock_secs: Some(86_400),
         policy: TimeoutPolicy::Bot,
-        lang: Some("fr".into()),
+        lang: Some(Lang::Fr),
         now: 1_000,
     }
 }
@@ -188,8 +190,11 @@ async fn games_round_trip(db: &Db) {
     let id = store.create_game(&g).await.unwrap();
     let r = store.game(id).await.unwrap();
     assert_eq!(r.id, id);
-    assert_eq!(r.kind, "cortexcape");
-    assert_eq!(r.options_json, r#"{"variant":"basic"}"#);
+    assert_eq!(r.kind, GameKind::Cortexcape);
+    assert_eq!(
+        r.options,
+        GameOptions::from([("variant".into(), "basic".into())])
+    );
     assert_eq!(r.seed, i64::MIN + 5);
     assert_eq!(r.state, r#"{"turn":0}"#);
     assert_eq!(r.version, Version(0));
@@ -200,7 +205,7 @@ async fn games_round_trip(db: &Db) {
     );
     assert_eq!(r.clock_secs, Some(86_400));
     assert_eq!(r.policy, TimeoutPolicy::Bot);
-    assert_eq!(r.lang.as_deref(), Some("fr"));
+    assert_eq!(r.lang, Some(Lang::Fr));
     assert_eq!(r.clock, TurnClock::default());
     assert!(r.seats.iter().all(|s| !s.vacant && s.final_rank.is_none()));
     assert_eq!((r.created_at, r.updated_at), (1_000, 1_000));
@@ -525,7 +530,7 @@ async fn jobs_lease_complete_cancel(db: &Db) {
     let g = store.create_game(&new_game(5, &[1])).await.unwrap();
     let job = |due_at, kind: &str, game| NewJob {
         due_at,
-        kind: kind.into(),
+        kind: JobKind::parse(kind).unwrap(),
         game,
         user: None,
         payload: format!("{{\"due\":{due_at}}}"),
@@ -577,8 +582,20 @@ async fn jobs_lease_complete_cancel(db: &Db) {
             .collect::<Vec<_>>(),
         vec![early, late]
     );
-    assert_eq!(store.cancel_jobs_for_game(g, "remind").await.unwrap(), 1);
-    assert_eq!(store.cancel_jobs_for_game(g, "remind").await.unwrap(), 0);
+    assert_eq!(
+        store
+            .cancel_jobs_for_game(g, JobKind::Remind)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        store
+            .cancel_jobs_for_game(g, JobKind::Remind)
+            .await
+            .unwrap(),
+        0
+    );
     assert_eq!(
         store
             .jobs_for_game(g)
@@ -604,7 +621,7 @@ async fn jobs_claimed_once_by_concurrent_claimers(db: &Db) {
         let id = a
             .schedule_job(&NewJob {
                 due_at: i % 7,
-                kind: "remind".into(),
+                kind: JobKind::Remind,
                 game: None,
                 user: None,
                 payload: String::new(),
@@ -712,7 +729,7 @@ async fn foreign_keys_are_enforced(db: &Db) {
     let store = db.connect().await;
     let job = NewJob {
         due_at: 1,
-        kind: "remind".into(),
+        kind: JobKind::Remind,
         game: Some(GameId(424_242)),
         user: None,
         payload: String::new(),
@@ -721,6 +738,37 @@ async fn foreign_keys_are_enforced(db: &Db) {
         store.schedule_job(&job).await,
         Err(StoreError::Db(_))
     ));
+}
+
+/// A job of a kind this program does not know (a newer process on the same PostgreSQL wrote
+/// it) is neither claimed nor listed, and stays for a program that can run it.
+async fn jobs_of_an_unknown_kind_are_left_alone(db: &Db) {
+    let store = db.connect().await;
+    let g = store.create_game(&new_game(5, &[1])).await.unwrap();
+    db.raw(&format!(
+        "INSERT INTO jobs (due_at, kind, game, user_id, payload) VALUES (10, 'tournament', {g}, 77, '')"
+    ))
+    .await;
+    let known = store
+        .schedule_job(&NewJob {
+            due_at: 20,
+            kind: JobKind::Remind,
+            game: Some(g),
+            user: Some(77),
+            payload: String::new(),
+        })
+        .await
+        .unwrap();
+    let claimed = store.claim_due_jobs(100, 10, "w1", 60).await.unwrap();
+    assert_eq!(claimed.iter().map(|j| j.id).collect::<Vec<_>>(), [known]);
+    assert_eq!(store.jobs_for_game(g).await.unwrap().len(), 1);
+    assert_eq!(store.jobs_for_user(77).await.unwrap().len(), 1);
+    assert!(store.complete_job(known).await.unwrap());
+    assert_eq!(
+        store.claim_due_jobs(200, 10, "w2", 60).await.unwrap(),
+        vec![]
+    );
+    assert_eq!(store.job_queue(200).await.unwrap(), (1, 1), "still there");
 }
 
 async fn corrupt_rows_are_errors_not_panics(db: &Db) {
@@ -762,6 +810,27 @@ async fn corrupt_rows_are_errors_not_panics(db: &Db) {
     db.raw(&format!("UPDATE games SET version = 1 WHERE id = {id}"))
         .await;
     assert_eq!(store.game(id).await.unwrap().version, Version(1));
+
+    // The typed words of a game: an unknown kind or options that are no JSON map are corrupt;
+    // a language or a bot level reads as the service always read it.
+    db.raw(&format!("UPDATE games SET kind = 'chess' WHERE id = {id}"))
+        .await;
+    assert!(corrupt(store.game(id).await.map(|_| ())));
+    db.raw(&format!(
+        "UPDATE games SET kind = 'cortexcape', options_json = '[1]' WHERE id = {id}"
+    ))
+    .await;
+    assert!(corrupt(store.game(id).await.map(|_| ())));
+    db.raw(&format!(
+        "UPDATE games SET options_json = '{{}}', lang = 'fr-CA', bot_level = 'genius' \
+         WHERE id = {id}"
+    ))
+    .await;
+    let read = store.game(id).await.unwrap();
+    assert_eq!(
+        (read.lang, read.bot_level),
+        (Some(Lang::Fr), croupier::ai::Level::Normal)
+    );
 
     db.raw(&format!("UPDATE moves SET seat = 300 WHERE game = {id}"))
         .await;

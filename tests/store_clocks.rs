@@ -2,10 +2,10 @@
 //! jobs (and refused on a moved clock), fenced job completion, per-user jobs, final ranks and
 //! the figures of `/stats`.
 
-use croupier::engine::{GameId, Seat, Version};
+use croupier::engine::{GameId, GameKind, GameOptions, Seat, Version};
 use croupier::store::{
-    GameStatus, NewGame, NewJob, NewMove, NewSeat, SeatChange, Store, StoreError, TimeoutPolicy,
-    TurnClock, TurnPlan,
+    GameStatus, JobKind, NewGame, NewJob, NewMove, NewSeat, SeatChange, Store, StoreError,
+    TimeoutPolicy, TurnClock, TurnPlan,
 };
 
 #[macro_use]
@@ -22,8 +22,8 @@ on_backends!(games_without_their_jobs_are_found);
 
 fn new_game(guild: i64, users: &[i64], clock: Option<i64>) -> NewGame {
     NewGame {
-        kind: "cortexcape".into(),
-        options_json: "{}".into(),
+        kind: GameKind::Cortexcape,
+        options: GameOptions::new(),
         seed: 7,
         state: "{}".into(),
         status: GameStatus::Active,
@@ -49,7 +49,7 @@ fn new_game(guild: i64, users: &[i64], clock: Option<i64>) -> NewGame {
 fn job(kind: &str, game: GameId, due_at: i64) -> NewJob {
     NewJob {
         due_at,
-        kind: kind.into(),
+        kind: JobKind::parse(kind).unwrap(),
         game: Some(game),
         user: None,
         payload: "{}".into(),
@@ -169,17 +169,17 @@ async fn user_jobs_replace_each_other(db: &Db) {
     let store = db.connect().await;
     let digest = |due_at| NewJob {
         due_at,
-        kind: "digest".into(),
+        kind: JobKind::Digest,
         game: None,
         user: Some(77),
         payload: "{}".into(),
     };
     store
-        .replace_user_job(77, "digest", Some(&digest(10)))
+        .replace_user_job(77, JobKind::Digest, Some(&digest(10)))
         .await
         .unwrap();
     store
-        .replace_user_job(77, "digest", Some(&digest(20)))
+        .replace_user_job(77, JobKind::Digest, Some(&digest(20)))
         .await
         .unwrap();
     let jobs = store.jobs_for_user(77).await.unwrap();
@@ -187,7 +187,10 @@ async fn user_jobs_replace_each_other(db: &Db) {
     assert_eq!((jobs[0].due_at, jobs[0].user), (20, Some(77)));
     let claimed = store.claim_due_jobs(20, 10, "w", 60).await.unwrap();
     assert_eq!(claimed[0].user, Some(77));
-    store.replace_user_job(77, "digest", None).await.unwrap();
+    store
+        .replace_user_job(77, JobKind::Digest, None)
+        .await
+        .unwrap();
     assert!(store.jobs_for_user(77).await.unwrap().is_empty());
 }
 
@@ -301,7 +304,7 @@ async fn stats_count_games_wins_and_turns(db: &Db) {
     let stats = store.stats(guild).await.unwrap();
     assert_eq!(stats.len(), 1);
     let s = &stats[0];
-    assert_eq!((s.kind.as_str(), s.finished), ("cortexcape", 2));
+    assert_eq!((s.kind.id(), s.finished), ("cortexcape", 2));
     // Turn changes: 100, 100, 300, 300 (the second option of seat 1 is the same turn).
     assert_eq!((s.turns, s.avg_turn_secs), (4, Some(200)));
     assert!(store.stats(999).await.unwrap().is_empty());

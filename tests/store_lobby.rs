@@ -2,9 +2,9 @@
 //! and on PostgreSQL when `TEST_DATABASE_URL` is set (same harness as `tests/store.rs`).
 #![allow(dead_code)]
 
-use croupier::engine::{GameId, Seat, Version};
+use croupier::engine::{GameId, GameKind, GameOptions, Seat, Version};
 use croupier::store::{
-    DmStatus, GameStatus, JoinOutcome, LeaveOutcome, NewGame, NewJob, NewRematch, NewSeat,
+    DmStatus, GameStatus, JobKind, JoinOutcome, LeaveOutcome, NewGame, NewJob, NewRematch, NewSeat,
     RematchOutcome, StoreError,
 };
 
@@ -22,8 +22,8 @@ on_backends!(a_rematch_opens_once_and_keeps_seats_for_the_invited);
 
 fn lobby(host: i64) -> NewGame {
     NewGame {
-        kind: "cortexcape".into(),
-        options_json: "{}".into(),
+        kind: GameKind::Cortexcape,
+        options: GameOptions::new(),
         seed: -5,
         state: String::new(),
         status: GameStatus::Lobby,
@@ -227,11 +227,11 @@ async fn a_rematch_opens_once_and_keeps_seats_for_the_invited(db: &Db) {
         game: new,
         invited: vec![0],
         max_seats: Some(4),
-        bot_level: "hard".into(),
+        bot_level: croupier::ai::Level::Hard,
         bot_delay: 5,
         idle: NewJob {
             due_at: 99,
-            kind: "lobby".into(),
+            kind: JobKind::Lobby,
             game: None,
             user: None,
             payload: String::new(),
@@ -270,7 +270,7 @@ async fn a_rematch_opens_once_and_keeps_seats_for_the_invited(db: &Db) {
             (None, true, false)
         ]
     );
-    assert_eq!((rec.bot_level.as_str(), rec.bot_delay), ("hard", 5));
+    assert_eq!((rec.bot_level.id(), rec.bot_delay), ("hard", 5));
     assert_eq!(store.max_seats(r).await.unwrap(), Some(4));
     let jobs = store.jobs_for_game(r).await.unwrap();
     assert_eq!(jobs.len(), 1);

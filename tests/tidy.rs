@@ -79,18 +79,19 @@ fn only_the_store_knows_sql() {
 /// further and is not checked. A new module of `src/` must be placed here.
 const LAYERS: &[(&str, &[&str])] = &[
     // Newtypes every layer names (seats, game ids, versions), and the plain words of a stored
-    // game (status, seats, DM state, timeout policy) that the front ends read.
+    // game (status, seats, DM state, timeout policy, language, bot level, job kinds) that the
+    // store writes and the layers above read.
     ("ids", &[]),
     ("model", &["ids"]),
     ("render", &[]),
-    ("i18n", &["ids"]),
+    ("i18n", &["ids", "model"]),
     // The contract and the type-erased game: a leaf under the games and the bots. It draws
     // with the render kit (Zoom crops) and speaks in `Text`s.
     ("engine", &["ids", "i18n", "render"]),
     ("rules", &["engine", "i18n"]),
     ("games", &["engine", "i18n", "render"]),
     // Bots reach the concrete game behind a `dyn AnyGame` through the games registry.
-    ("ai", &["engine", "games"]),
+    ("ai", &["engine", "games", "model"]),
     ("clock", &[]),
     ("ops", &[]),
     ("store", &["engine", "model", "clock", "ops"]),

@@ -624,7 +624,7 @@ async fn finished_games_of_the_release_before_ratings_are_rated(db: &Db) {
     );
     let board = svc
         .store()
-        .ratings_of_kind(Some(1), "cortexcape")
+        .ratings_of_kind(Some(1), GameKind::Cortexcape)
         .await
         .unwrap();
     assert_eq!(board.len(), 2);

@@ -16,40 +16,18 @@ mod search;
 #[cfg(test)]
 mod tests;
 use crate::engine::GameRng;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use crate::engine::estimate_from_scores;
 use crate::engine::{AnyGame, BotHooks, Game, Present, Seat};
 use crate::games::GameVisitor;
 pub use search::{Budget, Searchable};
 
-/// How hard a bot thinks. Budgets are counted in playouts, not seconds, so a bot plays the
-/// same way on a slow and a fast machine (and tests are repeatable).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    Easy,
-    #[default]
-    Normal,
-    Hard,
-}
+/// How hard a bot thinks (stored with a game, so the word itself lives below the store);
+/// what each level spends is said here.
+pub use crate::model::Level;
 
 impl Level {
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Normal => "normal",
-            Level::Hard => "hard",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Level> {
-        let s = s.trim().to_ascii_lowercase();
-        Level::ALL.into_iter().find(|l| l.id() == s)
-    }
-
     /// Search budget: tree iterations, and the effort a game's expert may spend (e.g. layouts
     /// tried by Cortexcape's local search).
     pub fn budget(self) -> Budget {

@@ -537,7 +537,7 @@ pub async fn move_(
         return send::edit(ctx, edit).await;
     }
     let outputs = named(ctx, game, outputs).await?;
-    send::deliver(ctx.http(), ctx.data(), game, &outputs, plang).await?;
+    send::deliver(ctx.http(), ctx.data(), &outputs).await?;
     // Only the player sees why the end of their line was refused: it may name their cards.
     let reply = match &outputs.refused {
         Some(why) => why.render(lang),
@@ -591,7 +591,7 @@ pub async fn undo(ctx: Context<'_>, all: Option<bool>, game: Option<i64>) -> Res
         )
         .await;
     let outputs = named(ctx, game, outputs).await?;
-    send::deliver(ctx.http(), ctx.data(), game, &outputs, plang).await?;
+    send::deliver(ctx.http(), ctx.data(), &outputs).await?;
     send::reply_text(ctx, &Text::new("bot.done.undone").render(lang)).await
 }
 

@@ -270,7 +270,7 @@ async fn choose(
     if from_private {
         // A click in the player's own hand reply: the table gets a new board; the reply shows
         // the hand again, with the next private options if this player still decides.
-        send::deliver(http, data, game, &outputs, lang).await?;
+        send::deliver(http, data, &outputs).await?;
         if !hands {
             // A group panel of a game without hands: its options are on the new board.
             let done = crate::i18n::Text::new("bot.turn.played").render(lang);
@@ -320,7 +320,7 @@ async fn choose(
         )
         .await;
         let done = retired.as_ref().ok().map(|_| click.message.id);
-        send::deliver_after(http, data, game, &outputs, lang, done).await?;
+        send::deliver_after(http, data, &outputs, done).await?;
         if let Err(e) = retired {
             tracing::warn!(%game, error = %e, "could not take the buttons off an old board");
         }
@@ -367,7 +367,7 @@ async fn lobby(
                 Ok(view) => update_lobby(http, &data.pace, click, &view, lang).await,
                 Err(e) => Err(e.into()),
             };
-            send::deliver(http, data, game, &outputs, lang).await?;
+            send::deliver(http, data, &outputs).await?;
             if let Err(e) = updated {
                 tracing::warn!(%game, error = %e, "could not update a started game's lobby");
             }

@@ -381,11 +381,7 @@ pub async fn send_private(
     for post in posts {
         let Some(user) = post.user else { continue };
         // Known closed: the player reads the hand with /hand; retrying only collects 403s.
-        let closed = view
-            .seats
-            .iter()
-            .any(|s| s.user == Some(user) && s.dm_status == crate::model::DmStatus::Closed);
-        if closed || !post.by_dm {
+        if view.dm_closed(user) || !post.by_dm {
             continue;
         }
         let header = Text::new("bot.dm.header")
@@ -496,25 +492,19 @@ pub fn jump_link(guild: Option<i64>, msg: &serenity::Message) -> Option<String> 
 /// Everything after a stored change: the board in the game's place, then the DMs. A board
 /// that does not go out is [`Error::Undelivered`]: the change stands, and the scheduler's
 /// board sweeper posts it later.
-pub async fn deliver(
-    http: &serenity::Http,
-    data: &Data,
-    game: GameId,
-    outputs: &Outputs,
-    lang: Lang,
-) -> Result<(), Error> {
-    deliver_after(http, data, game, outputs, lang, None).await
+pub async fn deliver(http: &serenity::Http, data: &Data, outputs: &Outputs) -> Result<(), Error> {
+    deliver_after(http, data, outputs, None).await
 }
 
 /// [`deliver`] after a click already took the buttons off the board message `retired`.
 pub async fn deliver_after(
     http: &serenity::Http,
     data: &Data,
-    game: GameId,
     outputs: &Outputs,
-    lang: Lang,
     retired: Option<serenity::MessageId>,
 ) -> Result<(), Error> {
+    // The outputs say which game and in which language they were made.
+    let (game, lang) = (outputs.board.game, outputs.lang);
     let undelivered = |e: Error| Error::Undelivered(Box::new(e));
     // The game as the change left it: no second read.
     let mut view = outputs.table.clone();
@@ -884,9 +874,7 @@ pub async fn deliver_notices(http: &serenity::Http, data: &Data, notices: Vec<No
 
 async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> Result<(), Error> {
     match notice {
-        Notice::Board(outputs) => {
-            deliver(http, data, outputs.board.game, &outputs, outputs.lang).await
-        }
+        Notice::Board(outputs) => deliver(http, data, &outputs).await,
         Notice::Place { game, text } => {
             let view = data.service.lobby(game).await?;
             post_in_place(http, &data.pace, &view, &text).await
@@ -927,11 +915,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
                 Some(g) => Some(data.service.lobby(g).await?),
                 None => None,
             };
-            let known_closed = view.as_ref().is_some_and(|v| {
-                v.seats
-                    .iter()
-                    .any(|s| s.user == Some(user) && s.dm_status == crate::model::DmStatus::Closed)
-            });
+            let known_closed = view.as_ref().is_some_and(|v| v.dm_closed(user));
             // A DM that fails for any reason still leaves the mention in the game's place.
             let sent = if known_closed {
                 false

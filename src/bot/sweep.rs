@@ -65,7 +65,7 @@ impl BoardSweeper {
 /// gone, the bot lost access) gives up on that board; a passing failure waits for the claim
 /// to lapse and tries again.
 async fn repost(http: &serenity::Http, data: &Data, game: GameId, version: Version) {
-    let (outputs, lang) = match data.service.repost(game, version).await {
+    let outputs = match data.service.repost(game, version).await {
         Ok(Some(found)) => found,
         Ok(None) => return,
         Err(e) => {
@@ -73,7 +73,7 @@ async fn repost(http: &serenity::Http, data: &Data, game: GameId, version: Versi
             return;
         }
     };
-    match send::deliver(http, data, game, &outputs, lang).await {
+    match send::deliver(http, data, &outputs).await {
         Ok(()) => {
             tracing::info!(%game, version = version.0, "posted a board that had not gone out")
         }

@@ -14,35 +14,8 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::ids::Seat;
-
-/// A language croupier speaks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    #[default]
-    En,
-    Fr,
-}
-
-impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Fr];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Fr => "fr",
-        }
-    }
-
-    /// From a Discord locale (`fr`, `en-US`, ...) or a plain code; anything else is English.
-    pub fn from_locale(locale: &str) -> Lang {
-        if locale.to_ascii_lowercase().starts_with("fr") {
-            Lang::Fr
-        } else {
-            Lang::En
-        }
-    }
-}
+/// The language is a plain word of a stored game, so it lives below the store.
+pub use crate::model::Lang;
 
 /// One argument of a [`Text`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,18 +17,9 @@ use crate::clock::{after_quiet, human_duration, Quiet, Zone, HOUR, MAX_TURN_SECS
 use crate::engine::{AnyGame, AppliedMove, GameId, PlayError, Seat};
 use crate::i18n::{Lang, Text};
 use crate::store::{
-    GameRecord, GameStatus, JobRecord, NewJob, StoreError, TimeoutPolicy, TurnClock, TurnPlan,
-    UserSettings,
+    GameRecord, GameStatus, JobKind, JobRecord, NewJob, StoreError, TimeoutPolicy, TurnClock,
+    TurnPlan, UserSettings,
 };
-
-pub const JOB_DEADLINE: &str = "deadline";
-pub const JOB_REMIND: &str = "remind";
-pub const JOB_BOT: &str = "bot";
-pub const JOB_DIGEST: &str = "digest";
-/// Closes a lobby nobody touched for [`Timers::lobby_idle_secs`].
-pub const JOB_LOBBY: &str = "lobby";
-/// Archives a finished game's thread [`Timers::archive_grace_secs`] after its end.
-pub const JOB_ARCHIVE: &str = "archive";
 
 /// Jobs run at once by default: a PostgreSQL pool has 8 connections, SQLite has one writer
 /// anyway, and a board's render keeps a core busy for a few milliseconds.
@@ -150,7 +141,7 @@ struct TurnJob {
     last: bool,
 }
 
-fn turn_job(kind: &str, game: GameId, due_at: i64, rev: i64, seat: Seat, last: bool) -> NewJob {
+fn turn_job(kind: JobKind, game: GameId, due_at: i64, rev: i64, seat: Seat, last: bool) -> NewJob {
     let payload = TurnJob {
         rev,
         seat: seat.0,
@@ -158,7 +149,7 @@ fn turn_job(kind: &str, game: GameId, due_at: i64, rev: i64, seat: Seat, last: b
     };
     NewJob {
         due_at,
-        kind: kind.to_string(),
+        kind,
         game: Some(game),
         user: None,
         payload: serde_json::to_string(&payload).unwrap_or_default(),
@@ -196,12 +187,12 @@ fn bot_turn(
 /// follow what happens.
 fn bot_job(record: &GameRecord, now: i64, rev: i64, seat: Seat) -> NewJob {
     let due = now.saturating_add(record.bot_delay.clamp(0, super::lobby::MAX_BOT_DELAY));
-    turn_job(JOB_BOT, record.id, due, rev, seat, false)
+    turn_job(JobKind::Bot, record.id, due, rev, seat, false)
 }
 
 /// The language of a game's public messages.
 pub(super) fn game_lang(record: &GameRecord) -> Lang {
-    Lang::from_locale(record.lang.as_deref().unwrap_or("en"))
+    record.lang.unwrap_or_default()
 }
 
 /// Where a game is played, as a link: to its live board when it has one (empty when the game
@@ -327,15 +318,21 @@ impl Service {
         plan.clock.deadline_at = Some(deadline);
         plan.clock.paused_left = None;
         let rev = plan.clock.rev;
-        plan.jobs
-            .push(turn_job(JOB_DEADLINE, game, deadline, rev, seat, false));
+        plan.jobs.push(turn_job(
+            JobKind::Deadline,
+            game,
+            deadline,
+            rev,
+            seat,
+            false,
+        ));
         let zone = Zone::of(settings.timezone.as_deref());
         for (at, last) in self
             .timers
             .reminders(start, deadline, now, zone, quiet_of(settings))
         {
             plan.jobs
-                .push(turn_job(JOB_REMIND, game, at, rev, seat, last));
+                .push(turn_job(JobKind::Remind, game, at, rev, seat, last));
         }
     }
 
@@ -470,10 +467,8 @@ impl Service {
             }
         }
         let lang = game_lang(&record);
-        let kind = crate::engine::GameKind::parse(&record.kind)
-            .map_or_else(|| record.kind.clone(), |k| k.display_name().to_string());
         let text = Text::new("bot.place.lost")
-            .arg("game", kind)
+            .arg("game", record.kind.display_name())
             .arg("id", game.0)
             .render(lang);
         let mut users = super::players(&record);
@@ -693,7 +688,7 @@ impl Service {
         };
         for (_, job, fired, at) in finished {
             run.finished.push(JobDone {
-                kind: job.kind.clone(),
+                kind: job.kind,
                 due_at: job.due_at,
                 attempts: job.attempts,
                 at,
@@ -719,10 +714,9 @@ impl Service {
 
     /// A job ran: counted by kind and result, and how late it finished after it was due.
     fn job_ran(&self, job: &JobRecord, ok: bool) {
-        let kind = job.kind.clone();
+        let kind = job.kind.as_str();
         let result = if ok { "done" } else { "failed" };
-        metrics::counter!(crate::ops::JOBS, "kind" => kind.clone(), "result" => result)
-            .increment(1);
+        metrics::counter!(crate::ops::JOBS, "kind" => kind, "result" => result).increment(1);
         let late = self.now().saturating_sub(job.due_at).max(0);
         #[allow(clippy::cast_precision_loss, reason = "seconds, far below 2^52")]
         metrics::histogram!(crate::ops::JOB_LATENESS_SECONDS, "kind" => kind).record(late as f64);
@@ -734,10 +728,7 @@ impl Service {
         match self.store.live_games_by_kind().await {
             Ok(live) => {
                 for kind in crate::engine::GameKind::ALL {
-                    let n = live
-                        .iter()
-                        .find(|(k, _)| k == kind.id())
-                        .map_or(0, |(_, n)| *n);
+                    let n = live.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n);
                     #[allow(clippy::cast_precision_loss, reason = "a count of games")]
                     metrics::gauge!(crate::ops::GAMES_LIVE, "game" => kind.id()).set(n as f64);
                 }
@@ -762,18 +753,13 @@ impl Service {
         worker: &str,
         now: i64,
     ) -> Result<Vec<Notice>, ServiceError> {
-        match job.kind.as_str() {
-            JOB_DEADLINE => self.fire_deadline(job, worker, now).await,
-            JOB_BOT => self.fire_bot(job, worker, now).await,
-            JOB_REMIND => self.fire_reminder(job, worker, now).await,
-            JOB_DIGEST => self.fire_digest(job, worker, now).await,
-            JOB_LOBBY => self.fire_lobby(job, worker, now).await,
-            JOB_ARCHIVE => self.fire_archive(job, worker).await,
-            other => {
-                tracing::warn!(job = job.id, kind = other, "unknown job kind; dropped");
-                self.drop_job(job, worker).await?;
-                Ok(Vec::new())
-            }
+        match job.kind {
+            JobKind::Deadline => self.fire_deadline(job, worker, now).await,
+            JobKind::Bot => self.fire_bot(job, worker, now).await,
+            JobKind::Remind => self.fire_reminder(job, worker, now).await,
+            JobKind::Digest => self.fire_digest(job, worker, now).await,
+            JobKind::Lobby => self.fire_lobby(job, worker, now).await,
+            JobKind::Archive => self.fire_archive(job, worker).await,
         }
     }
 
@@ -863,7 +849,7 @@ impl Service {
     pub(super) fn archive_job(&self, game: GameId, now: i64) -> NewJob {
         NewJob {
             due_at: now.saturating_add(self.timers.archive_grace_secs.max(0)),
-            kind: JOB_ARCHIVE.to_string(),
+            kind: JobKind::Archive,
             game: Some(game),
             user: None,
             payload: String::new(),
@@ -937,11 +923,7 @@ impl Service {
         self.drop_job(job, worker).await?;
         let hours = self.timers.lobby_idle_secs / HOUR;
         let text = Text::new("bot.lobby.idle_closed")
-            .arg(
-                "game",
-                crate::engine::GameKind::parse(&record.kind)
-                    .map_or(record.kind.clone(), |k| k.display_name().to_string()),
-            )
+            .arg("game", record.kind.display_name())
             .arg("id", game.0)
             .arg("hours", hours.max(1))
             .render(game_lang(&record));
@@ -1000,7 +982,7 @@ impl Service {
                 ^ u64::from_ne_bytes(loaded.record.clock.rev.to_ne_bytes())
                     .wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 ^ u64::from(loaded.record.version.0);
-            let level = crate::ai::Level::parse(&loaded.record.bot_level).unwrap_or_default();
+            let level = loaded.record.bot_level;
             // A bot thinks for up to a second: off the async workers.
             let (back, played) =
                 tokio::task::spawn_blocking(move || bot_turn(work, seat, level, mix))
@@ -1109,7 +1091,7 @@ impl Service {
                 .jobs_for_game(record.id)
                 .await?
                 .iter()
-                .any(|j| j.id != job.id && j.kind == JOB_REMIND && j.due_at <= wake);
+                .any(|j| j.id != job.id && j.kind == JobKind::Remind && j.due_at <= wake);
             if covered {
                 self.drop_job(job, worker).await?;
             } else {
@@ -1133,11 +1115,8 @@ impl Service {
         } else {
             "bot.remind.turn"
         };
-        let kind = record.kind.clone();
-        let game_name =
-            crate::engine::GameKind::parse(&kind).map_or(kind, |k| k.display_name().to_string());
         let text = Text::new(key)
-            .arg("game", game_name)
+            .arg("game", record.kind.display_name())
             .arg("id", record.id.0)
             .arg("due", due(deadline))
             .arg("link", place_link(record))
@@ -1185,7 +1164,7 @@ pub struct JobsRun {
 /// One job of a [`JobsRun`].
 #[derive(Clone, Debug)]
 pub struct JobDone {
-    pub kind: String,
+    pub kind: JobKind,
     pub due_at: i64,
     /// Its claims so far, this one included: more than 1 when an earlier claim's lease ran
     /// out (a worker died or took too long) or the job failed before.

@@ -114,10 +114,10 @@ impl Service {
         Ok(GameFile {
             format: FILE_FORMAT.into(),
             version: FILE_VERSION,
-            game: record.kind.clone(),
+            game: record.kind.id().into(),
             id: game.0,
             seed: seed_from_i64(record.seed),
-            options: serde_json::from_str(&record.options_json).unwrap_or_default(),
+            options: record.options.clone(),
             seats: record.seats.iter().map(|s| s.name.clone()).collect(),
             moves: moves
                 .iter()
@@ -134,12 +134,11 @@ impl Service {
     /// A new local game (no server, no players to ping) set up as `file`'s was, under its
     /// rules, with no move played yet: the table then plays the file's moves one by one.
     pub async fn import(&self, file: &GameFile, now: i64) -> Result<GameId, ServiceError> {
-        let game = file
-            .setup()
-            .map_err(|t| ServiceError::Lobby(super::LobbyError::ImportBad(t)))?;
+        let bad = |t| ServiceError::Lobby(super::LobbyError::ImportBad(t));
+        let game = file.setup().map_err(bad)?;
         let new = NewGame {
-            kind: file.game.clone(),
-            options_json: serde_json::to_string(&file.options).unwrap_or_else(|_| "{}".into()),
+            kind: file.kind().map_err(bad)?,
+            options: file.options.clone(),
             seed: super::seed_to_i64(file.seed),
             state: game.to_json(),
             status: GameStatus::Active,

@@ -14,7 +14,7 @@ use crate::i18n::{Lang, Text};
 /// The longest wait a bot seat may be given before it plays, in seconds.
 pub const MAX_BOT_DELAY: i64 = 60;
 use crate::store::{
-    DmStatus, GameRecord, GameStatus, JoinOutcome, LeaveOutcome, NewGame, NewJob, NewSeat,
+    DmStatus, GameRecord, GameStatus, JobKind, JoinOutcome, LeaveOutcome, NewGame, NewJob, NewSeat,
     SeatRecord, TimeoutPolicy,
 };
 
@@ -241,21 +241,14 @@ impl LobbyView {
         }
     }
 
-    fn from_record(record: GameRecord, cap: Option<i64>) -> Result<LobbyView, ServiceError> {
-        let kind = GameKind::parse(&record.kind).ok_or_else(|| ServiceError::Load {
-            game: record.id,
-            error: crate::engine::LoadError::UnknownKind(record.kind.clone()),
-        })?;
-        Ok(LobbyView::of_kind(record, kind, cap))
-    }
-
     /// The view of a game just loaded or changed, with no second read: a started game's seat
     /// cap is its kind's (only a lobby's cap, read by [`Service::lobby`], can be lower).
     pub(super) fn of_loaded(loaded: &super::Loaded) -> LobbyView {
-        LobbyView::of_kind(loaded.record.clone(), loaded.game.kind(), None)
+        LobbyView::from_record(loaded.record.clone(), None)
     }
 
-    fn of_kind(record: GameRecord, kind: GameKind, cap: Option<i64>) -> LobbyView {
+    fn from_record(record: GameRecord, cap: Option<i64>) -> LobbyView {
+        let kind = record.kind;
         let (min, kind_max) = kind.seat_range();
         let max = cap
             .and_then(|c| usize::try_from(c).ok())
@@ -263,7 +256,7 @@ impl LobbyView {
         LobbyView {
             game: record.id,
             kind,
-            options: serde_json::from_str(&record.options_json).unwrap_or_default(),
+            options: record.options,
             host: record.host,
             seats: record.seats,
             min,
@@ -273,11 +266,19 @@ impl LobbyView {
             guild: record.guild,
             channel: record.channel,
             thread: record.thread,
-            bot_level: Level::parse(&record.bot_level).unwrap_or_default(),
+            bot_level: record.bot_level,
             bot_delay: record.bot_delay,
             lobby_message: record.lobby_message,
             board_message: record.board_message,
         }
+    }
+
+    /// Whether Discord refused `user`'s DMs for this game before (error 50007): their hand
+    /// and notices then wait for them to ask, as retrying only collects refusals.
+    pub fn dm_closed(&self, user: i64) -> bool {
+        self.seats
+            .iter()
+            .any(|s| s.user == Some(user) && s.dm_status == DmStatus::Closed)
     }
 
     /// Seat names as they go into message text (see [`super::text_names`]).
@@ -509,8 +510,8 @@ impl Service {
             return Err(e.into());
         }
         let new = NewGame {
-            kind: cmd.kind.id().to_string(),
-            options_json: serde_json::to_string(&cmd.options).unwrap_or_else(|_| "{}".into()),
+            kind: cmd.kind,
+            options: cmd.options.clone(),
             seed: super::seed_to_i64(cmd.seed),
             state: String::new(),
             status: GameStatus::Lobby,
@@ -525,7 +526,7 @@ impl Service {
             }],
             clock_secs: cmd.clock_secs,
             policy: cmd.policy,
-            lang: Some(cmd.lang.code().to_string()),
+            lang: Some(cmd.lang),
             now,
         };
         let id = self.store.create_game(&new).await?;
@@ -535,7 +536,7 @@ impl Service {
         self.store
             .schedule_job(&NewJob {
                 due_at: now.saturating_add(self.timers.lobby_idle_secs),
-                kind: super::clocks::JOB_LOBBY.into(),
+                kind: JobKind::Lobby,
                 game: Some(id),
                 user: None,
                 payload: String::new(),
@@ -578,7 +579,7 @@ impl Service {
     pub async fn lobby(&self, game: GameId) -> Result<LobbyView, ServiceError> {
         let record = self.store.game(game).await?;
         let cap = self.store.max_seats(game).await?;
-        LobbyView::from_record(record, cap)
+        Ok(LobbyView::from_record(record, cap))
     }
 
     /// Records the thread opened for a game.
@@ -687,7 +688,7 @@ impl Service {
         delay_secs: i64,
     ) -> Result<(), ServiceError> {
         let delay = delay_secs.clamp(0, MAX_BOT_DELAY);
-        Ok(self.store.set_bots(game, level.id(), delay).await?)
+        Ok(self.store.set_bots(game, level, delay).await?)
     }
 
     /// Starts a lobby (host or moderator, enough players): sets the game up with the stored
@@ -760,7 +761,7 @@ impl Service {
         let record = self.store.game(game).await?;
         may_cancel(&record, user, is_moderator)?;
         let cap = self.store.max_seats(game).await?;
-        LobbyView::from_record(record, cap)
+        Ok(LobbyView::from_record(record, cap))
     }
 
     /// The checks of [`Service::resign`], changing nothing: asked before "are you sure?".
@@ -774,7 +775,7 @@ impl Service {
             return Err(ServiceError::NotSeated);
         }
         let cap = self.store.max_seats(game).await?;
-        LobbyView::from_record(record, cap)
+        Ok(LobbyView::from_record(record, cap))
     }
 
     /// A seated player gives up: the game ends for everyone (games have no seat-leaving rule),
@@ -943,9 +944,7 @@ impl Service {
         let records = self.store.games_of_user(user, None, limit).await?;
         let mut out = Vec::with_capacity(records.len());
         for record in records {
-            let Some(kind) = GameKind::parse(&record.kind) else {
-                continue;
-            };
+            let kind = record.kind;
             let turn_seat = if record.status == GameStatus::Active {
                 GameKind::load(&record.state)
                     .ok()
@@ -1052,7 +1051,7 @@ impl Service {
         Ok(games
             .iter()
             .find(|g| g.thread == Some(channel))
-            .and_then(|g| GameKind::parse(&g.kind)))
+            .map(|g| g.kind))
     }
 
     /// Records whether a DM to `user` about `game` went through. Returns true when this is

@@ -16,10 +16,8 @@ mod ratings;
 mod replay;
 mod result;
 
-pub use clocks::{
-    due, ClockAction, JobDone, JobsRun, Timers, DEFAULT_SCHEDULER_CONCURRENCY, JOB_ARCHIVE,
-    JOB_BOT, JOB_DEADLINE, JOB_DIGEST, JOB_LOBBY, JOB_REMIND,
-};
+pub use crate::model::JobKind;
+pub use clocks::{due, ClockAction, JobDone, JobsRun, Timers, DEFAULT_SCHEDULER_CONCURRENCY};
 pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
 pub use lobby::{
     filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Resigned,
@@ -329,8 +327,8 @@ impl Service {
     ) -> Result<(GameId, Outputs), ServiceError> {
         let game = cmd.kind.setup(&cmd.options, cmd.players.len(), cmd.seed)?;
         let new = NewGame {
-            kind: cmd.kind.id().to_string(),
-            options_json: serde_json::to_string(&cmd.options).unwrap_or_else(|_| "{}".into()),
+            kind: cmd.kind,
+            options: cmd.options.clone(),
             seed: seed_to_i64(cmd.seed),
             state: game.to_json(),
             status: GameStatus::Active,
@@ -349,7 +347,7 @@ impl Service {
                 .collect(),
             clock_secs: cmd.clock_secs,
             policy,
-            lang: Some(lang.code().to_string()),
+            lang: Some(lang),
             now,
         };
         let id = self.store.create_game(&new).await?;
@@ -436,7 +434,7 @@ impl Service {
         &self,
         game: GameId,
         version: Version,
-    ) -> Result<Option<(Outputs, Lang)>, ServiceError> {
+    ) -> Result<Option<Outputs>, ServiceError> {
         if !self
             .store
             .claim_board(game, version, self.now(), BOARD_LEASE_SECS)
@@ -455,7 +453,7 @@ impl Service {
         // Said as the board's event: the ping and the turn line still lead.
         out.board.events = vec![Text::new("bot.turn.reposted").render(lang)];
         out.board.text = output::board_text(&loaded, &out.board.events, lang);
-        Ok(Some((out, lang)))
+        Ok(Some(out))
     }
 
     pub(crate) fn seat_of(&self, loaded: &Loaded, actor: Actor) -> Result<Seat, ServiceError> {
@@ -479,17 +477,13 @@ pub fn rebuild(
     record: &GameRecord,
     moves: &[(Seat, String)],
 ) -> Result<Box<dyn AnyGame>, (usize, PlayError)> {
-    let kind = GameKind::parse(&record.kind).ok_or_else(|| {
-        (
-            0,
-            PlayError::CannotUndo {
-                reason: Text::raw(format!("unknown game {}", record.kind)),
-            },
+    let mut game = record
+        .kind
+        .setup(
+            &record.options,
+            record.seats.len(),
+            seed_from_i64(record.seed),
         )
-    })?;
-    let options: GameOptions = serde_json::from_str(&record.options_json).unwrap_or_default();
-    let mut game = kind
-        .setup(&options, record.seats.len(), seed_from_i64(record.seed))
         .map_err(|e| (0, PlayError::CannotUndo { reason: e.text() }))?;
     // The rules the stored game was played under, where they changed since (issue 25).
     game.keep_rules_of_json(&record.state);

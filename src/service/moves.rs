@@ -262,7 +262,7 @@ impl Service {
                 StoreError::ClockChanged(_) => stale(&loaded.record),
                 other => ServiceError::from(other),
             })?;
-        metrics::counter!(crate::ops::MOVES, "game" => loaded.record.kind.clone())
+        metrics::counter!(crate::ops::MOVES, "game" => loaded.record.kind.id())
             .increment(u64::try_from(applied.len()).unwrap_or(u64::MAX));
         loaded.record.version = version;
         loaded.record.status = status;

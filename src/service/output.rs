@@ -354,19 +354,36 @@ impl super::Service {
     /// player who keeps hand DMs on. A settings read that fails keeps the defaults (a ping, a
     /// DM): a missed preference is better than a missed turn.
     pub(super) async fn with_settings(&self, mut out: Outputs) -> Outputs {
-        if let Some(user) = out.board.mention {
+        // Each user's settings are read once: the pinged player often also gets a hand.
+        let mut read: Vec<(i64, Option<crate::store::UserSettings>)> = Vec::new();
+        let users = out
+            .board
+            .mention
+            .into_iter()
+            .chain(out.private.iter().filter_map(|p| p.user));
+        for user in users {
+            if read.iter().any(|(u, _)| *u == user) {
+                continue;
+            }
             match self.settings_of(user).await {
-                Ok(s) => out.board.silent = !s.pings,
+                Ok(s) => read.push((user, Some(s))),
                 Err(e) => {
-                    tracing::warn!(game = %out.board.game, error = %e, "could not read a player's pings setting")
+                    tracing::warn!(game = %out.board.game, error = %e, "could not read a player's settings");
+                    read.push((user, None));
                 }
             }
         }
+        let of = |user: i64| {
+            read.iter()
+                .find(|(u, _)| *u == user)
+                .and_then(|(_, s)| s.as_ref())
+        };
+        if let Some(s) = out.board.mention.and_then(of) {
+            out.board.silent = !s.pings;
+        }
         for post in &mut out.private {
-            let Some(user) = post.user else { continue };
-            match self.settings_of(user).await {
-                Ok(s) => post.by_dm = s.hand_dms,
-                Err(e) => tracing::warn!(error = %e, "could not read a player's hand_dms setting"),
+            if let Some(s) = post.user.and_then(of) {
+                post.by_dm = s.hand_dms;
             }
         }
         out

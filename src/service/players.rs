@@ -2,12 +2,13 @@
 //! DMs), absent
 //! players (`/replace`, `/kick`), the daily digest and `/stats`.
 
-use super::clocks::{game_lang, mention, quiet_of, stale, JOB_DIGEST};
+use super::clocks::{game_lang, mention, quiet_of, stale};
 use super::output::{self, Notice};
 use super::{Actor, LobbyError, Service, ServiceError};
 use crate::clock::{after_quiet, Date, Quiet, Zone};
 use crate::engine::{GameId, Seat};
 use crate::i18n::{Lang, Text};
+use crate::model::JobKind;
 use crate::store::{GameRecord, GameStatus, JobRecord, NewJob, SeatChange, UserSettings};
 
 /// A `/settings` change: each `Some` field is set, the others are kept.
@@ -163,13 +164,13 @@ impl Service {
     ) -> Result<(), ServiceError> {
         let job = s.digest.then(|| NewJob {
             due_at: self.next_digest(s, now),
-            kind: JOB_DIGEST.to_string(),
+            kind: JobKind::Digest,
             game: None,
             user: Some(user),
             payload: "{}".to_string(),
         });
         self.store
-            .replace_user_job(user, JOB_DIGEST, job.as_ref())
+            .replace_user_job(user, JobKind::Digest, job.as_ref())
             .await?;
         Ok(())
     }

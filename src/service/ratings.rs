@@ -128,7 +128,7 @@ pub fn entrants(
 ) -> Vec<Entrant> {
     let n = record.seats.len();
     let last = i64::try_from(n).unwrap_or(i64::MAX).saturating_add(1);
-    let level = Level::parse(&record.bot_level).unwrap_or_default();
+    let level = record.bot_level;
     let mut out: Vec<Entrant> = Vec::new();
     for (i, s) in record.seats.iter().enumerate() {
         let (player, user) = match (s.is_bot, s.user) {
@@ -248,11 +248,6 @@ fn board_line(place: usize, row: &RatingRow, lang: Lang) -> String {
         .render(lang)
 }
 
-/// A game's name for players.
-fn game_name(kind: &str) -> String {
-    GameKind::parse(kind).map_or_else(|| kind.to_string(), |k| k.display_name().to_string())
-}
-
 /// A leaderboard's lines: the top `top`, then the viewer's own place when further down (or
 /// that they have none yet).
 fn board_lines(rows: &[RatingRow], viewer: Option<i64>, top: usize, lang: Lang) -> Vec<String> {
@@ -310,7 +305,7 @@ impl Service {
                 .rate_game(
                     game,
                     loaded.record.guild,
-                    &loaded.record.kind,
+                    loaded.record.kind,
                     &entrants,
                     start(),
                     self.now(),
@@ -356,8 +351,8 @@ impl Service {
         };
         let mut boards = Vec::new();
         for k in kinds {
-            let rows = ordered(self.store.ratings_of_kind(guild, k.id()).await?);
-            let counts = stats.iter().find(|s| s.kind == k.id());
+            let rows = ordered(self.store.ratings_of_kind(guild, k).await?);
+            let counts = stats.iter().find(|s| s.kind == k);
             if rows.is_empty() && counts.is_none_or(|c| c.finished == 0) {
                 continue;
             }
@@ -422,14 +417,14 @@ impl Service {
             .arg("who", shown)
             .render(lang)];
         for row in &mine {
-            let board = ordered(self.store.ratings_of_kind(guild, &row.kind).await?);
+            let board = ordered(self.store.ratings_of_kind(guild, row.kind).await?);
             let place = board
                 .iter()
                 .position(|r| r.player == row.player)
                 .map_or(0, |i| i + 1);
             lines.push(
                 Text::new("ratings.profile_line")
-                    .arg("game", game_name(&row.kind))
+                    .arg("game", row.kind.display_name())
                     .arg("place", place)
                     .arg("of", board.len())
                     .arg("rating", skill_text(row.skill, lang))
@@ -471,8 +466,8 @@ fn change_line(c: &RatingChange, record: &GameRecord, lang: Lang) -> String {
 
 /// Rebuilds every current rating of a server from its history of changes: each player's
 /// last `after`, games played and won. A leaderboard can be recomputed from this alone.
-pub fn replay_history(history: &[RatingChange]) -> Vec<(String, String, Skill, i64, i64)> {
-    let mut out: Vec<(String, String, Skill, i64, i64)> = Vec::new();
+pub fn replay_history(history: &[RatingChange]) -> Vec<(GameKind, String, Skill, i64, i64)> {
+    let mut out: Vec<(GameKind, String, Skill, i64, i64)> = Vec::new();
     for c in history {
         match out
             .iter_mut()
@@ -483,13 +478,7 @@ pub fn replay_history(history: &[RatingChange]) -> Vec<(String, String, Skill, i
                 entry.3 += 1;
                 entry.4 += i64::from(c.won);
             }
-            None => out.push((
-                c.kind.clone(),
-                c.player.clone(),
-                c.after,
-                1,
-                i64::from(c.won),
-            )),
+            None => out.push((c.kind, c.player.clone(), c.after, 1, i64::from(c.won))),
         }
     }
     out
@@ -586,7 +575,7 @@ mod tests {
     #[test]
     fn the_leaderboard_orders_by_the_conservative_estimate() {
         let row = |p: &str, mu, sigma, played| RatingRow {
-            kind: "cortexcape".into(),
+            kind: GameKind::Cortexcape,
             player: p.into(),
             user: None,
             name: p.into(),

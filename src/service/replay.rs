@@ -7,7 +7,7 @@
 
 use super::output::{encode_png, outcome_text};
 use super::{rebuild, text_names, Service, ServiceError};
-use crate::engine::{AnyGame, GameId, GameKind, RenderCtx, Seat};
+use crate::engine::{AnyGame, GameId, RenderCtx, Seat};
 use crate::i18n::{Lang, Text};
 use crate::render::anim;
 use crate::store::{GameRecord, GameStatus, MoveRecord};
@@ -162,9 +162,8 @@ impl Service {
         let upto = if step == 0 { 0 } else { turns[step - 1].1 };
         let (state, private) = replay_to(&record, &moves, upto)?;
         let names = text_names(&record);
-        let kind = GameKind::parse(&record.kind).map_or(record.kind.as_str(), |k| k.display_name());
         let mut lines = vec![Text::new("replay.title")
-            .arg("game", kind)
+            .arg("game", record.kind.display_name())
             .arg("id", game.0)
             .arg("step", step)
             .arg("steps", steps)
@@ -207,7 +206,7 @@ impl Service {
         };
         let png = encode_png(&state.render_public(&ctx));
         let alt = Text::new("replay.alt")
-            .arg("game", kind)
+            .arg("game", record.kind.display_name())
             .arg("step", step)
             .arg("steps", steps)
             .render(lang);

@@ -6,12 +6,13 @@
 //! [`result_lines`]) from the finished game and a few figures the store keeps ([`Ending`]),
 //! so the golden images test exactly what the bot posts.
 
-use super::clocks::{mention, JOB_LOBBY};
+use super::clocks::mention;
 use super::lobby::{LobbyError, LobbyView};
 use super::output::encode_png;
 use super::{Player, Service, ServiceError};
 use crate::engine::{AnyGame, GameId, Outcome, Seat};
 use crate::i18n::{Lang, Text};
+use crate::model::JobKind;
 use crate::render::result::{render_result, ResultCard, ResultRow};
 use crate::store::{
     GameStatus, JoinOutcome, MoveRecord, NewGame, NewJob, NewRematch, NewSeat, RematchOutcome,
@@ -427,8 +428,8 @@ impl Service {
         });
         let new = NewRematch {
             game: NewGame {
-                kind: record.kind.clone(),
-                options_json: record.options_json.clone(),
+                kind: record.kind,
+                options: record.options.clone(),
                 seed: super::seed_to_i64(seed),
                 state: String::new(),
                 status: GameStatus::Lobby,
@@ -439,16 +440,16 @@ impl Service {
                 seats: seats_kept,
                 clock_secs: record.clock_secs,
                 policy: record.policy,
-                lang: record.lang.clone(),
+                lang: record.lang,
                 now,
             },
             invited,
             max_seats: self.store.max_seats(old).await?,
-            bot_level: record.bot_level.clone(),
+            bot_level: record.bot_level,
             bot_delay: record.bot_delay,
             idle: NewJob {
                 due_at: now.saturating_add(self.timers.lobby_idle_secs),
-                kind: JOB_LOBBY.into(),
+                kind: JobKind::Lobby,
                 game: None,
                 user: None,
                 payload: String::new(),

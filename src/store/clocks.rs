@@ -11,7 +11,10 @@
 
 use sqlx::AnyConnection;
 
-use super::{bool_i64, get, DmStatus, GameId, NewJob, Seat, Store, StoreError, TurnClock};
+use super::{
+    bool_i64, get, get_kind, DmStatus, GameId, GameKind, JobKind, NewJob, Seat, Store, StoreError,
+    TurnClock,
+};
 
 /// A seat handed to someone else (or opened) with a clock change.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +50,7 @@ pub struct TurnPlan {
 /// One game kind's figures in a server.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameStats {
-    pub kind: String,
+    pub kind: GameKind,
     /// Games that ended (finished, not cancelled).
     pub finished: i64,
     /// Changes of turn measured, and their average length in seconds.
@@ -128,7 +131,7 @@ pub(super) async fn insert_job(tx: &mut AnyConnection, job: &NewJob) -> Result<i
          RETURNING id",
     )
     .bind(job.due_at)
-    .bind(&job.kind)
+    .bind(job.kind.as_str())
     .bind(job.game.map(|g| g.0))
     .bind(job.user)
     .bind(&job.payload)
@@ -203,13 +206,13 @@ impl Store {
     pub async fn replace_user_job(
         &self,
         user: i64,
-        kind: &str,
+        kind: JobKind,
         job: Option<&NewJob>,
     ) -> Result<Option<i64>, StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("DELETE FROM jobs WHERE user_id = $1 AND kind = $2")
             .bind(user)
-            .bind(kind)
+            .bind(kind.as_str())
             .execute(&mut *tx)
             .await?;
         let id = match job {
@@ -220,15 +223,17 @@ impl Store {
         Ok(id)
     }
 
-    /// A user's pending jobs, soonest first.
+    /// A user's pending jobs of the kinds this program knows, soonest first.
     pub async fn jobs_for_user(&self, user: i64) -> Result<Vec<super::JobRecord>, StoreError> {
-        let rows = sqlx::query(
+        let mut query = sqlx::query(
             "SELECT id, due_at, kind, game, user_id, payload, attempts FROM jobs \
-             WHERE user_id = $1 ORDER BY due_at, id",
+             WHERE user_id = $1 AND kind IN ($2, $3, $4, $5, $6, $7) ORDER BY due_at, id",
         )
-        .bind(user)
-        .fetch_all(&self.pool)
-        .await?;
+        .bind(user);
+        for kind in super::misc::KNOWN_JOBS {
+            query = query.bind(kind.as_str());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         rows.iter().map(super::misc::job_from_row).collect()
     }
 
@@ -246,7 +251,7 @@ impl Store {
     }
 
     /// Running games by kind.
-    pub async fn live_games_by_kind(&self) -> Result<Vec<(String, i64)>, StoreError> {
+    pub async fn live_games_by_kind(&self) -> Result<Vec<(GameKind, i64)>, StoreError> {
         let rows = sqlx::query(
             "SELECT kind, COUNT(*) AS n FROM games WHERE status = 'active' GROUP BY kind \
              ORDER BY kind",
@@ -254,7 +259,7 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| Ok((get(r, "kind")?, get(r, "n")?)))
+            .map(|r| Ok((get_kind(r, "kind")?, get(r, "n")?)))
             .collect()
     }
 
@@ -304,7 +309,7 @@ impl Store {
         let mut out = Vec::new();
         for row in &finished {
             out.push(GameStats {
-                kind: get(row, "kind")?,
+                kind: get_kind(row, "kind")?,
                 finished: get(row, "n")?,
                 turns: 0,
                 avg_turn_secs: None,
@@ -324,22 +329,21 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         for row in &turns {
-            let kind: String = get(row, "kind")?;
-            let entry = entry(&mut out, &kind);
+            let entry = entry(&mut out, get_kind(row, "kind")?);
             entry.turns = get(row, "n")?;
             entry.avg_turn_secs = get(row, "avg_secs")?;
         }
-        out.sort_by(|a, b| a.kind.cmp(&b.kind));
+        out.sort_by_key(|s| s.kind.id());
         Ok(out)
     }
 }
 
-fn entry<'a>(out: &'a mut Vec<GameStats>, kind: &str) -> &'a mut GameStats {
+fn entry(out: &mut Vec<GameStats>, kind: GameKind) -> &mut GameStats {
     let i = match out.iter().position(|s| s.kind == kind) {
         Some(i) => i,
         None => {
             out.push(GameStats {
-                kind: kind.to_string(),
+                kind,
                 finished: 0,
                 turns: 0,
                 avg_turn_secs: None,

@@ -3,7 +3,7 @@
 
 use super::games::insert_game;
 use super::{
-    bool_i64, get, get_status, GameId, GameStatus, NewGame, NewJob, Seat, Store, StoreError,
+    bool_i64, get, get_status, GameId, GameStatus, Level, NewGame, NewJob, Seat, Store, StoreError,
 };
 
 /// What the result card and the Rematch button read besides the game's record.
@@ -26,7 +26,7 @@ pub struct NewRematch {
     pub invited: Vec<usize>,
     /// The old game's seat cap, bot level and bot delay.
     pub max_seats: Option<i64>,
-    pub bot_level: String,
+    pub bot_level: Level,
     pub bot_delay: i64,
     /// The job that closes the lobby if it stays idle (its game is filled in here).
     pub idle: NewJob,
@@ -153,7 +153,7 @@ impl Store {
             "UPDATE games SET max_seats = $1, bot_level = $2, bot_delay = $3 WHERE id = $4",
         )
         .bind(rematch.max_seats)
-        .bind(&rematch.bot_level)
+        .bind(rematch.bot_level.id())
         .bind(rematch.bot_delay)
         .bind(id.0)
         .execute(&mut *tx)

@@ -6,9 +6,10 @@ use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, AssertSqlSafe};
 
 use super::{
-    bool_i64, get, get_bool, get_seat, get_status, get_version, next_version, version_i64,
-    DmStatus, GameId, GameRecord, GameStatus, MoveRecord, NewGame, NewMove, Seat, SeatRecord,
-    Store, StoreError, TimeoutPolicy, TurnClock, TurnPlan, Version,
+    bool_i64, get, get_bool, get_kind, get_lang, get_level, get_options, get_seat, get_status,
+    get_version, next_version, options_json, version_i64, DmStatus, GameId, GameRecord, GameStatus,
+    Lang, MoveRecord, NewGame, NewMove, Seat, SeatRecord, Store, StoreError, TimeoutPolicy,
+    TurnClock, TurnPlan, Version,
 };
 
 /// The columns of a game row, as a literal so queries stay `&'static str` (`concat!`).
@@ -561,8 +562,8 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
     }
     Ok(GameRecord {
         id,
-        kind: get(row, "kind")?,
-        options_json: get(row, "options_json")?,
+        kind: get_kind(row, "kind")?,
+        options: get_options(row, "options_json")?,
         seed: get(row, "seed")?,
         state: get(row, "state")?,
         version: get_version(row, "version")?,
@@ -577,8 +578,8 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
             Some(p) => TimeoutPolicy::parse(&p)
                 .ok_or_else(|| StoreError::Corrupt(format!("policy = {p:?} is unknown")))?,
         },
-        lang: get(row, "lang")?,
-        bot_level: get(row, "bot_level")?,
+        lang: get_lang(row, "lang")?,
+        bot_level: get_level(row, "bot_level")?,
         bot_delay: get(row, "bot_delay")?,
         lobby_message: get(row, "lobby_message")?,
         board_message: get(row, "board_message")?,
@@ -624,8 +625,8 @@ pub(super) async fn insert_game(tx: &mut AnyConnection, g: &NewGame) -> Result<G
          thread, host, clock_secs, policy, lang, created_at, updated_at, started_at) \
          VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10, $12, $13, $11, $11, $14) RETURNING id",
     )
-    .bind(&g.kind)
-    .bind(&g.options_json)
+    .bind(g.kind.id())
+    .bind(options_json(&g.options))
     .bind(g.seed)
     .bind(&g.state)
     .bind(g.status.as_str())
@@ -636,7 +637,7 @@ pub(super) async fn insert_game(tx: &mut AnyConnection, g: &NewGame) -> Result<G
     .bind(g.clock_secs)
     .bind(g.now)
     .bind(g.policy.as_str())
-    .bind(g.lang.as_deref())
+    .bind(g.lang.map(Lang::code))
     .bind((g.status == GameStatus::Active).then_some(g.now))
     .fetch_one(&mut *tx)
     .await?;

@@ -7,8 +7,8 @@
 use sqlx::{AnyConnection, AssertSqlSafe};
 
 use super::{
-    bool_i64, get, get_status, next_version, version_i64, DmStatus, GameId, GameStatus, Seat,
-    Store, StoreError, Version,
+    bool_i64, get, get_status, next_version, version_i64, DmStatus, GameId, GameStatus, Level,
+    Seat, Store, StoreError, Version,
 };
 
 /// What happened to a join.
@@ -79,9 +79,9 @@ impl Store {
     }
 
     /// Sets how the game's bot seats play: their level and their delay in seconds.
-    pub async fn set_bots(&self, game: GameId, level: &str, delay: i64) -> Result<(), StoreError> {
+    pub async fn set_bots(&self, game: GameId, level: Level, delay: i64) -> Result<(), StoreError> {
         let done = sqlx::query("UPDATE games SET bot_level = $1, bot_delay = $2 WHERE id = $3")
-            .bind(level)
+            .bind(level.id())
             .bind(delay)
             .bind(game.0)
             .execute(&self.pool)

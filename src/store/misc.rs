@@ -3,8 +3,13 @@
 use sqlx::any::AnyRow;
 
 use super::{
-    bool_i64, get, get_bool, Backend, GameId, JobRecord, NewJob, Store, StoreError, UserSettings,
+    bool_i64, get, get_bool, get_job_kind, Backend, GameId, JobKind, JobRecord, NewJob, Store,
+    StoreError, UserSettings,
 };
+
+/// The job kinds this program runs, bound in the order of the queries' `kind IN (…)` lists
+/// (six placeholders: adding a kind fails to compile here until the queries grow one).
+pub(super) const KNOWN_JOBS: [JobKind; 6] = JobKind::ALL;
 
 /// Minutes in a day: quiet hours are minutes after local midnight, below this.
 const DAY_MINUTES: u16 = 24 * 60;
@@ -20,6 +25,9 @@ impl Store {
     /// seconds, oldest first. Two claimers never get the same job while its lease runs:
     /// PostgreSQL skips rows another transaction has locked (`FOR UPDATE SKIP LOCKED`); SQLite
     /// runs the whole claim as one write statement (one writer at a time).
+    ///
+    /// Only jobs of a kind this program knows are claimed: one a newer program wrote (several
+    /// processes on one PostgreSQL during an upgrade) stays for a program that can run it.
     ///
     /// Delivery is at least once: a worker that outlives its lease may see the job claimed
     /// again, so call [`Store::complete_job`] when done and keep jobs safe to repeat.
@@ -40,6 +48,7 @@ impl Store {
                     "UPDATE jobs SET claimed_by = $1, lease_until = $2, attempts = attempts + 1 \
                      WHERE id IN (SELECT id FROM jobs WHERE due_at <= $3 \
                        AND (lease_until IS NULL OR lease_until <= $3) \
+                       AND kind IN ($5, $6, $7, $8, $9, $10) \
                        ORDER BY due_at, id LIMIT $4",
                     $lock,
                     ") RETURNING id, due_at, kind, game, user_id, payload, attempts"
@@ -50,13 +59,15 @@ impl Store {
             Backend::Postgres => claim!(" FOR UPDATE SKIP LOCKED"),
             Backend::Sqlite => claim!(""),
         };
-        let rows = sqlx::query(sql)
+        let mut query = sqlx::query(sql)
             .bind(worker)
             .bind(now.saturating_add(lease_secs))
             .bind(now)
-            .bind(i64::from(limit))
-            .fetch_all(&self.pool)
-            .await?;
+            .bind(i64::from(limit));
+        for kind in KNOWN_JOBS {
+            query = query.bind(kind.as_str());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         let mut jobs = rows
             .iter()
             .map(job_from_row)
@@ -77,24 +88,30 @@ impl Store {
 
     /// Removes the jobs of one kind for a game (e.g. its reminders once the player moved).
     /// Returns how many.
-    pub async fn cancel_jobs_for_game(&self, game: GameId, kind: &str) -> Result<u64, StoreError> {
+    pub async fn cancel_jobs_for_game(
+        &self,
+        game: GameId,
+        kind: JobKind,
+    ) -> Result<u64, StoreError> {
         let done = sqlx::query("DELETE FROM jobs WHERE game = $1 AND kind = $2")
             .bind(game.0)
-            .bind(kind)
+            .bind(kind.as_str())
             .execute(&self.pool)
             .await?;
         Ok(done.rows_affected())
     }
 
-    /// The pending jobs of a game, soonest first (claimed ones included).
+    /// The pending jobs of a game this program knows, soonest first (claimed ones included).
     pub async fn jobs_for_game(&self, game: GameId) -> Result<Vec<JobRecord>, StoreError> {
-        let rows = sqlx::query(
+        let mut query = sqlx::query(
             "SELECT id, due_at, kind, game, user_id, payload, attempts FROM jobs WHERE game = $1 \
-             ORDER BY due_at, id",
+             AND kind IN ($2, $3, $4, $5, $6, $7) ORDER BY due_at, id",
         )
-        .bind(game.0)
-        .fetch_all(&self.pool)
-        .await?;
+        .bind(game.0);
+        for kind in KNOWN_JOBS {
+            query = query.bind(kind.as_str());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         rows.iter().map(job_from_row).collect()
     }
 
@@ -184,7 +201,7 @@ pub(super) fn job_from_row(row: &AnyRow) -> Result<JobRecord, StoreError> {
     Ok(JobRecord {
         id: get(row, "id")?,
         due_at: get(row, "due_at")?,
-        kind: get(row, "kind")?,
+        kind: get_job_kind(row, "kind")?,
         game: get::<Option<i64>>(row, "game")?.map(GameId),
         user: get(row, "user_id")?,
         payload: get(row, "payload")?,

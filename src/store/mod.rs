@@ -42,8 +42,8 @@ use std::time::Duration;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
-pub use crate::engine::{GameId, Seat, Version};
-pub use crate::model::{DmStatus, GameStatus, SeatRecord, TimeoutPolicy};
+pub use crate::engine::{GameId, GameKind, GameOptions, Seat, Version};
+pub use crate::model::{DmStatus, GameStatus, JobKind, Lang, Level, SeatRecord, TimeoutPolicy};
 pub use clocks::{Attendance, GameStats, SeatChange, TurnPlan};
 pub use ending::{EndingRecord, NewRematch, RematchOutcome};
 pub use lobby::{JoinOutcome, LeaveOutcome};
@@ -163,8 +163,9 @@ pub struct NewSeat {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewGame {
-    pub kind: String,
-    pub options_json: String,
+    pub kind: GameKind,
+    /// Stored as a JSON object.
+    pub options: GameOptions,
     /// The engine's u64 seed, bit cast.
     pub seed: i64,
     pub state: String,
@@ -176,17 +177,16 @@ pub struct NewGame {
     pub seats: Vec<NewSeat>,
     pub clock_secs: Option<i64>,
     pub policy: TimeoutPolicy,
-    /// The language of public messages (`en`, `fr`): scheduled notices have no interaction to
-    /// take it from.
-    pub lang: Option<String>,
+    /// The language of public messages: scheduled notices have no interaction to take it from.
+    pub lang: Option<Lang>,
     pub now: i64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     pub id: GameId,
-    pub kind: String,
-    pub options_json: String,
+    pub kind: GameKind,
+    pub options: GameOptions,
     pub seed: i64,
     pub state: String,
     pub version: Version,
@@ -197,9 +197,10 @@ pub struct GameRecord {
     pub host: Option<i64>,
     pub clock_secs: Option<i64>,
     pub policy: TimeoutPolicy,
-    pub lang: Option<String>,
-    /// How hard the game's bot seats think (`easy`, `normal`, `hard`).
-    pub bot_level: String,
+    /// `None` for a game stored before games kept their language (read as English).
+    pub lang: Option<Lang>,
+    /// How hard the game's bot seats think (an unknown stored word reads as the default).
+    pub bot_level: Level,
     /// Seconds a bot seat waits before playing, so people can follow.
     pub bot_delay: i64,
     /// The front end's lobby message (to close an idle lobby).
@@ -235,7 +236,7 @@ pub struct MoveRecord {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewJob {
     pub due_at: i64,
-    pub kind: String,
+    pub kind: JobKind,
     pub game: Option<GameId>,
     /// A job about a user rather than a game (the daily digest).
     pub user: Option<i64>,
@@ -246,7 +247,7 @@ pub struct NewJob {
 pub struct JobRecord {
     pub id: i64,
     pub due_at: i64,
-    pub kind: String,
+    pub kind: JobKind,
     pub game: Option<GameId>,
     pub user: Option<i64>,
     pub payload: String,
@@ -481,6 +482,36 @@ fn get_version(row: &AnyRow, col: &str) -> Result<Version, StoreError> {
 fn get_status(row: &AnyRow, col: &str) -> Result<GameStatus, StoreError> {
     let s = get::<String>(row, col)?;
     GameStatus::parse(&s).ok_or_else(|| StoreError::Corrupt(format!("{col} = {s:?} is unknown")))
+}
+
+fn get_kind(row: &AnyRow, col: &str) -> Result<GameKind, StoreError> {
+    let s = get::<String>(row, col)?;
+    GameKind::parse(&s).ok_or_else(|| StoreError::Corrupt(format!("{col} = {s:?} is no game")))
+}
+
+fn get_options(row: &AnyRow, col: &str) -> Result<GameOptions, StoreError> {
+    let s = get::<String>(row, col)?;
+    serde_json::from_str(&s).map_err(|e| StoreError::Corrupt(format!("{col}: {e}")))
+}
+
+fn options_json(options: &GameOptions) -> String {
+    // A map of strings always serializes.
+    serde_json::to_string(options).unwrap_or_else(|_| "{}".into())
+}
+
+/// A game's language, as the service always read it: a code, anything but French is English.
+fn get_lang(row: &AnyRow, col: &str) -> Result<Option<Lang>, StoreError> {
+    Ok(get::<Option<String>>(row, col)?.map(|s| Lang::from_locale(&s)))
+}
+
+/// A bot level, as the service always read it: an unknown word is the default level.
+fn get_level(row: &AnyRow, col: &str) -> Result<Level, StoreError> {
+    Ok(Level::parse(&get::<String>(row, col)?).unwrap_or_default())
+}
+
+fn get_job_kind(row: &AnyRow, col: &str) -> Result<JobKind, StoreError> {
+    let s = get::<String>(row, col)?;
+    JobKind::parse(&s).ok_or_else(|| StoreError::Corrupt(format!("{col} = {s:?} is unknown")))
 }
 
 fn bool_i64(b: bool) -> i64 {

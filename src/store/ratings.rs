@@ -5,7 +5,7 @@
 //! transaction, and hands them to the caller's update (the service's, over the `skillratings`
 //! crate), then writes what it returns.
 
-use super::{get, GameId, GameStatus, Seat, Store, StoreError};
+use super::{get, get_kind, GameId, GameKind, GameStatus, Seat, Store, StoreError};
 
 /// Ratings are stored in millionths (BIGINT on both backends).
 const SCALE: f64 = 1_000_000.0;
@@ -52,7 +52,7 @@ pub struct Entrant {
 /// A player's current rating in one game on one server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingRow {
-    pub kind: String,
+    pub kind: GameKind,
     pub player: String,
     pub user: Option<i64>,
     pub name: String,
@@ -67,7 +67,7 @@ pub struct RatingChange {
     /// The order of changes on the server (all entrants of a game share it).
     pub seq: i64,
     pub game: GameId,
-    pub kind: String,
+    pub kind: GameKind,
     pub player: String,
     pub seat: Option<Seat>,
     pub rank: i64,
@@ -84,7 +84,7 @@ fn guild_key(guild: Option<i64>) -> i64 {
 
 fn row_to_rating(row: &sqlx::any::AnyRow) -> Result<RatingRow, StoreError> {
     Ok(RatingRow {
-        kind: get(row, "kind")?,
+        kind: get_kind(row, "kind")?,
         player: get(row, "player")?,
         user: get(row, "user_id")?,
         name: get(row, "name")?,
@@ -111,7 +111,7 @@ fn row_to_change(row: &sqlx::any::AnyRow) -> Result<RatingChange, StoreError> {
     Ok(RatingChange {
         seq: get(row, "seq")?,
         game: GameId(get(row, "game")?),
-        kind: get(row, "kind")?,
+        kind: get_kind(row, "kind")?,
         player: get(row, "player")?,
         seat,
         rank: get(row, "final_rank")?,
@@ -165,7 +165,7 @@ impl Store {
         &self,
         game: GameId,
         guild: Option<i64>,
-        kind: &str,
+        kind: GameKind,
         entrants: &[Entrant],
         start: Skill,
         now: i64,
@@ -204,7 +204,7 @@ impl Store {
                  ON CONFLICT (guild, kind, player) DO NOTHING",
             )
             .bind(guild)
-            .bind(kind)
+            .bind(kind.id())
             .bind(&e.player)
             .bind(e.user)
             .bind(&e.name)
@@ -217,7 +217,7 @@ impl Store {
                 "SELECT mu, sigma FROM ratings WHERE guild = $1 AND kind = $2 AND player = $3",
             )
             .bind(guild)
-            .bind(kind)
+            .bind(kind.id())
             .bind(&e.player)
             .fetch_one(&mut *tx)
             .await?;
@@ -247,7 +247,7 @@ impl Store {
             .bind(&e.name)
             .bind(now)
             .bind(guild)
-            .bind(kind)
+            .bind(kind.id())
             .bind(&e.player)
             .execute(&mut *tx)
             .await?;
@@ -259,7 +259,7 @@ impl Store {
             .bind(guild)
             .bind(seq)
             .bind(game.0)
-            .bind(kind)
+            .bind(kind.id())
             .bind(&e.player)
             .bind(e.seat.map(|s| i64::from(s.0)))
             .bind(e.rank)
@@ -280,13 +280,13 @@ impl Store {
     pub async fn ratings_of_kind(
         &self,
         guild: Option<i64>,
-        kind: &str,
+        kind: GameKind,
     ) -> Result<Vec<RatingRow>, StoreError> {
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT {RATING_COLUMNS} FROM ratings WHERE guild = $1 AND kind = $2"
         )))
         .bind(guild_key(guild))
-        .bind(kind)
+        .bind(kind.id())
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(row_to_rating).collect()
