@@ -26,7 +26,7 @@ impl Cortexcape {
         }
         // The owner of round r is seat (first + r - 1) mod n.
         let back = u8::try_from((view.round.saturating_sub(1)) % u32::from(n)).ok()?;
-        let first = (view.owner.0 + n - back) % n;
+        let first = Seat((view.owner.0 + n - back) % n);
         let mut board = [None; DOORS];
         for (slot, piece) in board.iter_mut().zip(&view.pieces) {
             *slot = *piece;

@@ -126,7 +126,7 @@ impl Game for Cortexcape {
             .strip_prefix("seat")
             .and_then(|s| s.parse::<u8>().ok())
         {
-            Some(k) if (1..=n).contains(&k) => k - 1,
+            Some(k) if (1..=n).contains(&k) => Seat(k - 1),
             Some(_) => {
                 return Err(SetupError::BadValue {
                     key: "first".into(),
@@ -138,7 +138,7 @@ impl Game for Cortexcape {
                 })
             }
             // The only random draw of the setup (spec section 5).
-            None => u8::try_from(rng.gen_range(0..u32::from(n))).unwrap_or(0),
+            None => Seat(u8::try_from(rng.gen_range(0..u32::from(n))).unwrap_or(0)),
         };
         let total_rounds = match (short, seats) {
             (false, _) => 12,
@@ -369,7 +369,7 @@ impl Present for Cortexcape {
     type PrivateView = ();
 
     fn public_view(&self) -> view::PublicView {
-        self.build_view()
+        self.build_public()
     }
 
     fn private_view(&self, _seat: Seat) -> Option<()> {

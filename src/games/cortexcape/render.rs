@@ -1027,7 +1027,7 @@ mod tests {
             let mut rng = GameRng::seed_from_u64(8);
             for step in 0..400 {
                 if step % 40 == 0 {
-                    let v = g.build_view();
+                    let v = g.build_public();
                     let b = board(&v, &ctx);
                     let mut fresh = draw_ground(&Ground::of(&b));
                     draw_board(&mut fresh, &b);

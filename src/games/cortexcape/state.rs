@@ -176,7 +176,7 @@ pub struct Cortexcape {
     pub(crate) hindsight: bool,
     pub(crate) seats: u8,
     /// Owner of round 1.
-    pub(crate) first: u8,
+    pub(crate) first: Seat,
     pub(crate) rng: GameRng,
     pub(crate) round: u32,
     pub(crate) total_rounds: u32,
@@ -214,7 +214,7 @@ pub struct Cortexcape {
 impl Cortexcape {
     fn seat_at(&self, offset: u32) -> Seat {
         let n = u32::from(self.seats.max(1));
-        let s = (u32::from(self.first) + offset) % n;
+        let s = (u32::from(self.first.0) + offset) % n;
         Seat(u8::try_from(s).unwrap_or(0))
     }
 

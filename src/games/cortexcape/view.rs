@@ -94,7 +94,7 @@ use crate::i18n::Text;
 
 impl Cortexcape {
     /// The public view (everything is public; hindsight values only in the recap).
-    pub fn build_view(&self) -> PublicView {
+    pub fn build_public(&self) -> PublicView {
         let data = self.data();
         let lab = self.lab_data();
         let configuring = self.stage == Stage::Configure;

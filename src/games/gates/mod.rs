@@ -161,7 +161,7 @@ impl Game for Gates {
         let first = match get("first_player") {
             "random" => None,
             v => match v.parse::<u8>() {
-                Ok(k) if (1..=seats).contains(&usize::from(k)) => Some(k - 1),
+                Ok(k) if (1..=seats).contains(&usize::from(k)) => Some(Seat(k - 1)),
                 _ => {
                     return Err(SetupError::BadValue {
                         key: "first_player".into(),

@@ -305,8 +305,8 @@ impl Gates {
         self.board[region.index()][owner.index()]
     }
 
-    pub fn seat_list(&self) -> Vec<Seat> {
-        (0..self.seats).map(Seat).collect()
+    pub fn seat_ids(&self) -> impl Iterator<Item = Seat> {
+        (0..self.seats).map(Seat)
     }
 
     pub fn revealed(&self, scroll: Scroll) -> bool {

@@ -141,7 +141,7 @@ fn put(g: &mut Gates, region: &str, owner: Owner, n: u8) {
 }
 
 fn fix_supplies(g: &mut Gates) {
-    for s in g.seat_list() {
+    for s in g.seat_ids() {
         let on = g.on_board(s);
         g.player_mut(s).supply = 10 - on;
     }
@@ -248,7 +248,7 @@ fn invariants(g: &Gates) {
     let held: u32 = g.players.iter().map(|p| u32::from(p.despair)).sum();
     assert_eq!(held + u32::from(g.despair_supply), 24, "despair");
     // 10 investigators per seat; at most 9 neutrals, only in 2p.
-    for s in g.seat_list() {
+    for s in g.seat_ids() {
         assert_eq!(
             u32::from(g.player(s).supply) + u32::from(g.on_board(s)),
             10,
@@ -2286,7 +2286,7 @@ mod playouts {
             "gate deck order in the public view"
         );
         // Another seat's private view never holds this seat's hand.
-        for s in g.seat_list() {
+        for s in g.seat_ids() {
             let other = g.private_view(s.next(Game::seat_count(g))).unwrap();
             if g.seats > 1 {
                 for &x in &g.player(s).hand {
@@ -2461,7 +2461,7 @@ mod playouts {
             let mut h = g.clone();
             // Pool every hidden card of the non-active seats and the deck, shuffle, deal back.
             let mut hidden: Vec<CardId> = h.deck.clone();
-            for s in h.seat_list() {
+            for s in h.seat_ids() {
                 if s != p.seat {
                     hidden.extend(h.player(s).hand.iter().copied());
                 }
@@ -2469,7 +2469,7 @@ mod playouts {
             use crate::engine::rng::SliceDraw;
             hidden.shuffle(&mut rng);
             let mut it = hidden.into_iter();
-            for s in h.seat_list() {
+            for s in h.seat_ids() {
                 if s != p.seat {
                     let n = h.player(s).hand.len();
                     h.player_mut(s).hand = it.by_ref().take(n).collect();
@@ -2477,7 +2477,7 @@ mod playouts {
                 }
             }
             h.deck = it.collect();
-            for s in g.seat_list() {
+            for s in g.seat_ids() {
                 if s != p.seat {
                     g.player_mut(s).last_drawn.clear();
                 }
@@ -2736,12 +2736,12 @@ mod bot {
             let mut h = g.clone();
             let mut rng = rng_from_seed(seed);
             let mut hidden: Vec<CardId> = h.deck.clone();
-            for s in h.seat_list().into_iter().filter(|&s| s != p.seat) {
+            for s in h.seat_ids().filter(|&s| s != p.seat) {
                 hidden.extend(h.player(s).hand.iter().copied());
             }
             hidden.shuffle(&mut rng);
             let mut it = hidden.into_iter();
-            for s in h.seat_list().into_iter().filter(|&s| s != p.seat) {
+            for s in h.seat_ids().filter(|&s| s != p.seat) {
                 let n = h.player(s).hand.len();
                 h.player_mut(s).hand = it.by_ref().take(n).collect();
                 h.player_mut(s).last_drawn.clear();

@@ -182,8 +182,7 @@ impl Gates {
             despair_supply: self.despair_supply,
             costs,
             players: self
-                .seat_list()
-                .into_iter()
+                .seat_ids()
                 .map(|s| {
                     let p = self.player(s);
                     PlayerView {

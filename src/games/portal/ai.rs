@@ -130,7 +130,7 @@ impl Portal {
             return None;
         }
         let n = public.seats.len();
-        let own = private.filter(|p| p.seat == seat.0);
+        let own = private.filter(|p| p.seat == seat);
         let engine = &public.engine;
 
         // The Lab, with panels drawn to match the visible faces.
@@ -176,7 +176,7 @@ impl Portal {
                         .map(|&(card, fresh)| HandCard { card, fresh })
                         .collect(),
                 ),
-                HandView::Hidden { .. } => own.filter(|p| usize::from(p.seat) == s).map(|p| {
+                HandView::Hidden { .. } => own.filter(|p| p.seat.index() == s).map(|p| {
                     p.hand
                         .iter()
                         .map(|h| HandCard {
@@ -282,7 +282,7 @@ impl Portal {
             let cast = public.seats.iter().filter(|s| s.voted).count();
             for &voter in vote.voters.iter().take(cast) {
                 let ballot = match own.and_then(|p| p.vote) {
-                    Some(mine) if voter == seat.0 => mine,
+                    Some(mine) if voter == seat => mine,
                     _ => {
                         let k = rng.gen_range(0..=vote.tied.len());
                         vote.tied.get(k).copied()
@@ -306,7 +306,7 @@ impl Portal {
         };
         if let (Some(r), _) = self.reward_recipient(x, chamber) {
             let icons = self.data().panels[usize::from(chamber.panel)].face(chamber.face);
-            gain[usize::from(r)] += face_value(icons);
+            gain[r.index()] += face_value(icons);
         }
         let burns = !self.is_char(Card::Caroline);
         let kills = !self.is_char(Card::Wheatley);
@@ -324,13 +324,13 @@ impl Portal {
     /// A seat's prospects in cake slices: its cake in the Lab, less what the old edges
     /// threaten, plus what it would earn there, its subjects (tie-break and the next
     /// majorities) and its cards.
-    pub(crate) fn potential(&self, s: u8) -> f64 {
+    pub(crate) fn potential(&self, s: Seat) -> f64 {
         let st = self.seat(s);
         let mut p = f64::from(self.cake_in_lab(s));
         for f in Floor::ALL {
             if let Some(x) = self.old_edge(f) {
                 // Roughly one old edge in three is recycled before its owner can react.
-                p += 0.35 * self.cycle_gain(x)[usize::from(s)];
+                p += 0.35 * self.cycle_gain(x)[s.index()];
             }
         }
         p += 0.12 * f64::from(self.subjects_in_lab(s));
@@ -344,7 +344,7 @@ impl Portal {
 
     /// Each seat's chance to win from the potentials: a logistic of its lead over the best
     /// other seat.
-    pub(crate) fn estimate_values(&self) -> Vec<f64> {
+    pub(crate) fn bot_estimate(&self) -> Vec<f64> {
         let pots: Vec<f64> = self.seat_ids().map(|s| self.potential(s)).collect();
         pots.iter()
             .enumerate()
@@ -416,12 +416,12 @@ impl Portal {
     }
 
     /// `gain[me]` less the best other seat's gain.
-    fn lead_in(&self, gain: &[f64; MAX_SEATS], me: u8) -> f64 {
+    fn lead_in(&self, gain: &[f64; MAX_SEATS], me: Seat) -> f64 {
         let best_other = (0..self.n())
-            .filter(|&s| s != usize::from(me))
+            .filter(|&s| s != me.index())
             .map(|s| gain[s])
             .fold(f64::MIN, f64::max);
-        gain[usize::from(me)] - best_other
+        gain[me.index()] - best_other
     }
 
     #[allow(clippy::cast_precision_loss)]
@@ -430,18 +430,18 @@ impl Portal {
     }
 
     /// How much `me` has to lose in chamber `x` if it is recycled soon.
-    fn at_risk(&self, x: Ch, me: u8) -> f64 {
+    fn at_risk(&self, x: Ch, me: Seat) -> f64 {
         if !self.is_old_edge(x) {
             return 0.0;
         }
         self.chamber(x).map_or(0.0, |c| {
-            f64::from(c.cake[usize::from(me)]) + 0.3 * f64::from(c.subj[usize::from(me)])
+            f64::from(c.cake[me.index()]) + 0.3 * f64::from(c.subj[me.index()])
         })
     }
 
     /// A destination for `me`'s group: winning an old-edge majority is good, bringing cake
     /// onto the old edge is bad, the Turret is deadly.
-    fn destination_score(&self, d: Ch, me: u8, carries: bool) -> f64 {
+    fn destination_score(&self, d: Ch, me: Seat, carries: bool) -> f64 {
         if self.turret == Some(d) && self.turret_lethal() {
             return -2.0;
         }
@@ -451,9 +451,9 @@ impl Portal {
         let mut v = if carries { -0.5 } else { 0.0 };
         if let Some(c) = self.chamber(d) {
             let icons = self.data().panels[usize::from(c.panel)].face(c.face);
-            let mine = c.subj[usize::from(me)];
+            let mine = c.subj[me.index()];
             let others = (0..self.n())
-                .filter(|&s| s != usize::from(me))
+                .filter(|&s| s != me.index())
                 .map(|s| c.subj[s])
                 .max()
                 .unwrap_or(0);
@@ -466,10 +466,10 @@ impl Portal {
 
     /// A reward option for its recipient `me`: cake first, then cards, then subjects; the
     /// Turret goes where it kills most of the others, the Cube where it blocks them.
-    fn reward_score(&self, a: Action, me: u8) -> f64 {
+    fn reward_score(&self, a: Action, me: Seat) -> f64 {
         let subjects_of_others = |x: Ch| -> f64 {
             self.chamber(x).map_or(0.0, |c| {
-                let mine = f64::from(c.subj[usize::from(me)]);
+                let mine = f64::from(c.subj[me.index()]);
                 f64::from(c.subjects()) - 2.0 * mine
             })
         };

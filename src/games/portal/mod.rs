@@ -72,13 +72,13 @@ fn floor_text(f: Floor) -> Text {
 }
 
 impl Portal {
-    fn colour_text(&self, s: u8) -> Text {
+    fn colour_text(&self, s: Seat) -> Text {
         Text::new(format!("portal.colour.{}", self.colour_name(s)))
     }
 
-    fn team(&self, s: u8) -> Text {
+    fn team(&self, s: Seat) -> Text {
         Text::new("portal.team")
-            .arg("seat", Seat(s))
+            .arg("seat", s)
             .arg("colour", self.colour_text(s))
     }
 
@@ -206,9 +206,9 @@ impl Portal {
             rng,
             opts,
             seats: seat_states,
-            first: 0,
+            first: Seat(0),
             round: 1,
-            active: 0,
+            active: Seat(0),
             floors,
             portals: [Ch::new(Floor::Top, 2), Ch::new(Floor::Bot, 2)],
             turret: None,
@@ -243,9 +243,9 @@ impl Portal {
         }
         let n = u8::try_from(seats).unwrap_or(2);
         game.first = if game.opts.host_first {
-            0
+            Seat(0)
         } else {
-            game.rng.gen_range(0..n)
+            Seat(game.rng.gen_range(0..n))
         };
         game.active = game.first;
         game
@@ -373,7 +373,7 @@ impl Game for Portal {
     fn prompt(&self) -> Option<Prompt<Action>> {
         let step = self.current()?;
         Some(Prompt {
-            seat: Seat(self.step_seat(step)),
+            seat: self.step_seat(step),
             kind: step.kind(),
             text: self.prompt_text_for(step),
             options: self.options(step),
@@ -509,7 +509,7 @@ impl BotHooks for Portal {
     }
 
     fn estimate(&self) -> Vec<f64> {
-        self.estimate_values()
+        self.bot_estimate()
     }
 }
 
@@ -681,7 +681,7 @@ impl Portal {
                     .filter(|(_, v)| **v > 0)
                     .map(|(i, v)| {
                         t("vote_count")
-                            .arg("team", self.team(u8::try_from(i).unwrap_or(0)))
+                            .arg("team", self.team(Seat(u8::try_from(i).unwrap_or(0))))
                             .arg("votes", *v)
                     })
                     .collect();
@@ -698,7 +698,7 @@ impl Portal {
                     .enumerate()
                     .map(|(i, s)| {
                         t("score")
-                            .arg("team", self.team(u8::try_from(i).unwrap_or(0)))
+                            .arg("team", self.team(Seat(u8::try_from(i).unwrap_or(0))))
                             .arg("cake", *s)
                     })
                     .collect();

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::state::{Card, Cause, Ch, EndReason, Face, Floor};
+use crate::engine::Seat;
 
 /// A reward icon printed on a panel face (spec 3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -67,7 +68,7 @@ pub enum Action {
     Count(u8),
     To(Ch),
     ToFloor(Floor),
-    Carry(u8),
+    Carry(Seat),
     CarryDone,
     BonusFloor(Floor),
     BonusCard,
@@ -81,14 +82,14 @@ pub enum Action {
     TurretFloor(Floor),
     Recycle(Floor),
     From(Ch),
-    Colour(u8),
+    Colour(Seat),
     Kill(Ch),
     Flip(Ch),
     Pick(Card),
     Remove,
     RemoveTurret,
     RemoveCube,
-    Vote(u8),
+    Vote(Seat),
     Abstain,
 }
 
@@ -183,20 +184,20 @@ pub enum SkipReason {
 #[serde(rename_all = "snake_case")]
 pub enum Ev {
     TurnStarted {
-        seat: u8,
+        seat: Seat,
         round: u16,
     },
     HandDiscarded {
-        seat: u8,
+        seat: Seat,
         card: Card,
     },
     CardDeployed {
-        seat: u8,
+        seat: Seat,
         card: Card,
         mode: DeployMode,
     },
     CardTraded {
-        seat: u8,
+        seat: Seat,
         card: Card,
     },
     CharacterChanged {
@@ -206,7 +207,7 @@ pub enum Ev {
         card: Card,
     },
     CardTaken {
-        seat: u8,
+        seat: Seat,
         card: Card,
     },
     DeckTopRevealed {
@@ -216,7 +217,7 @@ pub enum Ev {
         count: u8,
     },
     CardGainLost {
-        seat: u8,
+        seat: Seat,
         reason: LostReason,
     },
     PortalsPlaced {
@@ -224,64 +225,64 @@ pub enum Ev {
         b: Ch,
     },
     SubjectsMoved {
-        owner: u8,
+        owner: Seat,
         from: Ch,
         to: Ch,
         count: u8,
-        carried: Vec<u8>,
+        carried: Vec<Seat>,
     },
     SubjectsDestroyed {
         chamber: Ch,
-        owner: u8,
+        owner: Seat,
         count: u8,
         cause: Death,
     },
     SubjectDelivered {
-        owner: u8,
+        owner: Seat,
         chamber: Ch,
         cause: Cause,
     },
     CakeDelivered {
-        owner: u8,
+        owner: Seat,
         chamber: Ch,
         cause: Cause,
     },
     CakeMoved {
-        colour: u8,
+        colour: Seat,
         from: Ch,
         to: Ch,
         cause: Card,
     },
     CakeIncinerated {
-        colour: u8,
+        colour: Seat,
         chamber: Ch,
         count: u8,
         cause: Option<Card>,
     },
     CakeReturned {
-        colour: u8,
+        colour: Seat,
         chamber: Ch,
         count: u8,
     },
     MoveSkipped {
-        seat: u8,
+        seat: Seat,
         reason: SkipReason,
     },
     BonusLost {
-        seat: u8,
+        seat: Seat,
     },
     Activated {
-        seat: u8,
+        seat: Seat,
         chamber: Ch,
     },
     MajorityResolved {
         chamber: Ch,
         counts: Vec<u8>,
-        recipient: Option<u8>,
+        recipient: Option<Seat>,
         reason: Majority,
     },
     RewardLost {
-        seat: u8,
+        seat: Seat,
         icon: Icon,
         reason: LostReason,
     },
@@ -314,7 +315,7 @@ pub enum Ev {
     },
     ExtraActivationGranted,
     VoteCast {
-        voter: u8,
+        voter: Seat,
     },
     VotesRevealed {
         tally: Vec<u8>,
@@ -322,7 +323,7 @@ pub enum Ev {
     GameEnded {
         reason: EndReason,
         scores: Vec<i64>,
-        winners: Vec<u8>,
+        winners: Vec<Seat>,
     },
 }
 

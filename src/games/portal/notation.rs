@@ -52,23 +52,23 @@ pub const FORMS: &[&str] = &[
 
 impl Portal {
     /// The colour name of a seat.
-    pub fn colour_name(&self, s: u8) -> &'static str {
+    pub fn colour_name(&self, s: Seat) -> &'static str {
         const NAMES: [&str; 4] = ["blue", "red", "yellow", "green"];
         self.seats
-            .get(usize::from(s))
+            .get(s.index())
             .and_then(|x| NAMES.get(usize::from(x.colour)))
             .copied()
             .unwrap_or("?")
     }
 
-    fn seat_of_colour(&self, name: &str) -> Option<u8> {
+    fn seat_of_colour(&self, name: &str) -> Option<Seat> {
         self.seat_ids().find(|&s| self.colour_name(s) == name)
     }
 }
 
 /// Canonical notation of an atomic option.
 pub fn notation(game: &Portal, action: &Action) -> String {
-    let col = |s: u8| game.colour_name(s);
+    let col = |s: Seat| game.colour_name(s);
     match *action {
         Action::Discard(c) => format!("discard {}", c.slug()),
         Action::Play(c) => format!("play {}", c.slug()),
@@ -202,7 +202,7 @@ fn read(game: &Portal, words: &[&str]) -> Result<Vec<(Action, usize)>, Reject<Ru
             None => perr(2, args[0], &[form]),
         }
     };
-    let colour = |w: &str, token: usize, form: &'static str| -> Result<u8, Reject<RuleError>> {
+    let colour = |w: &str, token: usize, form: &'static str| -> Result<Seat, Reject<RuleError>> {
         match game.seat_of_colour(w) {
             Some(s) => Ok(s),
             None => perr(token, w, &[form]),
@@ -409,7 +409,7 @@ pub fn parse(game: &Portal, seat: Seat, segment: &str) -> Result<Vec<Action>, Re
         let a = adapt(&work, &step, a);
         let verb_fits = step.verbs().contains(&a.verb())
             || (matches!(a, Action::Colour(_)) && step.verbs().contains(&"colour"));
-        let mine = work.step_seat(&step) == seat.0;
+        let mine = work.step_seat(&step) == seat;
         if mine && verb_fits {
             work.play(seat, &a).map_err(fail)?;
             out.push(a);
@@ -420,7 +420,7 @@ pub fn parse(game: &Portal, seat: Seat, segment: &str) -> Result<Vec<Action>, Re
             .autos
             .iter()
             .rev()
-            .find(|r| r.seat == seat.0 && (r.step.verbs().contains(&a.verb())));
+            .find(|r| r.seat == seat && (r.step.verbs().contains(&a.verb())));
         if let Some(rec) = auto {
             if rec.action == a {
                 if mine {

@@ -193,12 +193,12 @@ fn t(ctx: &RenderCtx, text: Text) -> String {
     text.render_with(ctx.lang, &ctx.names)
 }
 
-fn team(view: &PublicView, s: u8) -> Text {
-    Text::new("portal.team").arg("seat", Seat(s)).arg(
+fn team(view: &PublicView, s: Seat) -> Text {
+    Text::new("portal.team").arg("seat", s).arg(
         "colour",
         Text::new(format!(
             "portal.colour.{}",
-            view.seats.get(usize::from(s)).map_or("blue", |x| x.colour)
+            view.seats.get(s.index()).map_or("blue", |x| x.colour)
         )),
     )
 }
@@ -688,7 +688,7 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
     }
     y += 6.0;
     for (i, s) in view.seats.iter().enumerate() {
-        let seat = u8::try_from(i).unwrap_or(0);
+        let seat = Seat(u8::try_from(i).unwrap_or(0));
         let top = y;
         let active = seat == view.active && view.end.is_none();
         rounded_rect(
@@ -914,7 +914,7 @@ pub fn render_private(view: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         col,
         letter(view.colour),
     );
-    let who = Text::new("portal.team").arg("seat", Seat(view.seat)).arg(
+    let who = Text::new("portal.team").arg("seat", view.seat).arg(
         "colour",
         Text::new(format!("portal.colour.{}", view.colour)),
     );
@@ -996,7 +996,7 @@ pub fn render_private(view: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
     if let Some(v) = view.vote {
         let vote = match v {
             Some(s) => Text::new("portal.team")
-                .arg("seat", Seat(s))
+                .arg("seat", s)
                 .arg("colour", Text::raw("")),
             None => Text::new("portal.render.abstained"),
         };

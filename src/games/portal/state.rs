@@ -309,17 +309,17 @@ pub enum Step {
         from: Ch,
         count: u8,
         mode: MoveMode,
-        owner: u8,
+        owner: Seat,
     },
     /// M4: the owner picks carried cake; then the move applies.
     Carry {
-        owner: u8,
+        owner: Seat,
         from: Ch,
         to: Ch,
         count: u8,
-        picked: Vec<u8>,
+        picked: Vec<Seat>,
         mode: MoveMode,
-        wheatley: Vec<u8>,
+        wheatley: Vec<Seat>,
     },
     Bonus,
     /// Fact Core's "both": after the subject part, the card is taken.
@@ -332,7 +332,7 @@ pub enum Step {
     TurnEnd,
     Deliver {
         piece: Piece,
-        owner: u8,
+        owner: Seat,
         cause: Cause,
     },
     PortalPlace {
@@ -367,7 +367,7 @@ pub enum Step {
     },
     DougTo {
         from: Ch,
-        colour: u8,
+        colour: Seat,
     },
     SpaceTo,
     CuriosityTo {
@@ -404,7 +404,7 @@ pub struct TurnState {
     pub resolving: Option<Card>,
     /// GLaDOS: the chamber being activated.
     pub activated: Option<Ch>,
-    pub recipient: Option<u8>,
+    pub recipient: Option<Seat>,
     pub pending: Vec<Icon>,
     /// PotatOS order: the Move step comes after the cycle.
     pub move_last: bool,
@@ -421,25 +421,25 @@ pub struct Lifted {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
-    NoSubjects(u8),
-    Incinerated(u8),
-    Finale(u8),
+    NoSubjects(Seat),
+    Incinerated(Seat),
+    Finale(Seat),
     RoundLimit,
 }
 
 /// The final vote (`final_tie = vote`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VoteState {
-    pub tied: Vec<u8>,
-    pub voters: Vec<u8>,
+    pub tied: Vec<Seat>,
+    pub voters: Vec<Seat>,
     /// One entry per voter who has voted: `Some(seat)` or `None` (abstain).
-    pub votes: Vec<Option<u8>>,
+    pub votes: Vec<Option<Seat>>,
 }
 
 /// An option the engine applied by itself for a seat (spec 6.13 rule 3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AutoRec {
-    pub seat: u8,
+    pub seat: Seat,
     pub step: Step,
     pub action: super::moves::Action,
     /// The error most other options of that prompt would have had.
@@ -454,9 +454,9 @@ pub struct Portal {
     pub(crate) rng: GameRng,
     pub(crate) opts: Opts,
     pub(crate) seats: Vec<SeatState>,
-    pub(crate) first: u8,
+    pub(crate) first: Seat,
     pub(crate) round: u16,
-    pub(crate) active: u8,
+    pub(crate) active: Seat,
     /// Each floor from the new edge (largest column) to the old edge.
     pub(crate) floors: [Vec<Chamber>; 3],
     pub(crate) portals: [Ch; 2],
@@ -525,43 +525,44 @@ impl Portal {
         self.seats.len()
     }
 
-    pub fn seat_ids(&self) -> impl Iterator<Item = u8> {
-        0..u8::try_from(self.seats.len()).unwrap_or(0)
+    pub fn seat_ids(&self) -> impl Iterator<Item = Seat> {
+        (0..u8::try_from(self.seats.len()).unwrap_or(0)).map(Seat)
     }
 
-    pub fn subjects_in_lab(&self, s: u8) -> u32 {
+    /// The seat `k` places after `s` in turn order.
+    pub fn seat_after(&self, s: Seat, k: usize) -> Seat {
+        Seat(u8::try_from((s.index() + k) % self.n()).unwrap_or(0))
+    }
+
+    pub fn subjects_in_lab(&self, s: Seat) -> u32 {
         self.floors
             .iter()
             .flatten()
-            .map(|x| u32::from(x.subj[usize::from(s)]))
+            .map(|x| u32::from(x.subj[s.index()]))
             .sum::<u32>()
             + self
                 .lifted
                 .as_ref()
-                .map_or(0, |l| u32::from(l.chamber.subj[usize::from(s)]))
+                .map_or(0, |l| u32::from(l.chamber.subj[s.index()]))
     }
 
-    pub fn cake_in_lab(&self, s: u8) -> u32 {
+    pub fn cake_in_lab(&self, s: Seat) -> u32 {
         self.floors
             .iter()
             .flatten()
-            .map(|x| u32::from(x.cake[usize::from(s)]))
+            .map(|x| u32::from(x.cake[s.index()]))
             .sum::<u32>()
             + self
                 .lifted
                 .as_ref()
-                .map_or(0, |l| u32::from(l.chamber.cake[usize::from(s)]))
+                .map_or(0, |l| u32::from(l.chamber.cake[s.index()]))
     }
 
-    pub fn seat(&self, s: u8) -> &SeatState {
-        &self.seats[usize::from(s)]
+    pub fn seat(&self, s: Seat) -> &SeatState {
+        &self.seats[s.index()]
     }
 
-    pub fn seat_mut(&mut self, s: u8) -> &mut SeatState {
-        &mut self.seats[usize::from(s)]
-    }
-
-    pub fn active_seat(&self) -> Seat {
-        Seat(self.active)
+    pub fn seat_mut(&mut self, s: Seat) -> &mut SeatState {
+        &mut self.seats[s.index()]
     }
 }

@@ -9,8 +9,8 @@ use super::rules::{Log, RuleError};
 use super::state::{Card, Ch, Chamber, EndReason, Face, Floor, HandCard, Portal, Step, MAX_SEATS};
 use crate::engine::{BotHooks, Game, GameOptions, Present, Reject, RenderCtx, Seat};
 
-const B: u8 = 0;
-const R: u8 = 1;
+const B: Seat = Seat(0);
+const R: Seat = Seat(1);
 
 fn ch(s: &str) -> Ch {
     parse_chamber(s).unwrap_or_else(|| panic!("bad chamber {s}"))
@@ -23,10 +23,10 @@ struct Pos {
     opts: Vec<(&'static str, &'static str)>,
     floors: Option<[Vec<u16>; 3]>,
     faces: Vec<(&'static str, u8, Face)>,
-    subj: Vec<(u8, &'static str, u8)>,
-    cake: Vec<(u8, &'static str, u8)>,
-    inc: Vec<(u8, u8)>,
-    hands: Vec<(u8, Vec<Card>)>,
+    subj: Vec<(Seat, &'static str, u8)>,
+    cake: Vec<(Seat, &'static str, u8)>,
+    inc: Vec<(Seat, u8)>,
+    hands: Vec<(Seat, Vec<Card>)>,
     deck_top: Vec<Card>,
     deck_exact: Option<Vec<Card>>,
     discard: Vec<Card>,
@@ -46,18 +46,18 @@ impl Pos {
         }
     }
     /// Initial subjects for the given seats: t10:1, m9:2, b10:1.
-    fn initial(mut self, seats: &[u8]) -> Pos {
+    fn initial(mut self, seats: &[Seat]) -> Pos {
         for &s in seats {
             self.subj
                 .extend([(s, "t10", 1), (s, "m9", 2), (s, "b10", 1)]);
         }
         self
     }
-    fn s(mut self, seat: u8, at: &'static str, n: u8) -> Pos {
+    fn s(mut self, seat: Seat, at: &'static str, n: u8) -> Pos {
         self.subj.push((seat, at, n));
         self
     }
-    fn c(mut self, seat: u8, at: &'static str, n: u8) -> Pos {
+    fn c(mut self, seat: Seat, at: &'static str, n: u8) -> Pos {
         self.cake.push((seat, at, n));
         self
     }
@@ -65,7 +65,7 @@ impl Pos {
         self.faces.push((at, panel, f));
         self
     }
-    fn hand(mut self, seat: u8, cards: &[Card]) -> Pos {
+    fn hand(mut self, seat: Seat, cards: &[Card]) -> Pos {
         self.hands.push((seat, cards.to_vec()));
         self
     }
@@ -124,20 +124,20 @@ impl Pos {
             st.hand.clear();
         }
         for &(s, at, n) in &self.subj {
-            g.chamber_mut(ch(at)).unwrap().subj[usize::from(s)] += n;
-            g.seats[usize::from(s)].subject_supply -= n;
+            g.chamber_mut(ch(at)).unwrap().subj[s.index()] += n;
+            g.seats[s.index()].subject_supply -= n;
         }
         for &(s, at, n) in &self.cake {
-            g.chamber_mut(ch(at)).unwrap().cake[usize::from(s)] += n;
-            g.seats[usize::from(s)].cake_supply -= n;
+            g.chamber_mut(ch(at)).unwrap().cake[s.index()] += n;
+            g.seats[s.index()].cake_supply -= n;
         }
         for &(s, n) in &self.inc {
-            g.seats[usize::from(s)].incinerated = n;
-            g.seats[usize::from(s)].cake_supply -= n;
+            g.seats[s.index()].incinerated = n;
+            g.seats[s.index()].cake_supply -= n;
         }
         let mut used: Vec<Card> = self.discard.clone();
         for (s, cards) in &self.hands {
-            g.seats[usize::from(*s)].hand = cards
+            g.seats[s.index()].hand = cards
                 .iter()
                 .map(|&card| HandCard { card, fresh: false })
                 .collect();
@@ -165,8 +165,8 @@ impl Pos {
         } else {
             g.portals = [ch("t2"), ch("b2")];
         }
-        g.first = 0;
-        g.active = 0;
+        g.first = Seat(0);
+        g.active = Seat(0);
         g.agenda = if self.activate {
             vec![
                 Step::TurnEnd,
@@ -183,16 +183,16 @@ impl Pos {
     }
 }
 
-fn play(g: &mut Portal, seat: u8, line: &str) -> Vec<Ev> {
-    match play_line(g, Seat(seat), line) {
+fn play(g: &mut Portal, seat: Seat, line: &str) -> Vec<Ev> {
+    match play_line(g, seat, line) {
         Ok(log) => log.events.into_iter().map(|e| e.ev).collect(),
         Err((i, e)) => panic!("`{line}` refused at part {i}: {e:?}"),
     }
 }
 
-fn refused(g: &mut Portal, seat: u8, line: &str) -> RuleError {
+fn refused(g: &mut Portal, seat: Seat, line: &str) -> RuleError {
     let before = serde_json::to_string(g).unwrap();
-    let err = match play_line(g, Seat(seat), line) {
+    let err = match play_line(g, seat, line) {
         Ok(_) => panic!("`{line}` was accepted"),
         Err((_, Reject::Rule { error, .. })) => error,
         Err((_, Reject::Parse(p))) => panic!("`{line}` parse error {p:?}"),
@@ -215,12 +215,12 @@ fn kind(g: &Portal) -> &'static str {
     g.prompt().map_or("none", |p| p.kind)
 }
 
-fn subj(g: &Portal, s: u8, at: &str) -> u8 {
-    g.chamber(ch(at)).map_or(0, |x| x.subj[usize::from(s)])
+fn subj(g: &Portal, s: Seat, at: &str) -> u8 {
+    g.chamber(ch(at)).map_or(0, |x| x.subj[s.index()])
 }
 
-fn cake(g: &Portal, s: u8, at: &str) -> u8 {
-    g.chamber(ch(at)).map_or(0, |x| x.cake[usize::from(s)])
+fn cake(g: &Portal, s: Seat, at: &str) -> u8 {
+    g.chamber(ch(at)).map_or(0, |x| x.cake[s.index()])
 }
 
 fn ids(g: &Portal, f: Floor) -> Vec<String> {
@@ -230,7 +230,7 @@ fn ids(g: &Portal, f: Floor) -> Vec<String> {
         .collect()
 }
 
-fn hand(g: &Portal, s: u8) -> Vec<(Card, bool)> {
+fn hand(g: &Portal, s: Seat) -> Vec<(Card, bool)> {
     g.seat(s).hand.iter().map(|h| (h.card, h.fresh)).collect()
 }
 
@@ -434,7 +434,7 @@ fn random_game(
             let foreign = if p.kind == "vote" {
                 Action::Done
             } else {
-                Action::Vote(0)
+                Action::Vote(Seat(0))
             };
             assert!(g.clone().apply(p.seat, &foreign).is_err());
             assert_eq!(serde_json::to_string(&g).unwrap(), before);
@@ -521,7 +521,7 @@ fn s1_the_rulebook_turn_step_by_step() {
         recipient: Some(B),
         reason: Majority::Majority
     }));
-    assert_eq!(g.prompt().unwrap().seat, Seat(B));
+    assert_eq!(g.prompt().unwrap().seat, B);
     play(&mut g, B, "subject top");
     play(&mut g, B, "subject mid");
     let ev = play(&mut g, B, "cake top");
@@ -577,7 +577,7 @@ fn check_s1_end(g: &Portal) {
     );
     assert_eq!(g.physical_neighbours(ch("b12")), vec![ch("b10")]);
     assert_eq!(hand(g, B), vec![(Card::Bird, false)]);
-    assert_eq!(g.prompt().unwrap().seat, Seat(R));
+    assert_eq!(g.prompt().unwrap().seat, R);
     assert_eq!(options(g), strs(&["move t10", "move m9"]));
 }
 
@@ -649,7 +649,7 @@ fn s2_setup() {
     assert_eq!(ids(&g, Floor::Bot), strs(&["b10", "b8", "b6", "b4", "b2"]));
     assert_eq!(g.set_aside.len(), 3);
     check_invariants(&g);
-    for s in 0..3 {
+    for s in (0..3).map(Seat) {
         assert_eq!(
             (subj(&g, s, "t10"), subj(&g, s, "m9"), subj(&g, s, "b10")),
             (1, 2, 1)
@@ -677,7 +677,7 @@ fn s2_setup() {
         (None, None, 0, None, 20)
     );
     let p = g.prompt().unwrap();
-    assert_eq!(p.seat, Seat(g.first));
+    assert_eq!(p.seat, g.first);
     assert_eq!(options(&g), strs(&["move t10", "move m9", "move b10"]));
     let again = Portal::setup(&GameOptions::new(), 3, 7).unwrap();
     assert_eq!(
@@ -708,7 +708,7 @@ fn s3_fact_core_fresh_cards_and_the_both_bonus() {
         .deck(&[Card::Bird, Card::Greg, Card::Oracle, Card::Chell])
         .build();
     let mut any = g.clone();
-    let applied = g.apply(Seat(B), &Action::Play(Card::Fact)).unwrap();
+    let applied = g.apply(B, &Action::Play(Card::Fact)).unwrap();
     assert!(applied.barrier);
     let ev: Vec<Ev> = applied.events.into_iter().map(|e| e.ev).collect();
     assert!(ev.contains(&Ev::CardTaken {
@@ -757,7 +757,7 @@ fn s3_fact_core_fresh_cards_and_the_both_bonus() {
     assert_eq!(refused(&mut g, B, "play bird"), RuleError::NotThisPrompt);
     // The whole turn through the engine face: the bonus take is a barrier.
     let line = "play fact; move m9 1 m7; bonus mid";
-    let moves = crate::engine::AnyGame::play_line(&mut any, Seat(B), line).unwrap();
+    let moves = crate::engine::AnyGame::play_line(&mut any, B, line).unwrap();
     assert!(moves.last().unwrap().barrier);
     // Next turn of blue: fresh marks are gone.
     play(&mut g, B, "activate top; recycle top");
@@ -766,7 +766,7 @@ fn s3_fact_core_fresh_cards_and_the_both_bonus() {
     if kind(&g) == "recycle_floor" {
         play(&mut g, R, "recycle top");
     }
-    assert_eq!(g.prompt().unwrap().seat, Seat(B));
+    assert_eq!(g.prompt().unwrap().seat, B);
     assert_eq!(
         options(&g),
         strs(&[
@@ -930,7 +930,7 @@ fn s6_a_short_floor_takes_its_panel_back() {
     // the engine contract refuses every input from a seat that is not asked.
     let mut again = split_pos("removal", floors());
     let mut any: Box<dyn crate::engine::AnyGame> = Box::new(again.clone());
-    assert!(any.play_line(Seat(B), "activate top; recycle top").is_err());
+    assert!(any.play_line(B, "activate top; recycle top").is_err());
     // Within the seat's own turn it is a no-op: the count was automatic.
     play(&mut again, B, "activate top");
     let mut g = std2();
@@ -1081,7 +1081,7 @@ fn s9_last_subject_lost_ends_the_game_with_the_subject_tiebreak() {
     assert!(ev.iter().any(|e| matches!(
         e,
         Ev::GameEnded {
-            reason: EndReason::NoSubjects(1),
+            reason: EndReason::NoSubjects(Seat(1)),
             ..
         }
     )));
@@ -1091,7 +1091,7 @@ fn s9_last_subject_lost_ends_the_game_with_the_subject_tiebreak() {
         (subj(&g, B, "t10"), subj(&g, B, "b10"), g.subjects_in_lab(B)),
         (3, 1, 4)
     );
-    assert_eq!(g.outcome().unwrap().winners, vec![Seat(B)]);
+    assert_eq!(g.outcome().unwrap().winners, vec![B]);
     assert!(g.prompt().is_none());
 }
 
@@ -1116,12 +1116,12 @@ fn s10_eight_incinerated_slices_end_the_game() {
     assert!(ev.iter().any(|e| matches!(
         e,
         Ev::GameEnded {
-            reason: EndReason::Incinerated(1),
+            reason: EndReason::Incinerated(Seat(1)),
             ..
         }
     )));
     assert_eq!(g.scores(), vec![2, 0]);
-    assert_eq!(g.outcome().unwrap().winners, vec![Seat(B)]);
+    assert_eq!(g.outcome().unwrap().winners, vec![B]);
 }
 
 #[test]
@@ -1150,7 +1150,7 @@ fn s11_reshuffling_the_deck() {
         options(&g),
         strs(&["bonus top", "bonus mid", "bonus bot", "bonus card"])
     );
-    let applied = g.apply(Seat(B), &Action::BonusCard).unwrap();
+    let applied = g.apply(B, &Action::BonusCard).unwrap();
     assert!(applied.barrier);
     let ev: Vec<Ev> = applied.events.into_iter().map(|e| e.ev).collect();
     assert_eq!(
@@ -1249,7 +1249,7 @@ fn s13_greg_brings_back_opera_and_the_finale_ends_the_game() {
     assert!(ev.iter().any(|e| matches!(
         e,
         Ev::GameEnded {
-            reason: EndReason::Finale(0),
+            reason: EndReason::Finale(Seat(0)),
             ..
         }
     )));
@@ -1261,7 +1261,7 @@ fn s13_greg_brings_back_opera_and_the_finale_ends_the_game() {
         ),
         (3, 2, 3)
     );
-    assert_eq!(g.outcome().unwrap().winners, vec![Seat(B)]);
+    assert_eq!(g.outcome().unwrap().winners, vec![B]);
 }
 
 #[test]
@@ -1288,7 +1288,7 @@ fn s14_the_announcer_two_cycles_in_one_turn() {
     assert_eq!(ids(&g, Floor::Bot), strs(&["b12", "b10", "b8", "b6", "b4"]));
     assert_eq!(ids(&g, Floor::Mid), strs(&["m9", "m7", "m5", "m3", "m1"]));
     assert_eq!(g.portals, [ch("t12"), ch("b12")]);
-    assert_eq!(g.prompt().unwrap().seat, Seat(R));
+    assert_eq!(g.prompt().unwrap().seat, R);
 }
 
 #[test]
@@ -1556,7 +1556,7 @@ fn r11_r12_majority_and_modifiers() {
     assert!(ev.iter().any(|e| matches!(
         e,
         Ev::MajorityResolved {
-            recipient: Some(0),
+            recipient: Some(Seat(0)),
             reason: Majority::ActiveWinsTie,
             ..
         }
@@ -1572,14 +1572,14 @@ fn r11_r12_majority_and_modifiers() {
     assert!(ev.iter().any(|e| matches!(
         e,
         Ev::MajorityResolved {
-            recipient: Some(1),
+            recipient: Some(Seat(1)),
             reason: Majority::Fewest,
             ..
         }
     )));
     assert_eq!(
         g.prompt().unwrap().seat,
-        Seat(R),
+        R,
         "the recipient resolves the rewards"
     );
 }
@@ -1597,7 +1597,7 @@ fn r13_cube_blocks_unless_space_core() {
     assert!(ev.iter().any(|e| matches!(
         e,
         Ev::MajorityResolved {
-            recipient: Some(0),
+            recipient: Some(Seat(0)),
             ..
         }
     )));
@@ -1886,15 +1886,11 @@ fn r41_r42_end_after_a_whole_recycle() {
     assert!(matches!(
         ends[0],
         Ev::GameEnded {
-            reason: EndReason::NoSubjects(0),
+            reason: EndReason::NoSubjects(Seat(0)),
             ..
         }
     ));
-    assert_eq!(
-        g.outcome().unwrap().winners,
-        vec![Seat(B), Seat(R)],
-        "shared win"
-    );
+    assert_eq!(g.outcome().unwrap().winners, vec![B, R], "shared win");
 }
 
 #[test]
@@ -1905,7 +1901,7 @@ fn final_tie_vote_is_secret_until_the_last_ballot() {
         .c(B, "t10", 2)
         .s(R, "m9", 1)
         .c(R, "m9", 2)
-        .s(2, "b10", 3);
+        .s(Seat(2), "b10", 3);
     p.seats = 3;
     let mut g = p.build();
     let mut log = Log::default();
@@ -1914,11 +1910,11 @@ fn final_tie_vote_is_secret_until_the_last_ballot() {
     let prompt = g.prompt().unwrap();
     assert_eq!((prompt.seat, prompt.kind), (Seat(2), "vote"));
     assert_eq!(options(&g), strs(&["vote blue", "vote red", "abstain"]));
-    let ev = play(&mut g, 2, "vote red");
+    let ev = play(&mut g, Seat(2), "vote red");
     assert!(ev.contains(&Ev::VotesRevealed {
         tally: vec![0, 1, 0]
     }));
-    assert_eq!(g.outcome().unwrap().winners, vec![Seat(R)]);
+    assert_eq!(g.outcome().unwrap().winners, vec![R]);
     assert_eq!(g.private_view(Seat(2)).unwrap().vote, Some(Some(R)));
     // With `shared`, the same tie is a shared win.
     let mut p = Pos::new()
@@ -1926,11 +1922,11 @@ fn final_tie_vote_is_secret_until_the_last_ballot() {
         .c(B, "t10", 2)
         .s(R, "m9", 1)
         .c(R, "m9", 2)
-        .s(2, "b10", 3);
+        .s(Seat(2), "b10", 3);
     p.seats = 3;
     let mut g = p.build();
     g.finish(EndReason::RoundLimit, &mut Log::default());
-    assert_eq!(g.outcome().unwrap().winners, vec![Seat(B), Seat(R)]);
+    assert_eq!(g.outcome().unwrap().winners, vec![B, R]);
 }
 
 #[test]
@@ -2062,10 +2058,10 @@ fn parser_survives_random_strings() {
         };
         let mut h = g.clone();
         let before = serde_json::to_string(&h).unwrap();
-        if play_line(&mut h, Seat(B), &s).is_err() {
+        if play_line(&mut h, B, &s).is_err() {
             assert_eq!(serde_json::to_string(&h).unwrap(), before);
         }
-        let _ = g.parse(Seat(R), &s);
+        let _ = g.parse(R, &s);
     }
 }
 
@@ -2157,12 +2153,12 @@ mod bot {
             .c(B, "t10", 2)
             .s(R, "m9", 1)
             .c(R, "m9", 2)
-            .s(2, "b10", 3)
-            .s(3, "b8", 1);
+            .s(Seat(2), "b10", 3)
+            .s(Seat(3), "b8", 1);
         p.seats = 4;
         let mut g = p.build();
         g.finish(EndReason::RoundLimit, &mut Log::default());
-        play(&mut g, 2, "vote red");
+        play(&mut g, Seat(2), "vote red");
         let prompt = g.prompt().unwrap();
         assert_eq!((prompt.seat, prompt.kind), (Seat(3), "vote"));
         let mut rng = GameRng::seed_from_u64(3);

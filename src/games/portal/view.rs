@@ -73,7 +73,7 @@ pub struct SeatView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct EndView {
     pub reason: Text,
-    pub winners: Vec<u8>,
+    pub winners: Vec<Seat>,
     /// The tie-break that decided: 0 cake, 1 subjects, 2 shared or vote.
     pub tiebreak: u8,
 }
@@ -87,9 +87,9 @@ pub struct PublicView {
     pub seats: Vec<SeatView>,
     pub round: u16,
     pub max_rounds: u16,
-    pub active: u8,
+    pub active: Seat,
     /// Who must decide now; `None` when the game is over.
-    pub to_act: Option<u8>,
+    pub to_act: Option<Seat>,
     pub prompt_kind: Option<&'static str>,
     pub prompt_text: Option<Text>,
     pub deck_size: u8,
@@ -119,7 +119,7 @@ pub struct PublicView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct EngineView {
     pub opts: Opts,
-    pub first: u8,
+    pub first: Seat,
     /// Last = next.
     pub agenda: Vec<Step>,
     pub turn: TurnState,
@@ -137,11 +137,11 @@ pub struct CardView {
 /// What one seat sees besides the public view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PrivateView {
-    pub seat: u8,
+    pub seat: Seat,
     pub colour: &'static str,
     pub hand: Vec<CardView>,
     /// In the Vote phase: this seat's own vote (`Some(None)` = abstained).
-    pub vote: Option<Option<u8>>,
+    pub vote: Option<Option<Seat>>,
     /// The seat's pending options, as notation (empty when it is not asked).
     pub options: Vec<String>,
     pub prompt_text: Option<Text>,
@@ -194,7 +194,7 @@ impl Portal {
             .lifted
             .as_ref()
             .map(|l| self.chamber_view(l.from.f, &l.chamber, l.from, true));
-        let voted: Vec<u8> = self
+        let voted: Vec<Seat> = self
             .vote
             .as_ref()
             .map(|v| v.voters.iter().take(v.votes.len()).copied().collect())
@@ -226,8 +226,8 @@ impl Portal {
             .collect();
         let step = self.current();
         let end = self.outcome.as_ref().map(|o| {
-            let key = |s: u8| (self.cake_in_lab(s), self.subjects_in_lab(s));
-            let w0 = o.winners.first().map_or(0, |s| s.0);
+            let key = |s: Seat| (self.cake_in_lab(s), self.subjects_in_lab(s));
+            let w0 = o.winners.first().copied().unwrap_or(Seat(0));
             let tiebreak = if o.winners.len() > 1 || self.vote.is_some() {
                 2
             } else if self.seat_ids().any(|s| s != w0 && key(s).0 == key(w0).0) {
@@ -237,7 +237,7 @@ impl Portal {
             };
             EndView {
                 reason: self.ended.map_or(Text::raw(""), |r| self.end_text(r)),
-                winners: o.winners.iter().map(|s| s.0).collect(),
+                winners: o.winners.clone(),
                 tiebreak,
             }
         });
@@ -280,16 +280,16 @@ impl Portal {
     pub fn build_private(&self, seat: Seat) -> Option<PrivateView> {
         let st = self.seats.get(seat.index())?;
         let step = self.current();
-        let mine = step.is_some_and(|s| self.step_seat(s) == seat.0);
+        let mine = step.is_some_and(|s| self.step_seat(s) == seat);
         let vote = self.vote.as_ref().and_then(|v| {
             v.voters
                 .iter()
-                .position(|&x| x == seat.0)
+                .position(|&x| x == seat)
                 .and_then(|i| v.votes.get(i).copied())
         });
         Some(PrivateView {
-            seat: seat.0,
-            colour: self.colour_name(seat.0),
+            seat,
+            colour: self.colour_name(seat),
             hand: st
                 .hand
                 .iter()
@@ -312,12 +312,12 @@ impl Portal {
     }
 }
 
-fn team(view: &PublicView, s: u8) -> Text {
-    Text::new("portal.team").arg("seat", Seat(s)).arg(
+fn team(view: &PublicView, s: Seat) -> Text {
+    Text::new("portal.team").arg("seat", s).arg(
         "colour",
         Text::new(format!(
             "portal.colour.{}",
-            view.seats.get(usize::from(s)).map_or("blue", |x| x.colour)
+            view.seats.get(s.index()).map_or("blue", |x| x.colour)
         )),
     )
 }
@@ -422,7 +422,7 @@ pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
             HandView::Hidden { size, .. } => format!("{size}"),
         };
         lines.push(r(Text::new("portal.summary.seat")
-            .arg("team", team(view, u8::try_from(i).unwrap_or(0)))
+            .arg("team", team(view, Seat(u8::try_from(i).unwrap_or(0))))
             .arg("cake", s.cake)
             .arg("lab", s.lab)
             .arg("supply", u32::from(s.supply))

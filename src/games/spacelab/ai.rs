@@ -3,7 +3,7 @@
 //! Projects or the order of either deck. `imagine` rebuilds a whole game from the views and
 //! deals what is unknown at random (the 60 Lab and 24 Project cards are conserved: the unseen
 //! ones fill the other hands to their public counts, the rest forms the decks), with a fresh
-//! RNG. Playouts follow a cheap greedy policy (`playout_hint`), and a stopped playout is scored
+//! RNG. Playouts follow a cheap greedy policy (`playout_option`), and a stopped playout is scored
 //! by potential: points on the station, objectives close to validation, cards in hand.
 
 use crate::engine::rng::SliceDraw;
@@ -86,8 +86,8 @@ pub(crate) fn imagine(
             returned: Vec::new(),
         });
     }
-    let current = public.current.0;
-    players.get_mut(usize::from(current))?.placed_this_action = public.placed_this_action;
+    let current = public.current;
+    players.get_mut(current.index())?.placed_this_action = public.placed_this_action;
 
     // The seat's own cards.
     let mut project_used = [false; PROJECT_CARDS];
@@ -98,7 +98,7 @@ pub(crate) fn imagine(
         u8::try_from(card).ok()
     };
     if let Some(p) = mine {
-        let me = players.get_mut(usize::from(seat.0))?;
+        let me = players.get_mut(seat.index())?;
         for h in &p.hand {
             let c = known(std::slice::from_ref(&h.card))?[0];
             me.hand.push(c);
@@ -120,7 +120,7 @@ pub(crate) fn imagine(
     }
 
     let phase = match public.prompt_kind? {
-        "arrange_objectives" => Phase::Arrange(to_act.0),
+        "arrange_objectives" => Phase::Arrange(to_act),
         "choose_action" => Phase::ChooseAction,
         "take_revealed" => Phase::TakeRevealed,
         "take_centre" => Phase::TakeCentre,
@@ -178,7 +178,7 @@ pub(crate) fn imagine(
     unseen_labs.shuffle(rng);
     unseen_projects.shuffle(rng);
     for (s, (p, st)) in players.iter_mut().zip(&public.stations).enumerate() {
-        if mine.is_some() && s == usize::from(seat.0) {
+        if mine.is_some() && s == seat.index() {
             if p.hand.len() != st.hand || p.projects.len() != st.projects {
                 return None;
             }
@@ -195,22 +195,19 @@ pub(crate) fn imagine(
 
     let end = match public.end_trigger {
         Some(trigger) => {
-            let mut remaining: Vec<u8> = public.final_round.as_ref()?.iter().map(|s| s.0).collect();
+            let mut remaining: Vec<Seat> = public.final_round.clone()?;
             // The view lists the seat playing now first, unless it is the trigger seat.
-            if current != trigger.0 && !remaining.is_empty() {
+            if current != trigger && !remaining.is_empty() {
                 remaining.remove(0);
             }
-            Some(EndState {
-                trigger: trigger.0,
-                remaining,
-            })
+            Some(EndState { trigger, remaining })
         }
         None => None,
     };
     Some(SpaceLab {
         opts: public.rules,
         n,
-        first: public.first.0,
+        first: public.first,
         current,
         turn_no: public.turn_no,
         rng: rng_from_seed(rng.next_u64()),
@@ -251,7 +248,7 @@ impl SpaceLab {
     /// A cheap, sensible option for playouts: place when the hand is big, take the biggest
     /// group of cards, and put a card where it validates an objective. `None` where a random
     /// option is as good a guess (payments, Project keeps, bonus draws).
-    pub(crate) fn playout_hint(&self, rng: &mut GameRng) -> Option<Action> {
+    pub(crate) fn playout_option(&self, rng: &mut GameRng) -> Option<Action> {
         let d = self.data();
         let p = self.player(self.current);
         match &self.phase {
@@ -325,7 +322,7 @@ impl SpaceLab {
     /// What seat `s` may still expect besides its points now: each open objective's pile top
     /// in proportion to the cards it still needs (when the free slots around it suffice), and
     /// a little for every Lab card in hand (future placements and payments).
-    fn potential(&self, s: u8) -> f64 {
+    fn potential(&self, s: Seat) -> f64 {
         let d = self.data();
         let p = self.player(s);
         let mut extra = 0.0;
@@ -373,8 +370,9 @@ impl SpaceLab {
 
     /// Per-seat value of a position a playout stopped at: the final score so far (Projects
     /// included) plus potential, compared with the best other seat through a logistic.
-    pub(crate) fn potential_estimate(&self) -> Vec<f64> {
-        let totals: Vec<f64> = (0..self.n)
+    pub(crate) fn bot_estimate(&self) -> Vec<f64> {
+        let totals: Vec<f64> = self
+            .seat_ids()
             .map(|s| {
                 #[allow(clippy::cast_precision_loss)]
                 let now = self.breakdown(s).total() as f64;

@@ -34,7 +34,7 @@ use crate::engine::{
 use crate::i18n::Text;
 use cards::data;
 use moves::{Action, BonusKind, EndReason, Event};
-use rules::{seat, Ctx};
+use rules::Ctx;
 use state::{Agency, FinalRound, Opts, Phase, Player, CAPSULES, LAB_CARDS, PROJECT_CARDS, SLOTS};
 
 pub use rules::RuleError;
@@ -77,7 +77,7 @@ impl SpaceLab {
         let mut events = vec![
             Event::GameStarted {
                 seats: self.n,
-                first: seat(self.first),
+                first: self.first,
                 options: self.opts,
             },
             Event::ObjectivesDealt {
@@ -175,7 +175,7 @@ impl Game for SpaceLab {
         // Step 1: first player.
         let first = if get("first_player") == "host_choice" {
             match get("first_seat").parse::<u8>() {
-                Ok(s) if s < n => s,
+                Ok(s) if s < n => Seat(s),
                 _ => {
                     return Err(SetupError::BadValue {
                         key: "first_seat".into(),
@@ -185,7 +185,7 @@ impl Game for SpaceLab {
                 }
             }
         } else {
-            rng.gen_range(0..n)
+            Seat(rng.gen_range(0..n))
         };
         // Steps 2-4: Lab deck, Project deck, objectives.
         let mut lab_deck: Vec<u8> = (0..u8::try_from(LAB_CARDS).unwrap_or(60)).collect();
@@ -208,7 +208,7 @@ impl Game for SpaceLab {
             })
             .collect();
         for k in 0..seats {
-            let s = (usize::from(first) + k) % seats;
+            let s = (first.index() + k) % seats;
             players[s].dealt = [objs[3 * k], objs[3 * k + 1], objs[3 * k + 2]];
         }
         let choose = get("objective_setup") == "choose";
@@ -255,7 +255,7 @@ impl Game for SpaceLab {
             // with the first board like any step's (issue 25).
             let mut ctx = Ctx::default();
             game.start_turn(&mut ctx);
-            game.settle(u8::MAX, &mut ctx);
+            game.settle(None, &mut ctx);
             game.setup_log = ctx.events;
         }
         Ok(game)
@@ -284,7 +284,7 @@ impl Game for SpaceLab {
             _ => t(&format!("prompt.{kind}")),
         };
         Some(Prompt {
-            seat: seat(who),
+            seat: who,
             kind,
             text,
             options,
@@ -355,7 +355,7 @@ impl Game for SpaceLab {
                     .enumerate()
                     .map(|(i, t)| {
                         e("dealt_line")
-                            .arg("seat", seat(u8::try_from(i).unwrap_or(0)))
+                            .arg("seat", Seat(u8::try_from(i).unwrap_or(0)))
                             .arg("a", d.objective_id(t[0]))
                             .arg("b", d.objective_id(t[1]))
                             .arg("c", d.objective_id(t[2]))
@@ -512,7 +512,7 @@ impl Game for SpaceLab {
                     .enumerate()
                     .map(|(i, (b, r))| {
                         e("score_line")
-                            .arg("seat", seat(u8::try_from(i).unwrap_or(0)))
+                            .arg("seat", Seat(u8::try_from(i).unwrap_or(0)))
                             .arg("rank", *r)
                             .arg("total", b.total())
                             .arg("lab", b.lab_end)
@@ -534,7 +534,10 @@ impl Game for SpaceLab {
     fn scores(&self) -> Vec<i64> {
         match &self.final_scores {
             Some(s) => s.iter().map(state::Breakdown::total).collect(),
-            None => (0..self.n).map(|s| self.breakdown(s).visible()).collect(),
+            None => self
+                .seat_ids()
+                .map(|s| self.breakdown(s).visible())
+                .collect(),
         }
     }
 
@@ -572,7 +575,7 @@ impl Present for SpaceLab {
     }
 
     fn private_view(&self, seat: Seat) -> Option<view::PrivateView> {
-        self.build_private(seat.0)
+        self.build_private(seat)
     }
 
     fn render_public(view: &view::PublicView, ctx: &RenderCtx) -> RgbaImage {
@@ -623,7 +626,7 @@ impl Present for SpaceLab {
             how: self
                 .end
                 .as_ref()
-                .map(|e| Text::new("spacelab.result.how").arg("seat", seat(e.trigger))),
+                .map(|e| Text::new("spacelab.result.how").arg("seat", e.trigger)),
             parts,
         }
     }
@@ -641,13 +644,13 @@ impl BotHooks for SpaceLab {
 
     fn expert_option(&self, effort: u32, rng: &mut GameRng) -> Option<Action> {
         if effort == 0 {
-            self.playout_hint(rng)
+            self.playout_option(rng)
         } else {
             None
         }
     }
 
     fn estimate(&self) -> Vec<f64> {
-        self.potential_estimate()
+        self.bot_estimate()
     }
 }

@@ -140,14 +140,14 @@ pub fn parse_words(d: &Data, segment: &str) -> Result<Action, Reject<RuleError>>
 /// automatically for this seat is accepted and skipped (spec section 10).
 pub fn parse(game: &SpaceLab, seat: Seat, segment: &str) -> Result<Vec<Action>, Reject<RuleError>> {
     let action = parse_words(game.data(), segment)?;
-    let acting = game.to_act() == Some(seat.0);
+    let acting = game.to_act() == Some(seat);
     if acting && game.check(&action).is_ok() {
         return Ok(vec![action]);
     }
     // A seat whose turn just ended may still type its trailing automatic options, unless
     // the option is one the seat now asked could choose (then it is that seat's, not ours).
     let listed = !acting && game.options().contains(&action);
-    if !listed && game.last_auto.contains(&(seat.0, action)) {
+    if !listed && game.last_auto.contains(&(seat, action)) {
         return Ok(Vec::new());
     }
     Ok(vec![action])

@@ -376,12 +376,11 @@ fn station(
     img: &mut RgbaImage,
     v: &PublicView,
     ctx: &RenderCtx,
-    s: usize,
+    seat: Seat,
     st: &StationView,
     (x, y): (f32, f32),
     colours: (Rgba<u8>, char),
 ) {
-    let seat = Seat(u8::try_from(s).unwrap_or(0));
     let active = v.to_act == Some(seat);
     let frame = if active { ALERT } else { rgb(0x3A4258) };
     rect(
@@ -901,7 +900,8 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     for (i, st) in v.stations.iter().enumerate() {
         let x = 10.0 + (i % 2) as f32 * (STATION_W + 8.0);
         let y = stations_y + (i / 2) as f32 * (STATION_H + 8.0);
-        station(&mut img, v, ctx, i, st, (x, y), seats[i]);
+        let seat = Seat(u8::try_from(i).unwrap_or(0));
+        station(&mut img, v, ctx, seat, st, (x, y), seats[i]);
     }
     if v.finals.is_none() {
         legend_strip(&mut img, ctx, legend_y);

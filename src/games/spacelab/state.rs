@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{GameRng, Outcome};
+use crate::engine::{GameRng, Outcome, Seat};
 
 /// One of the four agencies (card colours).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -161,7 +161,7 @@ impl Source {
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// P0: this seat arranges its dealt tiles.
-    Arrange(u8),
+    Arrange(Seat),
     /// P1.
     ChooseAction,
     /// P2.
@@ -205,8 +205,8 @@ pub struct Resolving {
 /// The end trigger and the seats still to play (spec 6.5).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EndState {
-    pub trigger: u8,
-    pub remaining: Vec<u8>,
+    pub trigger: Seat,
+    pub remaining: Vec<Seat>,
 }
 
 /// One player's cards and station.
@@ -266,8 +266,8 @@ impl Breakdown {
 pub struct SpaceLab {
     pub(crate) opts: Opts,
     pub(crate) n: u8,
-    pub(crate) first: u8,
-    pub(crate) current: u8,
+    pub(crate) first: Seat,
+    pub(crate) current: Seat,
     pub(crate) turn_no: u32,
     pub(crate) rng: GameRng,
     /// Index 0 = top, face down.
@@ -287,7 +287,7 @@ pub struct SpaceLab {
     pub(crate) consecutive_passes: u8,
     /// Options the engine applied by itself since the acting seat's last decision, so a typed
     /// line may repeat them (spec section 10).
-    pub(crate) last_auto: Vec<(u8, super::moves::Action)>,
+    pub(crate) last_auto: Vec<(Seat, super::moves::Action)>,
     pub(crate) final_scores: Option<Vec<Breakdown>>,
     pub(crate) outcome: Option<Outcome>,
     /// What setup's automatic steps did (with `objective_setup = dealt`, the first turn's

@@ -94,7 +94,7 @@ fn blank_with(n: usize, extra: &[(&str, &str)]) -> SpaceLab {
     for (s, c) in ["red05", "blu05", "gld04"].iter().enumerate().take(n - 1) {
         g.players[s + 1].hand = labs(&[c]);
     }
-    g.current = 0;
+    g.current = Seat(0);
     g.turn_no = 1;
     g.end = None;
     g.consecutive_passes = 0;
@@ -164,7 +164,7 @@ fn start(g: &mut SpaceLab) -> Vec<Event> {
     let mut ctx = super::rules::Ctx::default();
     g.start_turn(&mut ctx);
     let actor = g.current;
-    g.settle(actor, &mut ctx);
+    g.settle(Some(actor), &mut ctx);
     ctx.events
 }
 
@@ -388,7 +388,8 @@ fn r06_several_cards_in_one_place_action() {
     );
     assert_eq!(g.players[0].filled(), 3);
     assert_eq!(
-        g.current, 1,
+        g.current,
+        Seat(1),
         "the empty hand ended the action automatically"
     );
 }
@@ -589,7 +590,8 @@ fn r18_first_tile_of_each_pile_gives_a_bonus_draw() {
     assert!(!has(&ev, |e| matches!(e, Event::ValidationBonus { .. })));
     assert_eq!(g.players[0].validated_count(), 2);
     assert_eq!(
-        g.current, 1,
+        g.current,
+        Seat(1),
         "gld13 is not affordable: the action ended by itself"
     );
 }
@@ -656,7 +658,7 @@ fn r21_trigger_finishes_the_placement_then_ends_the_turn() {
         &ev,
         |e| matches!(e, Event::EndTriggered { reasons, .. } if reasons == &vec![EndReason::ThreeObjectives])
     ));
-    assert_eq!(g.current, 2);
+    assert_eq!(g.current, Seat(2));
     assert_eq!(g.players[1].hand.len(), 3, "cards left in hand are kept");
 }
 
@@ -666,11 +668,11 @@ fn r22_others_once_gives_every_other_seat_one_turn() {
     ok(&mut g, 1, "place; card gld02; slot m2");
     let mut seen = Vec::new();
     while g.phase != Phase::Over {
-        seen.push(g.current);
+        seen.push(g.current.0);
         let o = g.options()[0];
         let n = Game::notation(&g, &o);
         let who = g.to_act().unwrap();
-        ok(&mut g, who, &n);
+        ok(&mut g, who.0, &n);
         if seen.len() > 100 {
             panic!("no end");
         }
@@ -698,7 +700,7 @@ fn r23_equal_turns_stops_before_the_first_player() {
 fn r24_no_new_trigger_in_the_final_round() {
     let mut g = t10_position(&[]);
     ok(&mut g, 3, "place; card red01; slot b1");
-    assert_eq!(g.current, 0);
+    assert_eq!(g.current, Seat(0));
     // A fills its 10th slot in its final turn: nothing new happens and the turn goes on.
     for (i, c) in [
         "red03", "red06", "red07", "red09", "red10", "red12", "red13", "red14", "red15",
@@ -713,7 +715,7 @@ fn r24_no_new_trigger_in_the_final_round() {
     let ev = ok(&mut g, 0, "place; card blu02; slot b3");
     assert_eq!(g.players[0].filled(), 10);
     assert!(!has(&ev, |e| matches!(e, Event::EndTriggered { .. })));
-    assert_eq!(g.current, 1);
+    assert_eq!(g.current, Seat(1));
 }
 
 #[test]
@@ -935,7 +937,7 @@ fn t03_reveal_with_a_choice() {
     ok(&mut g, 0, "take red");
     assert_eq!(hand(&g, 0), sorted(&["gld01", "gld02", "red03", "red11"]));
     assert_eq!(ids(&g.centre[1]), ["blu02", "blu07"]);
-    assert_eq!(g.current, 1);
+    assert_eq!(g.current, Seat(1));
 }
 
 #[test]
@@ -1014,7 +1016,7 @@ fn t05_paying_top_slot_keep_one_of_three() {
         }
     )));
     assert_eq!(hand(&g, 0), ["red06"]);
-    assert_eq!(g.current, 1);
+    assert_eq!(g.current, Seat(1));
     // 5b: cost 0 on top draws nothing.
     let mut g = t05_position();
     let applied = Game::apply(&mut g, Seat(0), &Action::Card(lab("blu01"))).unwrap();
@@ -1081,7 +1083,7 @@ fn t06_instant_refill_keeps_the_place_action_going() {
     assert_eq!(g.players[0].station[slot("m3")], Some(lab("red10")));
     assert!(g.players[0].hand.is_empty());
     assert_eq!(g.players[0].validated_count(), 0);
-    assert_eq!(g.current, 1);
+    assert_eq!(g.current, Seat(1));
 }
 
 fn t07_position() -> SpaceLab {
@@ -1144,7 +1146,7 @@ fn t07_one_card_validates_two_capsules_with_bonus_tiles() {
     ok(&mut g, 0, "end");
     let vals: Vec<usize> = g.piles.iter().map(Vec::len).collect();
     assert_eq!(vals, [3, 3, 4]);
-    assert_eq!(g.breakdown(0).validation, 11);
+    assert_eq!(g.breakdown(Seat(0)).validation, 11);
     assert_eq!(
         g.players[0]
             .projects
@@ -1293,7 +1295,7 @@ fn t09_position(extra: &[(&str, &str)]) -> SpaceLab {
     g.piles[1].drain(..2);
     g.players[1].hand = labs(&["gld02", "red13", "blu01", "grn04"]);
     g.players[0].hand = labs(&["red05"]);
-    g.current = 1;
+    g.current = Seat(1);
     start(&mut g);
     g
 }
@@ -1315,11 +1317,11 @@ fn t09_end_by_third_objective_final_round() {
         &ev,
         |e| matches!(e, Event::EndTriggered { still_to_play, .. } if still_to_play == &vec![Seat(2), Seat(3), Seat(0)])
     ));
-    assert_eq!(g.current, 2);
+    assert_eq!(g.current, Seat(2));
     // The default since issue 25 (trigger_ends_turn = false): the player goes on placing.
     let mut g = t09_position(&[]);
     ok(&mut g, 1, "place; card gld02; slot m2");
-    assert_eq!(g.current, 1);
+    assert_eq!(g.current, Seat(1));
     assert_eq!(notations(&g), ["card blu01", "card grn04", "end"]);
 }
 
@@ -1332,14 +1334,14 @@ fn issue25_triggering_player_finishes_placing_by_default() {
     let mut g = t09_position(&[]);
     let ev = ok(&mut g, 1, "place; card gld02; slot m2");
     assert!(has(&ev, |e| matches!(e, Event::EndTriggered { .. })));
-    assert_eq!((g.current, g.prompt_kind()), (1, Some("place_card")));
+    assert_eq!((g.current, g.prompt_kind()), (Seat(1), Some("place_card")));
     ok(&mut g, 1, "card blu01; slot m0; end");
-    assert_eq!(g.current, 2);
+    assert_eq!(g.current, Seat(2));
     assert_eq!(g.players[1].hand, labs(&["red13", "grn04"]));
     // Old: the same placement ends the turn with both cards still in hand.
     let mut g = t09_position(&[("trigger_ends_turn", "true")]);
     ok(&mut g, 1, "place; card gld02; slot m2");
-    assert_eq!(g.current, 2);
+    assert_eq!(g.current, Seat(2));
     assert_eq!(g.players[1].hand, labs(&["red13", "blu01", "grn04"]));
     // A game set up under the old default keeps it when replayed from seed today.
     let old = SpaceLab::setup(&opts(&[("trigger_ends_turn", "true")]), 3, 7).unwrap();
@@ -1363,7 +1365,7 @@ fn t10_position(extra: &[(&str, &str)]) -> SpaceLab {
     g.players[3].validated[2] = Some(g.piles[2].remove(0));
     g.players[3].hand = labs(&["red01", "red02"]);
     g.players[0].hand = labs(&["blu02", "blu03"]);
-    g.current = 3;
+    g.current = Seat(3);
     start(&mut g);
     g
 }
@@ -1377,7 +1379,7 @@ fn t10_end_by_tenth_card_seat_before_first() {
         |e| matches!(e, Event::EndTriggered { reasons, still_to_play, .. }
         if reasons == &vec![EndReason::TenCards] && still_to_play == &vec![Seat(0), Seat(1), Seat(2)])
     ));
-    assert_eq!(g.current, 0);
+    assert_eq!(g.current, Seat(0));
 }
 
 fn t11_players() -> SpaceLab {
@@ -1440,7 +1442,7 @@ fn t11_players() -> SpaceLab {
 fn t11_full_final_scoring() {
     let g = t11_players();
     assert_eq!(
-        g.breakdown(0),
+        g.breakdown(Seat(0)),
         Breakdown {
             lab_end: 32,
             bottom_end: 12,
@@ -1448,9 +1450,9 @@ fn t11_full_final_scoring() {
             projects: 18
         }
     );
-    assert_eq!(g.breakdown(0).total(), 76);
+    assert_eq!(g.breakdown(Seat(0)).total(), 76);
     assert_eq!(
-        g.breakdown(1),
+        g.breakdown(Seat(1)),
         Breakdown {
             lab_end: 20,
             bottom_end: 0,
@@ -1458,7 +1460,7 @@ fn t11_full_final_scoring() {
             projects: 21
         }
     );
-    assert_eq!(g.breakdown(1).total(), 45);
+    assert_eq!(g.breakdown(Seat(1)).total(), 45);
     assert_eq!(model_score(&g, 0), 76);
     assert_eq!(model_score(&g, 1), 45);
 }
@@ -1477,11 +1479,11 @@ fn t12_tie_break_by_project_count_then_shared() {
     put(&mut g, 1, &[("m2", "blu02")]); // Duty officer middle: 2 -> B = 8
     tidy(&mut g);
     let mut ctx = super::rules::Ctx::default();
-    assert_eq!(g.breakdown(0).total(), 8);
-    assert_eq!(g.breakdown(1).total(), 8);
+    assert_eq!(g.breakdown(Seat(0)).total(), 8);
+    assert_eq!(g.breakdown(Seat(1)).total(), 8);
     let mut g2 = g.clone();
     g.end = Some(super::state::EndState {
-        trigger: 0,
+        trigger: Seat(0),
         remaining: vec![],
     });
     g.phase = Phase::PlaceCard { filter: None };
@@ -1498,9 +1500,9 @@ fn t12_tie_break_by_project_count_then_shared() {
     // B: 1 + 3 + crew 0 = 4; give B Duty Officer + Specialist to reach 8.
     put(&mut g2, 1, &[("m1", "blu02"), ("t1", "blu06")]);
     tidy(&mut g2);
-    assert_eq!(g2.breakdown(1).total(), 8);
+    assert_eq!(g2.breakdown(Seat(1)).total(), 8);
     g2.end = Some(super::state::EndState {
-        trigger: 0,
+        trigger: Seat(0),
         remaining: vec![],
     });
     g2.phase = Phase::PlaceCard { filter: None };
@@ -2151,7 +2153,7 @@ fn images_are_within_limits_and_names_are_drawn() {
         "{:?}",
         img.dimensions()
     );
-    let p = g.build_private(0).unwrap();
+    let p = g.build_private(Seat(0)).unwrap();
     let img = <SpaceLab as Present>::render_private(&p, &ctx);
     assert!(
         img.width() <= 1200 && img.height() <= 800,
@@ -2270,7 +2272,7 @@ fn issue25_setup_reports_its_automatic_first_reveal() {
     assert_eq!(
         ev[2],
         Event::TurnStarted {
-            seat: Seat(g.first),
+            seat: g.first,
             turn_no: 1,
             hand: 0,
             projects: 0,
@@ -2327,7 +2329,7 @@ mod bot {
 
     fn views(
         g: &SpaceLab,
-        s: u8,
+        s: Seat,
     ) -> (
         super::super::view::PublicView,
         super::super::view::PrivateView,
@@ -2348,7 +2350,7 @@ mod bot {
             let mut rng = GameRng::seed_from_u64(seed);
             let mut irng = rng_from_seed(seed);
             while let Some(p) = Game::prompt(&g) {
-                let s = p.seat.0;
+                let s = p.seat;
                 let (public, private) = views(&g, s);
                 let im = SpaceLab::imagine(&public, Some(&private), p.seat, &mut irng)
                     .unwrap_or_else(|| panic!("no imagined game at {} (seed {seed})", p.kind));
@@ -2357,9 +2359,9 @@ mod bot {
                 conserved(&im);
                 assert_eq!(im.options(), g.options());
                 // Another seat imagines too, except inside this seat's placement.
-                let o = (s + 1) % u8::try_from(n).unwrap();
+                let o = Seat((s.0 + 1) % u8::try_from(n).unwrap());
                 let other = g.build_private(o).unwrap();
-                if let Some(im) = SpaceLab::imagine(&public, Some(&other), Seat(o), &mut irng) {
+                if let Some(im) = SpaceLab::imagine(&public, Some(&other), o, &mut irng) {
                     assert_eq!(im.build_public(), public);
                     assert_eq!(im.build_private(o).unwrap(), other);
                     conserved(&im);
@@ -2391,7 +2393,7 @@ mod bot {
             let mut g = SpaceLab::setup(&GameOptions::new(), 2, seed).unwrap();
             let mut decisions = 0;
             while let Some(p) = Game::prompt(&g) {
-                let (public, private) = views(&g, p.seat.0);
+                let (public, private) = views(&g, p.seat);
                 let c = choose::<SpaceLab>(
                     &public,
                     Some(&private),
@@ -2447,8 +2449,8 @@ mod bot {
             h.project_deck.reverse();
             h.rng = rng_from_seed(seed + 1000);
             assert_ne!(g, h);
-            let (pg, vg) = views(&g, me);
-            let (ph, vh) = views(&h, me);
+            let (pg, vg) = views(&g, Seat(me));
+            let (ph, vh) = views(&h, Seat(me));
             assert_eq!(pg, ph);
             assert_eq!(vg, vh);
             let pick = |public, private| {
@@ -2493,7 +2495,7 @@ mod bot {
         tidy(&mut g);
         // Seat 1 triggered the end; seat 0 plays the last turn, about to choose a slot.
         g.end = Some(super::super::state::EndState {
-            trigger: 1,
+            trigger: Seat(1),
             remaining: Vec::new(),
         });
         g.phase = Phase::PlaceSlot { card: x };
@@ -2537,7 +2539,7 @@ mod bot {
         assert!(worst_win > target && best_other < target);
         let p = Game::prompt(&g).unwrap();
         assert_eq!(p.kind, "place_slot");
-        let (public, private) = views(&g, 0);
+        let (public, private) = views(&g, Seat(0));
         let c = choose::<SpaceLab>(
             &public,
             Some(&private),

@@ -202,7 +202,8 @@ fn tile_view(d: &Data, t: u8) -> TileView {
 impl SpaceLab {
     pub fn build_public(&self) -> PublicView {
         let d = self.data();
-        let stations = (0..self.n)
+        let stations = self
+            .seat_ids()
             .map(|s| {
                 let p = self.player(s);
                 StationView {
@@ -244,7 +245,7 @@ impl SpaceLab {
                     total: b.total(),
                     rank: ranks.get(i).copied().unwrap_or(0),
                     projects: self
-                        .project_scores(u8::try_from(i).unwrap_or(0))
+                        .project_scores(Seat(u8::try_from(i).unwrap_or(0)))
                         .iter()
                         .map(|&(k, c, _)| (d.kind_code(k), c))
                         .collect(),
@@ -255,9 +256,9 @@ impl SpaceLab {
         PublicView {
             data_version: d.version.clone(),
             turn_no: self.turn_no,
-            first: Seat(self.first),
-            current: Seat(self.current),
-            to_act: self.to_act().map(Seat),
+            first: self.first,
+            current: self.current,
+            to_act: self.to_act(),
             prompt_kind: self.prompt_kind(),
             lab_deck: self.lab_deck.len(),
             discard: cards(d, &self.lab_discard),
@@ -288,20 +289,20 @@ impl SpaceLab {
             final_round: self.end.as_ref().map(|e| {
                 let mut v: Vec<Seat> = Vec::new();
                 if self.phase != Phase::Over && self.current != e.trigger {
-                    v.push(Seat(self.current));
+                    v.push(self.current);
                 }
-                v.extend(e.remaining.iter().map(|&s| Seat(s)));
+                v.extend(e.remaining.iter().copied());
                 v
             }),
             finals,
             rules: self.opts,
             placed_this_action: self.player(self.current).placed_this_action,
-            end_trigger: self.end.as_ref().map(|e| Seat(e.trigger)),
+            end_trigger: self.end.as_ref().map(|e| e.trigger),
         }
     }
 
     /// The placement in progress of seat `s`, when it is the seat deciding inside one.
-    fn pending_view(&self, s: u8) -> Option<PendingView> {
+    fn pending_view(&self, s: Seat) -> Option<PendingView> {
         if s != self.current {
             return None;
         }
@@ -341,9 +342,9 @@ impl SpaceLab {
         Some(v)
     }
 
-    pub fn build_private(&self, s: u8) -> Option<PrivateView> {
+    pub fn build_private(&self, s: Seat) -> Option<PrivateView> {
         let d = self.data();
-        let p = self.players.get(usize::from(s))?;
+        let p = self.players.get(s.index())?;
         let affordable = if self.phase != Phase::Over {
             self.affordable_for(s)
         } else {
@@ -386,7 +387,7 @@ impl SpaceLab {
             .filter_map(|&o| objective_view(d, o))
             .collect();
         Some(PrivateView {
-            seat: Seat(s),
+            seat: s,
             hand,
             projects,
             visible: b.visible(),

@@ -682,7 +682,7 @@ impl Present for Vortex {
     type PrivateView = ();
 
     fn public_view(&self) -> view::PublicView {
-        self.build_view()
+        self.build_public()
     }
 
     fn private_view(&self, _seat: Seat) -> Option<()> {

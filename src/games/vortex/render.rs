@@ -954,7 +954,7 @@ mod tests {
             let mut rng = GameRng::seed_from_u64(5);
             for step in 0..300 {
                 if step % 30 == 0 {
-                    let v = g.build_view();
+                    let v = g.build_public();
                     // Twice: the first may draw the ground, the second copies it.
                     for _ in 0..2 {
                         assert!(

@@ -65,7 +65,7 @@ pub struct PublicView {
 }
 
 impl Vortex {
-    pub fn build_view(&self) -> PublicView {
+    pub fn build_public(&self) -> PublicView {
         let sides = self
             .sides
             .iter()

@@ -199,14 +199,14 @@ impl Gates {
         d().card(card).half(half, self.opts.file_always)
     }
 
-    pub fn new(seats: usize, opts: Opts, first: Option<u8>, seed: u64) -> Gates {
+    pub fn new(seats: usize, opts: Opts, first: Option<Seat>, seed: u64) -> Gates {
         let data = d();
         let n = u8::try_from(seats).unwrap_or(2);
         let duel = seats == 2;
         let mut rng = rng_from_seed(seed);
         // Spec section 5, in this exact order.
         let first = match first {
-            Some(f) => Seat(f),
+            Some(f) => f,
             None => Seat(rng.gen_range(0..n)),
         };
         let mut deck: Vec<CardId> = (0..80).map(CardId).collect();

@@ -79,7 +79,7 @@ fn scroll_bonus(counts: &[i64], ties_all: bool) -> Vec<i64> {
 
 /// Every seat's final score, part by part.
 pub fn final_scores(g: &Gates) -> Vec<FinalScore> {
-    let seats = g.seat_list();
+    let seats: Vec<Seat> = g.seat_ids().collect();
     let on_board: Vec<i64> = seats.iter().map(|&s| i64::from(g.on_board(s))).collect();
     let zero = vec![0; seats.len()];
     let scroll = |s: Scroll, counts: Vec<i64>| {

@@ -44,7 +44,7 @@ impl Portal {
                     .extend([Step::AfterCycle, Step::Recycle, Step::Activate]);
             }
             Step::TurnEnd => {
-                let next = u8::try_from((usize::from(me) + 1) % self.n()).unwrap_or(0);
+                let next = me.next(self.n());
                 if next == self.first {
                     self.round += 1;
                     if self.opts.max_rounds > 0 && self.round > self.opts.max_rounds {
@@ -84,17 +84,17 @@ impl Portal {
         };
         if !self.is_char(Card::Wheatley) {
             for s in self.seat_ids().collect::<Vec<_>>() {
-                self.destroy(x, s, chamber.subj[usize::from(s)], Death::Recycle, log);
+                self.destroy(x, s, chamber.subj[s.index()], Death::Recycle, log);
             }
         }
         let caroline = self.is_char(Card::Caroline);
         for s in self.seat_ids().collect::<Vec<_>>() {
-            let count = chamber.cake[usize::from(s)];
+            let count = chamber.cake[s.index()];
             if count == 0 {
                 continue;
             }
             if let Some(c) = self.chamber_mut(x) {
-                c.cake[usize::from(s)] = 0;
+                c.cake[s.index()] = 0;
             }
             if caroline {
                 self.seat_mut(s).cake_supply += count;
@@ -152,17 +152,17 @@ impl Portal {
         else {
             return;
         };
-        let o = usize::from(owner);
+        let o = owner.index();
         if let Some(x) = self.chamber_mut(from) {
             x.subj[o] = x.subj[o].saturating_sub(count);
             for &p in &picked {
-                x.cake[usize::from(p)] = x.cake[usize::from(p)].saturating_sub(1);
+                x.cake[p.index()] = x.cake[p.index()].saturating_sub(1);
             }
         }
         if let Some(x) = self.chamber_mut(to) {
             x.subj[o] += count;
             for &p in &picked {
-                x.cake[usize::from(p)] += 1;
+                x.cake[p.index()] += 1;
             }
         }
         self.touch(from);

@@ -218,8 +218,8 @@ impl Portal {
             }
             (Step::WheatleyTo { from }, Action::To(to)) => {
                 let n = self.n();
-                let owners: Vec<u8> = (0..n)
-                    .map(|k| u8::try_from((usize::from(me) + k) % n).unwrap_or(0))
+                let owners: Vec<Seat> = (0..n)
+                    .map(|k| self.seat_after(me, k))
                     .filter(|&s| self.subj_at(*from, s) > 0)
                     .collect();
                 if let Some((&first, rest)) = owners.split_first() {
@@ -353,8 +353,8 @@ impl Portal {
         }
     }
 
-    fn move_cake(&mut self, colour: u8, from: Ch, to: Ch, cause: Card, log: &mut Log) {
-        let c = usize::from(colour);
+    fn move_cake(&mut self, colour: Seat, from: Ch, to: Ch, cause: Card, log: &mut Log) {
+        let c = colour.index();
         if let Some(x) = self.chamber_mut(from) {
             x.cake[c] = x.cake[c].saturating_sub(1);
         }
@@ -392,10 +392,7 @@ impl Portal {
         let Some(chamber) = self.chamber(x).cloned() else {
             return;
         };
-        let counts: Vec<u8> = self
-            .seat_ids()
-            .map(|s| chamber.subj[usize::from(s)])
-            .collect();
+        let counts: Vec<u8> = self.seat_ids().map(|s| chamber.subj[s.index()]).collect();
         let (recipient, reason) = self.reward_recipient(x, &chamber);
         log.push(Ev::MajorityResolved {
             chamber: x,
@@ -413,15 +410,12 @@ impl Portal {
     }
 
     /// A2: who would earn the rewards of old-edge chamber `x` (holding `chamber`) now.
-    pub(crate) fn reward_recipient(&self, x: Ch, chamber: &Chamber) -> (Option<u8>, Majority) {
-        let counts: Vec<u8> = self
-            .seat_ids()
-            .map(|s| chamber.subj[usize::from(s)])
-            .collect();
+    pub(crate) fn reward_recipient(&self, x: Ch, chamber: &Chamber) -> (Option<Seat>, Majority) {
+        let counts: Vec<u8> = self.seat_ids().map(|s| chamber.subj[s.index()]).collect();
         let max = counts.iter().copied().max().unwrap_or(0);
-        let at_max: Vec<u8> = self
+        let at_max: Vec<Seat> = self
             .seat_ids()
-            .filter(|&s| counts[usize::from(s)] == max)
+            .filter(|&s| counts[s.index()] == max)
             .collect();
         if self.cube == Some(x) && !self.is_char(Card::Space) {
             (None, Majority::CubeBlocked)
@@ -430,9 +424,9 @@ impl Portal {
             match min {
                 None => (None, Majority::Empty),
                 Some(m) => {
-                    let at: Vec<u8> = self
+                    let at: Vec<Seat> = self
                         .seat_ids()
-                        .filter(|&s| counts[usize::from(s)] == m)
+                        .filter(|&s| counts[s.index()] == m)
                         .collect();
                     if at.len() == 1 {
                         (Some(at[0]), Majority::Fewest)

@@ -47,15 +47,15 @@ impl Portal {
     /// The final vote the current position calls for (`final_tie = vote`, a tie for first
     /// place with someone outside it), before any ballot.
     pub(crate) fn vote_to_open(&self) -> Option<VoteState> {
-        let key = |s: u8| (self.cake_in_lab(s), self.subjects_in_lab(s));
+        let key = |s: Seat| (self.cake_in_lab(s), self.subjects_in_lab(s));
         let best = self.seat_ids().map(key).max().unwrap_or((0, 0));
-        let tied: Vec<u8> = self.seat_ids().filter(|&s| key(s) == best).collect();
+        let tied: Vec<Seat> = self.seat_ids().filter(|&s| key(s) == best).collect();
         if !(self.opts.vote && tied.len() > 1 && tied.len() < self.n()) {
             return None;
         }
         let n = self.n();
-        let voters: Vec<u8> = (1..=n)
-            .map(|k| u8::try_from((usize::from(self.active) + k) % n).unwrap_or(0))
+        let voters: Vec<Seat> = (1..=n)
+            .map(|k| self.seat_after(self.active, k))
             .filter(|s| !tied.contains(s))
             .collect();
         Some(VoteState {
@@ -70,7 +70,7 @@ impl Portal {
         let mut tally = vec![0u8; self.n()];
         if let Some(v) = &self.vote {
             for s in v.votes.iter().flatten() {
-                if let Some(t) = tally.get_mut(usize::from(*s)) {
+                if let Some(t) = tally.get_mut(s.index()) {
                     *t += 1;
                 }
             }
@@ -78,11 +78,11 @@ impl Portal {
                 tally: tally.clone(),
             });
         }
-        let key = |s: u8| {
+        let key = |s: Seat| {
             (
                 self.cake_in_lab(s),
                 self.subjects_in_lab(s),
-                tally[usize::from(s)],
+                tally[s.index()],
             )
         };
         let keys: Vec<_> = self.seat_ids().map(key).collect();
@@ -90,10 +90,7 @@ impl Portal {
             .iter()
             .map(|k| u8::try_from(keys.iter().filter(|o| *o > k).count() + 1).unwrap_or(u8::MAX))
             .collect();
-        let winners: Vec<u8> = self
-            .seat_ids()
-            .filter(|&s| ranks[usize::from(s)] == 1)
-            .collect();
+        let winners: Vec<Seat> = self.seat_ids().filter(|&s| ranks[s.index()] == 1).collect();
         let scores: Vec<i64> = self
             .seat_ids()
             .map(|s| i64::from(self.cake_in_lab(s)))
@@ -107,7 +104,7 @@ impl Portal {
         self.outcome = Some(Outcome {
             scores,
             ranks,
-            winners: winners.into_iter().map(Seat).collect(),
+            winners,
             draw: false,
         });
     }

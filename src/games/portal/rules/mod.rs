@@ -286,7 +286,7 @@ impl Portal {
     // ----- the agenda -----
 
     /// Who answers `step`.
-    pub fn step_seat(&self, step: &Step) -> u8 {
+    pub fn step_seat(&self, step: &Step) -> Seat {
         match step {
             Step::Carry { owner, .. } | Step::Deliver { owner, .. } => *owner,
             Step::Reward => self.turn.recipient.unwrap_or(self.active),
@@ -359,7 +359,7 @@ impl Portal {
         let Some(step) = self.current().cloned() else {
             return Err(RuleError::NotAllowedNow);
         };
-        if self.step_seat(&step) != seat.0 {
+        if self.step_seat(&step) != seat {
             return Err(RuleError::NotThisPrompt);
         }
         let options = self.options(&step);
@@ -381,7 +381,7 @@ impl Portal {
             );
         }
         let active_before = self.active;
-        self.autos.retain(|r| r.seat != seat.0);
+        self.autos.retain(|r| r.seat != seat);
         self.touched.clear();
         self.setup_log.clear();
         let mut log = Log::default();
@@ -389,7 +389,7 @@ impl Portal {
         self.exec(&step, *action, &mut log);
         self.run(&mut log);
         let hidden_reveal = self.opts.hidden_hands;
-        let barrier = seat.0 != active_before
+        let barrier = seat != active_before
             || log.events.iter().any(|e| match &e.ev {
                 Ev::TurnStarted { .. }
                 | Ev::CardTaken { .. }

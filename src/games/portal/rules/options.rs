@@ -26,7 +26,7 @@ impl Portal {
                 .collect(),
             Step::MoveSource(mode) => {
                 let mut v: Vec<Action> = self
-                    .chambers_where(|x| x.subj[usize::from(me)] > 0)
+                    .chambers_where(|x| x.subj[me.index()] > 0)
                     .into_iter()
                     .filter(|&c| {
                         let m = if *mode == MoveMode::Group {
@@ -82,7 +82,7 @@ impl Portal {
                 if picked.len() < cap {
                     for s in self.seat_ids() {
                         let taken = picked.iter().filter(|&&p| p == s).count();
-                        if usize::from(src.cake[usize::from(s)]) > taken {
+                        if usize::from(src.cake[s.index()]) > taken {
                             v.push(Action::Carry(s));
                         }
                     }
@@ -149,7 +149,7 @@ impl Portal {
                 .map(Action::To)
                 .collect(),
             Step::CarolineFrom => self
-                .chambers_where(|x| x.cake[usize::from(me)] > 0)
+                .chambers_where(|x| x.cake[me.index()] > 0)
                 .into_iter()
                 .map(Action::From)
                 .collect(),
@@ -157,7 +157,7 @@ impl Portal {
             Step::Kill { own, .. } => self
                 .chambers_where(|x| {
                     if *own {
-                        x.subj[usize::from(me)] > 0
+                        x.subj[me.index()] > 0
                     } else {
                         x.subjects() > 0
                     }
@@ -265,7 +265,7 @@ impl Portal {
                 .map(Action::Burn)
                 .collect(),
             Step::OperaBurn { .. } => self
-                .chambers_where(|x| x.cake[usize::from(me)] > 0)
+                .chambers_where(|x| x.cake[me.index()] > 0)
                 .into_iter()
                 .map(Action::Burn)
                 .collect(),
@@ -289,7 +289,7 @@ impl Portal {
         v.extend(ready.iter().map(|&c| Action::Gun(c)));
         if self.is_char(Card::Cave) && !self.turn.cave_used {
             v.extend(
-                self.chambers_where(|x| x.cake[usize::from(me)] > 0)
+                self.chambers_where(|x| x.cake[me.index()] > 0)
                     .into_iter()
                     .map(Action::Burn),
             );

@@ -12,7 +12,7 @@ impl Portal {
         !self.deck.is_empty() || self.discard.len() >= 2
     }
 
-    pub(super) fn hand_has_room(&self, s: u8) -> bool {
+    pub(super) fn hand_has_room(&self, s: Seat) -> bool {
         self.seat(s).hand.len() < self.hand_limit()
     }
 
@@ -34,7 +34,7 @@ impl Portal {
 
     /// Takes the top card into `s`'s hand (fresh), with the reshuffle of R32. The caller has
     /// checked the hand limit.
-    pub(super) fn take_card(&mut self, s: u8, log: &mut Log) {
+    pub(super) fn take_card(&mut self, s: Seat, log: &mut Log) {
         if self.deck.is_empty() {
             self.reshuffle(log);
         }
@@ -56,7 +56,7 @@ impl Portal {
     }
 
     /// An automatic take (Fact Core, `burn`, the Fact bonus): limit and R31 apply.
-    pub(super) fn auto_take(&mut self, s: u8, log: &mut Log) {
+    pub(super) fn auto_take(&mut self, s: Seat, log: &mut Log) {
         if !self.hand_has_room(s) {
             log.push(Ev::CardGainLost {
                 seat: s,
@@ -86,11 +86,11 @@ impl Portal {
         }
     }
 
-    pub(super) fn destroy(&mut self, ch: Ch, owner: u8, count: u8, cause: Death, log: &mut Log) {
+    pub(super) fn destroy(&mut self, ch: Ch, owner: Seat, count: u8, cause: Death, log: &mut Log) {
         if count == 0 {
             return;
         }
-        let o = usize::from(owner);
+        let o = owner.index();
         if let Some(x) = self.chamber_mut(ch) {
             x.subj[o] = x.subj[o].saturating_sub(count);
         }
@@ -106,7 +106,7 @@ impl Portal {
     }
 
     /// Subjects of `owner` arriving in `ch`: the Turret kills them (R9b).
-    pub(super) fn turret_check(&mut self, ch: Ch, owner: u8, count: u8, log: &mut Log) {
+    pub(super) fn turret_check(&mut self, ch: Ch, owner: Seat, count: u8, log: &mut Log) {
         if self.turret == Some(ch) && self.turret_lethal() {
             self.destroy(ch, owner, count, Death::Turret, log);
         }
@@ -121,15 +121,15 @@ impl Portal {
         }
         let counts = self.chamber(ch).map(|x| x.subj).unwrap_or_default();
         for s in self.seat_ids().collect::<Vec<_>>() {
-            self.destroy(ch, s, counts[usize::from(s)], Death::Turret, log);
+            self.destroy(ch, s, counts[s.index()], Death::Turret, log);
         }
     }
 
-    pub(super) fn deliver_subject(&mut self, owner: u8, ch: Ch, cause: Cause, log: &mut Log) {
+    pub(super) fn deliver_subject(&mut self, owner: Seat, ch: Ch, cause: Cause, log: &mut Log) {
         let s = self.seat_mut(owner);
         s.subject_supply = s.subject_supply.saturating_sub(1);
         if let Some(x) = self.chamber_mut(ch) {
-            x.subj[usize::from(owner)] += 1;
+            x.subj[owner.index()] += 1;
         }
         self.touch(ch);
         log.push(Ev::SubjectDelivered {
@@ -140,11 +140,11 @@ impl Portal {
         self.turret_check(ch, owner, 1, log);
     }
 
-    pub(super) fn deliver_cake(&mut self, owner: u8, ch: Ch, cause: Cause, log: &mut Log) {
+    pub(super) fn deliver_cake(&mut self, owner: Seat, ch: Ch, cause: Cause, log: &mut Log) {
         let s = self.seat_mut(owner);
         s.cake_supply = s.cake_supply.saturating_sub(1);
         if let Some(x) = self.chamber_mut(ch) {
-            x.cake[usize::from(owner)] += 1;
+            x.cake[owner.index()] += 1;
         }
         self.touch(ch);
         log.push(Ev::CakeDelivered {
@@ -154,9 +154,9 @@ impl Portal {
         });
     }
 
-    pub(super) fn incinerate(&mut self, colour: u8, ch: Ch, cause: Option<Card>, log: &mut Log) {
+    pub(super) fn incinerate(&mut self, colour: Seat, ch: Ch, cause: Option<Card>, log: &mut Log) {
         if let Some(x) = self.chamber_mut(ch) {
-            x.cake[usize::from(colour)] = x.cake[usize::from(colour)].saturating_sub(1);
+            x.cake[colour.index()] = x.cake[colour.index()].saturating_sub(1);
         }
         self.seat_mut(colour).incinerated += 1;
         self.touch(ch);
@@ -168,12 +168,12 @@ impl Portal {
         });
     }
 
-    pub(super) fn subj_at(&self, ch: Ch, s: u8) -> u8 {
-        self.chamber(ch).map_or(0, |x| x.subj[usize::from(s)])
+    pub(super) fn subj_at(&self, ch: Ch, s: Seat) -> u8 {
+        self.chamber(ch).map_or(0, |x| x.subj[s.index()])
     }
 
-    pub(super) fn cake_at(&self, ch: Ch, s: u8) -> u8 {
-        self.chamber(ch).map_or(0, |x| x.cake[usize::from(s)])
+    pub(super) fn cake_at(&self, ch: Ch, s: Seat) -> u8 {
+        self.chamber(ch).map_or(0, |x| x.cake[s.index()])
     }
 
     pub(super) fn chambers_where(&self, f: impl Fn(&Chamber) -> bool) -> Vec<Ch> {

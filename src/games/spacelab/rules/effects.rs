@@ -4,19 +4,17 @@ use super::*;
 
 impl SpaceLab {
     pub(super) fn exec(&mut self, action: Action, auto: bool, ctx: &mut Ctx) {
-        let s = seat(self.current);
+        let s = self.current;
         match action {
             Action::Arrange(tiles) => {
                 let who = match self.phase {
                     Phase::Arrange(w) => w,
                     _ => self.current,
                 };
-                self.players[usize::from(who)].objectives = Some(tiles);
-                ctx.events.push(Event::ObjectivesArranged {
-                    seat: seat(who),
-                    tiles,
-                });
-                let next = (who + 1) % self.n;
+                self.players[who.index()].objectives = Some(tiles);
+                ctx.events
+                    .push(Event::ObjectivesArranged { seat: who, tiles });
+                let next = who.next(usize::from(self.n));
                 if next == self.first {
                     self.start_turn(ctx);
                 } else {
@@ -201,7 +199,7 @@ impl SpaceLab {
         self.me().hand.extend(ids.iter().copied());
         self.me().drawn.extend(ids.iter().copied());
         ctx.events.push(Event::LabsDrawn {
-            seat: seat(self.current),
+            seat: self.current,
             source,
             ids,
         });
@@ -218,7 +216,7 @@ impl SpaceLab {
         ctx.barrier = true;
         let d = self.data();
         ctx.events.push(Event::ProjectsDrawn {
-            seat: seat(self.current),
+            seat: self.current,
             source,
             kinds: drawn.iter().map(|&c| d.kind_of(c)).collect(),
         });
@@ -228,7 +226,7 @@ impl SpaceLab {
 
     /// Pays, places, then resolves the placement (spec 6.4).
     fn commit(&mut self, card: u8, slot: u8, paid: Vec<u8>, ctx: &mut Ctx) {
-        let s = seat(self.current);
+        let s = self.current;
         let p = self.me();
         p.hand.retain(|c| *c != card && !paid.contains(c));
         p.station[usize::from(slot)] = Some(card);

@@ -95,10 +95,6 @@ pub struct Ctx {
     pub barrier: bool,
 }
 
-pub(crate) fn seat(i: u8) -> Seat {
-    Seat(i)
-}
-
 fn u8_of(i: usize) -> u8 {
     u8::try_from(i).unwrap_or(u8::MAX)
 }
@@ -112,17 +108,21 @@ impl SpaceLab {
         }
     }
 
-    pub(crate) fn player(&self, s: u8) -> &Player {
-        &self.players[usize::from(s)]
+    pub fn seat_ids(&self) -> impl Iterator<Item = Seat> {
+        (0..self.n).map(Seat)
+    }
+
+    pub(crate) fn player(&self, s: Seat) -> &Player {
+        &self.players[s.index()]
     }
 
     fn me(&mut self) -> &mut Player {
-        let c = usize::from(self.current);
+        let c = self.current.index();
         &mut self.players[c]
     }
 
     /// The seat that must decide now.
-    pub fn to_act(&self) -> Option<u8> {
+    pub fn to_act(&self) -> Option<Seat> {
         match self.phase {
             Phase::Over => None,
             Phase::Arrange(s) => Some(s),
@@ -165,7 +165,7 @@ impl SpaceLab {
         let Some(to_act) = self.to_act() else {
             return Err(RuleError::GameOver);
         };
-        if seat.0 != to_act {
+        if seat != to_act {
             return Err(RuleError::NotYourTurn);
         }
         self.check(action)?;
@@ -173,7 +173,7 @@ impl SpaceLab {
         self.last_auto.clear();
         self.setup_log.clear();
         self.exec(*action, false, &mut ctx);
-        self.settle(seat.0, &mut ctx);
+        self.settle(Some(seat), &mut ctx);
         Ok(Applied {
             events: ctx.events,
             barrier: ctx.barrier,
@@ -181,7 +181,8 @@ impl SpaceLab {
     }
 
     /// Applies every prompt that has a single option (spec 6.6), and automatic payments.
-    pub(crate) fn settle(&mut self, actor: u8, ctx: &mut Ctx) {
+    /// `actor` is the seat whose option came first (none at setup).
+    pub(crate) fn settle(&mut self, actor: Option<Seat>, ctx: &mut Ctx) {
         // Each automatic step fills a slot, moves cards or ends a turn; the game is finite.
         for _ in 0..100_000 {
             let Some(who) = self.to_act() else { return };
@@ -204,12 +205,12 @@ impl SpaceLab {
                 }
             };
             let Some(a) = next else { return };
-            if who == actor && self.current == actor {
+            if actor == Some(who) && self.current == who {
                 self.last_auto.push((who, a));
             }
             if !matches!(a, Action::Reveal | Action::Recruit | Action::Place) {
                 ctx.events.push(Event::Auto {
-                    seat: seat(who),
+                    seat: who,
                     action: a,
                 });
             }

@@ -8,7 +8,7 @@ impl SpaceLab {
         self.affordable_for(self.current)
     }
 
-    pub fn affordable_for(&self, s: u8) -> Vec<u8> {
+    pub fn affordable_for(&self, s: Seat) -> Vec<u8> {
         let p = self.player(s);
         if p.filled() >= SLOTS {
             return Vec::new();

@@ -6,7 +6,7 @@ use super::*;
 
 impl SpaceLab {
     /// The score of seat `s` by part, from the current position.
-    pub fn breakdown(&self, s: u8) -> Breakdown {
+    pub fn breakdown(&self, s: Seat) -> Breakdown {
         let d = self.data();
         let p = self.player(s);
         let cards: Vec<(usize, &LabCard)> = p
@@ -84,7 +84,7 @@ impl SpaceLab {
     }
 
     /// Held Project kinds of seat `s`: (kind, copies held, VP for this station), in kind order.
-    pub fn project_scores(&self, s: u8) -> Vec<(u8, i64, i64)> {
+    pub fn project_scores(&self, s: Seat) -> Vec<(u8, i64, i64)> {
         let d = self.data();
         let p = self.player(s);
         let mut sp = [0i64; 4];

@@ -6,7 +6,7 @@ impl SpaceLab {
     /// Continues the placement being resolved until a prompt is needed or it is done.
     pub(super) fn resume(&mut self, ctx: &mut Ctx) {
         let d = self.data();
-        let s = seat(self.current);
+        let s = self.current;
         while let Some(r) = self.resolving {
             let card = d.lab(r.card).cloned();
             let slot = usize::from(r.slot);
@@ -142,17 +142,19 @@ impl SpaceLab {
                         continue;
                     }
                     let t = self.current;
-                    let remaining: Vec<u8> = match self.opts.final_round {
-                        FinalRound::OthersOnce => (1..self.n).map(|k| (t + k) % self.n).collect(),
+                    let remaining: Vec<Seat> = match self.opts.final_round {
+                        FinalRound::OthersOnce => {
+                            (1..self.n).map(|k| Seat((t.0 + k) % self.n)).collect()
+                        }
                         FinalRound::EqualTurns => (1..self.n)
-                            .map(|k| (t + k) % self.n)
+                            .map(|k| Seat((t.0 + k) % self.n))
                             .take_while(|&x| x != self.first)
                             .collect(),
                     };
                     ctx.events.push(Event::EndTriggered {
                         seat: s,
                         reasons,
-                        still_to_play: remaining.iter().map(|&x| seat(x)).collect(),
+                        still_to_play: remaining.clone(),
                     });
                     self.end = Some(EndState {
                         trigger: t,
@@ -188,7 +190,7 @@ impl SpaceLab {
             self.game_over(true, ctx);
             return;
         } else {
-            self.current = (self.current + 1) % self.n;
+            self.current = self.current.next(usize::from(self.n));
         }
         self.turn_no += 1;
         self.start_turn(ctx);
@@ -196,7 +198,7 @@ impl SpaceLab {
 
     /// Turn start (spec 6.2): no legal action passes; otherwise P1 (settled when single).
     pub(crate) fn start_turn(&mut self, ctx: &mut Ctx) {
-        let s = seat(self.current);
+        let s = self.current;
         self.me().drawn.clear();
         let legal = self.legal_actions();
         let p = self.player(self.current);
@@ -218,7 +220,7 @@ impl SpaceLab {
     }
 
     pub(super) fn game_over(&mut self, stall: bool, ctx: &mut Ctx) {
-        let scores: Vec<Breakdown> = (0..self.n).map(|s| self.breakdown(s)).collect();
+        let scores: Vec<Breakdown> = self.seat_ids().map(|s| self.breakdown(s)).collect();
         let keys: Vec<(i64, usize)> = scores
             .iter()
             .zip(&self.players)
@@ -232,7 +234,7 @@ impl SpaceLab {
             .iter()
             .enumerate()
             .filter(|(_, &r)| r == 1)
-            .map(|(i, _)| seat(u8_of(i)))
+            .map(|(i, _)| Seat(u8_of(i)))
             .collect();
         let draw = self.n > 1 && winners.len() == usize::from(self.n);
         self.outcome = Some(Outcome {
