@@ -269,7 +269,8 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     /// Canonical notation of an option.
     fn notation(&self, action: &Self::Action) -> String;
 
-    /// Reads one `;`-free segment typed by `seat` against the current state. A macro may expand
+    /// Reads one `;`-free segment typed by `seat` against the current state (the engine hands it
+    /// over lower-cased; `engine::notation` is the kit to read it with). A macro may expand
     /// into several atomic options; rules a macro breaks as a whole are reported here.
     fn parse(&self, seat: Seat, segment: &str) -> Result<Vec<Self::Action>, Reject<Self::Error>>;
 

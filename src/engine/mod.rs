@@ -6,6 +6,7 @@ mod any;
 mod bot_hooks;
 mod game;
 mod kind;
+pub mod notation;
 pub mod rng;
 mod words;
 

@@ -29,8 +29,8 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, GameRng,
-    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText,
-    ScorePart, Seat, SetupError,
+    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart, Seat,
+    SetupError,
 };
 use crate::i18n::Text;
 use lab::{data, LabId};
@@ -40,12 +40,6 @@ use state::{Piece, Place, Stage, DOORS};
 
 pub use rules::RuleError;
 pub use state::Cortexcape;
-
-impl RuleErrorText for RuleError {
-    fn text(&self) -> Text {
-        RuleError::text(*self)
-    }
-}
 
 const FIRST_VALUES: [&str; 5] = ["random", "seat1", "seat2", "seat3", "seat4"];
 
