@@ -6,7 +6,7 @@ use super::moves::Action;
 use super::rules::{Ask, RuleError};
 use super::state::{canonical, Cortexcape, Piece, Place, Stage, Start};
 use crate::engine::notation::{check_arity, digits, perr, rule, verb_and_args};
-use crate::engine::{Reject, Seat};
+use crate::engine::{Game, Reject, Seat};
 
 /// Every form the parser understands.
 pub const FORMS: &[&str] = &[
@@ -222,7 +222,7 @@ fn path(game: &Cortexcape, seat: Seat, places: &[Place]) -> Result<Vec<Action>, 
     let mut out = Vec::with_capacity(places.len() + 1);
     for (j, &q) in places.iter().enumerate() {
         let a = Action::Step(q);
-        work.play(seat, &a).map_err(|error| Reject::Rule {
+        Game::apply(&mut work, seat, &a).map_err(|error| Reject::Rule {
             token: Some(j + 1),
             error,
         })?;
@@ -231,7 +231,7 @@ fn path(game: &Cortexcape, seat: Seat, places: &[Place]) -> Result<Vec<Action>, 
     if let (Some(&Place::Door(d)), Some(x)) = (places.last(), work.target) {
         if work.data().exit_door(x) == Some(d) && work.ask() == Some(Ask::Step) {
             let a = Action::Step(Place::Exit(x));
-            work.play(seat, &a).map_err(|error| Reject::Rule {
+            Game::apply(&mut work, seat, &a).map_err(|error| Reject::Rule {
                 token: Some(places.len() + 1),
                 error,
             })?;
@@ -369,7 +369,7 @@ fn layout(
             },
             _ => break,
         };
-        work.play(seat, &action).or_else(rule)?;
+        Game::apply(&mut work, seat, &action).or_else(rule)?;
         out.push(action);
     }
     Ok(out)

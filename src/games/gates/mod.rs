@@ -232,7 +232,7 @@ impl Game for Gates {
         })
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+    fn apply_one(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
     }
 

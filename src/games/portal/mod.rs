@@ -374,7 +374,7 @@ impl Game for Portal {
         })
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+    fn apply_one(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
     }
 

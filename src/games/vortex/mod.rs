@@ -522,8 +522,12 @@ impl Game for Vortex {
         })
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+    fn apply_one(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
+    }
+
+    fn forced(&self) -> Option<(Seat, Action)> {
+        self.forced_placement()
     }
 
     fn setup_events(&self) -> Vec<Event> {

@@ -189,6 +189,18 @@ impl Vortex {
             .any(|a| *a != Action::End && self.check(ask, a).is_ok())
     }
 
+    /// A captured controller with one space to go to: the placement nobody is asked for
+    /// (the engine takes it, `Game::forced`).
+    pub fn forced_placement(&self) -> Option<(Seat, Action)> {
+        let ask @ Ask::Place(_) = self.ask()? else {
+            return None;
+        };
+        match self.options(ask)[..] {
+            [only] => Some((self.ask_seat(ask), only)),
+            _ => None,
+        }
+    }
+
     /// Applies one option for `seat`; on error nothing changed.
     pub fn play(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         let Some(ask) = self.ask() else {
@@ -198,6 +210,8 @@ impl Vortex {
             return Err(RuleError::NoActionsLeft);
         }
         self.check(ask, action)?;
+        // Nobody chose a forced placement: it is no barrier of its own (B3).
+        let chosen = !matches!(ask, Ask::Place(_)) || self.forced_placement().is_none();
         let mut events = Vec::new();
         let turn_before = self.turn_index;
         self.auto_ended = None;
@@ -214,7 +228,7 @@ impl Vortex {
         let turn_over = self.ending.is_some() || self.turn_index != turn_before;
         let barrier = match ask {
             Ask::Solo => turn_over || !self.rules.solo_undo,
-            Ask::Place(_) => turn_over || self.rules.victim_places,
+            Ask::Place(_) => turn_over || (self.rules.victim_places && chosen),
             _ => turn_over,
         };
         Ok(Applied { events, barrier })
