@@ -234,6 +234,7 @@ impl RenderCtx {
 /// - every option `prompt` lists applies without error;
 /// - `apply` that fails leaves the state unchanged;
 /// - `parse(notation(o))` gives back `[o]` for every listed option `o`;
+/// - an option `forced` returns is the one option its prompt lists (so it applies);
 /// - all randomness comes from the RNG in the state.
 pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'static {
     type Action: Clone + Debug + PartialEq + Send + Sync;
@@ -259,17 +260,44 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     /// The pending decision, or `None` when the game is over.
     fn prompt(&self) -> Option<Prompt<Self::Action>>;
 
-    /// Applies one atomic option for `seat`. On error nothing changed.
+    /// Applies one atomic option for `seat`, then every option the rules take by themselves
+    /// after it ([`Game::forced`]), as one step: what the engine, the bots and the tests call.
+    /// The engine's turn flow (`engine::turn`); a game writes [`Game::apply_one`].
     fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Self::Action,
+    ) -> Result<Applied<Self::Event>, Self::Error> {
+        super::turn::apply_then_forced(self, seat, action)
+    }
+
+    /// Applies one atomic option for `seat`, a player's or a forced one. On error nothing
+    /// changed.
+    fn apply_one(
         &mut self,
         seat: Seat,
         action: &Self::Action,
     ) -> Result<Applied<Self::Event>, Self::Error>;
 
+    /// The option the rules take by themselves now, and the seat it is taken for: a decision
+    /// with exactly one legal option, which the game does not ask. `None` (the default):
+    /// whatever is pending is asked. [`Game::apply`] takes these after every option until
+    /// there is none, in the same step (the move log keeps only the option played), and marks
+    /// their events ([`Game::mark_forced`]).
+    fn forced(&self) -> Option<(Seat, Self::Action)> {
+        None
+    }
+
+    /// How this game's events say that the engine took their option by itself (from
+    /// [`Game::forced`]); called once with the events of each forced option. The default
+    /// leaves them as they are.
+    fn mark_forced(_events: &mut [Self::Event]) {}
+
     /// Canonical notation of an option.
     fn notation(&self, action: &Self::Action) -> String;
 
-    /// Reads one `;`-free segment typed by `seat` against the current state. A macro may expand
+    /// Reads one `;`-free segment typed by `seat` against the current state (the engine hands it
+    /// over lower-cased; `engine::notation` is the kit to read it with). A macro may expand
     /// into several atomic options; rules a macro breaks as a whole are reported here.
     fn parse(&self, seat: Seat, segment: &str) -> Result<Vec<Self::Action>, Reject<Self::Error>>;
 

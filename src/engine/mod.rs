@@ -6,7 +6,9 @@ mod any;
 mod bot_hooks;
 mod game;
 mod kind;
+pub mod notation;
 pub mod rng;
+mod turn;
 mod words;
 
 pub use crate::ids::{BySeat, GameId, Seat, Version};
@@ -19,4 +21,5 @@ pub use game::{
 };
 pub use kind::GameKind;
 pub use rng::{rng_from_seed, GameRng};
+pub use turn::take_forced;
 pub use words::{option_phrase, option_words};

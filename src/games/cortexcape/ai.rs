@@ -13,7 +13,7 @@ use super::moves::Action;
 use super::rules::Ask;
 use super::state::{Cortexcape, Piece, Place, RoundRecord, Stage, Start, DOORS, EXITS};
 use super::view::PublicView;
-use crate::engine::{rng_from_seed, GameRng, Seat};
+use crate::engine::{rng_from_seed, Game, GameRng, Seat};
 
 impl Cortexcape {
     /// The whole game rebuilt from its public view, with a fresh RNG (the one thing a player
@@ -251,12 +251,12 @@ impl Cortexcape {
         let owner = g.owner();
         for (&door, &kind) in empty.iter().zip(&plan.pieces) {
             // A last kind fills itself (auto-fill), so a door may already hold it.
-            if g.piece(door).is_none() && g.play(owner, &Action::Put { door, kind }).is_err() {
+            if g.piece(door).is_none() && g.apply(owner, &Action::Put { door, kind }).is_err() {
                 return WORST;
             }
         }
         for (&from, &to) in movers.iter().zip(&plan.towers) {
-            if g.play(owner, &Action::Tower { from, to }).is_err() {
+            if g.apply(owner, &Action::Tower { from, to }).is_err() {
                 return WORST;
             }
         }

@@ -28,9 +28,9 @@ mod tests;
 use image::RgbaImage;
 
 use crate::engine::{
-    resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, GameRng,
-    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText,
-    ScorePart, Seat, SetupError,
+    resolve_options, rng_from_seed, take_forced, Applied, BotHooks, Game, GameKind, GameOptions,
+    GameRng, OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart,
+    Seat, SetupError,
 };
 use crate::i18n::Text;
 use lab::{data, LabId};
@@ -40,12 +40,6 @@ use state::{Piece, Place, Stage, DOORS};
 
 pub use rules::RuleError;
 pub use state::Cortexcape;
-
-impl RuleErrorText for RuleError {
-    fn text(&self) -> Text {
-        RuleError::text(*self)
-    }
-}
 
 const FIRST_VALUES: [&str; 5] = ["random", "seat1", "seat2", "seat3", "seat4"];
 
@@ -175,11 +169,15 @@ impl Game for Cortexcape {
             outcome: None,
             setup_log: Vec::new(),
         };
-        // A pool of one kind fills itself (never with the shipped counts, kept for symmetry);
-        // what it places is reported with the first board like any step's events.
-        let mut ev = Vec::new();
-        game.auto_fill(&mut ev);
-        game.setup_log = ev;
+        // A pool of one kind fills itself (the forced `put`s; never with the shipped counts,
+        // kept for symmetry): what it places is reported with the first board like any step's
+        // events.
+        let mut first = Applied {
+            events: Vec::new(),
+            barrier: false,
+        };
+        take_forced(&mut game, &mut first);
+        game.setup_log = first.events;
         Ok(game)
     }
 
@@ -234,8 +232,20 @@ impl Game for Cortexcape {
         })
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+    fn apply_one(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
+    }
+
+    fn forced(&self) -> Option<(Seat, Action)> {
+        self.forced_put().map(|a| (self.owner(), a))
+    }
+
+    fn mark_forced(events: &mut [Event]) {
+        for e in events {
+            if let Event::CylinderPlaced { auto, .. } = e {
+                *auto = true;
+            }
+        }
     }
 
     fn setup_events(&self) -> Vec<Event> {

@@ -5,7 +5,8 @@
 use super::moves::Action;
 use super::rules::{Ask, RuleError};
 use super::state::{canonical, Cortexcape, Piece, Place, Stage, Start};
-use crate::engine::{ParseError, Reject, Seat};
+use crate::engine::notation::{check_arity, digits, perr, rule, verb_and_args};
+use crate::engine::{Game, Reject, Seat};
 
 /// Every form the parser understands.
 pub const FORMS: &[&str] = &[
@@ -39,22 +40,15 @@ pub fn notation(action: &Action) -> String {
     }
 }
 
-fn digits(s: &str) -> Option<u8> {
-    if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
-}
-
 /// `7` or `d7`, 1..=20.
 pub fn parse_door(s: &str) -> Option<u8> {
-    let n = digits(s.strip_prefix('d').unwrap_or(s))?;
+    let n: u8 = digits(s.strip_prefix('d').unwrap_or(s), 3)?;
     (1..=20).contains(&n).then_some(n)
 }
 
 /// `x4`, 1..=12.
 pub fn parse_exit(s: &str) -> Option<u8> {
-    let n = digits(s.strip_prefix('x')?)?;
+    let n: u8 = digits(s.strip_prefix('x')?, 3)?;
     (1..=12).contains(&n).then_some(n)
 }
 
@@ -80,18 +74,6 @@ fn kind(s: &str) -> Option<Piece> {
     }
 }
 
-fn perr<T>(token: usize, found: &str, forms: &[&str]) -> Result<T, Reject<RuleError>> {
-    Err(Reject::Parse(ParseError::new(
-        token,
-        found,
-        forms.iter().map(|f| (*f).to_string()).collect(),
-    )))
-}
-
-fn rule<T>(error: RuleError) -> Result<T, Reject<RuleError>> {
-    Err(Reject::Rule { token: None, error })
-}
-
 /// One group of a `layout` line.
 enum Group {
     Kind(Piece, Vec<u8>),
@@ -105,20 +87,9 @@ pub fn parse(
     seat: Seat,
     segment: &str,
 ) -> Result<Vec<Action>, Reject<RuleError>> {
-    let words: Vec<&str> = segment.split_whitespace().collect();
-    let Some((&head, args)) = words.split_first() else {
-        return perr(1, segment, FORMS);
-    };
+    let (head, args) = verb_and_args(segment, FORMS)?;
     // Fixed-arity options: check the word count, then read each argument.
-    let arity = |n: usize, form: &'static str| -> Result<(), Reject<RuleError>> {
-        if args.len() < n {
-            perr(args.len() + 2, "", &[form])
-        } else if args.len() > n {
-            perr(n + 2, args[n], &[form])
-        } else {
-            Ok(())
-        }
-    };
+    let arity = |n: usize, form: &str| check_arity(&args, n, form);
     match head {
         "put" => {
             let form = "put <door> <kind>";
@@ -208,7 +179,7 @@ pub fn parse(
             if args == ["random"] {
                 return Ok(vec![Action::Random]);
             }
-            let groups = parse_groups(game, args)?;
+            let groups = parse_groups(game, &args)?;
             layout(game, seat, &groups)
         }
         _ => perr(1, head, FORMS),
@@ -251,7 +222,7 @@ fn path(game: &Cortexcape, seat: Seat, places: &[Place]) -> Result<Vec<Action>, 
     let mut out = Vec::with_capacity(places.len() + 1);
     for (j, &q) in places.iter().enumerate() {
         let a = Action::Step(q);
-        work.play(seat, &a).map_err(|error| Reject::Rule {
+        Game::apply(&mut work, seat, &a).map_err(|error| Reject::Rule {
             token: Some(j + 1),
             error,
         })?;
@@ -260,7 +231,7 @@ fn path(game: &Cortexcape, seat: Seat, places: &[Place]) -> Result<Vec<Action>, 
     if let (Some(&Place::Door(d)), Some(x)) = (places.last(), work.target) {
         if work.data().exit_door(x) == Some(d) && work.ask() == Some(Ask::Step) {
             let a = Action::Step(Place::Exit(x));
-            work.play(seat, &a).map_err(|error| Reject::Rule {
+            Game::apply(&mut work, seat, &a).map_err(|error| Reject::Rule {
                 token: Some(places.len() + 1),
                 error,
             })?;
@@ -398,7 +369,7 @@ fn layout(
             },
             _ => break,
         };
-        work.play(seat, &action).or_else(rule)?;
+        Game::apply(&mut work, seat, &action).or_else(rule)?;
         out.push(action);
     }
     Ok(out)

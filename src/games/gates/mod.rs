@@ -27,8 +27,8 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, Applied, BotHooks, Game, GameKind, GameOptions, GameRng, LineKeeps,
-    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText,
-    ScorePart, Seat, SetupError,
+    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart, Seat,
+    SetupError,
 };
 use crate::i18n::Text;
 use components::{data, Region};
@@ -39,12 +39,6 @@ use view::{effect_text, mode_text, scroll_text};
 
 pub use rules::RuleError;
 pub use state::Gates;
-
-impl RuleErrorText for RuleError {
-    fn text(&self) -> Text {
-        RuleError::text(*self)
-    }
-}
 
 const FIRST_VALUES: [&str; 5] = ["random", "1", "2", "3", "4"];
 
@@ -238,7 +232,7 @@ impl Game for Gates {
         })
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+    fn apply_one(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
     }
 

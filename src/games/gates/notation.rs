@@ -6,7 +6,8 @@ use super::components::{data, CardId, Region};
 use super::moves::{Action, Desperate, Source};
 use super::rules::RuleError;
 use super::state::{Mode, Owner};
-use crate::engine::{ParseError, Reject};
+use crate::engine::notation::{check_arity, digits, lowered, perr, verb_and_args};
+use crate::engine::Reject;
 
 /// Every form the parser understands.
 pub const FORMS: &[&str] = &[
@@ -64,41 +65,18 @@ pub fn parse_card(s: &str) -> Option<CardId> {
     if !matches!(group, 'p' | 'b' | 'r' | 'x') {
         return None;
     }
-    let digits = chars.as_str();
-    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let n: u8 = digits.parse().ok()?;
+    let n: u8 = digits(chars.as_str(), 2)?;
     if !(1..=20).contains(&n) {
         return None;
     }
     data().ok()?.card_by_name(&format!("{group}{n:02}"))
 }
 
-fn perr<T>(token: usize, found: &str, forms: &[&str]) -> Result<T, Reject<RuleError>> {
-    Err(Reject::Parse(ParseError::new(
-        token,
-        found,
-        forms.iter().map(|f| (*f).to_string()).collect(),
-    )))
-}
-
 /// Reads one segment. Token numbers are 1-based words of the segment.
 pub fn parse(segment: &str) -> Result<Vec<Action>, Reject<RuleError>> {
-    let lowered = segment.to_ascii_lowercase();
-    let words: Vec<&str> = lowered.split_whitespace().collect();
-    let Some((&head, args)) = words.split_first() else {
-        return perr(1, segment, FORMS);
-    };
-    let arity = |n: usize, form: &'static str| -> Result<(), Reject<RuleError>> {
-        if args.len() < n {
-            perr(args.len() + 2, "", &[form])
-        } else if args.len() > n {
-            perr(n + 2, args[n], &[form])
-        } else {
-            Ok(())
-        }
-    };
+    let text = lowered(segment);
+    let (head, args) = verb_and_args(&text, FORMS)?;
+    let arity = |n: usize, form: &str| check_arity(&args, n, form);
     let region = |i: usize, form: &'static str| -> Result<Region, Reject<RuleError>> {
         match Region::parse(args[i]) {
             Some(r) => Ok(r),

@@ -31,8 +31,8 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, GameRng,
-    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText,
-    ScorePart, Seat, SetupError,
+    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart, Seat,
+    SetupError,
 };
 use crate::i18n::Text;
 use components::data;
@@ -44,12 +44,6 @@ use state::{
 
 pub use rules::RuleError;
 pub use state::Portal;
-
-impl RuleErrorText for RuleError {
-    fn text(&self) -> Text {
-        RuleError::text(*self)
-    }
-}
 
 /// Values listed for `max_rounds` (any of 0 and 10-99 is accepted when typed).
 const MAX_ROUNDS: [&str; 2] = ["30", "0"];
@@ -380,7 +374,7 @@ impl Game for Portal {
         })
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+    fn apply_one(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
     }
 

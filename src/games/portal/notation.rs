@@ -6,7 +6,8 @@
 use super::moves::Action;
 use super::rules::{Log, RuleError};
 use super::state::{Card, Ch, Floor, Portal, Step};
-use crate::engine::{ParseError, Reject, Seat};
+use crate::engine::notation::{check_arity, perr, plain_number, rule, verb_and_args};
+use crate::engine::{Reject, Seat};
 
 /// Every form the parser understands.
 pub const FORMS: &[&str] = &[
@@ -114,15 +115,7 @@ pub fn notation(game: &Portal, action: &Action) -> String {
 pub fn parse_chamber(s: &str) -> Option<Ch> {
     let mut chars = s.chars();
     let f = Floor::from_letter(chars.next()?)?;
-    let digits = chars.as_str();
-    if digits.is_empty()
-        || digits.len() > 4
-        || digits.starts_with('0')
-        || !digits.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    Some(Ch::new(f, digits.parse().ok()?))
+    Some(Ch::new(f, plain_number(chars.as_str(), 4)?))
 }
 
 /// A chamber or a floor name.
@@ -136,14 +129,6 @@ fn place(s: &str) -> Option<Place> {
     Floor::from_name(s)
         .map(Place::Floor)
         .or_else(|| parse_chamber(s).map(Place::Ch))
-}
-
-fn perr<T>(token: usize, found: &str, forms: &[&str]) -> Result<T, Reject<RuleError>> {
-    Err(Reject::Parse(ParseError::new(
-        token,
-        found,
-        forms.iter().map(|f| (*f).to_string()).collect(),
-    )))
 }
 
 /// A floor-targeting option given as a chamber id: the edge chamber of that floor.
@@ -166,21 +151,12 @@ fn edge_alias(game: &Portal, p: Place, old: bool, make: fn(Floor) -> Action) -> 
     }
 }
 
-fn check_arity(args: &[&str], n: usize, form: &'static str) -> Result<(), Reject<RuleError>> {
-    if args.len() < n {
-        perr(args.len() + 2, "", &[form])
-    } else if args.len() > n {
-        perr(n + 2, args[n], &[form])
-    } else {
-        Ok(())
-    }
-}
-
 /// Reads words into intended options, with the word index of each (for macro errors).
-fn read(game: &Portal, words: &[&str]) -> Result<Vec<(Action, usize)>, Reject<RuleError>> {
-    let Some((&head, args)) = words.split_first() else {
-        return perr(1, "", FORMS);
-    };
+fn read(
+    game: &Portal,
+    head: &str,
+    args: &[&str],
+) -> Result<Vec<(Action, usize)>, Reject<RuleError>> {
     let card = |form: &'static str| -> Result<Card, Reject<RuleError>> {
         check_arity(args, 1, form)?;
         match Card::from_slug(args[0]) {
@@ -307,16 +283,10 @@ fn read(game: &Portal, words: &[&str]) -> Result<Vec<(Action, usize)>, Reject<Ru
             let p = floor_or_ch("activate <floor>")?;
             if let Place::Ch(ch) = p {
                 if !game.exists(ch) {
-                    return Err(Reject::Rule {
-                        token: None,
-                        error: RuleError::NoSuchChamber,
-                    });
+                    return rule(RuleError::NoSuchChamber);
                 }
                 if game.old_edge(ch.f) != Some(ch) {
-                    return Err(Reject::Rule {
-                        token: None,
-                        error: RuleError::NotOldEdge,
-                    });
+                    return rule(RuleError::NotOldEdge);
                 }
             }
             one(edge_alias(game, p, true, Action::Activate))
@@ -389,11 +359,8 @@ fn adapt(game: &Portal, step: &Step, a: Action) -> Action {
 
 /// Reads one segment typed by `seat` and resolves it against a copy of the state.
 pub fn parse(game: &Portal, seat: Seat, segment: &str) -> Result<Vec<Action>, Reject<RuleError>> {
-    let words: Vec<&str> = segment.split_whitespace().collect();
-    if words.is_empty() {
-        return perr(1, segment, FORMS);
-    }
-    let intended = read(game, &words)?;
+    let (verb, args) = verb_and_args(segment, FORMS)?;
+    let intended = read(game, verb, &args)?;
     let macro_ = intended.len() > 1;
     let mut work = game.clone();
     let mut out = Vec::new();

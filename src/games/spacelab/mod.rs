@@ -28,8 +28,8 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, GameRng,
-    LineKeeps, OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails,
-    RuleErrorText, ScorePart, Seat, SetupError,
+    LineKeeps, OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart,
+    Seat, SetupError,
 };
 use crate::i18n::Text;
 use cards::data;
@@ -39,12 +39,6 @@ use state::{Agency, FinalRound, Opts, Phase, Player, CAPSULES, LAB_CARDS, PROJEC
 
 pub use rules::RuleError;
 pub use state::SpaceLab;
-
-impl RuleErrorText for RuleError {
-    fn text(&self) -> Text {
-        RuleError::text(*self)
-    }
-}
 
 const FIRST_SEATS: [&str; 4] = ["0", "1", "2", "3"];
 
@@ -291,7 +285,7 @@ impl Game for SpaceLab {
         })
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+    fn apply_one(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
     }
 

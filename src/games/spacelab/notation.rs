@@ -6,7 +6,8 @@ use super::cards::Data;
 use super::moves::{Action, BonusKind};
 use super::rules::RuleError;
 use super::state::{Agency, SpaceLab};
-use crate::engine::{ParseError, Reject, Seat};
+use crate::engine::notation::{check_arity, perr, verb_and_args};
+use crate::engine::{Reject, Seat};
 
 /// Every form the parser understands.
 pub const FORMS: &[&str] = &[
@@ -49,29 +50,10 @@ pub fn notation(d: &Data, action: &Action) -> String {
     }
 }
 
-fn perr<T>(token: usize, found: &str, forms: &[&str]) -> Result<T, Reject<RuleError>> {
-    Err(Reject::Parse(ParseError::new(
-        token,
-        found,
-        forms.iter().map(|f| (*f).to_string()).collect(),
-    )))
-}
-
 /// Reads the words of one segment into one option (no state checks).
 pub fn parse_words(d: &Data, segment: &str) -> Result<Action, Reject<RuleError>> {
-    let words: Vec<&str> = segment.split_whitespace().collect();
-    let Some((&head, args)) = words.split_first() else {
-        return perr(1, segment, FORMS);
-    };
-    let arity = |n: usize, form: &'static str| -> Result<(), Reject<RuleError>> {
-        if args.len() < n {
-            perr(args.len() + 2, "", &[form])
-        } else if args.len() > n {
-            perr(n + 2, args[n], &[form])
-        } else {
-            Ok(())
-        }
-    };
+    let (head, args) = verb_and_args(segment, FORMS)?;
+    let arity = |n: usize, form: &str| check_arity(&args, n, form);
     let agency = |form: &'static str| -> Result<Agency, Reject<RuleError>> {
         arity(1, form)?;
         Agency::from_id(args[0])

@@ -30,8 +30,7 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, OptionSpec,
-    Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, Seat,
-    SetupError,
+    Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart, Seat, SetupError,
 };
 use crate::i18n::Text;
 use board::{data, tower_letter, Data};
@@ -41,12 +40,6 @@ use state::{CatMouse, Colour, Mode, Router, Rules, Side, TurnLog};
 
 pub use rules::RuleError;
 pub use state::Vortex;
-
-impl RuleErrorText for RuleError {
-    fn text(&self) -> Text {
-        RuleError::text(*self)
-    }
-}
 
 const MAX_ROUNDS: [&str; 13] = [
     "auto", "10", "20", "30", "40", "50", "60", "80", "100", "150", "200", "300", "500",
@@ -529,8 +522,12 @@ impl Game for Vortex {
         })
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
+    fn apply_one(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
+    }
+
+    fn forced(&self) -> Option<(Seat, Action)> {
+        self.forced_placement()
     }
 
     fn setup_events(&self) -> Vec<Event> {

@@ -6,7 +6,8 @@ use super::board::{geo_ring, tower_index, tower_letter};
 use super::moves::{Action, Dir};
 use super::rules::{Ask, RuleError};
 use super::state::Vortex;
-use crate::engine::{ParseError, Reject, Seat};
+use crate::engine::notation::{check_arity, perr, plain_number, rule, verb_and_args};
+use crate::engine::{Reject, Seat};
 
 /// Every form the parser understands.
 pub const FORMS: &[&str] = &[
@@ -35,11 +36,7 @@ pub fn notation(action: &Action) -> String {
 
 /// A space id 1-54, decimal without leading zeros.
 pub fn parse_space(s: &str) -> Option<u8> {
-    if s.is_empty() || s.len() > 2 || s.starts_with('0') || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let n: u8 = s.parse().ok()?;
-    (1..=54).contains(&n).then_some(n)
+    plain_number(s, 2).filter(|n| (1..=54).contains(n))
 }
 
 fn parse_dir(s: &str) -> Option<Dir> {
@@ -50,39 +47,16 @@ fn parse_dir(s: &str) -> Option<Dir> {
     }
 }
 
-fn perr<T>(token: usize, found: &str, forms: &[&str]) -> Result<T, Reject<RuleError>> {
-    Err(Reject::Parse(ParseError::new(
-        token,
-        found,
-        forms.iter().map(|f| (*f).to_string()).collect(),
-    )))
-}
-
-fn rule<T>(error: RuleError) -> Result<T, Reject<RuleError>> {
-    Err(Reject::Rule { token: None, error })
-}
-
 /// Reads the words of one segment into an option, without looking at the state.
-fn read(words: &[&str], full: &str) -> Result<Option<Action>, Reject<RuleError>> {
-    let Some((&head, args)) = words.split_first() else {
-        return perr(1, full, FORMS);
-    };
-    let head = match head {
+fn read(verb: &str, args: &[&str]) -> Result<Option<Action>, Reject<RuleError>> {
+    let head = match verb {
         "rotate" => "rot",
         "minority" => "min",
         "move" => "ctrl",
         "pass" | "done" => "end",
         h => h,
     };
-    let arity = |n: usize, form: &'static str| -> Result<(), Reject<RuleError>> {
-        if args.len() < n {
-            perr(args.len() + 2, "", &[form])
-        } else if args.len() > n {
-            perr(n + 2, args[n], &[form])
-        } else {
-            Ok(())
-        }
-    };
+    let arity = |n: usize, form: &str| check_arity(args, n, form);
     let tower = |i: usize, form: &str| match tower_index(args[i]) {
         Some(t) => Ok(t),
         None => perr(i + 2, args[i], &[form]),
@@ -140,14 +114,14 @@ fn read(words: &[&str], full: &str) -> Result<Option<Action>, Reject<RuleError>>
             arity(0, "end")?;
             Ok(Some(Action::End))
         }
-        _ => perr(1, words[0], FORMS),
+        _ => perr(1, verb, FORMS),
     }
 }
 
 /// Reads one segment typed by `seat` (already lower-cased by the engine).
 pub fn parse(game: &Vortex, seat: Seat, segment: &str) -> Result<Vec<Action>, Reject<RuleError>> {
-    let words: Vec<&str> = segment.split_whitespace().collect();
-    let read = read(&words, segment)?;
+    let (verb, args) = verb_and_args(segment, FORMS)?;
+    let read = read(verb, &args)?;
     // A typed line never reaches into the next seat's turn (spec section 6.5): after a turn
     // that ended by itself, one trailing `end` is dropped and anything else is refused.
     let asked = game.ask().map(|a| game.ask_seat(a));
@@ -161,7 +135,7 @@ pub fn parse(game: &Vortex, seat: Seat, segment: &str) -> Result<Vec<Action>, Re
         Some(a) => Ok(vec![a]),
         None => {
             // `claim j`: the one controller of the seat at that tower.
-            let t = words.get(1).and_then(|w| tower_index(w)).unwrap_or(0);
+            let t = args.first().and_then(|w| tower_index(w)).unwrap_or(0);
             let Some(Ask::Action(side)) = game.ask() else {
                 return rule(RuleError::NotInThisMode);
             };

@@ -2023,3 +2023,36 @@ fn issue25_setup_reports_the_first_turn_start() {
     ));
     assert!(Game::setup_events(&new_game("mode=solitaire", 1)).is_empty());
 }
+
+#[test]
+fn a_capture_with_one_space_left_is_placed_in_the_same_step() {
+    // T9 with one free blue router: nobody is asked where the controller goes.
+    let p = "to=orange used=0 allowance=4 own=j:blue blue=19,8* orange=25*,31,36,51*,52,53";
+    for (rules, chooser) in [
+        ("mode=advanced", Seat(1)),
+        ("mode=advanced capture_place=victim", Seat(0)),
+    ] {
+        let mut g = pos(rules, 2, p);
+        let (tower, from) = (t("j"), 25);
+        let claim = g.apply(Seat(1), &Action::Claim { tower, from }).unwrap();
+        assert_eq!(
+            claim.events,
+            vec![
+                Event::Claimed {
+                    seat: Seat(1),
+                    tower,
+                    from,
+                    captured_from: Some(Seat(0))
+                },
+                Event::ControllerPlaced {
+                    owner: Seat(0),
+                    space: 19,
+                    chosen_by: chooser
+                },
+            ]
+        );
+        // Nobody chose the place: no undo barrier, even where the victim places.
+        assert!(!claim.barrier, "{rules}");
+        assert_eq!((g.used, kind(&g), seat_now(&g)), (1, "action", Seat(1)));
+    }
+}

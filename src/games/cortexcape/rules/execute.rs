@@ -8,9 +8,9 @@ impl Cortexcape {
     pub(super) fn execute(&mut self, ask: Ask, action: Action, ev: &mut Vec<Event>) {
         match action {
             Action::Put { door, kind } => {
-                self.touched = true;
-                self.place(door, kind, false, ev);
-                self.auto_fill(ev);
+                // The pool's last kind, placed by the engine, is no choice of the owner's.
+                self.touched |= self.forced_put() != Some(action);
+                self.place(door, kind, ev);
             }
             Action::Tower { from, to } => {
                 self.touched = true;
@@ -26,7 +26,6 @@ impl Cortexcape {
                 self.towers_moved = 0;
                 self.touched = false;
                 ev.push(Event::LayoutReset);
-                self.auto_fill(ev);
             }
             Action::Done => match ask {
                 Ask::ConfirmLayout => {
@@ -67,11 +66,16 @@ impl Cortexcape {
         }
     }
 
-    pub(super) fn place(&mut self, door: u8, kind: Piece, auto: bool, ev: &mut Vec<Event>) {
+    /// Puts a piece of the pool on a door (`auto` is the engine's mark, `Game::mark_forced`).
+    pub(super) fn place(&mut self, door: u8, kind: Piece, ev: &mut Vec<Event>) {
         if let Some(slot) = self.board.get_mut(usize::from(door).wrapping_sub(1)) {
             *slot = Some(kind);
             self.pool[kind.index()] = self.pool[kind.index()].saturating_sub(1);
-            ev.push(Event::CylinderPlaced { door, kind, auto });
+            ev.push(Event::CylinderPlaced {
+                door,
+                kind,
+                auto: false,
+            });
         }
     }
 
@@ -103,17 +107,16 @@ impl Cortexcape {
             .collect()
     }
 
-    /// When the pool holds one kind only, every empty target door gets it (forced).
-    pub(crate) fn auto_fill(&mut self, ev: &mut Vec<Event>) {
-        let kinds: Vec<Piece> = Piece::ALL
-            .into_iter()
-            .filter(|k| self.pool[k.index()] > 0)
-            .collect();
-        if let [kind] = kinds[..] {
-            let empty: Vec<u8> = self.empty_targets();
-            for d in empty {
-                self.place(d, kind, true, ev);
-            }
+    /// When the pool holds one kind only, the next empty target door gets it: nobody is
+    /// asked (the engine takes it, `Game::forced`, until every such door is filled).
+    pub(crate) fn forced_put(&self) -> Option<Action> {
+        let Some(Ask::PlaceCylinder(door)) = self.ask() else {
+            return None;
+        };
+        let mut kinds = Piece::ALL.into_iter().filter(|k| self.pool[k.index()] > 0);
+        match (kinds.next(), kinds.next()) {
+            (Some(kind), None) => Some(Action::Put { door, kind }),
+            _ => None,
         }
     }
 
@@ -132,7 +135,7 @@ impl Cortexcape {
         }
         let empty: Vec<u8> = self.empty_targets();
         for (d, k) in empty.into_iter().zip(bag) {
-            self.place(d, k, false, ev);
+            self.place(d, k, ev);
         }
         while let Some(&from) = self.prev_towers.get(self.towers_moved) {
             let dests = self.tower_destinations();

@@ -14,91 +14,33 @@ use super::lab::{data, Data, Lab};
 use super::moves::{Action, Event};
 use super::state::{Cortexcape, Place, Stage};
 use crate::engine::{Applied, Seat};
-use crate::i18n::Text;
 
-/// Why a decision is not legal here (spec section 6.6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-pub enum RuleError {
-    #[error("that option belongs to another step of the game")]
-    WrongPrompt,
-    #[error("it is not your turn")]
-    NotYourTurn,
-    #[error("that is not the door being asked about")]
-    WrongDoor,
-    #[error("the owner holds no piece of that kind")]
-    KindNotInPool,
-    #[error("a tower already stands on that door")]
-    HoldsTower,
-    #[error("that door was blocked last round; a tower may not go back there")]
-    BlockedLastRound,
-    #[error("no start and exit would leave a path: change the layout")]
-    NoLegalChallenge,
-    #[error("a layout can only be typed before any other choice of this step")]
-    LayoutNotAtStart,
-    #[error("the layout names a door twice")]
-    LayoutDoorTwice,
-    #[error("the layout names a door that was not emptied last round")]
-    NotAnEmptiedDoor,
-    #[error("the layout does not use exactly the pieces in hand")]
-    LayoutCountMismatch,
-    #[error("that exit already holds a marble")]
-    ExitClosed,
-    #[error("no other free exit can be joined to that exit")]
-    NoLegalPartner,
-    #[error("there is no such corridor in this lab")]
-    NotACorridor,
-    #[error("no path leads from that start to the exit")]
-    NoPathFromStart,
-    #[error("that corridor does not touch the chosen door")]
-    CorridorNotAtDoor,
-    #[error("start and exit must be two different exits")]
-    SameExit,
-    #[error("that place is not next to where the path stands")]
-    NotAdjacent,
-    #[error("that exit is not the one to reach")]
-    WrongExit,
-    #[error("a tower blocks that door")]
-    TowerDoor,
-    #[error("the path already passed that place")]
-    AlreadyVisited,
-    #[error("from there the exit can no longer be reached")]
-    DeadEnd,
-    #[error("the path already reached the exit")]
-    PathAlreadyComplete,
-}
-
-impl RuleError {
-    /// Catalog key under `cortexcape.error.`.
-    pub fn key(self) -> &'static str {
-        match self {
-            RuleError::WrongPrompt => "wrong_prompt",
-            RuleError::NotYourTurn => "not_your_turn",
-            RuleError::WrongDoor => "wrong_door",
-            RuleError::KindNotInPool => "kind_not_in_pool",
-            RuleError::HoldsTower => "holds_tower",
-            RuleError::BlockedLastRound => "blocked_last_round",
-            RuleError::NoLegalChallenge => "no_legal_challenge",
-            RuleError::LayoutNotAtStart => "layout_not_at_start",
-            RuleError::LayoutDoorTwice => "layout_door_twice",
-            RuleError::NotAnEmptiedDoor => "not_an_emptied_door",
-            RuleError::LayoutCountMismatch => "layout_count_mismatch",
-            RuleError::ExitClosed => "exit_closed",
-            RuleError::NoLegalPartner => "no_legal_partner",
-            RuleError::NotACorridor => "not_a_corridor",
-            RuleError::NoPathFromStart => "no_path_from_start",
-            RuleError::CorridorNotAtDoor => "corridor_not_at_door",
-            RuleError::SameExit => "same_exit",
-            RuleError::NotAdjacent => "not_adjacent",
-            RuleError::WrongExit => "wrong_exit",
-            RuleError::TowerDoor => "tower_door",
-            RuleError::AlreadyVisited => "already_visited",
-            RuleError::DeadEnd => "dead_end",
-            RuleError::PathAlreadyComplete => "path_already_complete",
-        }
-    }
-
-    pub fn text(self) -> Text {
-        Text::new(format!("cortexcape.error.{}", self.key()))
+crate::engine::notation::rule_errors! {
+    /// Why a decision is not legal here (spec section 6.6).
+    pub enum RuleError in "cortexcape.error" {
+        WrongPrompt = "wrong_prompt": "that option belongs to another step of the game",
+        NotYourTurn = "not_your_turn": "it is not your turn",
+        WrongDoor = "wrong_door": "that is not the door being asked about",
+        KindNotInPool = "kind_not_in_pool": "the owner holds no piece of that kind",
+        HoldsTower = "holds_tower": "a tower already stands on that door",
+        BlockedLastRound = "blocked_last_round": "that door was blocked last round; a tower may not go back there",
+        NoLegalChallenge = "no_legal_challenge": "no start and exit would leave a path: change the layout",
+        LayoutNotAtStart = "layout_not_at_start": "a layout can only be typed before any other choice of this step",
+        LayoutDoorTwice = "layout_door_twice": "the layout names a door twice",
+        NotAnEmptiedDoor = "not_an_emptied_door": "the layout names a door that was not emptied last round",
+        LayoutCountMismatch = "layout_count_mismatch": "the layout does not use exactly the pieces in hand",
+        ExitClosed = "exit_closed": "that exit already holds a marble",
+        NoLegalPartner = "no_legal_partner": "no other free exit can be joined to that exit",
+        NotACorridor = "not_a_corridor": "there is no such corridor in this lab",
+        NoPathFromStart = "no_path_from_start": "no path leads from that start to the exit",
+        CorridorNotAtDoor = "corridor_not_at_door": "that corridor does not touch the chosen door",
+        SameExit = "same_exit": "start and exit must be two different exits",
+        NotAdjacent = "not_adjacent": "that place is not next to where the path stands",
+        WrongExit = "wrong_exit": "that exit is not the one to reach",
+        TowerDoor = "tower_door": "a tower blocks that door",
+        AlreadyVisited = "already_visited": "the path already passed that place",
+        DeadEnd = "dead_end": "from there the exit can no longer be reached",
+        PathAlreadyComplete = "path_already_complete": "the path already reached the exit",
     }
 }
 

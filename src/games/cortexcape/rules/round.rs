@@ -163,6 +163,5 @@ impl Cortexcape {
             owner: self.owner(),
             setter: self.setter(),
         });
-        self.auto_fill(ev);
     }
 }

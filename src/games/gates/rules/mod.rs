@@ -18,87 +18,32 @@ use super::state::{
     Step, TurnState, OWNERS,
 };
 use crate::engine::{rng_from_seed, Applied, Outcome, Seat};
-use crate::i18n::Text;
 
-/// Why a decision is not legal here. Each names the rule that forbids it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-pub enum RuleError {
-    #[error("the game is over")]
-    GameOver,
-    #[error("it is not your turn")]
-    NotYourTurn,
-    #[error("that choice is not asked for right now")]
-    WrongPrompt,
-    #[error("you must play two cards before ending your turn")]
-    MustPlayTwo,
-    #[error("the first player must set the sanity disc first")]
-    ModeFirst,
-    #[error("that card is not in your hand")]
-    CardNotInHand,
-    #[error("there is no such card")]
-    NoSuchCard,
-    #[error("desperate actions are not possible at this step")]
-    DespairNotNow,
-    #[error("not enough despair tokens")]
-    NotEnoughDespair,
-    #[error("the action deck and the discard pile are both empty")]
-    NoCardsToDraw,
-    #[error("the gate deck is empty")]
-    GateDeckEmpty,
-    #[error("that pool slot is empty")]
-    SlotEmpty,
-    #[error("your supply still has investigators: send from it")]
-    SupplyNotEmpty,
-    #[error("your supply is empty: move an investigator or skip")]
-    SupplyEmpty,
-    #[error("you have no investigator in that region")]
-    NoInvestigatorThere,
-    #[error("pick a different region")]
-    SameRegion,
-    #[error("you cannot convert your own investigators")]
-    OwnInvestigator,
-    #[error("that colour is not in this game")]
-    NoSuchColour,
-    #[error("that colour has no investigator in that region")]
-    NoTargetThere,
-    #[error("with an empty supply you need one of yours in another region to swap")]
-    NothingToSwap,
-    #[error("only an optional bonus or an empty-supply send can be skipped")]
-    CannotSkip,
-    #[error("no completed gate of that region is waiting to open")]
-    NotPending,
-}
-
-impl RuleError {
-    pub fn key(self) -> &'static str {
-        match self {
-            RuleError::GameOver => "game_over",
-            RuleError::NotYourTurn => "not_your_turn",
-            RuleError::WrongPrompt => "wrong_prompt",
-            RuleError::MustPlayTwo => "must_play_two",
-            RuleError::ModeFirst => "mode_first",
-            RuleError::CardNotInHand => "card_not_in_hand",
-            RuleError::NoSuchCard => "no_such_card",
-            RuleError::DespairNotNow => "despair_not_now",
-            RuleError::NotEnoughDespair => "not_enough_despair",
-            RuleError::NoCardsToDraw => "no_cards_to_draw",
-            RuleError::GateDeckEmpty => "gate_deck_empty",
-            RuleError::SlotEmpty => "slot_empty",
-            RuleError::SupplyNotEmpty => "supply_not_empty",
-            RuleError::SupplyEmpty => "supply_empty",
-            RuleError::NoInvestigatorThere => "no_investigator_there",
-            RuleError::SameRegion => "same_region",
-            RuleError::OwnInvestigator => "own_investigator",
-            RuleError::NoSuchColour => "no_such_colour",
-            RuleError::NoTargetThere => "no_target_there",
-            RuleError::NothingToSwap => "nothing_to_swap",
-            RuleError::CannotSkip => "cannot_skip",
-            RuleError::NotPending => "not_pending",
-        }
-    }
-
-    pub fn text(self) -> Text {
-        Text::new(format!("gates.error.{}", self.key()))
+crate::engine::notation::rule_errors! {
+    /// Why a decision is not legal here. Each names the rule that forbids it.
+    pub enum RuleError in "gates.error" {
+        GameOver = core "game_over": "the game is over",
+        NotYourTurn = core "not_your_turn": "it is not your turn",
+        WrongPrompt = "wrong_prompt": "that choice is not asked for right now",
+        MustPlayTwo = "must_play_two": "you must play two cards before ending your turn",
+        ModeFirst = "mode_first": "the first player must set the sanity disc first",
+        CardNotInHand = core "not_in_hand": "that card is not in your hand",
+        NoSuchCard = "no_such_card": "there is no such card",
+        DespairNotNow = "despair_not_now": "desperate actions are not possible at this step",
+        NotEnoughDespair = "not_enough_despair": "not enough despair tokens",
+        NoCardsToDraw = "no_cards_to_draw": "the action deck and the discard pile are both empty",
+        GateDeckEmpty = "gate_deck_empty": "the gate deck is empty",
+        SlotEmpty = "slot_empty": "that pool slot is empty",
+        SupplyNotEmpty = "supply_not_empty": "your supply still has investigators: send from it",
+        SupplyEmpty = "supply_empty": "your supply is empty: move an investigator or skip",
+        NoInvestigatorThere = "no_investigator_there": "you have no investigator in that region",
+        SameRegion = "same_region": "pick a different region",
+        OwnInvestigator = "own_investigator": "you cannot convert your own investigators",
+        NoSuchColour = "no_such_colour": "that colour is not in this game",
+        NoTargetThere = "no_target_there": "that colour has no investigator in that region",
+        NothingToSwap = "nothing_to_swap": "with an empty supply you need one of yours in another region to swap",
+        CannotSkip = "cannot_skip": "only an optional bonus or an empty-supply send can be skipped",
+        NotPending = "not_pending": "no completed gate of that region is waiting to open",
     }
 }
 

@@ -19,99 +19,37 @@ use super::state::{
     VoteState,
 };
 use crate::engine::{Applied, Outcome, Seat};
-use crate::i18n::Text;
 
-/// Why a decision is not legal here (spec 6.13).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum RuleError {
-    #[error("that option belongs to another step")]
-    NotThisPrompt,
-    #[error("there is no such chamber in the Lab")]
-    NoSuchChamber,
-    #[error("there is no such card there")]
-    NoSuchCard,
-    #[error("that card is not in your hand")]
-    CardNotInHand,
-    #[error("that card was gained this turn")]
-    CardIsFresh,
-    #[error("you have no subject there")]
-    NoOwnSubjects,
-    #[error("that many subjects are not there")]
-    CountOutOfRange,
-    #[error("that chamber is not within reach")]
-    NotAdjacent,
-    #[error("no subject may enter that chamber now")]
-    CannotEnter,
-    #[error("the subjects cannot carry more cake")]
-    CarryLimit,
-    #[error("there is no such cake there")]
-    NoSuchCake,
-    #[error("that chamber is not on the old edge")]
-    NotOldEdge,
-    #[error("recycling that chamber would split the Lab")]
-    WouldSplitLab,
-    #[error("an occupied old-edge chamber must be activated")]
-    MustActivateOccupied,
-    #[error("portals cannot be shot onto the old edge")]
-    PortalOnOldEdge,
-    #[error("the two portals need two different chambers")]
-    SamePortalChamber,
-    #[error("the floor that lost the chamber must take it back")]
-    FloorMustBeRefilled,
-    #[error("that floor would leave the Lab split")]
-    FloorWouldSplit,
-    #[error("your hand is full")]
-    HandFull,
-    #[error("no card can be drawn")]
-    DeckEmpty,
-    #[error("your supply is empty")]
-    NoSupply,
-    #[error("already used this turn")]
-    AlreadyUsedThisTurn,
-    #[error("the finale needs 2 of your slices and 1 of your subjects in the Lab")]
-    FinaleRequirementsUnmet,
-    #[error("discard down to the hand limit first")]
-    MustDiscard,
-    #[error("that is not allowed now")]
-    NotAllowedNow,
-}
-
-impl RuleError {
-    pub fn key(self) -> &'static str {
-        match self {
-            RuleError::NotThisPrompt => "not_this_prompt",
-            RuleError::NoSuchChamber => "no_such_chamber",
-            RuleError::NoSuchCard => "no_such_card",
-            RuleError::CardNotInHand => "card_not_in_hand",
-            RuleError::CardIsFresh => "card_is_fresh",
-            RuleError::NoOwnSubjects => "no_own_subjects",
-            RuleError::CountOutOfRange => "count_out_of_range",
-            RuleError::NotAdjacent => "not_adjacent",
-            RuleError::CannotEnter => "cannot_enter",
-            RuleError::CarryLimit => "carry_limit",
-            RuleError::NoSuchCake => "no_such_cake",
-            RuleError::NotOldEdge => "not_old_edge",
-            RuleError::WouldSplitLab => "would_split_lab",
-            RuleError::MustActivateOccupied => "must_activate_occupied",
-            RuleError::PortalOnOldEdge => "portal_on_old_edge",
-            RuleError::SamePortalChamber => "same_portal_chamber",
-            RuleError::FloorMustBeRefilled => "floor_must_be_refilled",
-            RuleError::FloorWouldSplit => "floor_would_split",
-            RuleError::HandFull => "hand_full",
-            RuleError::DeckEmpty => "deck_empty",
-            RuleError::NoSupply => "no_supply",
-            RuleError::AlreadyUsedThisTurn => "already_used_this_turn",
-            RuleError::FinaleRequirementsUnmet => "finale_requirements_unmet",
-            RuleError::MustDiscard => "must_discard",
-            RuleError::NotAllowedNow => "not_allowed_now",
-        }
-    }
-
-    pub fn text(self) -> Text {
-        Text::new(format!("portal.error.{}", self.key()))
+crate::engine::notation::rule_errors! {
+    /// Why a decision is not legal here (spec 6.13).
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum RuleError in "portal.error" {
+        NotThisPrompt = "not_this_prompt": "that option belongs to another step",
+        NoSuchChamber = "no_such_chamber": "there is no such chamber in the Lab",
+        NoSuchCard = "no_such_card": "there is no such card there",
+        CardNotInHand = "card_not_in_hand": "that card is not in your hand",
+        CardIsFresh = "card_is_fresh": "that card was gained this turn",
+        NoOwnSubjects = "no_own_subjects": "you have no subject there",
+        CountOutOfRange = "count_out_of_range": "that many subjects are not there",
+        NotAdjacent = "not_adjacent": "that chamber is not within reach",
+        CannotEnter = "cannot_enter": "no subject may enter that chamber now",
+        CarryLimit = "carry_limit": "the subjects cannot carry more cake",
+        NoSuchCake = "no_such_cake": "there is no such cake there",
+        NotOldEdge = "not_old_edge": "that chamber is not on the old edge",
+        WouldSplitLab = "would_split_lab": "recycling that chamber would split the Lab",
+        MustActivateOccupied = "must_activate_occupied": "an occupied old-edge chamber must be activated",
+        PortalOnOldEdge = "portal_on_old_edge": "portals cannot be shot onto the old edge",
+        SamePortalChamber = "same_portal_chamber": "the two portals need two different chambers",
+        FloorMustBeRefilled = "floor_must_be_refilled": "the floor that lost the chamber must take it back",
+        FloorWouldSplit = "floor_would_split": "that floor would leave the Lab split",
+        HandFull = "hand_full": "your hand is full",
+        DeckEmpty = "deck_empty": "no card can be drawn",
+        NoSupply = "no_supply": "your supply is empty",
+        AlreadyUsedThisTurn = "already_used_this_turn": "already used this turn",
+        FinaleRequirementsUnmet = "finale_requirements_unmet": "the finale needs 2 of your slices and 1 of your subjects in the Lab",
+        MustDiscard = "must_discard": "discard down to the hand limit first",
+        NotAllowedNow = "not_allowed_now": "that is not allowed now",
     }
 }
 

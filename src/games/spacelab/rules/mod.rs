@@ -16,72 +16,27 @@ use super::state::{
     Specialty, CAPSULES, SLOTS,
 };
 use crate::engine::{Applied, Outcome, Seat};
-use crate::i18n::Text;
 
-/// Why a decision is not legal here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-pub enum RuleError {
-    #[error("that option belongs to another step of the game")]
-    WrongPrompt,
-    #[error("it is not your turn")]
-    NotYourTurn,
-    #[error("the game is over")]
-    GameOver,
-    #[error("those are not the three tiles you were dealt")]
-    NotYourTiles,
-    #[error("with 5 or more Lab cards in hand you must place")]
-    HandTooFull,
-    #[error("the Lab deck and the discard pile are empty")]
-    NothingToReveal,
-    #[error("the Recruitment Centre is empty")]
-    CentreEmpty,
-    #[error("no card in your hand can be paid for")]
-    NothingAffordable,
-    #[error("no card of that agency is on offer")]
-    AgencyNotOffered,
-    #[error("that card is not in your hand")]
-    NotInHand,
-    #[error("you do not hold enough other cards to pay for that card")]
-    CannotAfford,
-    #[error("that slot already holds a card")]
-    SlotTaken,
-    #[error("that card cannot pay: it is not in your hand, is the card being placed, or is already paid")]
-    CannotPayWith,
-    #[error("place at least one card before ending")]
-    MustPlaceFirst,
-    #[error("no Project card of that kind was drawn")]
-    ProjectNotDrawn,
-    #[error("that deck is empty")]
-    DeckEmpty,
-    #[error("there are few enough choices: no filter is needed")]
-    NoFilterNeeded,
-}
-
-impl RuleError {
-    pub fn key(self) -> &'static str {
-        match self {
-            RuleError::WrongPrompt => "wrong_prompt",
-            RuleError::NotYourTurn => "not_your_turn",
-            RuleError::GameOver => "game_over",
-            RuleError::NotYourTiles => "not_your_tiles",
-            RuleError::HandTooFull => "hand_too_full",
-            RuleError::NothingToReveal => "nothing_to_reveal",
-            RuleError::CentreEmpty => "centre_empty",
-            RuleError::NothingAffordable => "nothing_affordable",
-            RuleError::AgencyNotOffered => "agency_not_offered",
-            RuleError::NotInHand => "not_in_hand",
-            RuleError::CannotAfford => "cannot_afford",
-            RuleError::SlotTaken => "slot_taken",
-            RuleError::CannotPayWith => "cannot_pay_with",
-            RuleError::MustPlaceFirst => "must_place_first",
-            RuleError::ProjectNotDrawn => "project_not_drawn",
-            RuleError::DeckEmpty => "deck_empty",
-            RuleError::NoFilterNeeded => "no_filter_needed",
-        }
-    }
-
-    pub fn text(self) -> Text {
-        Text::new(format!("spacelab.error.{}", self.key()))
+crate::engine::notation::rule_errors! {
+    /// Why a decision is not legal here.
+    pub enum RuleError in "spacelab.error" {
+        WrongPrompt = "wrong_prompt": "that option belongs to another step of the game",
+        NotYourTurn = core "not_your_turn": "it is not your turn",
+        GameOver = core "game_over": "the game is over",
+        NotYourTiles = "not_your_tiles": "those are not the three tiles you were dealt",
+        HandTooFull = "hand_too_full": "with 5 or more Lab cards in hand you must place",
+        NothingToReveal = "nothing_to_reveal": "the Lab deck and the discard pile are empty",
+        CentreEmpty = "centre_empty": "the Recruitment Centre is empty",
+        NothingAffordable = "nothing_affordable": "no card in your hand can be paid for",
+        AgencyNotOffered = "agency_not_offered": "no card of that agency is on offer",
+        NotInHand = core "not_in_hand": "that card is not in your hand",
+        CannotAfford = "cannot_afford": "you do not hold enough other cards to pay for that card",
+        SlotTaken = "slot_taken": "that slot already holds a card",
+        CannotPayWith = "cannot_pay_with": "that card cannot pay: it is not in your hand, is the card being placed, or is already paid",
+        MustPlaceFirst = "must_place_first": "place at least one card before ending",
+        ProjectNotDrawn = "project_not_drawn": "no Project card of that kind was drawn",
+        DeckEmpty = "deck_empty": "that deck is empty",
+        NoFilterNeeded = "no_filter_needed": "there are few enough choices: no filter is needed",
     }
 }
 

@@ -11,99 +11,36 @@ use super::board::geo;
 use super::moves::{Action, Dir, DrawReason, EndReason, Event, Moved, WinReason};
 use super::state::{Colour, Ending, Mode, Pending, Step, TurnLog, Vortex, SOLO_LIMIT};
 use crate::engine::{Applied, Outcome, Seat};
-use crate::i18n::Text;
 
-/// A rule refuses the option (spec section 6.7). Fieldless, so messages never leak anything.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RuleError {
-    #[error("you have no router at that tower")]
-    NoRouterAtTower,
-    #[error("you are outnumbered at that tower")]
-    Outnumbered,
-    #[error("another player has claimed that tower")]
-    TowerClaimed,
-    #[error("minority rotations are off in this game")]
-    MinorityOff,
-    #[error("you have no minority controller left")]
-    NoMinorityControllerLeft,
-    #[error("you may rotate that tower normally")]
-    MinorityNotNeeded,
-    #[error("no controller of yours rides on that space")]
-    NoControllerThere,
-    #[error("you need a majority at that tower to claim it")]
-    NoMajority,
-    #[error("that tower is already yours")]
-    AlreadyYourTower,
-    #[error("that space does not hold one of your routers")]
-    NotYourRouter,
-    #[error("that router already carries a controller")]
-    DestinationHasController,
-    #[error("your routers do not link those two spaces")]
-    NotConnected,
-    #[error("you have no controller on that tower")]
-    NotYourTower,
-    #[error("a recall must be the first action of a 4-action turn")]
-    RecallNeedsFullTurn,
-    #[error("play at least one action before ending the turn")]
-    MustActFirst,
-    #[error("your turn has no actions left")]
-    NoActionsLeft,
-    #[error("that option does not exist in this mode")]
-    NotInThisMode,
-    #[error("two or more cats guard that tower")]
-    TooManyCats,
-    #[error("the mouse is not at that tower")]
-    MouseNotAtTower,
-    #[error("the mouse was already there this turn")]
-    RepeatedPosition,
-    #[error("no cat stands at that tower")]
-    NoCatAtTower,
-    #[error("the cats may not undo the mouse's last move")]
-    UndoesMouseMove,
-    #[error("the captured controller cannot go there")]
-    NotAPlacementSpace,
-    #[error("place the captured controller first")]
-    PlaceFirst,
-    #[error("there is no captured controller to place")]
-    NothingToPlace,
-    #[error("with recall_to=tower the controller must land at that tower")]
-    NotAtThatTower,
-}
-
-impl RuleError {
-    pub fn code(self) -> &'static str {
-        match self {
-            RuleError::NoRouterAtTower => "no_router_at_tower",
-            RuleError::Outnumbered => "outnumbered",
-            RuleError::TowerClaimed => "tower_claimed",
-            RuleError::MinorityOff => "minority_off",
-            RuleError::NoMinorityControllerLeft => "no_minority_left",
-            RuleError::MinorityNotNeeded => "minority_not_needed",
-            RuleError::NoControllerThere => "no_controller_there",
-            RuleError::NoMajority => "no_majority",
-            RuleError::AlreadyYourTower => "already_your_tower",
-            RuleError::NotYourRouter => "not_your_router",
-            RuleError::DestinationHasController => "destination_has_controller",
-            RuleError::NotConnected => "not_connected",
-            RuleError::NotYourTower => "not_your_tower",
-            RuleError::RecallNeedsFullTurn => "recall_needs_full_turn",
-            RuleError::MustActFirst => "must_act_first",
-            RuleError::NoActionsLeft => "no_actions_left",
-            RuleError::NotInThisMode => "not_in_this_mode",
-            RuleError::TooManyCats => "too_many_cats",
-            RuleError::MouseNotAtTower => "mouse_not_at_tower",
-            RuleError::RepeatedPosition => "repeated_position",
-            RuleError::NoCatAtTower => "no_cat_at_tower",
-            RuleError::UndoesMouseMove => "undoes_mouse_move",
-            RuleError::NotAPlacementSpace => "not_a_placement_space",
-            RuleError::PlaceFirst => "place_first",
-            RuleError::NothingToPlace => "nothing_to_place",
-            RuleError::NotAtThatTower => "not_at_that_tower",
-        }
-    }
-
-    pub fn text(self) -> Text {
-        Text::new(format!("vortex.error.{}", self.code()))
+crate::engine::notation::rule_errors! {
+    /// A rule refuses the option (spec section 6.7). Fieldless, so messages never leak anything.
+    pub enum RuleError in "vortex.error" {
+        NoRouterAtTower = "no_router_at_tower": "you have no router at that tower",
+        Outnumbered = "outnumbered": "you are outnumbered at that tower",
+        TowerClaimed = "tower_claimed": "another player has claimed that tower",
+        MinorityOff = "minority_off": "minority rotations are off in this game",
+        NoMinorityControllerLeft = "no_minority_left": "you have no minority controller left",
+        MinorityNotNeeded = "minority_not_needed": "you may rotate that tower normally",
+        NoControllerThere = "no_controller_there": "no controller of yours rides on that space",
+        NoMajority = "no_majority": "you need a majority at that tower to claim it",
+        AlreadyYourTower = "already_your_tower": "that tower is already yours",
+        NotYourRouter = "not_your_router": "that space does not hold one of your routers",
+        DestinationHasController = "destination_has_controller": "that router already carries a controller",
+        NotConnected = "not_connected": "your routers do not link those two spaces",
+        NotYourTower = "not_your_tower": "you have no controller on that tower",
+        RecallNeedsFullTurn = "recall_needs_full_turn": "a recall must be the first action of a 4-action turn",
+        MustActFirst = "must_act_first": "play at least one action before ending the turn",
+        NoActionsLeft = "no_actions_left": "your turn has no actions left",
+        NotInThisMode = "not_in_this_mode": "that option does not exist in this mode",
+        TooManyCats = "too_many_cats": "two or more cats guard that tower",
+        MouseNotAtTower = "mouse_not_at_tower": "the mouse is not at that tower",
+        RepeatedPosition = "repeated_position": "the mouse was already there this turn",
+        NoCatAtTower = "no_cat_at_tower": "no cat stands at that tower",
+        UndoesMouseMove = "undoes_mouse_move": "the cats may not undo the mouse's last move",
+        NotAPlacementSpace = "not_a_placement_space": "the captured controller cannot go there",
+        PlaceFirst = "place_first": "place the captured controller first",
+        NothingToPlace = "nothing_to_place": "there is no captured controller to place",
+        NotAtThatTower = "not_at_that_tower": "with recall_to=tower the controller must land at that tower",
     }
 }
 
@@ -252,6 +189,18 @@ impl Vortex {
             .any(|a| *a != Action::End && self.check(ask, a).is_ok())
     }
 
+    /// A captured controller with one space to go to: the placement nobody is asked for
+    /// (the engine takes it, `Game::forced`).
+    pub fn forced_placement(&self) -> Option<(Seat, Action)> {
+        let ask @ Ask::Place(_) = self.ask()? else {
+            return None;
+        };
+        match self.options(ask)[..] {
+            [only] => Some((self.ask_seat(ask), only)),
+            _ => None,
+        }
+    }
+
     /// Applies one option for `seat`; on error nothing changed.
     pub fn play(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         let Some(ask) = self.ask() else {
@@ -261,6 +210,8 @@ impl Vortex {
             return Err(RuleError::NoActionsLeft);
         }
         self.check(ask, action)?;
+        // Nobody chose a forced placement: it is no barrier of its own (B3).
+        let chosen = !matches!(ask, Ask::Place(_)) || self.forced_placement().is_none();
         let mut events = Vec::new();
         let turn_before = self.turn_index;
         self.auto_ended = None;
@@ -277,7 +228,7 @@ impl Vortex {
         let turn_over = self.ending.is_some() || self.turn_index != turn_before;
         let barrier = match ask {
             Ask::Solo => turn_over || !self.rules.solo_undo,
-            Ask::Place(_) => turn_over || self.rules.victim_places,
+            Ask::Place(_) => turn_over || (self.rules.victim_places && chosen),
             _ => turn_over,
         };
         Ok(Applied { events, barrier })

@@ -75,15 +75,12 @@ impl Vortex {
                     .push(format!("claim {} {from}", tower_letter(tower)));
                 if let Some(v) = victim {
                     let chooser = if self.rules.victim_places { v } else { side };
+                    // With one space left, the engine places it (`forced_placement`).
                     self.pending = Some(Pending {
                         victim: v,
                         chooser,
                         capturer: side,
                     });
-                    let only = self.options(Ask::Place(chooser));
-                    if only.len() == 1 {
-                        self.place_apply(only[0], ev);
-                    }
                     return;
                 }
             }
