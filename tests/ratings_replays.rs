@@ -105,7 +105,7 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
             seed,
         )
         .await;
-        Playout::new(&svc, game).by(By::Seat).to_the_end().await;
+        Playout::new(&svc, game).by(By::Seat).until_the_end().await;
         ended.push(game);
     }
     // M2 resigns the fourth game against M1: a loss for M2 whatever the scores said.
@@ -129,7 +129,10 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
         7,
     )
     .await;
-    Playout::new(&svc, with_bot).by(By::Seat).to_the_end().await;
+    Playout::new(&svc, with_bot)
+        .by(By::Seat)
+        .until_the_end()
+        .await;
     ended.push(with_bot);
     assert!(svc
         .store()

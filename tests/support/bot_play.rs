@@ -87,10 +87,13 @@ pub struct WorldBuilder<'a> {
     timers: Timers,
     tick: Option<Duration>,
     cooldowns: bool,
-    prepare: Vec<Box<dyn FnOnce(&FakeDiscord)>>,
+    prepare: Vec<FakeStep>,
     users: Vec<(u64, String)>,
-    configure: Vec<Box<dyn FnOnce(&mut BotConfig)>>,
+    configure: Vec<ConfigStep>,
 }
+
+type FakeStep = Box<dyn FnOnce(&FakeDiscord)>;
+type ConfigStep = Box<dyn FnOnce(&mut BotConfig)>;
 
 impl<'a> WorldBuilder<'a> {
     fn new(db: Source<'a>) -> WorldBuilder<'a> {

@@ -327,7 +327,7 @@ impl<'a> Playout<'a> {
     }
 
     /// Until no one must decide (the game must then be finished): the options played.
-    pub async fn to_the_end(self) -> Vec<(Seat, String)> {
+    pub async fn until_the_end(self) -> Vec<(Seat, String)> {
         let game = self.game;
         let played = self.until(|_| false, "the end").await;
         let loaded = self.service.load(game).await.expect("game");
