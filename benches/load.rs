@@ -13,6 +13,10 @@ mod fake_discord;
 #[path = "../tests/support/bot_play.rs"]
 mod bot_play;
 
+#[allow(unused_macros)]
+#[path = "../tests/support/store_db.rs"]
+mod store_db;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

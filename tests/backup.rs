@@ -2,13 +2,18 @@
 //! written opens as a database of its own, and every game in it replays from seed and moves to
 //! exactly its stored snapshot.
 
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
+
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use croupier::engine::{GameId, GameKind, GameOptions};
+use croupier::engine::{GameKind, GameOptions};
 use croupier::i18n::Lang;
-use croupier::service::{Actor, Place, PlayLine, Player, Service, StartGame};
+use croupier::service::{Place, Player, Service, StartGame};
 use croupier::store::{Store, StoreError};
+use store_db::Playout;
 
 fn start(seed: u64) -> StartGame {
     StartGame {
@@ -26,22 +31,6 @@ fn start(seed: u64) -> StartGame {
         host: Some(1000),
         clock_secs: None,
     }
-}
-
-/// Plays one option in game `id` for whoever must decide; false once the game is over.
-async fn play_one(svc: &Service, id: GameId, pick: usize) -> bool {
-    let loaded = svc.load(id).await.unwrap();
-    let Some(p) = loaded.game.prompt() else {
-        return false;
-    };
-    let line = PlayLine {
-        game: id,
-        actor: Actor::User(1000 + i64::from(p.seat.0)),
-        line: p.options[pick % p.options.len()].clone(),
-        seen: None,
-    };
-    svc.play(line, Lang::En, 2).await.unwrap();
-    true
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -66,7 +55,15 @@ async fn a_backup_taken_while_moves_are_written_replays_every_game() {
         tokio::spawn(async move {
             let mut i = 0usize;
             while !stop.load(Ordering::Relaxed) {
-                if play_one(&svc, games[i % games.len()], i / 7).await {
+                // One option for whoever must decide (nothing once the game is over).
+                let game = games[i % games.len()];
+                if Playout::new(&svc, game)
+                    .nth(i / 7)
+                    .at(2)
+                    .one()
+                    .await
+                    .is_some()
+                {
                     played.fetch_add(1, Ordering::Relaxed);
                 }
                 i += 1;

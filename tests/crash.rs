@@ -22,8 +22,9 @@ use std::time::{Duration, Instant};
 use bot_play::*;
 use croupier::engine::GameId;
 use croupier::service::Service;
-use croupier::store::{GameStatus, Store};
+use croupier::store::GameStatus;
 use fake_discord::*;
+use store_db::{decider, moves, Db};
 
 /// Kills per game: enough moments to hit every stage of a move, few enough to stay quick.
 const KILLS: u32 = 6;
@@ -86,18 +87,6 @@ fn seed() -> u64 {
         .unwrap_or(20_261_124)
 }
 
-/// The store's live moves, as (seat, notation).
-async fn moves(service: &Service, game: GameId) -> Vec<(u8, String)> {
-    service
-        .store()
-        .moves(game)
-        .await
-        .expect("moves")
-        .into_iter()
-        .map(|m| (m.seat.0, m.notation))
-        .collect()
-}
-
 /// The snapshot the bot stored is exactly what seed + moves give.
 async fn assert_snapshot_is_replay(service: &Service, game: GameId) {
     let stored = service.load(game).await.expect("load").game.to_json();
@@ -123,14 +112,11 @@ async fn crash_and_resume(database_url: &str, reader: Service, label: &str) {
     while reader.load(game).await.expect("game").record.status == GameStatus::Active {
         steps += 1;
         assert!(steps < 400, "the game does not end");
-        let loaded = reader.load(game).await.expect("game");
-        let prompt = loaded.game.prompt().expect("an active game asks someone");
-        let user = loaded.record.seats[usize::from(prompt.seat.0)]
-            .user
-            .map(|u| u64::from_ne_bytes(u.to_ne_bytes()))
-            .expect("a human seat");
+        let prompt = decider(&reader, game)
+            .await
+            .expect("an active game asks someone");
         let option = prompt.options[rng.gen_range(0..prompt.options.len())].clone();
-        let cmd = send_move(&fake, user, thread, &option).await;
+        let cmd = send_move(&fake, prompt.member(), thread, &option).await;
         // A few moves first, to learn how long one takes on this machine.
         let kill_now = steps > 3 && kills < KILLS && rng.gen_bool(0.25);
         let sent = Instant::now();
@@ -234,15 +220,14 @@ fn played(st: &State, interaction: u64) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_at_random_moments_loses_nothing_on_sqlite() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}/crash.db", dir.path().display());
-    let reader = Service::new(Store::connect(&url).await.expect("sqlite store"));
-    crash_and_resume(&url, reader, "sqlite").await;
+    let db = Db::sqlite_file();
+    let reader = Service::new(db.connect().await);
+    crash_and_resume(&db.url, reader, "sqlite").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_at_random_moments_loses_nothing_on_postgres() {
-    let Some(db) = store_db::Db::postgres("crash").await else {
+    let Some(db) = Db::postgres("crash").await else {
         eprintln!("TEST_DATABASE_URL is not set: skipping the PostgreSQL crash test");
         return;
     };

@@ -23,55 +23,7 @@ use croupier::service::Service;
 use croupier::store::{GameStatus, Store};
 use fake_discord::*;
 use serde_json::Value;
-
-/// The scheduler's pace in these tests.
-const TICK: Option<Duration> = Some(Duration::from_millis(50));
-
-/// A real SQLite store in a temporary directory (kept alive by the returned guard).
-async fn sqlite() -> (Store, tempfile::TempDir) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}/e2e.db", dir.path().display());
-    (Store::connect(&url).await.expect("sqlite store"), dir)
-}
-
-/// SQLite, and PostgreSQL too when TEST_DATABASE_URL is set (for the cheap scenarios).
-async fn stores() -> Vec<(Store, Option<tempfile::TempDir>)> {
-    let (store, dir) = sqlite().await;
-    let mut out = vec![(store, Some(dir))];
-    if let Ok(url) = std::env::var("TEST_DATABASE_URL") {
-        if !url.is_empty() {
-            out.push((Store::connect(&url).await.expect("postgres store"), None));
-        }
-    }
-    out
-}
-
-struct World {
-    fake: FakeDiscord,
-    service: Service,
-    bot: Bot,
-    _dir: Option<tempfile::TempDir>,
-}
-
-async fn world_on(store: Store, dir: Option<tempfile::TempDir>) -> World {
-    world_with(Service::new(store), dir).await
-}
-
-async fn world_with(service: Service, dir: Option<tempfile::TempDir>) -> World {
-    let fake = FakeDiscord::start().await;
-    let bot = Bot::start_ticking(&fake, service.clone(), TICK).await;
-    World {
-        fake,
-        service,
-        bot,
-        _dir: dir,
-    }
-}
-
-async fn world() -> World {
-    let (store, dir) = sqlite().await;
-    world_on(store, Some(dir)).await
-}
+use store_db::{status, Db};
 
 /// The lobby: `/play` by Alice; returns the game, the lobby message and the thread.
 async fn open_lobby(fake: &FakeDiscord, options: &str, locale: &str) -> (GameId, Message, u64) {
@@ -91,14 +43,8 @@ async fn open_lobby_of(
     }
     let cmd = fake.push(Push::command("play", opts).locale(locale)).await;
     let lobby = play_answer(fake, cmd.id).await.expect("a public lobby");
+    let game = game_of(&lobby);
     let ids = custom_ids(&lobby.components);
-    let game = ids
-        .first()
-        .and_then(|id| id.strip_prefix("l:"))
-        .and_then(|rest| rest.split(':').next())
-        .and_then(|g| g.parse().ok())
-        .map(GameId)
-        .unwrap_or_else(|| panic!("no lobby buttons: {ids:?}"));
     assert_eq!(
         ids,
         ["join", "leave", "start", "cancel", "bot"].map(|a| format!("l:{}:{a}", game.0))
@@ -130,25 +76,6 @@ async fn click(
     fake.wait_for_callback(p.id).await
 }
 
-/// Bob joins Alice's lobby and Alice starts it: the first board is posted in the thread.
-async fn join_and_start(fake: &FakeDiscord, game: GameId, lobby: &Message, joiners: &[u64]) {
-    for user in joiners {
-        let updated = click_lobby(fake, lobby, "join", *user).await;
-        assert!(updated.is_ok(), "join updates the lobby: {updated:?}");
-    }
-    let cb = click(
-        fake,
-        lobby.id,
-        &format!("l:{}:start", game.0),
-        ALICE,
-        CHANNEL_ID,
-    )
-    .await;
-    assert_eq!(cb.kind, 6, "start is a deferred update: {cb:?}");
-    let thread = bot_play::thread_of(fake, lobby.id).await;
-    assert_eq!(thread, lobby.id);
-}
-
 /// The latest message in `channel` with board components, once there is a new one (id > after).
 fn assert_png(m: &Message) {
     let a = m
@@ -161,10 +88,6 @@ fn assert_png(m: &Message) {
     assert!(w > 100 && h > 100, "{w}x{h}");
     let img = image::load_from_memory(&a.bytes).expect("valid PNG");
     assert_eq!((img.width(), img.height()), (w, h));
-}
-
-async fn status(service: &Service, game: GameId) -> GameStatus {
-    service.lobby(game).await.expect("game").status
 }
 
 /// Plays the decision on `board` with its first button or first menu option, by whoever is
@@ -188,15 +111,14 @@ async fn decide_first(fake: &FakeDiscord, board: &Message) -> Message {
 async fn two_player_short_game_through_buttons_menus_and_move() {
     // No grace after the end: the scheduler archives the thread at once (game_life moves a
     // clock through the grace).
-    let (store, dir) = sqlite().await;
     let timers = croupier::service::Timers {
         archive_grace_secs: 0,
         ..Default::default()
     };
-    let w = world_with(Service::new(store).with_timers(timers), Some(dir)).await;
+    let w = World::sqlite().timers(timers).start().await;
     let fake = &w.fake;
     let (game, lobby, thread) = open_lobby(fake, "short=true", "en-US").await;
-    join_and_start(fake, game, &lobby, &[BOB]).await;
+    join_and_start(fake, &lobby, &[BOB], ALICE).await;
     let mut board = latest_board_after(fake, thread, 0).await;
     assert_eq!(status(&w.service, game).await, GameStatus::Active);
     // The lobby loses its buttons once started, but for Follow (spectators join the thread).
@@ -410,7 +332,7 @@ fn names(choices: &[(String, String)]) -> Vec<String> {
 /// A started 2-player game (Alice hosts, Bob joins) and its first board.
 async fn started(fake: &FakeDiscord, options: &str) -> (GameId, u64, Message) {
     let (game, lobby, thread) = open_lobby(fake, options, "en-US").await;
-    join_and_start(fake, game, &lobby, &[BOB]).await;
+    join_and_start(fake, &lobby, &[BOB], ALICE).await;
     let board = latest_board_after(fake, thread, 0).await;
     (game, thread, board)
 }
@@ -456,13 +378,14 @@ async fn ephemeral_followup(fake: &FakeDiscord, interaction: u64) -> Message {
 
 #[tokio::test]
 async fn stale_and_foreign_clicks_are_refused_privately() {
-    for (store, dir) in stores().await {
-        stale_and_foreign(store, dir).await;
+    for db in Db::each("e2e_stale").await {
+        stale_and_foreign(&db).await;
+        db.finish().await;
     }
 }
 
-async fn stale_and_foreign(store: Store, dir: Option<tempfile::TempDir>) {
-    let w = world_on(store, dir).await;
+async fn stale_and_foreign(db: &Db) {
+    let w = World::on(db).start().await;
     let fake = &w.fake;
     let (game, thread, board) = started(fake, "short=true").await;
     let player = mentioned(&board).expect("who decides");
@@ -542,19 +465,21 @@ async fn stale_and_foreign(store: Store, dir: Option<tempfile::TempDir>) {
 
 #[tokio::test]
 async fn buttons_posted_before_a_restart_still_work() {
-    for (store, dir) in stores().await {
-        restart_mid_game(store, dir).await;
+    for db in Db::each("e2e_restart").await {
+        restart_mid_game(&db).await;
+        db.finish().await;
     }
 }
 
-async fn restart_mid_game(store: Store, dir: Option<tempfile::TempDir>) {
-    let w = world_on(store.clone(), dir).await;
+async fn restart_mid_game(db: &Db) {
+    let w = World::on(db).start().await;
     let fake = &w.fake;
     let (game, _, board) = started(fake, "short=true").await;
     let board = decide_first(fake, &board).await;
     w.bot.stop().await;
 
-    let bot = Bot::start_ticking(fake, Service::new(store), TICK).await;
+    let store = w.service.store().clone();
+    let bot = Bot::start_ticking(fake, Service::new(store), Some(TICK)).await;
     let version = w.service.lobby(game).await.expect("game").version;
     let next = decide_first(fake, &board).await;
     assert!(w.service.lobby(game).await.expect("game").version > version);
@@ -567,7 +492,7 @@ async fn restart_mid_game(store: Store, dir: Option<tempfile::TempDir>) {
 
 #[tokio::test]
 async fn two_games_in_one_channel_keep_apart() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (g1, t1, b1) = started(fake, "short=true").await;
     let (g2, t2, b2) = started(fake, "short=true").await;
@@ -622,17 +547,18 @@ const PLAIN_MEMBER: u64 = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 38);
 
 #[tokio::test]
 async fn cancel_by_a_non_host_is_refused_and_by_the_host_works() {
-    for (store, dir) in stores().await {
-        cancel_scenario(store, dir).await;
+    for db in Db::each("e2e_cancel").await {
+        cancel_scenario(&db).await;
+        db.finish().await;
     }
 }
 
-async fn cancel_scenario(store: Store, dir: Option<tempfile::TempDir>) {
-    let w = world_on(store, dir).await;
+async fn cancel_scenario(db: &Db) {
+    let w = World::on(db).start().await;
     let fake = &w.fake;
     fake.set_member_permissions(BOB, PLAIN_MEMBER);
     let (game, lobby, thread) = open_lobby(fake, "short=true", "en-US").await;
-    join_and_start(fake, game, &lobby, &[BOB]).await;
+    join_and_start(fake, &lobby, &[BOB], ALICE).await;
     latest_board_after(fake, thread, 0).await;
     let posted = public(fake, thread).len();
 
@@ -713,7 +639,7 @@ async fn ask(
 async fn rules_in_english_and_french() {
     use croupier::bot::layout::{content, label};
     use croupier::engine::GameKind;
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let mut seen = Vec::new();
     for (locale, lang) in [("en-US", Lang::En), ("fr", Lang::Fr)] {
@@ -794,7 +720,7 @@ async fn rules_in_english_and_french() {
 
 #[tokio::test]
 async fn a_french_lobby_stays_french_when_an_english_user_joins() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     fake.set_guild_locale("fr");
     fake.set_member_permissions(BOB, PLAIN_MEMBER);
@@ -850,7 +776,7 @@ async fn closed_dms_are_remembered_and_noticed_once_without_the_hand() {
     use croupier::engine::Seat;
     use croupier::service::PrivatePost;
     use croupier::store::DmStatus;
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     fake.close_dms(BOB);
     fake.set_member_permissions(BOB, PLAIN_MEMBER);
@@ -970,11 +896,11 @@ async fn plan_turn(service: &Service, game: GameId) -> Option<(u8, String)> {
 #[tokio::test]
 async fn three_player_standard_game_with_typed_lines() {
     const CAROL: u64 = 1_100_000_000_000_000_103;
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     fake.add_user(CAROL, "carol");
     let (game, lobby, thread) = open_lobby(fake, "", "en-US").await;
-    join_and_start(fake, game, &lobby, &[BOB, CAROL]).await;
+    join_and_start(fake, &lobby, &[BOB, CAROL], ALICE).await;
     let mut board = latest_board_after(fake, thread, 0).await;
     let seats = w.service.lobby(game).await.expect("game").seats;
     assert_eq!(seats.len(), 3);
@@ -1031,11 +957,9 @@ async fn dm_said(fake: &FakeDiscord, user: u64, needle: &str) -> Message {
 /// failure is remembered (no second DM is tried).
 #[tokio::test]
 async fn a_player_who_left_the_server_is_reminded_in_the_thread() {
-    use croupier::clock::{unix_now, ManualClock, HOUR};
-    let clock = ManualClock::new(unix_now());
-    let (store, dir) = sqlite().await;
-    let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
-    let w = world_with(service, Some(dir)).await;
+    use croupier::clock::{unix_now, HOUR};
+    let w = World::sqlite().service_clock(unix_now()).start().await;
+    let clock = w.clock().clone();
     let fake = &w.fake;
     let (game, thread, board) = started(fake, "short=true").await;
     let mover = mentioned(&board).expect("a mention");
@@ -1055,12 +979,10 @@ async fn a_player_who_left_the_server_is_reminded_in_the_thread() {
 
 #[tokio::test]
 async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
-    use croupier::clock::{unix_now, Clock, ManualClock, DAY, HOUR};
+    use croupier::clock::{unix_now, Clock, DAY, HOUR};
     const CAROL: u64 = 1_100_000_000_000_000_103;
-    let clock = ManualClock::new(unix_now());
-    let (store, dir) = sqlite().await;
-    let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
-    let w = world_with(service, Some(dir)).await;
+    let w = World::sqlite().service_clock(unix_now()).start().await;
+    let clock = w.clock().clone();
     let fake = &w.fake;
     fake.set_member_permissions(BOB, PLAIN_MEMBER);
     fake.add_user(CAROL, "Carol");
@@ -1231,7 +1153,7 @@ async fn two_processes_on_one_postgres_apply_each_interaction_and_job_once() {
     for _ in 0..2 {
         let store = Store::connect(&db.url).await.expect("postgres store");
         let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
-        bots.push(Bot::start_ticking(&fake, service.clone(), TICK).await);
+        bots.push(Bot::start_ticking(&fake, service.clone(), Some(TICK)).await);
         services.push(service);
     }
     // Every interaction reaches both processes; each is answered once (a second answer
@@ -1325,7 +1247,7 @@ async fn shard_ranges_split_the_gateway_between_processes() {
                 &fake,
                 service.clone(),
                 Some(shards),
-                if scheduler { TICK } else { None },
+                scheduler.then_some(TICK),
             )
             .await,
         );
@@ -1371,10 +1293,10 @@ async fn shard_ranges_split_the_gateway_between_processes() {
 /// next board for everyone.
 #[tokio::test]
 async fn private_options_reach_only_the_deciding_player() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, lobby, thread) = open_lobby_of(fake, "gates", "", "en-US").await;
-    join_and_start(fake, game, &lobby, &[BOB]).await;
+    join_and_start(fake, &lobby, &[BOB], ALICE).await;
     let mut board = latest_board_after(fake, thread, 0).await;
     let mut steps = 0;
     let prompt = loop {
@@ -1435,10 +1357,10 @@ async fn private_options_reach_only_the_deciding_player() {
 /// and the game does not move.
 #[tokio::test]
 async fn zoom_answers_privately_with_the_parts_that_matter() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, lobby, thread) = open_lobby_of(fake, "spacelab", "", "en-US").await;
-    join_and_start(fake, game, &lobby, &[BOB]).await;
+    join_and_start(fake, &lobby, &[BOB], ALICE).await;
     let board = latest_board_after(fake, thread, 0).await;
     let zoom = format!("z:{}", game.0);
     let ids = custom_ids(&board.components);
@@ -1507,11 +1429,11 @@ async fn decide_on_private_reply(
 
 #[tokio::test]
 async fn a_long_prompt_opens_a_private_group_panel_for_its_player() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     // Vortex alone is Solitaire: every tower turns both ways, far more than 25 options.
     let (game, lobby, thread) = open_lobby_of(fake, "vortex", "", "en-US").await;
-    join_and_start(fake, game, &lobby, &[]).await;
+    join_and_start(fake, &lobby, &[], ALICE).await;
     let board = latest_board_after(fake, thread, 0).await;
     let loaded = w.service.load(game).await.expect("the game");
     let prompt = loaded.game.prompt().expect("a running game");
@@ -1594,7 +1516,7 @@ async fn a_long_prompt_opens_a_private_group_panel_for_its_player() {
 
 #[tokio::test]
 async fn a_bot_added_in_the_lobby_plays_its_turns() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     fake.set_member_permissions(BOB, PLAIN_MEMBER);
     let cmd = fake
@@ -1683,14 +1605,8 @@ async fn started_with_clock(fake: &FakeDiscord, clock: &str) -> (GameId, u64, Me
         ))
         .await;
     let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
-    let game = custom_ids(&lobby.components)
-        .first()
-        .and_then(|id| id.strip_prefix("l:"))
-        .and_then(|rest| rest.split(':').next())
-        .and_then(|g| g.parse().ok())
-        .map(GameId)
-        .expect("lobby buttons");
-    join_and_start(fake, game, &lobby, &[BOB]).await;
+    let game = game_of(&lobby);
+    join_and_start(fake, &lobby, &[BOB], ALICE).await;
     let board = latest_board_after(fake, lobby.id, 0).await;
     (game, lobby.id, board)
 }
@@ -1704,14 +1620,11 @@ fn is_archived(fake: &FakeDiscord, thread: u64) -> bool {
 /// whatever their client does with the archived thread.
 #[tokio::test]
 async fn a_game_goes_on_after_its_thread_archived_during_a_long_turn() {
-    use croupier::clock::{unix_now, Clock, ManualClock, DAY};
-    let clock = ManualClock::new(unix_now());
-    let (store, dir) = sqlite().await;
-    let service = Service::new(store).with_clock(std::sync::Arc::new(clock.clone()));
-    let w = world_with(service, Some(dir)).await;
+    use croupier::clock::{unix_now, DAY};
+    // The fake's clock follows the service's.
+    let w = World::sqlite().clock(unix_now()).start().await;
+    let clock = w.clock().clone();
     let fake = &w.fake;
-    let c = clock.clone();
-    fake.follow_clock(move || c.now());
     // The longest clock: the player's turn spans all three archivings (day 24) and must not
     // run out under the last /move (a shorter one would race the timeout against it).
     let (game, thread, board) = started_with_clock(fake, "30d").await;
@@ -1772,7 +1685,7 @@ async fn a_game_goes_on_after_its_thread_archived_during_a_long_turn() {
 /// time, recorded in the store, and the players are pinged there.
 #[tokio::test]
 async fn a_game_whose_thread_is_locked_or_deleted_goes_on_in_a_new_thread() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     // Manage Threads is the moderators' right: neither the players nor the bot have it.
     let everyone = fake.permissions_in(ALICE, CHANNEL_ID);
@@ -1841,7 +1754,7 @@ async fn a_game_whose_thread_is_locked_or_deleted_goes_on_in_a_new_thread() {
 /// (its clock stopped) and its players are told by DM.
 #[tokio::test]
 async fn a_game_whose_channel_is_deleted_is_paused_and_its_players_told() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, _thread, _board) = started(fake, "short=true").await;
     let before = w.service.load(game).await.expect("game").record;
@@ -1863,7 +1776,7 @@ async fn a_game_whose_channel_is_deleted_is_paused_and_its_players_told() {
 /// retried by the sweeper, so the player must not be promised it.
 #[tokio::test]
 async fn a_board_refused_for_good_is_not_promised() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, thread, board) = started(fake, "short=true").await;
     fake.fail_next("POST /channels/{channel_id}/messages", 1, 403, 50013);
@@ -1896,7 +1809,7 @@ async fn a_board_refused_for_good_is_not_promised() {
 /// remembered as closed.
 #[tokio::test]
 async fn the_games_of_a_server_the_bot_left_are_paused() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, _thread, _board) = started(fake, "short=true").await;
     fake.remove_bot_from_guild();

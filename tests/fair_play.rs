@@ -14,10 +14,8 @@ mod bot_play;
 #[path = "support/store_db.rs"]
 mod store_db;
 
-use std::sync::Arc;
-
-use bot_play::{ask, click_private, custom_ids, is_board, Bot};
-use croupier::clock::{ManualClock, HOUR};
+use bot_play::{ask, click_private, custom_ids, game_of, is_board, join_and_start, World};
+use croupier::clock::HOUR;
 use croupier::engine::{GameId, GameKind, GameOptions};
 use croupier::i18n::{escape_markdown, Lang, Text};
 use croupier::service::{Service, Timers};
@@ -54,39 +52,21 @@ const SOME_ROLE: u64 = 1_100_000_000_000_000_041;
 /// 2026-09-21 00:00 UTC.
 const T0: i64 = 1_789_948_800;
 
-struct World {
-    fake: FakeDiscord,
-    svc: Service,
-    clock: ManualClock,
-    bot: Bot,
-}
-
 /// The bot on `db` against a fresh fake whose members are plain (no moderator right
-/// anywhere) unless a test gives them one; Carol, Dave and a moderator-to-be exist.
+/// anywhere) unless a test gives them one; Carol, Dave and a moderator-to-be exist. The
+/// service's clock is a manual one at `T0`; the fake keeps the wall clock.
 async fn world(db: &Db, timers: Timers, cooldowns: bool) -> World {
-    let clock = ManualClock::new(T0);
-    let svc = Service::new(db.connect().await)
-        .with_clock(Arc::new(clock.clone()))
-        .with_timers(timers);
-    let fake = FakeDiscord::start().await;
-    fake.set_everyone_permissions(PLAIN);
-    for (id, name) in [(CAROL, "carol"), (DAVE, "dave"), (MOD, "mod")] {
-        fake.add_user(id, name);
-    }
-    let mut config = bot_play::config(
-        croupier::config::Token::new(TOKEN),
-        &fake,
-        None,
-        Some(std::time::Duration::from_millis(200)),
-    );
-    config.cooldowns = cooldowns;
-    let bot = Bot::start_with(&fake, svc.clone(), config).await;
-    World {
-        fake,
-        svc,
-        clock,
-        bot,
-    }
+    World::on(db)
+        .service_clock(T0)
+        .timers(timers)
+        .fake(|fake| fake.set_everyone_permissions(PLAIN))
+        .user(CAROL, "carol")
+        .user(DAVE, "dave")
+        .user(MOD, "mod")
+        .tick(Some(std::time::Duration::from_millis(200)))
+        .cooldowns(cooldowns)
+        .start()
+        .await
 }
 
 fn uid(user: u64) -> i64 {
@@ -114,28 +94,6 @@ async fn snapshot(svc: &Service, game: GameId) -> (Vec<Option<i64>>, u32, String
     (seats, l.record.version.0, l.game.to_json())
 }
 
-/// The game of a lobby message, read from its buttons.
-fn game_of(lobby: &Message) -> GameId {
-    custom_ids(&lobby.components)[0]
-        .split(':')
-        .nth(1)
-        .and_then(|g| g.parse().ok())
-        .map(GameId)
-        .expect("game id")
-}
-
-/// `joiner` joins the lobby and `host` starts it: the game's thread, once its first board is
-/// there.
-async fn join_and_start(fake: &FakeDiscord, lobby: &Message, joiner: u64, host: u64) -> u64 {
-    for (user, action) in [(joiner, "join"), (host, "start")] {
-        let done = bot_play::click_lobby(fake, lobby, action, user).await;
-        assert!(done.is_ok(), "{action}: {done:?}");
-    }
-    let thread = bot_play::thread_of(fake, lobby.id).await;
-    bot_play::latest_board_after(fake, thread, 0).await;
-    thread
-}
-
 /// `/replace seat:<seat> user:<to>` by `by` in the games channel: the private answer.
 async fn replace_as(fake: &FakeDiscord, by: u64, seat: i64, to: u64) -> String {
     let options = vec![opt::integer("seat", seat), opt::user("user", to)];
@@ -154,13 +112,13 @@ async fn a_seat_still_in_play_cannot_change_hands(db: &Db) {
     let fake = &w.fake;
     // Gates of Delirium: every seat holds a hidden hand, sent by DM to whoever holds it.
     let game = start(
-        &w.svc,
+        &w.service,
         GameKind::Gates,
         &[(ALICE, "Alice"), (BOB, "Bob")],
         CHANNEL_ID,
     )
     .await;
-    let before = snapshot(&w.svc, game).await;
+    let before = snapshot(&w.service, game).await;
     let in_play = Text::new("bot.error.seat_in_play")
         .arg("n", 2_usize)
         .render(Lang::En);
@@ -180,7 +138,7 @@ async fn a_seat_still_in_play_cannot_change_hands(db: &Db) {
     ] {
         let answer = ask(fake, ALICE, CHANNEL_ID, Push::command(name, options)).await;
         assert_eq!(answer.content, in_play, "/{name}");
-        assert_eq!(snapshot(&w.svc, game).await, before, "/{name}");
+        assert_eq!(snapshot(&w.service, game).await, before, "/{name}");
     }
     // A moderator who plays in the game is no better placed than the host.
     moderators(fake, &[BOB]);
@@ -191,7 +149,7 @@ async fn a_seat_still_in_play_cannot_change_hands(db: &Db) {
             .arg("n", 1_usize)
             .render(Lang::En)
     );
-    assert_eq!(snapshot(&w.svc, game).await, before);
+    assert_eq!(snapshot(&w.service, game).await, before);
     assert!(
         fake.dms(CAROL).is_empty() && fake.dms(DAVE).is_empty(),
         "no hand went to another account"
@@ -209,7 +167,7 @@ async fn a_seat_still_in_play_cannot_change_hands(db: &Db) {
     moderators(fake, &[MOD]);
     let answer = replace_as(fake, MOD, 2, DAVE).await;
     assert_eq!(answer, en("bot.done.replaced"));
-    let seats = snapshot(&w.svc, game).await.0;
+    let seats = snapshot(&w.service, game).await.0;
     assert_eq!(seats, vec![Some(uid(CAROL)), Some(uid(DAVE))]);
     // The hands went to their new holders only.
     fake.wait_until("Dave's hand", |st| {
@@ -260,13 +218,13 @@ async fn moderator_rights_count_only_in_the_games_own_channel(db: &Db) {
         0
     );
     let game = start(
-        &w.svc,
+        &w.service,
         GameKind::Cortexcape,
         &[(ALICE, "Alice"), (BOB, "Bob")],
         CHANNEL_ID,
     )
     .await;
-    let before = snapshot(&w.svc, game).await;
+    let before = snapshot(&w.service, game).await;
 
     // Bob (a player, not the host) from #mods: his rights there do not count for the game;
     // he is told where to run the command.
@@ -286,7 +244,7 @@ async fn moderator_rights_count_only_in_the_games_own_channel(db: &Db) {
         )
         .await;
         assert_eq!(answer.content, there, "/{name} from #mods");
-        assert_eq!(snapshot(&w.svc, game).await, before, "/{name}");
+        assert_eq!(snapshot(&w.service, game).await, before, "/{name}");
     }
     // The moderator holds no seat: from #mods the game is not even within reach.
     let answer = ask(
@@ -311,7 +269,7 @@ async fn moderator_rights_count_only_in_the_games_own_channel(db: &Db) {
     )
     .await;
     assert_eq!(answer.content, en("bot.error.not_host"));
-    assert_eq!(snapshot(&w.svc, game).await, before);
+    assert_eq!(snapshot(&w.service, game).await, before);
     // Given the right in the game's channel, the moderator may.
     fake.overwrite(
         CHANNEL_ID,
@@ -358,14 +316,14 @@ async fn games_in_private_channels_are_not_readable_by_id(db: &Db) {
     );
     assert_eq!(fake.permissions_in(CAROL, STAFF_CHANNEL), 0);
     let game = start(
-        &w.svc,
+        &w.service,
         GameKind::Gates,
         &[(ALICE, "Alice"), (BOB, "Bob")],
         STAFF_CHANNEL,
     )
     .await;
-    let before = snapshot(&w.svc, game).await;
-    let prompt = w.svc.load(game).await.unwrap().game.prompt().unwrap();
+    let before = snapshot(&w.service, game).await;
+    let prompt = w.service.load(game).await.unwrap().game.prompt().unwrap();
     let options = prompt.options.clone();
 
     // Carol guesses the id from #games: nothing about the game reaches her.
@@ -390,7 +348,7 @@ async fn games_in_private_channels_are_not_readable_by_id(db: &Db) {
         assert_eq!(answer.content, not_here, "/{name}");
         assert!(answer.attachments.is_empty(), "/{name}");
     }
-    assert_eq!(snapshot(&w.svc, game).await, before);
+    assert_eq!(snapshot(&w.service, game).await, before);
     // Nor do /move's suggestions (a named game is read once per keystroke); the player
     // whose turn it is gets them from anywhere in the server.
     let decider = match prompt.seat.index() {
@@ -448,7 +406,7 @@ async fn display_names_ping_nobody_and_read_as_written(db: &Db) {
         )
         .await;
     let lobby = bot_play::play_answer(fake, cmd.id).await.expect("lobby");
-    let thread = join_and_start(fake, &lobby, BOB, evil).await;
+    let thread = join_and_start(fake, &lobby, &[BOB], evil).await;
     // Turns until the member with that name has played twice, each click a new board.
     let mut board = bot_play::latest_board_after(fake, thread, 0).await;
     let mut evil_moves = 0;
@@ -529,11 +487,11 @@ async fn one_member_cannot_flood_a_server(db: &Db) {
     // Lobbies open no thread: only a game that starts does.
     assert!(fake.threads().is_empty());
     let started = game_of(&lobbies[0]);
-    let thread = join_and_start(fake, &lobbies[0], CAROL, ALICE).await;
+    let thread = join_and_start(fake, &lobbies[0], &[CAROL], ALICE).await;
     assert_eq!(fake.threads().len(), 1);
 
     // A day without activity closes the other lobbies; their messages say so.
-    w.clock.set(T0 + 24 * HOUR + 60);
+    w.clock().set(T0 + 24 * HOUR + 60);
     for lobby in &lobbies[1..] {
         let id = game_of(lobby);
         let closed = fake
@@ -544,10 +502,13 @@ async fn one_member_cannot_flood_a_server(db: &Db) {
             .await;
         assert!(closed.starts_with("💤"), "{closed}");
         assert!(closed.contains(&format!("#{}", id.0)), "{closed}");
-        assert_eq!(w.svc.lobby(id).await.unwrap().status, GameStatus::Cancelled);
+        assert_eq!(
+            w.service.lobby(id).await.unwrap().status,
+            GameStatus::Cancelled
+        );
     }
     assert_eq!(
-        w.svc.lobby(started).await.unwrap().status,
+        w.service.lobby(started).await.unwrap().status,
         GameStatus::Active,
         "a started game is no lobby"
     );
@@ -596,7 +557,7 @@ async fn repeated_commands_and_clicks_cost_next_to_nothing(db: &Db) {
         "{wait}"
     );
     let games = w
-        .svc
+        .service
         .store()
         .games_of_user(uid(ALICE), None, 10)
         .await
@@ -607,7 +568,7 @@ async fn repeated_commands_and_clicks_cost_next_to_nothing(db: &Db) {
     // the four told the board changed, one sees the current board and the rest a short text
     // (one render, not four).
     let game = game_of(&lobby);
-    let thread = join_and_start(fake, &lobby, BOB, ALICE).await;
+    let thread = join_and_start(fake, &lobby, &[BOB], ALICE).await;
     let board = bot_play::latest_board_after(fake, thread, 0).await;
     let mover = bot_play::mentioned(&board).expect("a decider");
     let id = custom_ids(&board.components)
@@ -630,7 +591,7 @@ async fn repeated_commands_and_clicks_cost_next_to_nothing(db: &Db) {
             (answers.len() == 4).then_some(answers)
         })
         .await;
-    assert_eq!(w.svc.store().moves(game).await.unwrap().len(), 1);
+    assert_eq!(w.service.store().moves(game).await.unwrap().len(), 1);
     let with_board: Vec<&Message> = refused
         .iter()
         .filter(|m| !m.attachments.is_empty())
@@ -725,7 +686,7 @@ async fn every_interaction_is_acknowledged_before_any_database_work(db: &Db) {
     let unbot = unbot.expect("the bot seat removed");
     assert!(!unbot.content.contains("🤖"), "{}", unbot.content);
     assert_eq!(
-        w.svc.lobby(game_of(&l2)).await.unwrap().status,
+        w.service.lobby(game_of(&l2)).await.unwrap().status,
         GameStatus::Cancelled
     );
     w.bot.stop_clean(fake).await;

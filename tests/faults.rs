@@ -17,10 +17,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bot_play::*;
-use croupier::engine::GameId;
 use croupier::service::{Service, Timers};
 use croupier::store::Store;
 use fake_discord::*;
+use store_db::{move_count, version};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
@@ -28,40 +28,6 @@ const CALLBACK: &str = "POST /interactions/{interaction_id}/{interaction_token}/
 const POST_MESSAGE: &str = "POST /channels/{channel_id}/messages";
 const EDIT_ORIGINAL: &str = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original";
 const STALE: &str = "The board changed since you looked at it.";
-
-struct World {
-    fake: FakeDiscord,
-    service: Service,
-    bot: Bot,
-    _dir: tempfile::TempDir,
-}
-
-async fn world() -> World {
-    world_timed(Timers::default()).await
-}
-
-async fn world_timed(timers: Timers) -> World {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}/faults.db", dir.path().display());
-    let service =
-        Service::new(Store::connect(&url).await.expect("sqlite store")).with_timers(timers);
-    let fake = FakeDiscord::start().await;
-    let bot = Bot::start_ticking(&fake, service.clone(), Some(Duration::from_millis(50))).await;
-    World {
-        fake,
-        service,
-        bot,
-        _dir: dir,
-    }
-}
-
-async fn version(service: &Service, game: GameId) -> u32 {
-    service.load(game).await.expect("game").record.version.0
-}
-
-async fn move_count(service: &Service, game: GameId) -> usize {
-    service.store().moves(game).await.expect("moves").len()
-}
 
 /// Clicks the first option of each board until a new board is posted (steps of one turn edit
 /// the board in place): every click with its acknowledgement.
@@ -101,7 +67,7 @@ fn statuses_in(requests: &[RequestLog], route: &str) -> Vec<u16> {
 /// 500s: the bot retries each and the game moves on as if nothing happened.
 #[tokio::test]
 async fn rate_limits_and_server_errors_are_retried_until_the_board_is_posted() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, thread) = start_game(fake).await;
     let board = latest_board_after(fake, thread, 0).await;
@@ -149,7 +115,7 @@ async fn rate_limits_and_server_errors_are_retried_until_the_board_is_posted() {
 /// the board already posted, so there is one board for the move, not two.
 #[tokio::test]
 async fn requests_done_despite_an_error_answer_are_not_done_twice() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, thread) = start_game(fake).await;
     let board = latest_board_after(fake, thread, 0).await;
@@ -193,12 +159,14 @@ async fn requests_done_despite_an_error_answer_are_not_done_twice() {
 /// buttons that play on.
 #[tokio::test]
 async fn a_board_lost_past_the_retries_is_posted_again_once() {
-    let w = world_timed(Timers {
-        // Longer than the board post's own retries (0.4 + 0.8 + 1.6 s).
-        board_grace_secs: 5,
-        ..Timers::default()
-    })
-    .await;
+    let w = World::sqlite()
+        .timers(Timers {
+            // Longer than the board post's own retries (0.4 + 0.8 + 1.6 s).
+            board_grace_secs: 5,
+            ..Timers::default()
+        })
+        .start()
+        .await;
     let fake = &w.fake;
     let (game, thread) = start_game(fake).await;
     let board = latest_board_after(fake, thread, 0).await;
@@ -257,7 +225,7 @@ async fn a_board_lost_past_the_retries_is_posted_again_once() {
 /// second IDENTIFY) and the next click is played.
 #[tokio::test]
 async fn a_dropped_gateway_connection_is_resumed_and_play_goes_on() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, thread) = start_game(fake).await;
     let board = latest_board_after(fake, thread, 0).await;
@@ -283,7 +251,7 @@ async fn a_dropped_gateway_connection_is_resumed_and_play_goes_on() {
 /// serving. A click delivered twice is played once and acknowledged once.
 #[tokio::test]
 async fn late_unknown_and_duplicate_interactions_apply_at_most_once() {
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, thread) = start_game(fake).await;
     let board = latest_board_after(fake, thread, 0).await;
@@ -356,7 +324,7 @@ fn push_first(board: &Message) -> Push {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn simultaneous_clicks_on_one_button_apply_exactly_once() {
     const CLICKS: usize = 20;
-    let w = world().await;
+    let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, thread) = start_game(fake).await;
     let board = latest_board_after(fake, thread, 0).await;

@@ -12,49 +12,29 @@ mod bot_play;
 #[path = "support/store_db.rs"]
 mod store_db;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use bot_play::*;
-use croupier::clock::{unix_now, Clock, ManualClock, HOUR};
+use croupier::clock::{unix_now, Clock, HOUR};
 use croupier::engine::GameId;
-use croupier::service::Service;
 use croupier::store::GameStatus;
 use fake_discord::*;
+use store_db::{decider, status, Db};
 
 const CAROL: u64 = 1_100_000_000_000_000_103;
-const TICK: Option<Duration> = Some(Duration::from_millis(50));
-
-struct World {
-    fake: FakeDiscord,
-    service: Service,
-    clock: ManualClock,
-    bot: Bot,
-    db: store_db::Db,
-}
 
 /// The bot on a SQLite store whose clock the test moves; the fake's clock follows it.
 async fn world() -> World {
-    world_on(store_db::Db::sqlite_file()).await
+    world_on(Db::sqlite_file()).await
 }
 
 /// The bot on `db` (SQLite, or a scratch PostgreSQL schema), on a clock the test moves.
-async fn world_on(db: store_db::Db) -> World {
-    let store = db.connect().await;
-    let clock = ManualClock::new(unix_now());
-    let service = Service::new(store).with_clock(Arc::new(clock.clone()));
-    let fake = FakeDiscord::start().await;
-    let follow = clock.clone();
-    fake.follow_clock(move || Clock::now(&follow));
-    fake.add_user(CAROL, "Carol");
-    let bot = Bot::start_ticking(&fake, service.clone(), TICK).await;
-    World {
-        fake,
-        service,
-        clock,
-        bot,
-        db,
-    }
+async fn world_on(db: Db) -> World {
+    World::owning(db)
+        .clock(unix_now())
+        .user(CAROL, "Carol")
+        .start()
+        .await
 }
 
 /// The lobby message of a game started by `start_game` (the thread takes its id).
@@ -65,10 +45,6 @@ fn lobby_of(fake: &FakeDiscord, thread: u64) -> Message {
 /// A command answered privately after a deferral: the answer as it is once written.
 async fn private_answer(fake: &FakeDiscord, user: u64, channel: u64, name: &str) -> Message {
     ask(fake, user, channel, Push::command(name, vec![])).await
-}
-
-async fn status(service: &Service, game: GameId) -> GameStatus {
-    service.lobby(game).await.expect("game").status
 }
 
 #[tokio::test]
@@ -146,7 +122,7 @@ async fn one_board_has_buttons_whichever_way_the_last_one_came() {
 
     // A timeout: the board the clock posts retires the one before it.
     let board = second;
-    w.clock.advance(25 * HOUR);
+    w.clock().advance(25 * HOUR);
     let after_timeout = fake
         .wait_until("the board after the timeout", |st| {
             newer_board(st, thread, board.id).filter(|m| m.content.contains("ran out of time"))
@@ -183,7 +159,7 @@ async fn deadlines_read_in_each_players_own_time() {
     let (game, thread) = start_game(fake).await;
     let board = latest_board_after(fake, thread, 0).await;
     // The default clock: a day from the start (the test's clock has not moved).
-    let deadline = Clock::now(&w.clock) + 24 * HOUR;
+    let deadline = Clock::now(w.clock()) + 24 * HOUR;
     assert_eq!(status(&w.service, game).await, GameStatus::Active);
     // The board's turn line: the ping and the turn first, then when the time runs out.
     let due = format!("<t:{deadline}:R> (<t:{deadline}:f>)");
@@ -197,7 +173,7 @@ async fn deadlines_read_in_each_players_own_time() {
     );
     // The reminder DM and /games say the same, never a duration that goes stale.
     let mover = mentioned(&board).expect("a mention");
-    w.clock.advance(12 * HOUR);
+    w.clock().advance(12 * HOUR);
     let dm = fake
         .wait_until("the reminder", |st| {
             let dm = st
@@ -297,19 +273,14 @@ async fn resign_and_cancel_ask_before_ending_a_game() {
 async fn play_to_the_end(w: &World, game: GameId, thread: u64) -> usize {
     let mut last_seat = None;
     for played in 0..3_000 {
-        let loaded = w.service.load(game).await.expect("game");
-        let Some(prompt) = loaded.game.prompt() else {
+        let Some(d) = decider(&w.service, game).await else {
             return played;
         };
-        if last_seat.is_some() && last_seat != Some(prompt.seat) {
-            w.clock.advance(20 * HOUR);
+        if last_seat.is_some() && last_seat != Some(d.seat) {
+            w.clock().advance(20 * HOUR);
         }
-        last_seat = Some(prompt.seat);
-        let user = loaded.record.seats[prompt.seat.index()]
-            .user
-            .map(|u| u64::from_ne_bytes(u.to_ne_bytes()))
-            .expect("a player decides");
-        let typed = send_move(&w.fake, user, thread, &prompt.options[0]).await;
+        last_seat = Some(d.seat);
+        let typed = send_move(&w.fake, d.member(), thread, &d.options[0]).await;
         let answer = answer_of(&w.fake, typed.id).await;
         assert_eq!(answer.content, "✅ Played.", "{answer:?}");
     }
@@ -323,7 +294,7 @@ async fn a_real_ending_result_archive_and_rematch_on_sqlite() {
 
 #[tokio::test]
 async fn a_real_ending_result_archive_and_rematch_on_postgres() {
-    if let Some(db) = store_db::Db::postgres("game_life_ending").await {
+    if let Some(db) = Db::postgres("game_life_ending").await {
         a_real_ending_result_archive_and_rematch(world_on(db).await).await;
     }
 }
@@ -333,7 +304,7 @@ async fn a_real_ending_result_archive_and_rematch_on_postgres() {
 /// grace, and a rematch with the same seats and options.
 async fn a_real_ending_result_archive_and_rematch(w: World) {
     let fake = &w.fake;
-    let started = Clock::now(&w.clock);
+    let started = Clock::now(w.clock());
     let (game, thread) = start_game(fake).await;
     let lobby = lobby_of(fake, thread);
     let played = play_to_the_end(&w, game, thread).await;
@@ -377,7 +348,7 @@ async fn a_real_ending_result_archive_and_rematch(w: World) {
         result.content
     );
     assert!(result.content.contains("(round 1: "), "{}", result.content);
-    let days = (Clock::now(&w.clock) - started) / (24 * HOUR);
+    let days = (Clock::now(w.clock()) - started) / (24 * HOUR);
     assert!(days >= 2, "the game lasted {days} days of the fake's clock");
     assert!(
         result.content.contains(&format!("played over {days} d ")),
@@ -414,10 +385,10 @@ async fn a_real_ending_result_archive_and_rematch(w: World) {
 
     // The thread stays open for the players' last words, then the scheduler archives it.
     assert!(!fake.channel(thread).expect("thread").archived);
-    w.clock.advance(23 * HOUR);
+    w.clock().advance(23 * HOUR);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(!fake.channel(thread).expect("thread").archived);
-    w.clock.advance(2 * HOUR);
+    w.clock().advance(2 * HOUR);
     fake.wait_until("the thread archived after the grace", |st| {
         st.channels.get(&thread)?.archived.then_some(())
     })
@@ -515,9 +486,7 @@ async fn a_real_ending_result_archive_and_rematch(w: World) {
         ]
     );
     finish(fake).await;
-    let World { bot, db, .. } = w;
-    bot.stop().await;
-    db.finish().await;
+    w.stop().await;
 }
 
 /// Clicks Rematch on a result as `user`: answered privately (deferred), then written.

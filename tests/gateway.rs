@@ -10,28 +10,20 @@ mod fake_discord;
 #[path = "support/bot_play.rs"]
 mod bot_play;
 
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
+
 use std::time::Duration;
 
 use bot_play::*;
 use croupier::bot::{run_with_service, BotConfig};
 use croupier::config::Token;
-use croupier::engine::GameId;
 use croupier::service::Service;
 use croupier::store::{GameStatus, Store};
 use fake_discord::*;
+use store_db::{status, Db};
 use tokio::sync::oneshot;
-
-/// A real SQLite store in a temporary directory (kept alive by the returned guard).
-async fn sqlite() -> (Service, tempfile::TempDir) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}/gateway.db", dir.path().display());
-    let store = Store::connect(&url).await.expect("sqlite store");
-    (Service::new(store), dir)
-}
-
-async fn status(service: &Service, game: GameId) -> GameStatus {
-    service.lobby(game).await.expect("game").status
-}
 
 /// The bot on a runtime of its own. After a 4011, serenity 0.12.5's shard runner reads its
 /// closed socket in a loop that never waits (100% of a core) and cannot be shut down: on the
@@ -100,14 +92,13 @@ async fn past_one_shards_guilds_the_bot_starts_the_recommended_shards_and_serves
     let fake = FakeDiscord::start().await;
     fake.set_shard_guild_limit(2);
     let extra = fake.add_guilds(2);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("sqlite://{}/shards.db", dir.path().display());
+    let db = Db::sqlite_file();
     // Commands registered globally, as in production: every guild has them.
     let config = BotConfig {
         dev_guild: None,
         ..config(Token::new(TOKEN), &fake, None, None)
     };
-    let bot = OwnRuntimeBot::start(config, url);
+    let bot = OwnRuntimeBot::start(config, db.url.clone());
     let refused = fake
         .wait_until("two shards connected, or one refused", |st| {
             let connected = st.sessions.iter().filter(|s| s.tx.is_some()).count();
@@ -163,9 +154,7 @@ async fn past_one_shards_guilds_the_bot_starts_the_recommended_shards_and_serves
 /// accepts; no second IDENTIFY.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_click_sent_while_the_gateway_was_down_is_played_after_the_resume() {
-    let fake = FakeDiscord::start().await;
-    let (service, _dir) = sqlite().await;
-    let bot = Bot::start(&fake, service.clone()).await;
+    let (fake, service, bot, _db) = World::sqlite().tick(None).start().await.parts();
     let (game, thread) = start_game(&fake).await;
     let board = latest_board_after(&fake, thread, 0).await;
     let version = service.load(game).await.expect("game").record.version.0;
@@ -205,11 +194,13 @@ async fn a_click_sent_while_the_gateway_was_down_is_played_after_the_resume() {
 /// violation, which `finish` reports), each having lost at least 300 ms on the way.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_game_meets_every_deadline_with_150_ms_each_way() {
-    let fake = FakeDiscord::start().await;
     let delay = Duration::from_millis(150);
-    fake.set_network_delay(delay);
-    let (service, _dir) = sqlite().await;
-    let bot = Bot::start(&fake, service.clone()).await;
+    let (fake, service, bot, _db) = World::sqlite()
+        .tick(None)
+        .fake(move |fake| fake.set_network_delay(delay))
+        .start()
+        .await
+        .parts();
     let (game, thread) = start_game(&fake).await;
     let mut board = latest_board_after(&fake, thread, 0).await;
     let mut clicks = 0;

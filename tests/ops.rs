@@ -19,9 +19,6 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use bot_play::*;
-use croupier::config::Token;
-use croupier::service::Service;
-use fake_discord::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A loopback address with a free port (bound, read and let go).
@@ -30,16 +27,13 @@ fn free_addr() -> SocketAddr {
     listener.local_addr().expect("its address")
 }
 
-/// The bot against `fake` on a fresh SQLite file, serving metrics and health on `addr`.
-async fn bot_serving(fake: &FakeDiscord, addr: SocketAddr) -> (Bot, Service, store_db::Db) {
-    let db = store_db::Db::sqlite_file();
-    let service = Service::new(db.connect().await);
-    let config = croupier::bot::BotConfig {
-        metrics_addr: Some(addr),
-        ..config(Token::new(TOKEN), fake, None, None)
-    };
-    let bot = Bot::start_with(fake, service.clone(), config).await;
-    (bot, service, db)
+/// The bot on a fresh SQLite file, serving metrics and health on `addr`.
+async fn bot_serving(addr: SocketAddr) -> World {
+    World::sqlite()
+        .tick(None)
+        .config(move |config| config.metrics_addr = Some(addr))
+        .start()
+        .await
 }
 
 /// `GET path` on `addr`: (status code, body).
@@ -115,9 +109,8 @@ async fn health_until(addr: SocketAddr, want: u16, secs: u64) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_scrape_after_a_game_played_shows_the_counters_moved() {
-    let fake = FakeDiscord::start().await;
     let addr = free_addr();
-    let (bot, _service, _db) = bot_serving(&fake, addr).await;
+    let (fake, _service, bot, _db) = bot_serving(addr).await.parts();
     let before = scrape_until(addr, |s| s.contains("croupier_up 1")).await;
     let moves = |s: &str| value(s, "croupier_moves_total", &[("game", "cortexcape")]);
     let to_board = |s: &str| value(s, "croupier_click_to_board_seconds_count", &[]);
@@ -202,9 +195,8 @@ async fn a_scrape_after_a_game_played_shows_the_counters_moved() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn healthz_answers_200_only_while_the_gateway_is_connected_and_the_store_answers() {
-    let fake = FakeDiscord::start().await;
     let addr = free_addr();
-    let (bot, service, _db) = bot_serving(&fake, addr).await;
+    let (fake, service, bot, _db) = bot_serving(addr).await.parts();
     assert_eq!(health_until(addr, 200, 20).await, "ok\n");
     assert_eq!(croupier::ops::check(addr).await, Ok("ok".to_string()));
 

@@ -10,11 +10,15 @@ mod fake_discord;
 #[path = "support/bot_play.rs"]
 mod bot_play;
 
-use bot_play::Bot;
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
+
+use bot_play::World;
 use croupier::engine::{GameId, GameKind, GameOptions};
 use croupier::i18n::{Lang, Text};
 use croupier::service::{Actor, PlayLine, Service};
-use croupier::store::{GameStatus, Store};
+use croupier::store::GameStatus;
 use fake_discord::*;
 use serde_json::Value;
 
@@ -54,13 +58,13 @@ async fn snapshot(svc: &Service, game: GameId) -> (GameStatus, u32, String, usiz
 
 #[tokio::test]
 async fn who_may_do_what() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}/perm.db", dir.path().display());
-    let svc = Service::new(Store::connect(&url).await.unwrap());
-    let fake = FakeDiscord::start().await;
-    fake.add_user(CAROL, "carol");
-    fake.set_member_permissions(BOB, PLAIN_MEMBER);
-    let bot = Bot::start(&fake, svc.clone()).await;
+    let (fake, svc, bot, _db) = World::sqlite()
+        .tick(None)
+        .user(CAROL, "carol")
+        .fake(|fake| fake.set_member_permissions(BOB, PLAIN_MEMBER))
+        .start()
+        .await
+        .parts();
 
     let game = start_game(&svc, GameKind::Cortexcape, GameOptions::new()).await;
     let before = snapshot(&svc, game).await;
@@ -261,17 +265,17 @@ async fn who_may_do_what() {
 async fn play_is_refused_where_the_bot_cannot_post_boards() {
     use fake_discord::perms::{self, Overwrite, Target};
     const NO_FILES: u64 = 1_100_000_000_000_000_060;
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}/perm.db", dir.path().display());
-    let svc = Service::new(Store::connect(&url).await.unwrap());
-    let fake = FakeDiscord::start().await;
     let deny = |what: u64| Overwrite {
         target: Target::Role(BOT_ROLE_ID),
         allow: 0,
         deny: what,
     };
-    fake.add_channel(NO_FILES, "no-files", vec![deny(perms::ATTACH_FILES)]);
-    let bot = Bot::start(&fake, svc.clone()).await;
+    let (fake, svc, bot, _db) = World::sqlite()
+        .tick(None)
+        .fake(move |fake| fake.add_channel(NO_FILES, "no-files", vec![deny(perms::ATTACH_FILES)]))
+        .start()
+        .await
+        .parts();
     let play = |channel: u64| {
         fake.push(
             Push::command("play", vec![opt::string("game", "cortexcape")])

@@ -14,16 +14,12 @@ mod bot_play;
 #[path = "support/store_db.rs"]
 mod store_db;
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use bot_play::*;
-use croupier::clock::{ManualClock, HOUR};
+use croupier::clock::HOUR;
 use croupier::engine::GameId;
-use croupier::service::Service;
 use croupier::store::GameStatus;
 use fake_discord::*;
-use store_db::Db;
+use store_db::{decider, Db};
 
 on_backends!(pings_off_sends_the_boards_that_call_a_player_silently_for_a_week);
 on_backends!(hand_dms_off_sends_no_hand_by_dm_and_the_hand_comes_on_request);
@@ -33,28 +29,9 @@ const CAROL: u64 = 1_100_000_000_000_000_103;
 /// 2026-09-21 00:00 UTC.
 const T0: i64 = 1_789_948_800;
 
-struct World {
-    fake: FakeDiscord,
-    service: Service,
-    clock: ManualClock,
-    bot: Bot,
-}
-
 /// The bot on `db`, its scheduler ticking, on a clock the test moves (the fake's follows it).
 async fn world(db: &Db) -> World {
-    let clock = ManualClock::new(T0);
-    let service = Service::new(db.connect().await).with_clock(Arc::new(clock.clone()));
-    let fake = FakeDiscord::start().await;
-    let follow = clock.clone();
-    fake.follow_clock(move || croupier::clock::Clock::now(&follow));
-    fake.add_user(CAROL, "Carol");
-    let bot = Bot::start_ticking(&fake, service.clone(), Some(Duration::from_millis(50))).await;
-    World {
-        fake,
-        service,
-        clock,
-        bot,
-    }
+    World::on(db).clock(T0).user(CAROL, "Carol").start().await
 }
 
 fn uid(user: u64) -> i64 {
@@ -68,24 +45,11 @@ async fn settings(fake: &FakeDiscord, user: u64, options: Vec<serde_json::Value>
         .content
 }
 
-/// Who must decide in `game` now, and the first legal option.
-async fn decider(service: &Service, game: GameId) -> (u64, String) {
-    let loaded = service.load(game).await.expect("the game");
-    let prompt = loaded.game.prompt().expect("a prompt");
-    let user = loaded.record.seats[prompt.seat.index()]
-        .user
-        .expect("a player decides");
-    (
-        u64::try_from(user).expect("a user id"),
-        prompt.options[0].clone(),
-    )
-}
-
 /// The decider plays the first legal option with `/move`; returns the board it brought, once
 /// the command's own answer is in too (so no interaction is left open when the clock moves).
 async fn play_one(w: &World, game: GameId, thread: u64, after: u64) -> Message {
-    let (user, option) = decider(&w.service, game).await;
-    let typed = send_move(&w.fake, user, thread, &option).await;
+    let d = decider(&w.service, game).await.expect("a prompt");
+    let typed = send_move(&w.fake, d.member(), thread, &d.options[0]).await;
     let board = latest_board_after(&w.fake, thread, after).await;
     answer_of(&w.fake, typed.id).await;
     board
@@ -94,20 +58,8 @@ async fn play_one(w: &World, game: GameId, thread: u64, after: u64) -> Message {
 /// A game of `kind` opened by `host`, joined by `guest` and started: the game and its thread.
 async fn start(fake: &FakeDiscord, host: u64, kind: &str, guest: u64) -> (GameId, u64) {
     let lobby = play(fake, host, kind).await.expect("a lobby");
-    let game = GameId(
-        custom_ids(&lobby.components)[0]
-            .split(':')
-            .nth(1)
-            .and_then(|g| g.parse().ok())
-            .expect("a game id"),
-    );
-    click_lobby(fake, &lobby, "join", guest)
-        .await
-        .expect("the guest joins");
-    click_lobby(fake, &lobby, "start", host)
-        .await
-        .expect("the host starts");
-    (game, thread_of(fake, lobby.id).await)
+    let thread = join_and_start(fake, &lobby, &[guest], host).await;
+    (game_of(&lobby), thread)
 }
 
 /// The reminders `user` got by DM so far.
@@ -148,7 +100,7 @@ async fn pings_off_sends_the_boards_that_call_a_player_silently_for_a_week(db: &
     while days < 7 && w.service.lobby(game).await.expect("game").status == GameStatus::Active {
         let who = mentioned(&board).expect("someone decides");
         let before = reminders(fake, who).len();
-        w.clock.advance(12 * HOUR);
+        w.clock().advance(12 * HOUR);
         let dm = fake
             .wait_until("a reminder", |st| {
                 let dm = st.channels.values().find(|c| c.recipient == Some(who))?.id;
@@ -162,7 +114,7 @@ async fn pings_off_sends_the_boards_that_call_a_player_silently_for_a_week(db: &
             .await;
         // Reminders notify whatever the pings setting: they are what a player relies on.
         assert!(!dm.silent(), "a reminder is never silent: {dm:?}");
-        w.clock.advance(13 * HOUR);
+        w.clock().advance(13 * HOUR);
         board = fake
             .wait_until("the board after a timeout", |st| {
                 newer_board(st, thread, board.id).filter(|m| m.content.contains("ran out of time"))

@@ -17,12 +17,11 @@ use bot_play::*;
 use croupier::engine::{GameId, GameKind, GameOptions, Outcome, Seat};
 use croupier::i18n::Lang;
 use croupier::service::{
-    entrants, rating_update, replay_history, standings, Actor, Place, PlayLine, Player, Service,
-    StartGame, PUZZLE,
+    entrants, rating_update, replay_history, standings, Place, Player, Service, StartGame, PUZZLE,
 };
 use croupier::store::{GameStatus, Skill};
 use fake_discord::*;
-use store_db::Db;
+use store_db::{decider, By, Db, Playout};
 
 const SERVER: i64 = 77;
 
@@ -77,30 +76,6 @@ async fn start(
     id
 }
 
-/// Plays the first listed option of every prompt (by seat, as the table does) to the end.
-async fn play_out(svc: &Service, game: GameId) {
-    for _ in 0..2_000 {
-        let loaded = svc.load(game).await.expect("game");
-        let Some(prompt) = loaded.game.prompt() else {
-            assert_eq!(loaded.record.status, GameStatus::Finished);
-            return;
-        };
-        svc.play(
-            PlayLine {
-                game,
-                actor: Actor::Seat(prompt.seat),
-                line: prompt.options[0].clone(),
-                seen: None,
-            },
-            Lang::En,
-            svc.now(),
-        )
-        .await
-        .expect("a legal option plays");
-    }
-    panic!("game {game} did not end");
-}
-
 #[tokio::test]
 async fn finished_games_are_rated_once_in_end_order_on_sqlite() {
     finished_games_are_rated_once_in_end_order(Db::sqlite_file()).await;
@@ -130,7 +105,7 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
             seed,
         )
         .await;
-        play_out(&svc, game).await;
+        Playout::new(&svc, game).by(By::Seat).until_the_end().await;
         ended.push(game);
     }
     // M2 resigns the fourth game against M1: a loss for M2 whatever the scores said.
@@ -154,7 +129,10 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
         7,
     )
     .await;
-    play_out(&svc, with_bot).await;
+    Playout::new(&svc, with_bot)
+        .by(By::Seat)
+        .until_the_end()
+        .await;
     ended.push(with_bot);
     assert!(svc
         .store()
@@ -415,15 +393,10 @@ async fn ratings_through_discord(db: Db) {
     // A whole game, played with /move to its end.
     let (game, thread) = start_game(&fake).await;
     for _ in 0..500 {
-        let loaded = service.load(game).await.expect("game");
-        let Some(prompt) = loaded.game.prompt() else {
+        let Some(d) = decider(&service, game).await else {
             break;
         };
-        let user = loaded.record.seats[prompt.seat.index()]
-            .user
-            .map(|u| u64::from_ne_bytes(u.to_ne_bytes()))
-            .expect("a member decides");
-        let typed = send_move(&fake, user, thread, &prompt.options[0]).await;
+        let typed = send_move(&fake, d.member(), thread, &d.options[0]).await;
         answer_of(&fake, typed.id).await;
     }
     assert_eq!(

@@ -18,7 +18,7 @@ use croupier::store::{GameStatus, NewJob, TimeoutPolicy};
 #[macro_use]
 #[path = "support/store_db.rs"]
 mod store_db;
-use store_db::Db;
+use store_db::{By, Db, Playout};
 
 on_backends!(reminders_then_a_deadline_fire_once);
 on_backends!(a_job_for_a_game_that_moved_on_does_nothing);
@@ -124,28 +124,7 @@ impl World {
 
     /// The mover plays first options until another seat must decide.
     async fn finish_turn(&self, id: GameId) {
-        let (seat, user) = self.mover(id).await;
-        for _ in 0..50 {
-            let l = self.svc.load(id).await.unwrap();
-            let Some(p) = l.game.prompt() else { return };
-            if p.seat != seat {
-                return;
-            }
-            self.svc
-                .play(
-                    PlayLine {
-                        game: id,
-                        actor: Actor::User(user),
-                        line: p.options[0].clone(),
-                        seen: None,
-                    },
-                    Lang::En,
-                    self.clock.now(),
-                )
-                .await
-                .unwrap();
-        }
-        panic!("the turn never ended");
+        Playout::new(&self.svc, id).cap(50).turn().await;
     }
 }
 
@@ -457,14 +436,8 @@ async fn open_seats_are_replaced_and_kicked_by_the_host_or_moderators(db: &Db) {
 
 /// `user` plays the first option of the current prompt (theirs).
 async fn play_first_as(w: &World, id: GameId, user: i64) {
-    let line = w.svc.load(id).await.unwrap().game.prompt().unwrap().options[0].clone();
-    let cmd = PlayLine {
-        game: id,
-        actor: Actor::User(user),
-        line,
-        seen: None,
-    };
-    w.svc.play(cmd, Lang::En, now(w)).await.unwrap();
+    let played = Playout::new(&w.svc, id).by(By::User(user)).one().await;
+    played.expect("someone decides");
 }
 
 /// Plays until `user` decides, then lets their deadline pass and the scheduler act.
@@ -477,14 +450,7 @@ async fn miss_a_deadline(w: &World, id: GameId, user: i64) {
 
 /// Plays the first option for whoever decides until `user` must decide.
 async fn play_until_turn_of(w: &World, id: GameId, user: i64) {
-    for _ in 0..50 {
-        let (_, mover) = w.mover(id).await;
-        if mover == user {
-            return;
-        }
-        play_first_as(w, id, mover).await;
-    }
-    panic!("{user} never had to decide");
+    Playout::new(&w.svc, id).cap(50).until_turn_of(user).await;
 }
 
 async fn a_seat_in_play_changes_hands_only_once_its_time_ran_out(db: &Db) {

@@ -12,7 +12,7 @@ use croupier::engine::{GameId, GameKind, GameOptions, Seat};
 use croupier::i18n::Lang;
 use croupier::service::{seed_to_i64, Actor, PlayLine, Player, Service, ServiceError};
 use croupier::store::{Backend, GameStatus, Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
-use store_db::Db;
+use store_db::{Db, Playout};
 
 /// Migrations the previous release shipped (`git log -- migrations/`: 0003 came after it).
 const OLD_RELEASE_MIGRATIONS: usize = 2;
@@ -364,12 +364,10 @@ async fn record_stored_game(db: &Db, kind: GameKind, seats: usize, seed: u64) ->
     let mut hashes = vec![fnv(&snapshot(&svc, id).await)];
     let mut snapshots = vec![snapshot(&svc, id).await];
     while lines.len() < MAX_LINES {
-        let game = svc.load(id).await.unwrap().game;
-        let Some(p) = game.prompt() else { break };
         let i = lines.len();
-        let pick = p.options[(i * 7 + 3) % p.options.len()].clone();
-        play_line(&svc, id, p.seat.0, &pick).await;
-        lines.push((p.seat.0, pick));
+        let played = Playout::new(&svc, id).nth(i * 7 + 3).at(2).one().await;
+        let Some((seat, pick)) = played else { break };
+        lines.push((seat.0, pick));
         let now = snapshot(&svc, id).await;
         hashes.push(fnv(&now));
         snapshots.push(now);

@@ -1,18 +1,196 @@
-//! Playing through the fake Discord, for the fault, crash and load suites: the bot in-process,
-//! a lobby opened and started by interactions, boards found and clicked.
-//! Include after `fake_discord` with `#[path = "support/bot_play.rs"] mod bot_play;`.
+//! Playing through the fake Discord, for the suites that run the bot: a `World` (a database,
+//! the service on it, the fake Discord and the bot in-process, built by `WorldBuilder`), a
+//! lobby opened and started by interactions, boards found and clicked.
+//! Include after `fake_discord` and `store_db` with `#[path = "support/bot_play.rs"] mod
+//! bot_play;`.
 #![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use croupier::bot::ids::CustomId;
 use croupier::bot::{run_with_service, BotConfig, ShardRange};
+use croupier::clock::{Clock, ManualClock};
 use croupier::config::Token;
 use croupier::engine::GameId;
-use croupier::service::Service;
+use croupier::service::{Service, Timers};
 use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::fake_discord::*;
+use super::store_db::Db;
+
+/// The scheduler's pace in a `World` unless its builder says otherwise.
+pub const TICK: Duration = Duration::from_millis(50);
+
+/// The bot in-process on a database, against a fresh fake Discord.
+pub struct World {
+    pub fake: FakeDiscord,
+    pub service: Service,
+    pub bot: Bot,
+    clock: Option<ManualClock>,
+    /// The database, when the world owns it (`World::sqlite`, `World::owning`).
+    pub db: Option<Db>,
+}
+
+impl World {
+    /// On a fresh SQLite file, kept as long as the world.
+    pub fn sqlite() -> WorldBuilder<'static> {
+        World::owning(Db::sqlite_file())
+    }
+
+    /// On `db`, kept as long as the world (`stop` finishes it).
+    pub fn owning(db: Db) -> WorldBuilder<'static> {
+        WorldBuilder::new(Source::Owned(db))
+    }
+
+    /// On `db`, which the caller keeps (and finishes).
+    pub fn on(db: &Db) -> WorldBuilder<'_> {
+        WorldBuilder::new(Source::Borrowed(db))
+    }
+
+    /// The service's manual clock (`WorldBuilder::clock` or `service_clock`).
+    pub fn clock(&self) -> &ManualClock {
+        self.clock
+            .as_ref()
+            .expect("a world built without a manual clock")
+    }
+
+    /// The fake, the service, the bot and the database the world owns (to keep for the test).
+    pub fn parts(self) -> (FakeDiscord, Service, Bot, Option<Db>) {
+        (self.fake, self.service, self.bot, self.db)
+    }
+
+    /// Stops the bot (it must end cleanly), then finishes the database the world owns.
+    pub async fn stop(self) {
+        self.bot.stop().await;
+        if let Some(db) = self.db {
+            db.finish().await;
+        }
+    }
+}
+
+enum Source<'a> {
+    Owned(Db),
+    Borrowed(&'a Db),
+}
+
+/// How a `World` starts: the service on the database, on a manual clock if asked (the fake's
+/// following it or not), with `timers`; the fake Discord, made ready by `fake` steps and given
+/// extra `user`s; then the bot, its scheduler ticking at `tick` (`TICK` unless told; `None`:
+/// no scheduler), per-member cooldowns off unless asked, its configuration changed by `config`
+/// steps.
+pub struct WorldBuilder<'a> {
+    db: Source<'a>,
+    clock: Option<(i64, bool)>,
+    timers: Timers,
+    tick: Option<Duration>,
+    cooldowns: bool,
+    prepare: Vec<FakeStep>,
+    users: Vec<(u64, String)>,
+    configure: Vec<ConfigStep>,
+}
+
+type FakeStep = Box<dyn FnOnce(&FakeDiscord)>;
+type ConfigStep = Box<dyn FnOnce(&mut BotConfig)>;
+
+impl<'a> WorldBuilder<'a> {
+    fn new(db: Source<'a>) -> WorldBuilder<'a> {
+        WorldBuilder {
+            db,
+            clock: None,
+            timers: Timers::default(),
+            tick: Some(TICK),
+            cooldowns: false,
+            prepare: Vec::new(),
+            users: Vec::new(),
+            configure: Vec::new(),
+        }
+    }
+
+    /// The service on a manual clock set at `at`, which the fake's clock follows.
+    pub fn clock(mut self, at: i64) -> WorldBuilder<'a> {
+        self.clock = Some((at, true));
+        self
+    }
+
+    /// The service on a manual clock set at `at`; the fake keeps the wall clock.
+    pub fn service_clock(mut self, at: i64) -> WorldBuilder<'a> {
+        self.clock = Some((at, false));
+        self
+    }
+
+    pub fn timers(mut self, timers: Timers) -> WorldBuilder<'a> {
+        self.timers = timers;
+        self
+    }
+
+    pub fn tick(mut self, tick: Option<Duration>) -> WorldBuilder<'a> {
+        self.tick = tick;
+        self
+    }
+
+    pub fn cooldowns(mut self, on: bool) -> WorldBuilder<'a> {
+        self.cooldowns = on;
+        self
+    }
+
+    /// A step on the fake before the bot starts (permissions, channels, a network delay).
+    pub fn fake(mut self, step: impl FnOnce(&FakeDiscord) + 'static) -> WorldBuilder<'a> {
+        self.prepare.push(Box::new(step));
+        self
+    }
+
+    /// A change to the bot's configuration (see `config`) before it starts.
+    pub fn config(mut self, step: impl FnOnce(&mut BotConfig) + 'static) -> WorldBuilder<'a> {
+        self.configure.push(Box::new(step));
+        self
+    }
+
+    /// A member of the fake's guild besides Alice and Bob.
+    pub fn user(mut self, id: u64, name: &str) -> WorldBuilder<'a> {
+        self.users.push((id, name.to_string()));
+        self
+    }
+
+    pub async fn start(self) -> World {
+        let (db, owned) = match self.db {
+            Source::Owned(db) => (None, Some(db)),
+            Source::Borrowed(db) => (Some(db), None),
+        };
+        let store = db.or(owned.as_ref()).expect("a database").connect().await;
+        let clock = self.clock.map(|(at, _)| ManualClock::new(at));
+        let mut service = Service::new(store).with_timers(self.timers);
+        if let Some(clock) = &clock {
+            service = service.with_clock(Arc::new(clock.clone()));
+        }
+        let fake = FakeDiscord::start().await;
+        if let (Some(clock), Some((_, true))) = (&clock, self.clock) {
+            let follow = clock.clone();
+            fake.follow_clock(move || Clock::now(&follow));
+        }
+        for step in self.prepare {
+            step(&fake);
+        }
+        for (id, name) in &self.users {
+            fake.add_user(*id, name);
+        }
+        let mut config = config(Token::new(TOKEN), &fake, None, self.tick);
+        config.cooldowns = self.cooldowns;
+        for step in self.configure {
+            step(&mut config);
+        }
+        let bot = Bot::start_with(&fake, service.clone(), config).await;
+        World {
+            fake,
+            service,
+            bot,
+            clock,
+            db: owned,
+        }
+    }
+}
 
 /// The bot running in a task of this process, stopped on drop.
 pub struct Bot {
@@ -181,23 +359,39 @@ pub async fn start_game(fake: &FakeDiscord) -> (GameId, u64) {
         ))
         .await;
     let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
+    let thread = join_and_start(fake, &lobby, &[BOB], ALICE).await;
+    (game_of(&lobby), thread)
+}
+
+/// The game of a lobby message, read from its buttons.
+pub fn game_of(lobby: &Message) -> GameId {
     let ids = custom_ids(&lobby.components);
-    let game = ids
-        .first()
+    ids.first()
         .and_then(|id| id.strip_prefix("l:"))
         .and_then(|rest| rest.split(':').next())
         .and_then(|g| g.parse().ok())
         .map(GameId)
-        .unwrap_or_else(|| panic!("no lobby buttons: {ids:?}"));
-    click_lobby(fake, &lobby, "join", BOB)
-        .await
-        .expect("Bob joins");
-    click_lobby(fake, &lobby, "start", ALICE)
-        .await
-        .expect("Alice starts");
+        .unwrap_or_else(|| panic!("no lobby buttons: {ids:?}"))
+}
+
+/// `joiners` join `lobby` (each click updates it) and `host` starts it: the game's thread
+/// (started from the lobby message, it takes its id), once its first board is there.
+pub async fn join_and_start(
+    fake: &FakeDiscord,
+    lobby: &Message,
+    joiners: &[u64],
+    host: u64,
+) -> u64 {
+    for user in joiners {
+        let updated = click_lobby(fake, lobby, "join", *user).await;
+        assert!(updated.is_ok(), "join updates the lobby: {updated:?}");
+    }
+    let started = click_lobby(fake, lobby, "start", host).await;
+    assert!(started.is_ok(), "start: {started:?}");
     let thread = thread_of(fake, lobby.id).await;
+    assert_eq!(thread, lobby.id);
     latest_board_after(fake, thread, 0).await;
-    (game, thread)
+    thread
 }
 
 /// A running game started through the service (no lobby, nothing posted): `players` in seat

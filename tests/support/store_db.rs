@@ -1,12 +1,19 @@
-//! The database harness shared by the store test suites: a fresh database per test on SQLite
-//! (a temp file, or memory where a test needs no second connection) and on PostgreSQL when
+//! The database harness shared by the suites: a fresh database per test on SQLite (a temp
+//! file, or memory where a test needs no second connection) and on PostgreSQL when
 //! `TEST_DATABASE_URL` is set (a scratch schema, dropped at the end). Without the variable the
 //! PostgreSQL tests return quietly, unless `CROUPIER_REQUIRE_POSTGRES=1` (CI), where they fail.
+//! Below it, the service on such a database: small queries (status, version, moves, who
+//! decides) and `Playout`, which plays a game through the service one legal option at a time.
+//! Include with `#[path = "support/store_db.rs"] mod store_db;` (`#[macro_use]` for
+//! `on_backends!`).
 #![allow(dead_code)]
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use croupier::store::{redact_url, Backend, Store};
+use croupier::engine::{GameId, Seat};
+use croupier::i18n::Lang;
+use croupier::service::{Actor, PlayLine, Service};
+use croupier::store::{redact_url, Backend, GameStatus, Store};
 
 /// A fresh database for one test.
 pub struct Db {
@@ -40,6 +47,14 @@ impl Db {
             _dir: None,
             pg: None,
         }
+    }
+
+    /// A SQLite file, then PostgreSQL when configured: for a suite that runs a scenario on
+    /// each in turn (`finish` each after its scenario).
+    pub async fn each(test: &str) -> Vec<Db> {
+        let mut out = vec![Db::sqlite_file()];
+        out.extend(Db::postgres(test).await);
+        out
     }
 
     /// `None`: no PostgreSQL configured, and none required.
@@ -181,5 +196,206 @@ impl Held {
             .execute(&mut self.0)
             .await
             .unwrap();
+    }
+}
+
+// ----- the service on the database: small queries -----
+
+/// A game's status, as its lobby view reads it (a lobby has one too).
+pub async fn status(service: &Service, game: GameId) -> GameStatus {
+    service.lobby(game).await.expect("game").status
+}
+
+/// A started game's version: how many options it has taken.
+pub async fn version(service: &Service, game: GameId) -> u32 {
+    service.load(game).await.expect("game").record.version.0
+}
+
+/// How many live moves the store holds for a game.
+pub async fn move_count(service: &Service, game: GameId) -> usize {
+    service.store().moves(game).await.expect("moves").len()
+}
+
+/// The store's live moves of a game, as (seat, notation).
+pub async fn moves(service: &Service, game: GameId) -> Vec<(u8, String)> {
+    service
+        .store()
+        .moves(game)
+        .await
+        .expect("moves")
+        .into_iter()
+        .map(|m| (m.seat.0, m.notation))
+        .collect()
+}
+
+/// Who must decide in a game now, and what they are offered.
+pub struct Decider {
+    pub seat: Seat,
+    /// The user holding the seat (`None`: a bot seat).
+    pub user: Option<i64>,
+    pub options: Vec<String>,
+}
+
+impl Decider {
+    /// The deciding member's Discord id (stored as the same 64 bits, signed).
+    pub fn member(&self) -> u64 {
+        let user = self.user.expect("a member decides");
+        u64::from_ne_bytes(user.to_ne_bytes())
+    }
+}
+
+/// Who must decide in `game` now; `None` once no one must (the game is over).
+pub async fn decider(service: &Service, game: GameId) -> Option<Decider> {
+    let loaded = service.load(game).await.expect("game");
+    let prompt = loaded.game.prompt()?;
+    Some(Decider {
+        seat: prompt.seat,
+        user: loaded.record.seats[prompt.seat.index()].user,
+        options: prompt.options,
+    })
+}
+
+// ----- the service on the database: playouts -----
+
+/// Whom a playout's options are played as.
+#[derive(Clone, Copy, Debug)]
+pub enum By {
+    /// The deciding seat itself, as the local table plays.
+    Seat,
+    /// The member holding the deciding seat.
+    Member,
+    /// This user, whoever decides.
+    User(i64),
+}
+
+/// A game played through the service one legal option at a time, for whoever must decide:
+/// the `pick`th option of each prompt (modulo their number; the first unless told), as `by`
+/// (the deciding member unless told), at the service's time (or `at`), at most `cap` options
+/// (2000 unless told), then a panic.
+pub struct Playout<'a> {
+    service: &'a Service,
+    game: GameId,
+    pick: Box<dyn Fn(usize) -> usize + Send + Sync + 'a>,
+    by: By,
+    at: Option<i64>,
+    cap: usize,
+}
+
+impl<'a> Playout<'a> {
+    pub fn new(service: &'a Service, game: GameId) -> Playout<'a> {
+        Playout {
+            service,
+            game,
+            pick: Box::new(|_| 0),
+            by: By::Member,
+            at: None,
+            cap: 2_000,
+        }
+    }
+
+    /// The `n`th option of every prompt (modulo their number).
+    pub fn nth(self, n: usize) -> Playout<'a> {
+        self.pick(move |_| n)
+    }
+
+    /// The option of the `i`th step (from 0) is `pick(i)` (modulo their number).
+    pub fn pick(mut self, pick: impl Fn(usize) -> usize + Send + Sync + 'a) -> Playout<'a> {
+        self.pick = Box::new(pick);
+        self
+    }
+
+    pub fn by(mut self, by: By) -> Playout<'a> {
+        self.by = by;
+        self
+    }
+
+    /// Every option played at this time instead of the service's.
+    pub fn at(mut self, now: i64) -> Playout<'a> {
+        self.at = Some(now);
+        self
+    }
+
+    pub fn cap(mut self, cap: usize) -> Playout<'a> {
+        self.cap = cap;
+        self
+    }
+
+    /// One option; `None` (nothing played) once the game is over.
+    pub async fn one(self) -> Option<(Seat, String)> {
+        let d = decider(self.service, self.game).await?;
+        Some(self.play(0, d).await)
+    }
+
+    /// Until no one must decide (the game must then be finished): the options played.
+    pub async fn until_the_end(self) -> Vec<(Seat, String)> {
+        let game = self.game;
+        let played = self.until(|_| false, "the end").await;
+        let loaded = self.service.load(game).await.expect("game");
+        assert_eq!(loaded.record.status, GameStatus::Finished);
+        played
+    }
+
+    /// Until another seat than the one deciding now must decide, or the game ends.
+    pub async fn turn(self) -> Vec<(Seat, String)> {
+        let Some(first) = decider(self.service, self.game).await else {
+            return Vec::new();
+        };
+        self.until(move |d| d.seat != first.seat, "the end of the turn")
+            .await
+    }
+
+    /// Until the seat of `user` must decide (the game must not end first).
+    pub async fn until_turn_of(self, user: i64) -> Vec<(Seat, String)> {
+        let what = format!("the turn of {user}");
+        let game = self.game;
+        let played = self.until(|d| d.user == Some(user), &what).await;
+        assert!(
+            decider(self.service, game).await.is_some(),
+            "game {game} ended before {what}"
+        );
+        played
+    }
+
+    /// Plays until `stop` says so of who decides, or no one must.
+    async fn until(&self, stop: impl Fn(&Decider) -> bool, what: &str) -> Vec<(Seat, String)> {
+        let mut played = Vec::new();
+        loop {
+            let Some(d) = decider(self.service, self.game).await else {
+                return played;
+            };
+            if stop(&d) {
+                return played;
+            }
+            assert!(
+                played.len() < self.cap,
+                "game {}: {what} not reached in {} options",
+                self.game,
+                self.cap
+            );
+            played.push(self.play(played.len(), d).await);
+        }
+    }
+
+    async fn play(&self, step: usize, d: Decider) -> (Seat, String) {
+        let line = d.options[(self.pick)(step) % d.options.len()].clone();
+        let actor = match self.by {
+            By::Seat => Actor::Seat(d.seat),
+            By::Member => Actor::User(d.user.expect("a member decides")),
+            By::User(user) => Actor::User(user),
+        };
+        let play = PlayLine {
+            game: self.game,
+            actor,
+            line: line.clone(),
+            seen: None,
+        };
+        let at = self.at.unwrap_or_else(|| self.service.now());
+        if let Err(e) = self.service.play(play, Lang::En, at).await {
+            panic!(
+                "game {}: {line:?} by seat {} refused: {e}",
+                self.game, d.seat.0
+            );
+        }
+        (d.seat, line)
     }
 }
