@@ -4,16 +4,19 @@
 //! another game, clicks for another game or version, unknown locales). Never a panic, never a
 //! changed state, and every refusal reads as a sentence.
 
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
 use croupier::bot::ids::{CustomId, MAX_CUSTOM_ID};
 use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, PlayError, Seat, Version};
 use croupier::i18n::Lang;
 use croupier::service::{Actor, Place, PlayLine, Player, Service, ServiceError, StartGame};
-use croupier::store::Store;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::Value;
 use std::cell::Cell;
+use store_db::backends;
 
 /// A deterministic runner: the same cases on every run, no persistence files.
 fn runner(cases: u32) -> TestRunner {
@@ -563,18 +566,6 @@ fn unknown_locales_fall_back_to_english() {
     for l in ["", "xx", "de", "pt-BR", "zh-CN", "en-GB", "\u{0}", "🇫🇷"] {
         assert_eq!(Lang::from_locale(l), Lang::En, "{l}");
     }
-}
-
-async fn backends() -> Vec<(&'static str, Store, Option<tempfile::TempDir>)> {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}/bad.db", dir.path().display());
-    let mut out = vec![("sqlite", Store::connect(&url).await.unwrap(), Some(dir))];
-    if let Ok(pg) = std::env::var("TEST_DATABASE_URL") {
-        if !pg.is_empty() {
-            out.push(("postgres", Store::connect(&pg).await.unwrap(), None));
-        }
-    }
-    out
 }
 
 fn start(kind: GameKind, options: GameOptions, seed: u64, users: i64) -> StartGame {

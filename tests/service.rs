@@ -1,29 +1,14 @@
 //! The service layer over a real store: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
 
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
 use croupier::engine::{GameKind, GameOptions, PlayError, Seat};
 use croupier::i18n::Lang;
 use croupier::service::{
     Actor, Place, PlayLine, Player, Service, ServiceError, StartGame, UndoScope,
 };
-use croupier::store::Store;
-
-async fn backends() -> Vec<(&'static str, Store, Option<tempfile::TempDir>)> {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}/svc.db", dir.path().display());
-    let mut out = vec![("sqlite", Store::connect(&url).await.unwrap(), Some(dir))];
-    match std::env::var("TEST_DATABASE_URL") {
-        Ok(pg) if !pg.is_empty() => {
-            out.push(("postgres", Store::connect(&pg).await.unwrap(), None));
-        }
-        _ => {
-            assert!(
-                std::env::var("CROUPIER_REQUIRE_POSTGRES").is_err(),
-                "CROUPIER_REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not"
-            );
-        }
-    }
-    out
-}
+use store_db::backends;
 
 fn players(n: usize) -> Vec<Player> {
     (0..n)

@@ -2,30 +2,16 @@
 //! TEST_DATABASE_URL is set. These are what the Discord bot calls; the bot itself only decodes
 //! interactions and sends what these return.
 
+#[allow(unused_macros)]
+#[path = "support/store_db.rs"]
+mod store_db;
 use croupier::engine::{GameId, GameKind, GameOptions, PlayError, SetupError, Version};
 use croupier::i18n::Lang;
 use croupier::service::{
     Actor, LobbyError, OpenLobby, Place, PlayLine, Player, Service, ServiceError, UndoScope,
 };
-use croupier::store::{DmStatus, GameStatus, Store, TimeoutPolicy};
-
-async fn backends() -> Vec<(&'static str, Store, Option<tempfile::TempDir>)> {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}/lobby.db", dir.path().display());
-    let mut out = vec![("sqlite", Store::connect(&url).await.unwrap(), Some(dir))];
-    match std::env::var("TEST_DATABASE_URL") {
-        Ok(pg) if !pg.is_empty() => {
-            out.push(("postgres", Store::connect(&pg).await.unwrap(), None));
-        }
-        _ => {
-            assert!(
-                std::env::var("CROUPIER_REQUIRE_POSTGRES").is_err(),
-                "CROUPIER_REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not"
-            );
-        }
-    }
-    out
-}
+use croupier::store::{DmStatus, GameStatus, TimeoutPolicy};
+use store_db::backends;
 
 fn player(user: i64) -> Player {
     Player {

@@ -138,6 +138,27 @@ impl Db {
     }
 }
 
+/// A store on a SQLite file, and on the PostgreSQL database of `TEST_DATABASE_URL` as it is
+/// (its public schema) when set: for the service suites, whose games are made fresh and never
+/// collide. Each comes with its name and the guard that keeps the SQLite file.
+pub async fn backends() -> Vec<(&'static str, Store, Option<tempfile::TempDir>)> {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/store.db", dir.path().display());
+    let mut out = vec![("sqlite", Store::connect(&url).await.unwrap(), Some(dir))];
+    match std::env::var("TEST_DATABASE_URL") {
+        Ok(pg) if !pg.is_empty() => {
+            out.push(("postgres", Store::connect(&pg).await.unwrap(), None));
+        }
+        _ => {
+            assert!(
+                std::env::var("CROUPIER_REQUIRE_POSTGRES").as_deref() != Ok("1"),
+                "CROUPIER_REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set"
+            );
+        }
+    }
+    out
+}
+
 pub async fn raw(url: &str, sql: &str) {
     sqlx::any::install_default_drivers();
     let pool = sqlx::AnyPool::connect(url).await.unwrap();
