@@ -1288,6 +1288,22 @@ async fn shard_ranges_split_the_gateway_between_processes() {
     deadline_fired_once_then_stop(&fake, thread, services, bots, db).await;
 }
 
+/// An option whose value is a list (Portal's seat order of colours) passes `/play`, written
+/// with commas as its help says, and the game starts with it.
+#[tokio::test]
+async fn a_list_option_passes_play_and_the_game_starts_with_it() {
+    let w = World::sqlite().start().await;
+    let fake = &w.fake;
+    let (game, lobby, _thread) = open_lobby_of(fake, "portal", "colours=green,red", "en-US").await;
+    join_and_start(fake, &lobby, &[BOB], ALICE).await;
+    let view = w.service.lobby(game).await.expect("the game");
+    assert_eq!(view.status, GameStatus::Active);
+    assert_eq!(
+        view.options.get("colours").map(String::as_str),
+        Some("green,red")
+    );
+}
+
 /// Hidden hands: a choice that names cards of a hand is never a public button. The deciding
 /// player gets the options in their own "My hand and options" reply; a click there posts the
 /// next board for everyone.

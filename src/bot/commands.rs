@@ -206,14 +206,29 @@ pub(super) fn parse_kind(g: &str) -> Result<GameKind, Text> {
     })
 }
 
-/// `key=value` pairs separated by spaces or commas.
+/// `key=value` pairs separated by spaces or commas. A word without `=` after a pair carries
+/// on its value as a list (`colours=red,blue green` is Portal's seat order `red,blue,green`);
+/// a word without `=` before any pair is refused.
 pub fn parse_options(s: &str) -> Result<GameOptions, Text> {
     let mut out = GameOptions::new();
-    for pair in s.split([' ', ',']).filter(|p| !p.trim().is_empty()) {
-        let Some((k, v)) = pair.split_once('=') else {
-            return Err(Text::new("bot.error.options").arg("input", pair.to_string()));
-        };
-        out.insert(k.trim().to_string(), v.trim().to_string());
+    let mut last: Option<String> = None;
+    for word in s.split([' ', ',']).map(str::trim).filter(|w| !w.is_empty()) {
+        match (word.split_once('='), &last) {
+            (Some((k, v)), _) => {
+                let key = k.trim().to_string();
+                out.insert(key.clone(), v.trim().to_string());
+                last = Some(key);
+            }
+            (None, Some(key)) => {
+                if let Some(value) = out.get_mut(key) {
+                    value.push(',');
+                    value.push_str(word);
+                }
+            }
+            (None, None) => {
+                return Err(Text::new("bot.error.options").arg("input", word.to_string()));
+            }
+        }
     }
     Ok(out)
 }
@@ -737,6 +752,12 @@ mod tests {
             parse_options("short").unwrap_err(),
             Text::new("bot.error.options").arg("input", "short")
         );
+        // A list value: Portal's seat order, with commas or spaces between its colours.
+        let o = parse_options("colours=red,blue, green max_rounds=20").unwrap();
+        assert_eq!(o.get("colours").map(String::as_str), Some("red,blue,green"));
+        assert_eq!(o.get("max_rounds").map(String::as_str), Some("20"));
+        let o = parse_options("colours=Yellow,red").unwrap();
+        assert!(crate::engine::GameKind::Portal.setup(&o, 2, 1).is_ok());
     }
 
     #[test]
