@@ -228,3 +228,98 @@ fn bots_play_their_seats() {
         "{err}"
     );
 }
+
+/// Issue 36: at a table with bots, the person sees only their own secrets. A bot's options
+/// that name its hand are never listed, its hand is never drawn into a file, and the
+/// person's own private options are marked `private` in `--json`. Fails on the old table,
+/// which listed every bot's cards (Space Lab's `keep flight | keep repair`) and wrote
+/// `...-seat2.png` for the bot.
+#[test]
+fn a_person_at_a_table_with_bots_sees_only_their_own_secrets() {
+    for (game, extra) in [
+        ("spacelab", &[][..]),
+        ("gates", &[][..]),
+        ("portal", &["--opt", "hands=hidden"][..]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args = vec![
+            "--game",
+            game,
+            "--players",
+            "2",
+            "--bots",
+            "1",
+            "--seed",
+            "5",
+        ];
+        args.extend_from_slice(extra);
+        let mut t = Table::start(dir.path(), &args);
+        let mut v = t.next();
+        // The verbs of the person's private options (`keep`, `card`, `play`, ...), less those
+        // also offered in public prompts (Gates' `despair`).
+        let mut private_verbs = std::collections::BTreeSet::new();
+        let mut public_verbs = std::collections::BTreeSet::new();
+        let mut bot_steps = Vec::new();
+        let mut person_private = 0;
+        let verb = |o: &Value| o.as_str().unwrap().split(' ').next().unwrap().to_string();
+        for _ in 0..120 {
+            assert!(
+                v.get("private").is_some(),
+                "{game}: no `private` field: {v}"
+            );
+            if !v["outcome"].is_null() {
+                break;
+            }
+            if v["seat"] == 0 {
+                let verbs = v["options"].as_array().unwrap().iter().map(verb);
+                if v["private"] == true {
+                    person_private += 1;
+                    private_verbs.extend(verbs);
+                } else {
+                    public_verbs.extend(verbs);
+                }
+                let pick = v["options"][0].as_str().unwrap().to_string();
+                v = t.send(&pick);
+                assert!(v["error"].is_null(), "{game}: `{pick}` refused: {v}");
+            } else {
+                assert_eq!(
+                    v["private"], false,
+                    "{game}: a bot's options marked private: {v}"
+                );
+                bot_steps.push(v);
+                v = t.next();
+            }
+        }
+        assert!(
+            person_private > 0,
+            "{game}: the person met no private choice"
+        );
+        assert!(bot_steps.len() > 5, "{game}: {} bot steps", bot_steps.len());
+        let private_verbs: Vec<&String> = private_verbs.difference(&public_verbs).collect();
+        assert!(
+            !private_verbs.is_empty(),
+            "{game}: no verb only private options use"
+        );
+        for s in &bot_steps {
+            for o in s["options"].as_array().unwrap() {
+                assert!(
+                    !private_verbs.contains(&&verb(o)),
+                    "{game}: the bot's private option `{o}` was listed: {s}"
+                );
+            }
+        }
+        drop(t);
+        let files: Vec<String> = std::fs::read_dir(dir.path().join("images"))
+            .unwrap()
+            .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            files.iter().any(|f| f.ends_with("-seat1.png")),
+            "{game}: {files:?}"
+        );
+        assert!(
+            !files.iter().any(|f| f.ends_with("-seat2.png")),
+            "{game}: the bot's hand was drawn: {files:?}"
+        );
+    }
+}

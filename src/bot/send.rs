@@ -1057,6 +1057,7 @@ mod tests {
                 text: Text::raw("pick"),
                 options: (0..options).map(|i| format!("opt {i}")).collect(),
                 private: false,
+                secrecy: crate::engine::Secrecy::Public,
             }),
             mention,
             silent: false,

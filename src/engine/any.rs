@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::game::{
     Game, LineKeeps, Outcome, ParseError, Present, Reject, RenderCtx, ResultDetails, RuleErrorText,
+    Secrecy,
 };
 use super::{GameKind, Seat, Version};
 use crate::i18n::Text;
@@ -19,8 +20,10 @@ pub struct PromptInfo {
     pub text: Text,
     pub options: Vec<String>,
     /// The options name hidden things (cards in the decider's hand): show them to that seat
-    /// only (an ephemeral reply, a DM), never on the public board.
+    /// only (an ephemeral reply, a DM), never on the public board (`secrecy` is `Hand`).
     pub private: bool,
+    /// Who may see these options and the option taken, and from when.
+    pub secrecy: Secrecy,
 }
 
 /// One atomic option that was applied.
@@ -375,7 +378,8 @@ impl<G: Game + Present> AnyGame for G {
             kind: p.kind,
             text: p.text,
             options: p.options.iter().map(|o| self.notation(o)).collect(),
-            private: self.options_are_private(),
+            private: self.secrecy().options_private(),
+            secrecy: self.secrecy(),
         })
     }
 

@@ -36,6 +36,54 @@ pub struct Prompt<A> {
     pub options: Vec<A>,
 }
 
+/// Who may see a pending decision and the option taken for it, and from when (issue 36).
+/// Every game declares it for each prompt ([`Game::secrecy`]); every public output (the
+/// board, `/history`, replays, the GIF, the table's `--json`) obeys it through
+/// [`Secrecy::hides_choice`], so a secret is never a rule written in one front end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Secrecy {
+    /// Everyone may see the options and the option taken.
+    #[default]
+    Public,
+    /// The options name what only the deciding seat sees (the cards of its hand, Projects
+    /// it looks at): they are offered to that seat alone, and the option taken is written
+    /// out to the others only through its events, which say what the rules make public.
+    Hand,
+    /// A secret choice among options everyone may see (a ballot): the others learn that a
+    /// choice was made, never which, until the [`Reveal`].
+    Sealed(Reveal),
+}
+
+/// When a secret choice may be written out to everyone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reveal {
+    /// Only its effects ever become public (the events say what they are).
+    Never,
+    /// Once the game is over (finished, resigned or cancelled).
+    GameEnd,
+}
+
+impl Secrecy {
+    /// Whether the options may be shown to the deciding seat only.
+    #[must_use]
+    pub fn options_private(self) -> bool {
+        self == Secrecy::Hand
+    }
+
+    /// Whether the option taken under this secrecy is hidden from someone who is not the
+    /// seat that took it, while the game is (`over = false`) or is no longer (`true`) running.
+    #[must_use]
+    pub fn hides_choice(self, over: bool) -> bool {
+        match self {
+            Secrecy::Public => false,
+            Secrecy::Hand | Secrecy::Sealed(Reveal::Never) => true,
+            Secrecy::Sealed(Reveal::GameEnd) => !over,
+        }
+    }
+}
+
 /// What applying one option did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Applied<E> {
@@ -317,10 +365,11 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
         None
     }
 
-    /// Whether the pending prompt's options show what only the deciding seat may see (the
-    /// cards of its hand): front ends then offer them only to that seat, never on the board.
-    fn options_are_private(&self) -> bool {
-        false
+    /// Who may see the pending prompt's options and the option taken ([`Secrecy`]): the
+    /// default is everyone. A game answers for every prompt it asks; `tests/leaks.rs` plays
+    /// twins that differ in one secret choice and checks every public output hides it.
+    fn secrecy(&self) -> Secrecy {
+        Secrecy::Public
     }
 
     /// A typed `;` line stops as soon as this changes (the rest is refused as "your turn is

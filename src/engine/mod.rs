@@ -17,7 +17,8 @@ pub use any::{play_out, AnyGame, AppliedMove, LoadError, PlayError, PromptInfo};
 pub use bot_hooks::{estimate_from_scores, BotHooks};
 pub use game::{
     resolve_options, Applied, Game, GameOptions, LineKeeps, OptionSpec, Outcome, ParseError,
-    Present, Prompt, Reject, RenderCtx, ResultDetails, RuleErrorText, ScorePart, SetupError,
+    Present, Prompt, Reject, RenderCtx, ResultDetails, Reveal, RuleErrorText, ScorePart, Secrecy,
+    SetupError,
 };
 pub use kind::GameKind;
 pub use rng::{rng_from_seed, GameRng};

@@ -8,7 +8,7 @@ use super::output::{self, Outputs, PrivatePost};
 use super::{Actor, Loaded, Place, Player, Service, ServiceError};
 use crate::ai::Level;
 use crate::clock::{MAX_TURN_SECS, MIN_TURN_SECS};
-use crate::engine::{GameId, GameKind, GameOptions, PlayError, PromptInfo, Seat, Version};
+use crate::engine::{GameId, GameKind, GameOptions, PlayError, PromptInfo, Seat, Secrecy, Version};
 use crate::i18n::{Lang, Text};
 
 /// The longest wait a bot seat may be given before it plays, in seconds.
@@ -817,34 +817,28 @@ impl Service {
         let names = super::text_names(&record);
         let own = viewer.and_then(|u| record.seats.iter().position(|s| s.user == Some(u)));
         let moves = self.store.moves(game).await?;
-        // Replayed to learn which options were private when taken (cards of a hand): those
-        // show as "a private choice" to everyone but the seat that took them.
-        let mut replay = super::rebuild(&record, &[]).ok();
-        let mut lines = Vec::with_capacity(moves.len());
-        for (i, m) in moves.iter().enumerate() {
-            let private = replay
-                .as_ref()
-                .and_then(|g| g.prompt())
-                .is_none_or(|p| p.private);
-            let shown = if private && own != Some(m.seat.index()) {
-                Text::new("bot.history_private")
-            } else {
-                Text::raw(m.notation.clone())
-            };
-            lines.push(
+        // Replayed to learn each option's secrecy when taken (a card of a hand, a ballot):
+        // those show as "a private choice" to everyone but the seat that took them, until
+        // the game reveals them. A log that no longer replays hides every line.
+        let secrecy = super::replay::replay_to(&record, &moves, moves.len())
+            .map_or_else(|_| vec![Secrecy::Hand; moves.len()], |(_, s)| s);
+        let lines = moves
+            .iter()
+            .zip(secrecy)
+            .enumerate()
+            .map(|(i, (m, secrecy))| {
+                let shown = if super::replay::choice_shown(&record, m, secrecy, own) {
+                    Text::raw(m.notation.clone())
+                } else {
+                    Text::new("bot.history_private")
+                };
                 Text::new("bot.history_line")
                     .arg("n", i + 1)
                     .arg("seat", m.seat)
                     .arg("move", shown)
-                    .render_with(lang, &names),
-            );
-            if let Some(g) = replay.as_mut() {
-                if g.apply_notation(m.seat, &m.notation).is_err() {
-                    // A log that no longer replays: hide the rest rather than guess.
-                    replay = None;
-                }
-            }
-        }
+                    .render_with(lang, &names)
+            })
+            .collect();
         Ok(lines)
     }
 

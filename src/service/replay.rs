@@ -2,12 +2,13 @@
 //! the options and the log (the log is the truth), never from a stored snapshot.
 //!
 //! A step shows only what the public board showed then: the image is the public view's, so
-//! no hidden hand can be in it. The notation of a choice that was private when it was made
-//! (a card of a hand) is shown only to the seat that made it, as `/history` does.
+//! no hidden hand can be in it. The notation of a choice that was secret when it was made
+//! (a card of a hand, a ballot: the game's [`Secrecy`]) is shown only to the seat that made
+//! it until its reveal, as `/history` does.
 
 use super::output::{encode_png, outcome_text};
 use super::{rebuild, text_names, Service, ServiceError};
-use crate::engine::{AnyGame, GameId, RenderCtx, Seat};
+use crate::engine::{AnyGame, GameId, RenderCtx, Seat, Secrecy};
 use crate::i18n::{Lang, Text};
 use crate::render::anim;
 use crate::store::{GameRecord, GameStatus, MoveRecord};
@@ -39,21 +40,22 @@ pub fn turn_bounds(moves: &[MoveRecord]) -> Vec<(usize, usize)> {
     out
 }
 
-/// The game after `count` options of the log, and for each option whether it was private
-/// (a choice among the cards of a hand) when it was made.
-fn replay_to(
+/// The game after `count` options of the log, and each option's [`Secrecy`] when it was
+/// taken (a card of a hand, a secret ballot).
+pub(super) fn replay_to(
     record: &GameRecord,
     moves: &[MoveRecord],
     count: usize,
-) -> Result<(Box<dyn AnyGame>, Vec<bool>), ServiceError> {
+) -> Result<(Box<dyn AnyGame>, Vec<Secrecy>), ServiceError> {
     let mut game = rebuild(record, &[]).map_err(|(_, error)| ServiceError::Replay {
         game: record.id,
         seq: -1,
         error,
     })?;
-    let mut private = Vec::with_capacity(count);
+    let mut secrecy = Vec::with_capacity(count);
     for m in moves.iter().take(count) {
-        private.push(game.prompt().is_none_or(|p| p.private));
+        // A move with no prompt before it cannot be: keep it hidden rather than guess.
+        secrecy.push(game.prompt().map_or(Secrecy::Hand, |p| p.secrecy));
         game.apply_notation(m.seat, &m.notation)
             .map_err(|error| ServiceError::Replay {
                 game: record.id,
@@ -61,7 +63,19 @@ fn replay_to(
                 error,
             })?;
     }
-    Ok((game, private))
+    Ok((game, secrecy))
+}
+
+/// Whether `viewer` (a seat index, if they hold one) may read the option `m` taken under
+/// `secrecy` in game `record` as it stands: the seat that took it always may, anyone else
+/// once its [`Reveal`](crate::engine::Reveal) has come.
+pub(super) fn choice_shown(
+    record: &GameRecord,
+    m: &MoveRecord,
+    secrecy: Secrecy,
+    viewer: Option<usize>,
+) -> bool {
+    viewer == Some(m.seat.index()) || !secrecy.hides_choice(record.status != GameStatus::Active)
 }
 
 /// The animated replay of a game (GIF): public boards only, at the turns
@@ -160,7 +174,7 @@ impl Service {
         let steps = turns.len();
         let step = step.min(steps);
         let upto = if step == 0 { 0 } else { turns[step - 1].1 };
-        let (state, private) = replay_to(&record, &moves, upto)?;
+        let (state, secrecy) = replay_to(&record, &moves, upto)?;
         let names = text_names(&record);
         let mut lines = vec![Text::new("replay.title")
             .arg("game", record.kind.display_name())
@@ -175,10 +189,10 @@ impl Service {
             let seat = moves[from].seat;
             let shown: Vec<String> = (from..to)
                 .map(|i| {
-                    if private[i] && own != Some(seat.index()) {
-                        Text::new("bot.history_private").render(lang)
-                    } else {
+                    if choice_shown(&record, &moves[i], secrecy[i], own) {
                         format!("`{}`", moves[i].notation)
+                    } else {
+                        Text::new("bot.history_private").render(lang)
                     }
                 })
                 .collect();

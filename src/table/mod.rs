@@ -47,6 +47,9 @@ struct JsonStep<'a> {
     seat: Option<u8>,
     prompt: Option<&'a str>,
     options: Vec<String>,
+    /// The options name the deciding seat's own secrets (its hand): listed only because that
+    /// seat is a person at this table, on its own turn. A bot's are never listed.
+    private: bool,
     events: Vec<String>,
     scores: Vec<i64>,
     error: Option<String>,
@@ -115,7 +118,12 @@ impl<W: Write> Table<'_, W> {
             outputs.board.game, outputs.board.version.0
         ));
         std::fs::write(&path, &outputs.board.png)?;
-        for p in &outputs.private {
+        // Only the people at this table get their hands drawn: a bot's hand is its secret.
+        for p in outputs
+            .private
+            .iter()
+            .filter(|p| is_person(outputs, p.seat))
+        {
             let private = self.args.out.join(format!(
                 "game{}-v{:04}-seat{}.png",
                 outputs.board.game,
@@ -136,17 +144,19 @@ impl<W: Write> Table<'_, W> {
             None
         };
         let board = &outputs.board;
+        // Options are listed for a person's decision, or for anyone's when they hide nothing.
+        let listed = board
+            .prompt
+            .as_ref()
+            .filter(|p| !p.private || is_person(outputs, p.seat));
         if self.args.json {
             let step = JsonStep {
                 game: board.game.0,
                 version: board.version.0,
                 seat: board.prompt.as_ref().map(|p| p.seat.0),
                 prompt: board.prompt.as_ref().map(|p| p.kind),
-                options: board
-                    .prompt
-                    .as_ref()
-                    .map(|p| p.options.clone())
-                    .unwrap_or_default(),
+                options: listed.map(|p| p.options.clone()).unwrap_or_default(),
+                private: listed.is_some_and(|p| p.private),
                 events: board.events.clone(),
                 scores: board.scores.clone(),
                 error,
@@ -173,7 +183,8 @@ impl<W: Write> Table<'_, W> {
                 )?;
             }
         }
-        if let Some(p) = &board.prompt {
+        // A bot's turn shows what it did (the events above), not what it could have done.
+        if let Some(p) = listed.filter(|p| is_person(outputs, p.seat)) {
             if self.args.interactive {
                 writeln!(self.out, "{}", Text::new("core.table.options").render(lang))?;
                 for (i, o) in p.options.iter().enumerate() {
@@ -196,6 +207,15 @@ impl<W: Write> Table<'_, W> {
         }
         self.out.flush()
     }
+}
+
+/// Whether `seat` is held by a person at this table (not a bot).
+fn is_person(outputs: &Outputs, seat: Seat) -> bool {
+    !outputs
+        .table
+        .seats
+        .get(seat.index())
+        .is_some_and(|s| s.is_bot)
 }
 
 /// `--import FILE`: a game file written by `/export` becomes a new local game as it was set

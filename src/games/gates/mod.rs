@@ -28,7 +28,7 @@ use image::RgbaImage;
 use crate::engine::{
     resolve_options, Applied, BotHooks, Game, GameKind, GameOptions, GameRng, LineKeeps,
     OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart, Seat,
-    SetupError,
+    Secrecy, SetupError,
 };
 use crate::i18n::Text;
 use components::{data, Region};
@@ -460,8 +460,12 @@ impl Game for Gates {
     }
 
     /// Playing and swapping name the cards of the hand (spec section 9).
-    fn options_are_private(&self) -> bool {
-        matches!(self.ask(), Some(Ask::PlayCard | Ask::SwapDiscard))
+    fn secrecy(&self) -> Secrecy {
+        if matches!(self.ask(), Some(Ask::PlayCard | Ask::SwapDiscard)) {
+            Secrecy::Hand
+        } else {
+            Secrecy::Public
+        }
     }
 
     fn line_epoch(&self) -> u64 {

@@ -31,8 +31,8 @@ use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, GameRng,
-    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart, Seat,
-    SetupError,
+    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, Reveal, ScorePart,
+    Seat, Secrecy, SetupError,
 };
 use crate::i18n::Text;
 use components::data;
@@ -405,17 +405,28 @@ impl Game for Portal {
     }
 
     /// With hidden hands, options that name a card of the hand (play, gun, trade, discard)
-    /// are offered to the deciding seat alone.
-    fn options_are_private(&self) -> bool {
-        self.opts.hidden_hands
-            && self.current().is_some_and(|step| {
-                self.options(step).iter().any(|a| {
-                    matches!(
-                        a,
-                        Action::Play(_) | Action::Gun(_) | Action::Trade(_) | Action::Discard(_)
-                    )
-                })
+    /// are offered to the deciding seat alone. A ballot of the final vote is secret until
+    /// the game is over (spec 8: the public sees who has voted; the last ballot ends the game
+    /// with the tally).
+    fn secrecy(&self) -> Secrecy {
+        let Some(step) = self.current() else {
+            return Secrecy::Public;
+        };
+        let options = self.options(step);
+        if options.iter().any(|a| matches!(a, Action::Vote(_))) {
+            Secrecy::Sealed(Reveal::GameEnd)
+        } else if self.opts.hidden_hands
+            && options.iter().any(|a| {
+                matches!(
+                    a,
+                    Action::Play(_) | Action::Gun(_) | Action::Trade(_) | Action::Discard(_)
+                )
             })
+        {
+            Secrecy::Hand
+        } else {
+            Secrecy::Public
+        }
     }
 
     /// Only the playouts' cheap habits: every real decision is searched.

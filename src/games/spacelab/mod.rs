@@ -29,7 +29,7 @@ use image::RgbaImage;
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, GameRng,
     LineKeeps, OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart,
-    Seat, SetupError,
+    Seat, Secrecy, SetupError,
 };
 use crate::i18n::Text;
 use cards::data;
@@ -541,11 +541,15 @@ impl Game for SpaceLab {
 
     /// Choosing a card to place, paying with hand cards and keeping a Project name cards only
     /// the deciding seat may see (spec section 9).
-    fn options_are_private(&self) -> bool {
-        matches!(
+    fn secrecy(&self) -> Secrecy {
+        if matches!(
             self.prompt_kind(),
             Some("place_filter" | "place_card" | "place_pay" | "pay_filter" | "keep_project")
-        )
+        ) {
+            Secrecy::Hand
+        } else {
+            Secrecy::Public
+        }
     }
 
     /// Only the playout policy: the root decision is always searched.
