@@ -1,5 +1,5 @@
 # Build stage: compile the release binary with the committed lock file.
-FROM rust:1-slim-bookworm AS build
+FROM rust:1-slim-trixie AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY src ./src
@@ -9,7 +9,7 @@ COPY benches ./benches
 RUN cargo build --release --locked --bin croupier
 
 # Runtime stage: a slim image running as a non-root user; SQLite data on a volume.
-FROM debian:bookworm-slim
+FROM debian:trixie-slim
 RUN apt-get update \
     && apt-get install -y --no-install-recommends ca-certificates \
     && rm -rf /var/lib/apt/lists/* \

@@ -64,21 +64,24 @@ pub struct Config {
     /// `METRICS_ADDR`: where `/metrics` and `/healthz` are served (e.g. `0.0.0.0:9100`);
     /// unset: no listener, nothing recorded.
     pub metrics_addr: Option<std::net::SocketAddr>,
+    /// `METRICS_TOKEN`: when set, `/metrics` and `/healthz` answer only requests that carry
+    /// `Authorization: Bearer <token>` (`croupier healthcheck` sends it).
+    pub metrics_token: Option<Token>,
+    /// `DATABASE_POOL_SIZE`: connections the store keeps open at most (default: 4 for a
+    /// SQLite file, 8 for PostgreSQL).
+    pub pool_size: Option<u32>,
+    /// `LOG_FORMAT=json`: one JSON object per log line (for a log collector); plain text
+    /// otherwise.
+    pub json_logs: bool,
 }
 
 impl Config {
     /// Reads `.env` if present (never overriding the real environment), then the variables.
     pub fn from_env() -> Config {
         let _ = dotenvy::dotenv();
-        let token = std::env::var("DISCORD_TOKEN")
-            .ok()
-            .map(|t| t.trim().to_string())
-            .filter(|t| !t.is_empty())
-            .map(Token);
-        let database_url = std::env::var("DATABASE_URL")
-            .ok()
-            .filter(|u| !u.trim().is_empty())
-            .unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string());
+        let token = secret("DISCORD_TOKEN").map(Token);
+        let database_url =
+            secret("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string());
         Config {
             token,
             database_url,
@@ -103,8 +106,37 @@ impl Config {
                 .filter(|n| *n > 0)
                 .unwrap_or(crate::bot::DISCORD_GLOBAL_LIMIT),
             metrics_addr: metrics_addr(),
+            metrics_token: secret("METRICS_TOKEN").map(Token),
+            pool_size: var_u64("DATABASE_POOL_SIZE")
+                .and_then(|n| u32::try_from(n.clamp(1, 100)).ok()),
+            json_logs: std::env::var("LOG_FORMAT")
+                .is_ok_and(|f| f.trim().eq_ignore_ascii_case("json")),
         }
     }
+}
+
+/// A secret from `NAME`, or else from the file `NAME_FILE` names (Docker and compose secrets,
+/// Kubernetes mounts), trimmed; `None` when neither is set or both are empty. A `NAME_FILE`
+/// that cannot be read is reported (by path, never by content) and ignored.
+fn secret(name: &str) -> Option<String> {
+    let direct = std::env::var(name)
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty());
+    direct.or_else(|| {
+        let path = std::env::var(format!("{name}_FILE")).ok()?;
+        let path = path.trim();
+        if path.is_empty() {
+            return None;
+        }
+        match std::fs::read_to_string(path) {
+            Ok(text) => Some(text.trim().to_string()).filter(|v| !v.is_empty()),
+            Err(e) => {
+                eprintln!("croupier: {name}_FILE={path} cannot be read ({e}); ignored");
+                None
+            }
+        }
+    })
 }
 
 /// `METRICS_ADDR`, if set: a socket address (`127.0.0.1:9100`, `[::]:9100`); anything else
@@ -129,6 +161,9 @@ impl fmt::Debug for Config {
             .field("command_cooldowns", &self.command_cooldowns)
             .field("global_limit", &self.global_limit)
             .field("metrics_addr", &self.metrics_addr)
+            .field("metrics_token", &self.metrics_token)
+            .field("pool_size", &self.pool_size)
+            .field("json_logs", &self.json_logs)
             .finish()
     }
 }
@@ -215,7 +250,30 @@ mod tests {
             command_cooldowns: true,
             global_limit: 50,
             metrics_addr: None,
+            metrics_token: Some(Token("scrape-secret".into())),
+            pool_size: None,
+            json_logs: false,
         }
+    }
+
+    #[test]
+    fn secrets_come_from_the_variable_or_else_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("token");
+        std::fs::write(&file, "  from-a-file\n").unwrap();
+        // Variable names of this test alone: tests run in parallel threads of one process.
+        std::env::set_var("CROUPIER_TEST_SECRET_FILE", &file);
+        assert_eq!(
+            secret("CROUPIER_TEST_SECRET").as_deref(),
+            Some("from-a-file")
+        );
+        std::env::set_var("CROUPIER_TEST_SECRET", " direct ");
+        assert_eq!(secret("CROUPIER_TEST_SECRET").as_deref(), Some("direct"));
+        std::env::set_var("CROUPIER_TEST_SECRET", "");
+        std::env::set_var("CROUPIER_TEST_SECRET_FILE", dir.path().join("missing"));
+        assert_eq!(secret("CROUPIER_TEST_SECRET"), None);
+        std::env::remove_var("CROUPIER_TEST_SECRET");
+        std::env::remove_var("CROUPIER_TEST_SECRET_FILE");
     }
 
     #[test]
@@ -223,7 +281,7 @@ mod tests {
         let t = Token("secret-abc".into());
         assert_eq!(format!("{t:?} {t}"), "[redacted] [redacted]");
         let c = config(Some(t), "sqlite::memory:");
-        assert!(!format!("{c:?}").contains("secret"));
+        assert!(!format!("{c:?}").contains("secret"), "{c:?}");
     }
 
     #[test]

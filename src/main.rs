@@ -11,7 +11,7 @@ use croupier::config::Config;
 use croupier::engine::GameKind;
 use croupier::i18n::Lang;
 use croupier::service::Service;
-use croupier::store::{redact_url, Store};
+use croupier::store::{redact_url, Open, Store};
 use croupier::table::{self, TableArgs};
 
 #[derive(Parser)]
@@ -134,13 +134,17 @@ async fn main() -> std::process::ExitCode {
     } else {
         "warn"
     };
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| default_filter.into()),
         )
-        .with_writer(std::io::stderr)
-        .init();
+        .with_writer(std::io::stderr);
+    if config.json_logs {
+        logs.json().init();
+    } else {
+        logs.init();
+    }
     match run(cli, config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
@@ -174,7 +178,12 @@ async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
         Some(Command::Table(t)) => table_cmd(*t, &config).await,
         Some(Command::Serve(s)) => serve(&config, &s).await,
         Some(Command::Backup { file }) => {
-            let store = Store::connect(&config.database_url).await?;
+            // The database as it is: a backup neither creates it nor migrates it.
+            let how = Open {
+                pool_size: Some(1),
+                migrate: false,
+            };
+            let store = Store::open(&config.database_url, &how).await?;
             store.backup_to(&file).await?;
             store.close().await;
             println!(
@@ -190,7 +199,8 @@ async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
                     "METRICS_ADDR is not set (or give --addr): the bot serves no health check"
                 )
             })?;
-            match croupier::ops::check(addr).await {
+            let token = config.metrics_token.as_ref().map(|t| t.expose());
+            match croupier::ops::check(addr, token).await {
                 Ok(body) => {
                     println!("croupier: healthy ({body})");
                     Ok(())
@@ -199,6 +209,18 @@ async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
             }
         }
         None if config.token.is_some() => serve(&config, &ServeCli::default()).await,
+        // No token and nobody at a terminal (a container, a service manager): the set-up
+        // help and a failure, never a table game started in the bot's database.
+        None if !std::io::stdin().is_terminal() => {
+            let lang = Lang::from_locale(&std::env::var("LANG").unwrap_or_default());
+            eprintln!(
+                "{}",
+                croupier::bot::setup_help::no_token_message(config.application_id, lang)
+            );
+            anyhow::bail!(
+                "DISCORD_TOKEN is not set (give DISCORD_TOKEN or DISCORD_TOKEN_FILE; `croupier table` plays locally)"
+            )
+        }
         // A newcomer without a token plays the local table against one bot.
         None => {
             // (`Default` leaves `out` empty; clap's default applies only to parsed flags.)
@@ -247,6 +269,8 @@ async fn serve(config: &Config, cli: &ServeCli) -> anyhow::Result<()> {
         cooldowns: config.command_cooldowns,
         global_limit: config.global_limit,
         metrics_addr: config.metrics_addr,
+        metrics_token: config.metrics_token.clone(),
+        pool_size: config.pool_size,
     };
     croupier::bot::run_bot(bot, config.timers.clone(), croupier::bot::shutdown_signal()).await
 }

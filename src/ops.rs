@@ -187,15 +187,23 @@ pub type Health = Result<(), String>;
 /// A future the listener awaits at each request (boxed: the bot's checks borrow nothing).
 pub type Probe<T> = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = T> + Send>> + Send + Sync>;
 
-/// What the listener answers from: the recorder, the health check, and the gauges to set from
-/// the database just before a scrape.
+/// What the listener answers from: the recorder, the health check, the gauges to set from
+/// the database just before a scrape, and the bearer token requests must carry, if any.
 #[derive(Clone)]
 pub struct Endpoints {
     pub handle: PrometheusHandle,
     pub health: Probe<Health>,
     pub refresh: Probe<()>,
+    /// `METRICS_TOKEN`: `None` serves anyone who reaches the address.
+    pub token: Option<Arc<str>>,
 }
 
+/// A health verdict and the database's gauges are reused this long: a scraper and a load
+/// balancer polling every second (or someone hammering the port) cost the database one
+/// query per period, not one per request.
+pub const CACHE_FOR: Duration = Duration::from_secs(2);
+/// Connections answered at once; more are closed straight away (a monitor needs one or two).
+pub const MAX_CONNECTIONS: usize = 16;
 /// A request head larger than this is refused (our two paths need a few dozen bytes).
 const MAX_HEAD: usize = 8 * 1024;
 /// A client gets this long to send its request head, and the answer this long to go out.
@@ -208,8 +216,42 @@ pub async fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
     TcpListener::bind(addr).await
 }
 
+/// The last health verdict and the last refresh of the gauges, with when they were taken.
+#[derive(Default)]
+struct Cache {
+    health: tokio::sync::Mutex<Option<(tokio::time::Instant, Health)>>,
+    refreshed: tokio::sync::Mutex<Option<tokio::time::Instant>>,
+}
+
+impl Cache {
+    /// The health verdict, asked of the probe at most once per [`CACHE_FOR`] (requests that
+    /// arrive meanwhile wait for the one probe and share its answer).
+    async fn health(&self, endpoints: &Endpoints) -> Health {
+        let mut last = self.health.lock().await;
+        match &*last {
+            Some((at, verdict)) if at.elapsed() < CACHE_FOR => verdict.clone(),
+            _ => {
+                let verdict = (endpoints.health)().await;
+                *last = Some((tokio::time::Instant::now(), verdict.clone()));
+                verdict
+            }
+        }
+    }
+
+    /// Sets the gauges from the database, at most once per [`CACHE_FOR`].
+    async fn refresh(&self, endpoints: &Endpoints) {
+        let mut last = self.refreshed.lock().await;
+        if last.is_none_or(|at| at.elapsed() >= CACHE_FOR) {
+            (endpoints.refresh)().await;
+            *last = Some(tokio::time::Instant::now());
+        }
+    }
+}
+
 /// Answers `GET /metrics` and `GET /healthz` on `listener` until the task is dropped.
 pub async fn serve(listener: TcpListener, endpoints: Endpoints) {
+    let cache = Arc::new(Cache::default());
+    let open = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
         let (stream, _) = match listener.accept().await {
             Ok(s) => s,
@@ -220,23 +262,38 @@ pub async fn serve(listener: TcpListener, endpoints: Endpoints) {
                 continue;
             }
         };
+        // Past the cap the connection is dropped unanswered: cheaper than any answer.
+        let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
         let endpoints = endpoints.clone();
+        let cache = Arc::clone(&cache);
         tokio::spawn(async move {
-            if let Err(e) = answer(stream, &endpoints).await {
+            if let Err(e) = answer(stream, &endpoints, &cache).await {
                 tracing::debug!(error = %e, "a metrics request failed");
             }
+            drop(permit);
         });
     }
 }
 
-async fn answer(mut stream: TcpStream, endpoints: &Endpoints) -> std::io::Result<()> {
+async fn answer(
+    mut stream: TcpStream,
+    endpoints: &Endpoints,
+    cache: &Cache,
+) -> std::io::Result<()> {
     let head = match tokio::time::timeout(IO_WAIT, read_head(&mut stream)).await {
         Ok(head) => head?,
         Err(_) => return Ok(()),
     };
-    let (status, content_type, body) = match route(&head) {
+    let mut route = route(&head);
+    if !matches!(route, Route::Bad) && !authorized(&head, endpoints.token.as_deref()) {
+        route = Route::Unauthorized;
+    }
+    let (status, content_type, body) = match route {
         Route::Metrics => {
-            (endpoints.refresh)().await;
+            cache.refresh(endpoints).await;
             endpoints.handle.run_upkeep();
             (
                 "200 OK",
@@ -244,7 +301,12 @@ async fn answer(mut stream: TcpStream, endpoints: &Endpoints) -> std::io::Result
                 endpoints.handle.render(),
             )
         }
-        Route::Health => match (endpoints.health)().await {
+        Route::Unauthorized => (
+            "401 Unauthorized\r\nwww-authenticate: Bearer",
+            "text/plain; charset=utf-8",
+            "a bearer token is required (METRICS_TOKEN)\n".to_string(),
+        ),
+        Route::Health => match cache.health(endpoints).await {
             Ok(()) => ("200 OK", "text/plain; charset=utf-8", "ok\n".to_string()),
             Err(reason) => (
                 "503 Service Unavailable",
@@ -302,6 +364,33 @@ enum Route {
     NotFound,
     BadMethod,
     Bad,
+    Unauthorized,
+}
+
+/// Whether the request head carries `Authorization: Bearer <token>` when a token is set
+/// (compared in time independent of where the first difference is).
+fn authorized(head: &[u8], token: Option<&str>) -> bool {
+    let Some(token) = token else {
+        return true;
+    };
+    let text = String::from_utf8_lossy(head);
+    text.lines().skip(1).any(|line| {
+        let Some((name, value)) = line.split_once(':') else {
+            return false;
+        };
+        let value = value.trim();
+        let given = value
+            .get(..7)
+            .filter(|scheme| scheme.eq_ignore_ascii_case("bearer "))
+            .map(|_| value[7..].trim());
+        name.trim().eq_ignore_ascii_case("authorization")
+            && given.is_some_and(|given| same_secret(given.as_bytes(), token.as_bytes()))
+    })
+}
+
+/// Equality whose time does not tell how much of a guess was right.
+fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 fn route(head: &[u8]) -> Route {
@@ -343,9 +432,10 @@ fn one_line(reason: &str) -> String {
 }
 
 /// `croupier healthcheck`: asks `GET /healthz` of the process listening on `addr` (an
-/// unspecified address such as `0.0.0.0` is asked on loopback). `Ok` with the body on a 200;
-/// otherwise `Err` with the status line and reason.
-pub async fn check(addr: SocketAddr) -> Result<String, String> {
+/// unspecified address such as `0.0.0.0` is asked on loopback), with the bearer `token` when
+/// the process requires one. `Ok` with the body on a 200; otherwise `Err` with the status
+/// line and reason.
+pub async fn check(addr: SocketAddr, token: Option<&str>) -> Result<String, String> {
     let addr = match addr.ip() {
         ip if ip.is_unspecified() => {
             let local: std::net::IpAddr = if ip.is_ipv4() {
@@ -357,11 +447,14 @@ pub async fn check(addr: SocketAddr) -> Result<String, String> {
         }
         _ => addr,
     };
+    let auth = token
+        .map(|t| format!("authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let request =
+        format!("GET /healthz HTTP/1.1\r\nhost: localhost\r\n{auth}connection: close\r\n\r\n");
     let ask = async {
         let mut stream = TcpStream::connect(addr).await?;
-        stream
-            .write_all(b"GET /healthz HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n")
-            .await?;
+        stream.write_all(request.as_bytes()).await?;
         let mut answer = Vec::new();
         stream.read_to_end(&mut answer).await?;
         Ok::<_, std::io::Error>(answer)
@@ -410,6 +503,31 @@ mod tests {
         assert_eq!(route(b"GET /metrics\r\n\r\n"), Route::Bad);
         assert_eq!(route(&[0xff, 0xfe, b'\n']), Route::Bad);
         assert_eq!(route(&vec![b'a'; MAX_HEAD + 1]), Route::Bad);
+    }
+
+    #[test]
+    fn a_token_is_asked_only_when_one_is_set() {
+        let head = |auth: &str| format!("GET /metrics HTTP/1.1\r\nhost: x\r\n{auth}\r\n");
+        assert!(authorized(head("").as_bytes(), None));
+        assert!(!authorized(head("").as_bytes(), Some("s3cret")));
+        for ok in [
+            "authorization: Bearer s3cret\r\n",
+            "AUTHORIZATION:bearer  s3cret \r\n",
+        ] {
+            assert!(authorized(head(ok).as_bytes(), Some("s3cret")), "{ok}");
+        }
+        for bad in [
+            "authorization: Bearer s3cre\r\n",
+            "authorization: Bearer s3cret2\r\n",
+            "authorization: Basic s3cret\r\n",
+            "x-authorization: Bearer s3cret\r\n",
+            "authorization: Bearer\r\n",
+        ] {
+            assert!(!authorized(head(bad).as_bytes(), Some("s3cret")), "{bad}");
+        }
+        // The request line itself is not a header.
+        let sneaky = "GET /metrics?authorization:Bearer%20s3cret HTTP/1.1\r\n\r\n";
+        assert!(!authorized(sneaky.as_bytes(), Some("s3cret")));
     }
 
     #[test]

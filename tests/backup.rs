@@ -129,3 +129,88 @@ async fn postgres_backups_point_to_pg_dump() {
     assert!(err.to_string().contains("pg_dump"), "{err}");
     assert!(!dir.path().join("x.db").exists());
 }
+
+/// Issue 37, through the binary as an operator runs it: `croupier backup` copies the database
+/// as it is (no migration runs on it, no file is created where none was) into a file only its
+/// owner may read; and with no token and nobody at a terminal (a container), `croupier` prints
+/// the set-up help and fails instead of starting a table game in that database.
+#[tokio::test]
+async fn backups_and_token_less_starts_leave_the_database_as_it_is() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.db");
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&format!("sqlite://{}?mode=rwc", old.display()))
+        .await
+        .unwrap();
+    sqlx::query("CREATE TABLE kept (x INTEGER)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO kept VALUES (42)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let croupier = |db: &std::path::Path, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_croupier"))
+            .args(args)
+            .env("DATABASE_URL", format!("sqlite://{}", db.display()))
+            .env_remove("DISCORD_TOKEN")
+            .env_remove("DISCORD_TOKEN_FILE")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let tables = |db: &std::path::Path| {
+        let url = format!("sqlite://{}?mode=ro", db.display());
+        async move {
+            let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+            let rows: Vec<(String,)> =
+                sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                    .fetch_all(&pool)
+                    .await
+                    .unwrap();
+            pool.close().await;
+            rows.into_iter().map(|r| r.0).collect::<Vec<_>>()
+        }
+    };
+    let copy = dir.path().join("copy.db");
+    let out = croupier(&old, &["backup", copy.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        tables(&old).await,
+        ["kept"],
+        "the backup migrated the database"
+    );
+    assert_eq!(tables(&copy).await, ["kept"]);
+    let mode = std::fs::metadata(&copy).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the copy is readable by others: {mode:o}");
+
+    // A database that is not there is not made by a backup.
+    let missing = dir.path().join("missing.db");
+    let out = croupier(
+        &missing,
+        &["backup", dir.path().join("c2.db").to_str().unwrap()],
+    );
+    assert!(!out.status.success());
+    assert!(!missing.exists() && !dir.path().join("c2.db").exists());
+
+    // No token, no terminal: help on stderr, a failure, and no database touched or made.
+    let out = croupier(&old, &[]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("DISCORD_TOKEN"), "{err}");
+    assert_eq!(tables(&old).await, ["kept"]);
+    let fresh = dir.path().join("fresh.db");
+    assert!(!croupier(&fresh, &[]).status.success());
+    assert!(
+        !fresh.exists(),
+        "a table game was started in the bot's database"
+    );
+}

@@ -145,8 +145,11 @@ async fn a_scrape_after_a_game_played_shows_the_counters_moved() {
         click_first(&fake, &board).await;
         board = board_after(&fake, &board).await;
     }
+    // (The gauges read from the database are reused for `ops::CACHE_FOR`: wait for them too.)
     let after = scrape_until(addr, |s| {
-        moves(s) - moves(&before) >= 3.0 && to_board(s) - to_board(&before) >= 3.0
+        moves(s) - moves(&before) >= 3.0
+            && to_board(s) - to_board(&before) >= 3.0
+            && value(s, "croupier_games_live", &[("game", "cortexcape")]) == 1.0
     })
     .await;
     // README's sample scrape: `cargo test --test ops a_scrape -- --nocapture`.
@@ -198,7 +201,7 @@ async fn healthz_answers_200_only_while_the_gateway_is_connected_and_the_store_a
     let addr = free_addr();
     let (fake, service, bot, _db) = bot_serving(addr).await.parts();
     assert_eq!(health_until(addr, 200, 20).await, "ok\n");
-    assert_eq!(croupier::ops::check(addr).await, Ok("ok".to_string()));
+    assert_eq!(croupier::ops::check(addr, None).await, Ok("ok".to_string()));
 
     // The network cut, and Discord's gateway out of reach: unhealthy, with the reason. A cut
     // without a close frame reads as a quiet socket: serenity finds out when its next
@@ -208,7 +211,7 @@ async fn healthz_answers_200_only_while_the_gateway_is_connected_and_the_store_a
     let reason = health_until(addr, 503, 90).await;
     assert!(reason.contains("gateway is not connected"), "{reason:?}");
     assert_eq!(reason.lines().count(), 1, "{reason:?}");
-    let checked = croupier::ops::check(addr).await;
+    let checked = croupier::ops::check(addr, None).await;
     assert!(
         checked
             .as_ref()
@@ -229,9 +232,142 @@ async fn healthz_answers_200_only_while_the_gateway_is_connected_and_the_store_a
 #[tokio::test]
 async fn the_healthcheck_of_a_process_that_serves_nothing_fails() {
     let addr = free_addr();
-    let checked = croupier::ops::check(addr).await;
+    let checked = croupier::ops::check(addr, None).await;
     assert!(
         checked.as_ref().is_err_and(|e| e.contains("no answer")),
         "{checked:?}"
     );
+}
+
+/// Issue 37: with `METRICS_TOKEN` both paths answer only a request that carries the bearer
+/// token (`croupier healthcheck` sends it), and past [`croupier::ops::MAX_CONNECTIONS`] open
+/// connections a new one is closed unanswered, until some close.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_metrics_token_and_a_connection_cap_guard_the_port() {
+    let addr = free_addr();
+    let world = World::sqlite()
+        .tick(None)
+        .config(move |config| {
+            config.metrics_addr = Some(addr);
+            config.metrics_token = Some(croupier::config::Token::new("scrape-me"));
+        })
+        .start()
+        .await;
+    let (_fake, _service, bot, _db) = world.parts();
+    // The answer to a scrape; empty when the connection was closed (or reset) unanswered.
+    let ask = |auth: &'static str| async move {
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let request = format!("GET /metrics HTTP/1.1\r\nhost: test\r\n{auth}\r\n");
+        let mut answer = String::new();
+        if stream.write_all(request.as_bytes()).await.is_ok() {
+            let _ = stream.read_to_string(&mut answer).await;
+        }
+        answer
+    };
+    let refused = ask("").await;
+    assert!(refused.starts_with("HTTP/1.1 401"), "{refused}");
+    assert!(refused.contains("www-authenticate: Bearer"), "{refused}");
+    assert!(!refused.contains("croupier_up"), "{refused}");
+    assert!(ask("authorization: Bearer wrong\r\n")
+        .await
+        .starts_with("HTTP/1.1 401"));
+    let served = ask("authorization: Bearer scrape-me\r\n").await;
+    assert!(
+        served.starts_with("HTTP/1.1 200") && served.contains("croupier_up 1"),
+        "{served}"
+    );
+    let unhealthy_without = croupier::ops::check(addr, None).await;
+    assert!(
+        unhealthy_without.as_ref().is_err_and(|e| e.contains("401")),
+        "{unhealthy_without:?}"
+    );
+    // The health check with the token: healthy once the gateway is up.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while croupier::ops::check(addr, Some("scrape-me")).await != Ok("ok".to_string()) {
+        assert!(tokio::time::Instant::now() < deadline, "never healthy");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // Connections that send nothing hold every place; the next is closed unanswered.
+    let mut idle = Vec::new();
+    for _ in 0..croupier::ops::MAX_CONNECTIONS {
+        idle.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+    }
+    // (Give the listener the time to accept them all before the extra one.)
+    let mut shut_out = false;
+    for _ in 0..100 {
+        let answer = ask("authorization: Bearer scrape-me\r\n").await;
+        if answer.is_empty() {
+            shut_out = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(shut_out, "a connection past the cap was answered");
+    drop(idle);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let answer = ask("authorization: Bearer scrape-me\r\n").await;
+        if answer.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never served again");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    bot.stop().await;
+}
+
+/// Issue 37: `compose.yaml` (README, "Docker") names only variables the bot reads, and its
+/// secrets exist. A YAML parser is not among our dependencies and this machine has no Docker
+/// daemon: the check reads the file's plain block structure (no tabs, two-space steps), which
+/// is all the file uses.
+#[test]
+fn compose_names_only_what_the_bot_reads() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let compose = std::fs::read_to_string(format!("{root}/compose.yaml")).unwrap();
+    assert!(!compose.contains('\t'), "tabs in compose.yaml");
+    let sources: String = ["src/config.rs", "src/main.rs", "src/bot/mod.rs"]
+        .iter()
+        .map(|f| std::fs::read_to_string(format!("{root}/{f}")).unwrap())
+        .collect();
+    let lines: Vec<&str> = compose.lines().collect();
+    let block = |start: &str, indent: usize| -> Vec<String> {
+        let at = lines
+            .iter()
+            .position(|l| l.trim_end() == start)
+            .unwrap_or_else(|| panic!("no `{start}` in compose.yaml"));
+        lines[at + 1..]
+            .iter()
+            .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() >= indent)
+            .filter(|l| l.len() - l.trim_start().len() == indent && !l.trim().is_empty())
+            .map(|l| l.trim().to_string())
+            .collect()
+    };
+    let bot = block("  bot:", 4);
+    assert!(bot.iter().any(|k| k == "environment:"), "{bot:?}");
+    let env: Vec<String> = lines
+        .iter()
+        .skip_while(|l| l.trim_end() != "  bot:")
+        .skip_while(|l| l.trim_end() != "    environment:")
+        .skip(1)
+        .take_while(|l| l.starts_with("      "))
+        .map(|l| l.trim().split(':').next().unwrap().to_string())
+        .collect();
+    assert!(env.len() >= 5, "{env:?}");
+    for name in &env {
+        // `NAME_FILE` is read through `secret("NAME")`; RUST_LOG by the log filter itself.
+        let read = name == "RUST_LOG"
+            || sources.contains(&format!("\"{name}\""))
+            || name
+                .strip_suffix("_FILE")
+                .is_some_and(|base| sources.contains(&format!("secret(\"{base}\")")));
+        assert!(read, "compose.yaml sets {name}, which the bot never reads");
+    }
+    let defined = block("secrets:", 2);
+    for used in ["discord_token", "database_url", "db_password"] {
+        assert!(
+            defined.contains(&format!("{used}:")),
+            "secret {used} not defined"
+        );
+    }
 }

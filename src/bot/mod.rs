@@ -39,8 +39,9 @@ use crate::config::Token;
 use crate::i18n::{Lang, Text};
 use crate::service::{Service, ServiceError};
 
-/// What the bot needs to run.
-#[derive(Clone, Debug)]
+/// What the bot needs to run. `Debug` is written by hand: the database URL may carry a
+/// password, and the tokens are redacted by their own type.
+#[derive(Clone)]
 pub struct BotConfig {
     pub token: Token,
     /// `DATABASE_URL`.
@@ -67,6 +68,31 @@ pub struct BotConfig {
     /// `METRICS_ADDR`: serve `GET /metrics` (Prometheus text) and `GET /healthz` here; `None`:
     /// no listener and no metrics recorded.
     pub metrics_addr: Option<std::net::SocketAddr>,
+    /// `METRICS_TOKEN`: the bearer token both paths then require.
+    pub metrics_token: Option<Token>,
+    /// `DATABASE_POOL_SIZE`: the store's connections at most (`None`: the backend's default).
+    pub pool_size: Option<u32>,
+}
+
+impl std::fmt::Debug for BotConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotConfig")
+            .field("token", &self.token)
+            .field(
+                "database_url",
+                &crate::service::redact_url(&self.database_url),
+            )
+            .field("dev_guild", &self.dev_guild)
+            .field("api_base", &self.api_base)
+            .field("shards", &self.shards)
+            .field("tick", &self.tick)
+            .field("cooldowns", &self.cooldowns)
+            .field("global_limit", &self.global_limit)
+            .field("metrics_addr", &self.metrics_addr)
+            .field("metrics_token", &self.metrics_token)
+            .field("pool_size", &self.pool_size)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A range of Discord shards, `first..=last` out of `total`.
@@ -201,7 +227,7 @@ pub async fn run_bot(
     timers: crate::service::Timers,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let service = Service::connect(&config.database_url).await?;
+    let service = Service::open(&config.database_url, config.pool_size).await?;
     run_with_service(config, service.with_timers(timers), shutdown).await
 }
 
@@ -297,6 +323,7 @@ pub async fn run_with_service(
             handle,
             health: health_probe(Arc::clone(&client.shard_manager), ops_service.clone()),
             refresh: refresh_probe(Arc::clone(&client.shard_manager), ops_service.clone()),
+            token: config.metrics_token.as_ref().map(|t| Arc::from(t.expose())),
         };
         tokio::spawn(crate::ops::serve(listener, endpoints))
     });
@@ -828,6 +855,32 @@ mod tests {
         assert_eq!(
             user_message(&e, Lang::En, &[]),
             "It is not your turn: Bob must decide now."
+        );
+    }
+
+    #[test]
+    fn the_bot_config_never_prints_a_database_password_or_token() {
+        let config = BotConfig {
+            token: Token::new("bot-token-canary"),
+            database_url: "postgres://bot:hunter2@db.example/croupier".into(),
+            dev_guild: None,
+            api_base: None,
+            http_client: None,
+            shards: None,
+            tick: None,
+            cooldowns: true,
+            global_limit: DISCORD_GLOBAL_LIMIT,
+            metrics_addr: None,
+            metrics_token: Some(Token::new("scrape-canary")),
+            pool_size: Some(3),
+        };
+        let shown = format!("{config:?} {config:#?}");
+        for secret in ["hunter2", "bot-token-canary", "scrape-canary"] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        assert!(
+            shown.contains("db.example") && shown.contains("pool_size"),
+            "{shown}"
         );
     }
 

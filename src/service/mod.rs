@@ -17,6 +17,8 @@ mod replay;
 mod result;
 
 pub use crate::model::JobKind;
+/// For front ends that print a database URL (the bot's `Debug`): never its password.
+pub use crate::store::redact_url;
 pub use clocks::{due, ClockAction, JobDone, JobsRun, Timers, DEFAULT_SCHEDULER_CONCURRENCY};
 pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
 pub use lobby::{
@@ -276,6 +278,16 @@ impl Service {
     /// starts here and never names the store.
     pub async fn connect(url: &str) -> Result<Service, ServiceError> {
         Ok(Service::new(Store::connect(url).await?))
+    }
+
+    /// [`Service::connect`] with at most `pool_size` database connections (`None`: the
+    /// backend's default).
+    pub async fn open(url: &str, pool_size: Option<u32>) -> Result<Service, ServiceError> {
+        let how = crate::store::Open {
+            pool_size,
+            ..crate::store::Open::default()
+        };
+        Ok(Service::new(Store::open(url, &how).await?))
     }
 
     pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Service {

@@ -18,20 +18,41 @@ impl Store {
                 "backups of PostgreSQL are taken with pg_dump (see README, \"Backups\")".into(),
             ));
         }
-        if path.exists() {
-            return Err(StoreError::Invalid(format!(
-                "{} already exists: choose a new file name",
-                path.display()
-            )));
-        }
         let target = path.to_str().ok_or_else(|| {
             StoreError::Invalid(format!("{} is not a UTF-8 path", path.display()))
         })?;
+        // The copy holds every member's games and settings: readable by its owner only. The
+        // file is made empty with that mode first (VACUUM INTO fills an empty file), so it
+        // is never readable by others, not even for a moment; `create_new` overwrites nothing.
+        let mut file = std::fs::OpenOptions::new();
+        file.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut file, 0o600);
+        match file.open(path) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(StoreError::Invalid(format!(
+                    "{} already exists: choose a new file name",
+                    path.display()
+                )));
+            }
+            Err(e) => {
+                return Err(StoreError::Invalid(format!(
+                    "{} cannot be written: {e}",
+                    path.display()
+                )));
+            }
+        }
         // The file name is a bound value, not SQL text.
-        sqlx::query("VACUUM INTO $1")
+        let copied = sqlx::query("VACUUM INTO $1")
             .bind(target.to_owned())
             .execute(&self.pool)
-            .await?;
+            .await;
+        if let Err(e) = copied {
+            // No half-written or empty copy is left to be mistaken for a backup.
+            let _ = std::fs::remove_file(path);
+            return Err(e.into());
+        }
         Ok(())
     }
 }

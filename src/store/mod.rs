@@ -302,6 +302,12 @@ impl Store {
     /// Opens `sqlite://data/croupier.db` (creating the folder and file; WAL, foreign keys,
     /// busy timeout), `sqlite::memory:` (tests), or `postgres://…`, and runs the migrations.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::open(url, &Open::default()).await
+    }
+
+    /// [`Store::connect`] as `how` says: the pool's size, and whether to migrate (a backup
+    /// reads the database as it is: it neither creates the file nor changes its schema).
+    pub async fn open(url: &str, how: &Open) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let redacted = redact_url(url);
         let connect_err = |source| StoreError::Connect {
@@ -309,7 +315,7 @@ impl Store {
             source,
         };
         let (backend, url, options) = if url.starts_with("sqlite:") {
-            let (url, memory) = sqlite_url(url).await.map_err(connect_err)?;
+            let (url, memory) = sqlite_url(url, how.migrate).await.map_err(connect_err)?;
             let options = if memory {
                 // One connection, never recycled: each new one would be an empty database.
                 AnyPoolOptions::new()
@@ -318,12 +324,12 @@ impl Store {
                     .idle_timeout(None)
                     .max_lifetime(None)
             } else {
-                AnyPoolOptions::new().max_connections(4)
+                AnyPoolOptions::new().max_connections(how.pool_size.unwrap_or(4))
             };
             (Backend::Sqlite, url, options)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             let options = AnyPoolOptions::new()
-                .max_connections(8)
+                .max_connections(how.pool_size.unwrap_or(8))
                 // A user waits for this when the server is out of reach: short enough that
                 // their "try again in a moment" comes soon, long enough for a busy pool.
                 .acquire_timeout(Duration::from_secs(5));
@@ -334,11 +340,13 @@ impl Store {
             )));
         };
         let pool = options.connect(&url).await.map_err(connect_err)?;
-        if backend == Backend::Sqlite {
-            use_wal(&pool).await?;
-        }
         let store = Store { pool, backend };
-        migrate::run(&store.pool, backend).await?;
+        if how.migrate {
+            if backend == Backend::Sqlite {
+                use_wal(&store.pool).await?;
+            }
+            migrate::run(&store.pool, backend).await?;
+        }
         Ok(store)
     }
 
@@ -349,6 +357,25 @@ impl Store {
     /// Closes the pool (waits for connections in use to come back).
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+}
+
+/// How [`Store::open`] opens a database.
+#[derive(Clone, Debug)]
+pub struct Open {
+    /// Connections kept at most (`None`: 4 for a SQLite file, 8 for PostgreSQL).
+    pub pool_size: Option<u32>,
+    /// Create a missing SQLite file and bring the schema up to date (the bot, the table);
+    /// `false` opens an existing database as it is (a backup).
+    pub migrate: bool,
+}
+
+impl Default for Open {
+    fn default() -> Open {
+        Open {
+            pool_size: None,
+            migrate: true,
+        }
     }
 }
 
@@ -375,9 +402,10 @@ async fn use_wal(pool: &AnyPool) -> Result<(), StoreError> {
     }
 }
 
-/// Turns a `sqlite:` URL into one sqlx opens read-write-create, creating the parent folder.
-/// Returns whether it is an in-memory database.
-async fn sqlite_url(url: &str) -> Result<(String, bool), sqlx::Error> {
+/// Turns a `sqlite:` URL into one sqlx opens read-write-create, creating the parent folder
+/// (with `create` false: read-write, and a missing file is an error). Returns whether it is
+/// an in-memory database.
+async fn sqlite_url(url: &str, create: bool) -> Result<(String, bool), sqlx::Error> {
     let rest = url
         .strip_prefix("sqlite://")
         .or_else(|| url.strip_prefix("sqlite:"))
@@ -396,16 +424,22 @@ async fn sqlite_url(url: &str) -> Result<(String, bool), sqlx::Error> {
             "the SQLite URL names no file".into(),
         ));
     }
+    if !create && !std::path::Path::new(path).is_file() {
+        return Err(sqlx::Error::Configuration(
+            format!("there is no database file at {path}").into(),
+        ));
+    }
     if let Some(dir) = std::path::Path::new(path).parent() {
-        if !dir.as_os_str().is_empty() {
+        if create && !dir.as_os_str().is_empty() {
             tokio::fs::create_dir_all(dir).await?;
         }
     }
+    let mode = if create { "rwc" } else { "rw" };
     let has_mode = params.is_some_and(|q| q.split('&').any(|kv| kv.starts_with("mode=")));
     let url = match (params, has_mode) {
         (_, true) => url.to_string(),
-        (Some(_), false) => format!("{url}&mode=rwc"),
-        (None, false) => format!("{url}?mode=rwc"),
+        (Some(_), false) => format!("{url}&mode={mode}"),
+        (None, false) => format!("{url}?mode={mode}"),
     };
     Ok((url, false))
 }

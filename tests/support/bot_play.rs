@@ -282,6 +282,8 @@ pub fn config(
         cooldowns: false,
         global_limit: croupier::bot::DISCORD_GLOBAL_LIMIT,
         metrics_addr: None,
+        metrics_token: None,
+        pool_size: None,
     }
 }
 
