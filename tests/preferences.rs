@@ -1,8 +1,10 @@
 //! What each player controls, end to end through the fake Discord on SQLite and PostgreSQL
 //! (issue 22): `/settings pings` (boards that call a player who turned them off go out as
 //! Discord's silent messages; reminders still notify), `/settings hand_dms` (no hand by DM; the
-//! "Show my hand" button and `/hand` give it privately), and lobbies that say their options
-//! in words, in the lobby's language.
+//! "Show my hand" button and `/hand` give it privately), lobbies that say their options
+//! in words, in the lobby's language, and the language of a server's games (issue 38: the
+//! server's setting, else the host's, never Discord's en-US default for servers that are not
+//! Community servers).
 
 #[path = "support/fake_discord/mod.rs"]
 mod fake_discord;
@@ -24,6 +26,7 @@ use store_db::{decider, Db};
 on_backends!(pings_off_sends_the_boards_that_call_a_player_silently_for_a_week);
 on_backends!(hand_dms_off_sends_no_hand_by_dm_and_the_hand_comes_on_request);
 on_backends!(the_lobby_says_its_options_in_words);
+on_backends!(a_servers_language_is_its_own_not_discords_default);
 
 const CAROL: u64 = 1_100_000_000_000_000_103;
 /// 2026-09-21 00:00 UTC.
@@ -315,6 +318,207 @@ async fn the_lobby_says_its_options_in_words(db: &Db) {
             .contains("⚙️ Rules: The game ends after 100 rounds at most"),
         "{}",
         started.content
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// A role that may manage the server (Discord's Manage Server), besides a member's usual rights.
+const ADMIN_ROLE: u64 = 1_100_000_000_000_000_050;
+
+/// `/play` with `options` by `user` in `locale`: its answer (the lobby, or a refusal).
+async fn play_in(
+    fake: &FakeDiscord,
+    user: u64,
+    options: Vec<serde_json::Value>,
+    locale: &str,
+) -> Result<Message, String> {
+    let cmd = fake
+        .push(Push::command("play", options).by(user).locale(locale))
+        .await;
+    play_answer(fake, cmd.id).await
+}
+
+async fn a_servers_language_is_its_own_not_discords_default(db: &Db) {
+    use croupier::i18n::Lang;
+    let w = world(db).await;
+    let fake = &w.fake;
+    let lobby_text = |view: &croupier::service::LobbyView, lang: Lang| {
+        croupier::bot::layout::content(&view.text(lang))
+    };
+    // A private server of a French group: not a Community server, so Discord sends en-US as
+    // its `guild_locale` although every member's client is in French.
+    let cmd = fake
+        .push(
+            Push::command(
+                "play",
+                vec![
+                    opt::string("game", "cortexcape"),
+                    opt::string("options", "short=true"),
+                ],
+            )
+            .by(ALICE)
+            .locale("fr"),
+        )
+        .await;
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
+    let sent = fake.interaction(cmd.id).expect("the interaction").payload;
+    assert_eq!(sent["guild_locale"], "en-US");
+    assert_eq!(sent["locale"], "fr");
+    let game = game_of(&lobby);
+    let view = w.service.lobby(game).await.expect("lobby");
+    assert_eq!(view.lang, Lang::Fr);
+    assert_eq!(lobby.content, lobby_text(&view, Lang::Fr));
+    assert!(
+        lobby.content.contains("🗣️ Langue : français"),
+        "{}",
+        lobby.content
+    );
+    // Bob joins from an English client: the lobby, the thread and the boards stay French.
+    let joined = click_lobby(fake, &lobby, "join", BOB)
+        .await
+        .expect("joined");
+    assert!(
+        joined.content.contains("Langue : français"),
+        "{}",
+        joined.content
+    );
+    let started = click_lobby(fake, &lobby, "start", ALICE)
+        .await
+        .expect("started");
+    assert!(
+        started.content.contains("La partie a commencé"),
+        "{}",
+        started.content
+    );
+    let thread = thread_of(fake, lobby.id).await;
+    let name = fake.channel(thread).expect("the thread").name;
+    assert!(name.contains("n°"), "{name}");
+    let mut board = latest_board_after(fake, thread, 0).await;
+    let french =
+        |m: &Message| m.content.contains("Le temps expire") && !m.content.contains("Time runs out");
+    assert!(french(&board), "{}", board.content);
+    // Whoever clicks (here an English client), the next boards are the game's: French.
+    for _ in 0..3 {
+        let who = mentioned(&board).expect("someone decides");
+        click_first_as(fake, &board, who).await;
+        board = board_after(fake, &board).await;
+        assert!(french(&board), "{}", board.content);
+    }
+    // The result, too.
+    let question = ask(
+        fake,
+        BOB,
+        thread,
+        Push::command("resign", vec![]).locale("en-US"),
+    )
+    .await;
+    let done = click_private(fake, &question, &format!("k:{}:resign", game.0), BOB).await;
+    assert_eq!(
+        done.content, "You resigned.",
+        "Bob's own answer is in his language"
+    );
+    let result = fake
+        .wait_until("the result card", |st| {
+            st.messages
+                .iter()
+                .find(|m| {
+                    m.channel_id == thread
+                        && m.attachments.iter().any(|a| a.filename == "result.png")
+                })
+                .cloned()
+        })
+        .await;
+    assert!(
+        result.content.contains("est terminée"),
+        "{}",
+        result.content
+    );
+
+    // Bob cannot manage the server: his choice of a server language is refused, in his own
+    // language, privately, and nothing changes (not even his own settings).
+    let guild = i64::try_from(GUILD_ID).expect("a guild id");
+    let refused = ask(
+        fake,
+        BOB,
+        CHANNEL_ID,
+        Push::command(
+            "settings",
+            vec![
+                opt::string("server_language", "en"),
+                opt::string("timezone", "Europe/Paris"),
+            ],
+        )
+        .locale("fr"),
+    )
+    .await;
+    assert!(refused.ephemeral());
+    assert!(
+        refused
+            .content
+            .starts_with("Seul un membre qui peut gérer ce serveur"),
+        "{}",
+        refused.content
+    );
+    assert_eq!(w.service.server_lang(guild).await.expect("read"), None);
+    let bob = w.service.settings_of(uid(BOB)).await.expect("settings");
+    assert_eq!(bob.timezone, None, "nothing of Bob's changed either");
+    // A typo is refused the same way.
+    let typo = settings(fake, CAROL, vec![opt::string("server_language", "klingon")]).await;
+    assert!(
+        typo.contains("I do not know the language `klingon`"),
+        "{typo}"
+    );
+
+    // Carol may manage the server (a role with Manage Server): the server's language is
+    // English from now on, whatever the host's client says.
+    fake.add_role(
+        ADMIN_ROLE,
+        perms::PLAIN_MEMBER | perms::MANAGE_GUILD,
+        &[CAROL],
+    );
+    let set = settings(fake, CAROL, vec![opt::string("server_language", "en")]).await;
+    assert!(
+        set.contains("🗣️ This server's lobbies, boards and results: English"),
+        "{set}"
+    );
+    assert_eq!(
+        w.service.server_lang(guild).await.expect("read"),
+        Some(Lang::En)
+    );
+    let lobby = play_in(fake, ALICE, vec![opt::string("game", "vortex")], "fr")
+        .await
+        .expect("a lobby");
+    let view = w.service.lobby(game_of(&lobby)).await.expect("lobby");
+    assert_eq!(view.lang, Lang::En);
+    assert_eq!(lobby.content, lobby_text(&view, Lang::En));
+    assert!(
+        lobby.content.contains("🗣️ Language: English"),
+        "{}",
+        lobby.content
+    );
+    // ...unless the host asks for another at /play.
+    let lobby = play_in(
+        fake,
+        ALICE,
+        vec![opt::string("game", "gates"), opt::string("lang", "fr")],
+        "en-US",
+    )
+    .await
+    .expect("a lobby");
+    let view = w.service.lobby(game_of(&lobby)).await.expect("lobby");
+    assert_eq!(view.lang, Lang::Fr);
+    assert_eq!(lobby.content, lobby_text(&view, Lang::Fr));
+    // `auto` gives each host their own language back.
+    let set = settings(fake, CAROL, vec![opt::string("server_language", "auto")]).await;
+    assert!(set.contains("each host's language"), "{set}");
+    assert_eq!(w.service.server_lang(guild).await.expect("read"), None);
+    let lobby = play_in(fake, BOB, vec![opt::string("game", "spacelab")], "fr")
+        .await
+        .expect("a lobby");
+    assert_eq!(
+        w.service.lobby(game_of(&lobby)).await.expect("lobby").lang,
+        Lang::Fr
     );
     finish(fake).await;
     w.bot.stop().await;

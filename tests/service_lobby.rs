@@ -54,6 +54,45 @@ fn lobby_err(r: Result<impl std::fmt::Debug, ServiceError>) -> LobbyError {
     }
 }
 
+/// A game keeps the language its lobby chose (issue 38): whoever starts it or plays, and
+/// whatever language their click comes in, its public posts stay in it.
+#[tokio::test]
+async fn a_game_speaks_the_language_its_lobby_chose() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store);
+        // A host of its own: hosts' open lobbies are counted across the shared database.
+        let host = 9_001;
+        let lobby = OpenLobby {
+            lang: Lang::Fr,
+            ..open(host, channel(), None)
+        };
+        let view = svc.open_lobby(lobby, 10).await.unwrap();
+        assert_eq!(view.lang, Lang::Fr, "{backend}");
+        assert!(view.text(Lang::Fr).contains("Langue : français"));
+        let g = view.game;
+        let view = svc.add_bot(g, host, false, 11).await.unwrap();
+        assert_eq!(view.seats[1].name, "🤖 Robot 1", "{backend}");
+        svc.remove_bot(g, host, false, 11).await.unwrap();
+        let view = svc.join(g, player(2), 12).await.unwrap();
+        // Started by a moderator whose client is in English: the first board is French.
+        let out = svc.start_lobby(g, 77, true, Lang::En, 13).await.unwrap();
+        assert_eq!(out.lang, Lang::Fr, "{backend}");
+        let turn = svc.show(g, Lang::Fr).await.unwrap().board.text;
+        assert_ne!(turn, svc.show(g, Lang::En).await.unwrap().board.text);
+        assert!(out.board.text.ends_with(&turn), "{}", out.board.text);
+        // A click from an English client: still French.
+        let prompt = out.board.prompt.clone().expect("a prompt");
+        let mover = view.seats[prompt.seat.index()].user.expect("a member");
+        let out = svc
+            .choose(g, mover, out.board.version, 0, Lang::En, 14)
+            .await
+            .unwrap();
+        assert_eq!(out.lang, Lang::Fr, "{backend}");
+        let turn = svc.show(g, Lang::Fr).await.unwrap().board.text;
+        assert!(out.board.text.ends_with(&turn), "{}", out.board.text);
+    }
+}
+
 #[tokio::test]
 async fn lobby_fills_and_only_the_host_or_a_moderator_starts() {
     for (backend, store, _dir) in backends().await {
@@ -68,6 +107,7 @@ async fn lobby_fills_and_only_the_host_or_a_moderator_starts() {
             view.text(Lang::En),
             format!(
                 "🎲 **Cortexcape**: game {} is looking for players\n⚙️ Rules: standard\n\
+                 🗣️ Language: English (another one: `lang:` at `/play`)\n\
                  Players 1/3 (at least 2):\n\
                  1. <@1> (host)\nPress Join to take a seat. The host can start once 2 players \
                  are seated.",

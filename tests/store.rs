@@ -31,6 +31,7 @@ on_backends!(jobs_claimed_once_by_concurrent_claimers);
 on_backends!(jobs_of_an_unknown_kind_are_left_alone);
 on_backends!(interactions_first_seen_once, memory);
 on_backends!(user_settings_round_trip, memory);
+on_backends!(a_servers_language_round_trip, memory);
 on_backends!(foreign_keys_are_enforced, memory);
 on_backends!(corrupt_rows_are_errors_not_panics);
 on_backends!(unposted_boards_are_listed_claimed_once_and_cleared);
@@ -679,6 +680,20 @@ async fn interactions_first_seen_once(db: &Db) {
     assert_eq!(store.forget_interactions_before(200).await.unwrap(), 1);
     assert!(store.first_seen(id, 400).await.unwrap());
     assert!(!store.first_seen(id + 1, 400).await.unwrap());
+}
+
+/// A server's language (`/settings server_language`): none until set, set, replaced, cleared;
+/// one server's choice is not another's.
+async fn a_servers_language_round_trip(db: &Db) {
+    let store = db.connect().await;
+    assert_eq!(store.guild_lang(7).await.unwrap(), None);
+    store.set_guild_lang(7, Some(Lang::Fr), 100).await.unwrap();
+    assert_eq!(store.guild_lang(7).await.unwrap(), Some(Lang::Fr));
+    assert_eq!(store.guild_lang(8).await.unwrap(), None);
+    store.set_guild_lang(7, Some(Lang::En), 200).await.unwrap();
+    assert_eq!(store.guild_lang(7).await.unwrap(), Some(Lang::En));
+    store.set_guild_lang(7, None, 300).await.unwrap();
+    assert_eq!(store.guild_lang(7).await.unwrap(), None);
 }
 
 async fn user_settings_round_trip(db: &Db) {

@@ -8,7 +8,7 @@ use super::send::{self, author_id};
 use super::{id_i64, lang_of, Context, Error};
 use crate::ai::Level;
 use crate::clock::{hhmm, parse_duration, Date, Quiet, Zone};
-use crate::i18n::Text;
+use crate::i18n::{Lang, Text};
 use crate::model::TimeoutPolicy;
 use crate::service::{ClockAction, Newcomer, SettingsChange};
 
@@ -37,6 +37,38 @@ pub fn read_level(s: &str) -> Result<Level, Text> {
             .arg("input", s.to_string())
             .arg("known", "easy, normal, hard")
     })
+}
+
+/// A language typed at `/play lang:` or `/settings server_language:`: `Some` a language,
+/// `None` for `auto` (no choice: the server's, else the host's).
+pub fn read_lang(s: &str) -> Result<Option<Lang>, Text> {
+    match s.trim().to_lowercase().as_str() {
+        "en" | "english" | "anglais" => Ok(Some(Lang::En)),
+        "fr" | "french" | "français" | "francais" => Ok(Some(Lang::Fr)),
+        "auto" | "off" | "none" | "aucune" => Ok(None),
+        _ => Err(Text::new("bot.error.language")
+            .arg("input", s.to_string())
+            .arg("known", "en, fr, auto")),
+    }
+}
+
+/// The languages, each named in itself (the value sent is its code), and `auto`.
+pub async fn autocomplete_lang(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let p = partial.trim().to_lowercase();
+    suggest(
+        [
+            ("en", "en · English"),
+            ("fr", "fr · français"),
+            ("auto", "auto"),
+        ]
+        .into_iter()
+        .filter(|(code, name)| code.starts_with(&p) || name.to_lowercase().contains(&p))
+        .map(|(code, name)| serenity::AutocompleteChoice::new(name, code))
+        .collect::<Vec<_>>(),
+    )
 }
 
 pub async fn autocomplete_level(
@@ -155,7 +187,10 @@ pub async fn clock(
 }
 
 /// Your time zone, quiet hours, vacation, daily digest and notifications.
+// And, for members who can manage the server, the server's language (`server_language`).
 #[poise::command(slash_command)]
+// Each slash-command option is a parameter of the function (poise), so the count is Discord's.
+#[allow(clippy::too_many_arguments)]
 pub async fn settings(
     ctx: Context<'_>,
     #[autocomplete = "autocomplete_zone"] timezone: Option<String>,
@@ -164,9 +199,15 @@ pub async fn settings(
     digest: Option<bool>,
     pings: Option<bool>,
     hand_dms: Option<bool>,
+    #[autocomplete = "autocomplete_lang"] server_language: Option<String>,
 ) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
+    let server_language = server_language
+        .as_deref()
+        .map(read_lang)
+        .transpose()
+        .map_err(Error::User)?;
     let off = |s: &str| {
         matches!(
             s.trim().to_lowercase().as_str(),
@@ -197,6 +238,18 @@ pub async fn settings(
         locale: ctx.locale().map(str::to_string),
     };
     let service = &ctx.data().service;
+    let guild = ctx.guild_id().map(|g| id_i64(g.get()));
+    // The server's language first: a member who may not choose it is refused before anything
+    // of theirs changes.
+    if let Some(chosen) = server_language {
+        let member = match ctx {
+            Context::Application(a) => a.interaction.member.as_deref(),
+            Context::Prefix(_) => None,
+        };
+        service
+            .set_server_lang(guild, chosen, super::manages_server(member), service.now())
+            .await?;
+    }
     let (s, notices) = service
         .update_settings(author_id(ctx), change, service.now())
         .await?;
@@ -226,6 +279,20 @@ pub async fn settings(
         .arg("pings", on_off(s.pings))
         .arg("hand_dms", on_off(s.hand_dms))
         .render(lang);
+    // The server's language, where there is a server.
+    if let Some(guild) = guild {
+        let chosen = service.server_lang(guild).await?;
+        let language = match chosen {
+            Some(l) => Text::new(format!("core.lang.{}", l.code())),
+            None => Text::new("bot.settings.server_auto"),
+        };
+        text.push('\n');
+        text.push_str(
+            &Text::new("bot.settings.server_lang")
+                .arg("language", language)
+                .render(lang),
+        );
+    }
     // What "off" means, said where it is chosen.
     for (on, key) in [
         (s.pings, "bot.settings.pings_off"),

@@ -8,7 +8,7 @@ use serenity::EditInteractionResponse;
 use super::ids;
 use super::layout::content;
 use super::send::{self, author_id};
-use super::{fresh_seed, id_i64, is_moderator, lang_of, public_lang_of, Context, Data, Error};
+use super::{fresh_seed, id_i64, is_moderator, lang_of, Context, Data, Error};
 use crate::ai::Level;
 use crate::engine::{GameId, GameKind, GameOptions, PlayError};
 use crate::i18n::{lookup, Lang, Text};
@@ -431,9 +431,15 @@ pub async fn play(
     #[min = 0]
     #[max = 60]
     bot_delay: Option<u32>,
+    #[autocomplete = "super::clocks::autocomplete_lang"] lang: Option<String>,
 ) -> Result<(), Error> {
-    let plang = public_lang_of(ctx);
     bot_may_host_here(ctx).map_err(Error::User)?;
+    let asked = lang
+        .as_deref()
+        .map(super::clocks::read_lang)
+        .transpose()
+        .map_err(Error::User)?
+        .flatten();
     let bot_level = bots
         .as_deref()
         .map(super::clocks::read_level)
@@ -472,6 +478,12 @@ pub async fn play(
         return Ok(());
     }
     let service = &ctx.data().service;
+    // The server's own language is read only when the host did not ask for one.
+    let server = match (asked, place.guild) {
+        (None, Some(guild)) => service.server_lang(guild).await?,
+        _ => None,
+    };
+    let plang = super::public_lang(asked, server, ctx.locale(), super::guild_locale_of(ctx));
     let view = service
         .open_lobby(
             OpenLobby {
@@ -522,7 +534,6 @@ pub async fn move_(
 ) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
-    let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
     let (line, seen) = ids::split_move_value(&option);
     let outputs = ctx
@@ -535,7 +546,8 @@ pub async fn move_(
                 line: line.to_string(),
                 seen,
             },
-            plang,
+            // The boards go out in the game's language; this is for a game without one.
+            lang,
             ctx.data().service.now(),
         )
         .await;
@@ -587,7 +599,6 @@ pub async fn board(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
 pub async fn undo(ctx: Context<'_>, all: Option<bool>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
-    let plang = public_lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
     let scope = if all.unwrap_or(false) {
         UndoScope::ToBarrier
@@ -601,7 +612,7 @@ pub async fn undo(ctx: Context<'_>, all: Option<bool>, game: Option<i64>) -> Res
             game,
             crate::service::Actor::User(author_id(ctx)),
             scope,
-            plang,
+            lang,
             ctx.data().service.now(),
         )
         .await;

@@ -13,7 +13,7 @@ use super::layout::{content, group_options};
 use super::mentions::nobody;
 use super::retry::{acknowledging, editing, editing_as, posting};
 use super::send;
-use super::{id_i64, is_moderator, public_lang, user_message, Data, Error};
+use super::{id_i64, is_moderator, user_message, Data, Error};
 use crate::engine::PlayError;
 use crate::i18n::{Lang, Text};
 use crate::model::GameStatus;
@@ -39,9 +39,10 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
     if !data.take(click.id.get()) {
         return;
     }
+    // Refusals and private answers are in the clicker's language. What goes public (boards,
+    // the lobby, notices, the result) is in the game's own, chosen when its lobby opened: the
+    // service and the views carry it, so a click never switches a game's language.
     let lang = Lang::from_locale(&click.locale);
-    // Boards and the lobby are public: the guild's language; refusals are the clicker's.
-    let plang = public_lang(click.guild_locale.as_deref(), lang);
     let http = ctx.http.as_ref();
     // Every click is acknowledged before any database work, so a slow or busy database never
     // costs Discord's 3 s: the clicked message is edited later (lobby and boards), or a private
@@ -91,11 +92,11 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             game,
             version,
             index,
-        } => choose(http, click, data, game, version, index, plang)
+        } => choose(http, click, data, game, version, index, lang)
             .await
             .inspect(|()| board_out(arrived)),
         CustomId::Menu { game, version, .. } => match selected(click) {
-            Some(index) => choose(http, click, data, game, version, index, plang)
+            Some(index) => choose(http, click, data, game, version, index, lang)
                 .await
                 .inspect(|()| board_out(arrived)),
             None => Err(Error::Service(
@@ -108,11 +109,11 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
                 crate::service::LobbyError::NoSuchChoice.into(),
             )),
         },
-        CustomId::Lobby { game, action } => lobby(http, click, data, game, action, plang).await,
+        CustomId::Lobby { game, action } => lobby(http, click, data, game, action, lang).await,
         CustomId::Hand { game } => hand(http, click, data, game, lang).await,
-        CustomId::Zoom { game } => zoom(http, click, data, game, plang, lang).await,
+        CustomId::Zoom { game } => zoom(http, click, data, game, lang).await,
         CustomId::Confirm { game, action } => {
-            super::confirm::answer(http, click, data, game, action, lang, plang).await
+            super::confirm::answer(http, click, data, game, action, lang).await
         }
         CustomId::Replay { game, step, .. } => {
             super::replay::click(http, click, data, game, step, lang).await
@@ -246,6 +247,8 @@ async fn show_error(
     }
 }
 
+/// A decision clicked on a board (or a private panel). `lang` is the clicker's, for what only
+/// they see; the boards go out in the game's language (`outputs.lang`).
 async fn choose(
     http: &serenity::Http,
     click: &ComponentInteraction,
@@ -292,7 +295,7 @@ async fn choose(
         edit_click(http, &data.pace, click, "refresh a hand", edit).await?;
     } else if same_turn {
         // An intermediate step of the same player's turn: update the board in place.
-        let edit = send::board_edit(&outputs.board, hands, lang);
+        let edit = send::board_edit(&outputs.board, hands, outputs.lang);
         let board = edit_click(http, &data.pace, click, "update a board", edit)
             .await
             .map_err(|e| Error::Undelivered(Box::new(e.into())))?;
@@ -307,7 +310,15 @@ async fn choose(
             None,
         )
         .await;
-        send::send_private(http, data, &outputs.table, &outputs.private, None, lang).await;
+        send::send_private(
+            http,
+            data,
+            &outputs.table,
+            &outputs.private,
+            None,
+            outputs.lang,
+        )
+        .await;
     } else {
         // The old board keeps its picture but loses its buttons; the new one is posted even
         // if the old one could not be changed (its buttons then answer "the board changed").
@@ -328,6 +339,8 @@ async fn choose(
     Ok(())
 }
 
+/// A lobby button. `lang` is the clicker's; the lobby message, the thread's name and the first
+/// board are in the game's language (the view's).
 async fn lobby(
     http: &serenity::Http,
     click: &ComponentInteraction,
@@ -344,27 +357,27 @@ async fn lobby(
             let view = service
                 .join(game, clicker(click), data.service.now())
                 .await?;
-            update_lobby(http, &data.pace, click, &view, lang).await?;
+            update_lobby(http, &data.pace, click, &view).await?;
             if Service::has_hidden_hands(view.kind) {
-                send::check_dm(http, data, &view, user, lang).await;
+                send::check_dm(http, data, &view, user, view.lang).await;
             }
         }
         LobbyAction::Leave => {
             let view = service.leave(game, user, data.service.now()).await?;
-            update_lobby(http, &data.pace, click, &view, lang).await?;
+            update_lobby(http, &data.pace, click, &view).await?;
         }
         LobbyAction::Start => {
             let mut outputs = service
                 .start_lobby(game, user, moderator, lang, data.service.now())
                 .await?;
             // The board goes where the game is played: the thread just opened, if any.
-            if let Some(thread) = open_thread(http, click, data, game, lang).await {
+            if let Some(thread) = open_thread(http, click, data, game).await {
                 outputs.table.thread = Some(thread);
             }
             // The game has started: its first board goes out even if the lobby message
             // cannot be updated (its buttons then answer that the game is under way).
             let updated = match service.lobby(game).await {
-                Ok(view) => update_lobby(http, &data.pace, click, &view, lang).await,
+                Ok(view) => update_lobby(http, &data.pace, click, &view).await,
                 Err(e) => Err(e.into()),
             };
             send::deliver(http, data, &outputs).await?;
@@ -376,19 +389,19 @@ async fn lobby(
             let view = service
                 .cancel(game, user, moderator, data.service.now())
                 .await?;
-            update_lobby(http, &data.pace, click, &view, lang).await?;
+            update_lobby(http, &data.pace, click, &view).await?;
         }
         LobbyAction::AddBot => {
             let view = service
-                .add_bot(game, user, moderator, lang, data.service.now())
+                .add_bot(game, user, moderator, data.service.now())
                 .await?;
-            update_lobby(http, &data.pace, click, &view, lang).await?;
+            update_lobby(http, &data.pace, click, &view).await?;
         }
         LobbyAction::RemoveBot => {
             let view = service
                 .remove_bot(game, user, moderator, data.service.now())
                 .await?;
-            update_lobby(http, &data.pace, click, &view, lang).await?;
+            update_lobby(http, &data.pace, click, &view).await?;
         }
         LobbyAction::Follow => follow(http, click, data, game).await?,
         LobbyAction::Rematch => rematch(http, click, data, game, lang).await?,
@@ -398,16 +411,15 @@ async fn lobby(
 
 /// A player of a finished game presses Rematch (on its result in the channel): the first
 /// press opens the rematch's lobby as a new message there, pinging the other players once;
-/// a later press by one of them confirms their seat. Answered privately; `plang` is the
-/// server's language, for the lobby.
+/// a later press by one of them confirms their seat. Answered privately in the clicker's
+/// `lang`; the rematch's lobby keeps the finished game's language (its view's).
 async fn rematch(
     http: &serenity::Http,
     click: &ComponentInteraction,
     data: &Data,
     game: crate::engine::GameId,
-    plang: Lang,
+    lang: Lang,
 ) -> Result<(), Error> {
-    let lang = Lang::from_locale(&click.locale);
     let seed = crate::clock::fresh_seed(click.id.get());
     let done = data
         .service
@@ -415,7 +427,8 @@ async fn rematch(
         .await?;
     let (key, view) = match done {
         Rematch::Opened { view, invited } => {
-            let view = post_rematch(http, data, view, &invited, plang).await?;
+            let plang = view.lang;
+            let view = post_rematch(http, data, view, &invited).await?;
             // The result keeps its Rematch button (others confirm with it) and links the lobby.
             let line = crate::i18n::Text::new("bot.rematch.link")
                 .arg("id", view.game.0)
@@ -437,7 +450,7 @@ async fn rematch(
             ("bot.rematch.opened", view)
         }
         Rematch::Confirmed(view) => {
-            refresh_lobby(http, data, &view, plang).await;
+            refresh_lobby(http, data, &view).await;
             ("bot.rematch.confirmed", view)
         }
         Rematch::Seated(view) => ("bot.rematch.seated", view),
@@ -483,8 +496,8 @@ async fn post_rematch(
     data: &Data,
     view: LobbyView,
     invited: &[i64],
-    lang: Lang,
 ) -> Result<LobbyView, Error> {
+    let lang = view.lang;
     let Some(channel) = view.channel else {
         return Ok(view);
     };
@@ -512,7 +525,8 @@ async fn post_rematch(
 
 /// Rewrites a lobby message from its view (a seat confirmed elsewhere than on it). Logged
 /// on failure: the lobby itself changed already.
-async fn refresh_lobby(http: &serenity::Http, data: &Data, view: &LobbyView, lang: Lang) {
+async fn refresh_lobby(http: &serenity::Http, data: &Data, view: &LobbyView) {
+    let lang = view.lang;
     let (Some(channel), Some(message)) = (view.channel, view.lobby_message) else {
         return;
     };
@@ -609,9 +623,9 @@ async fn open_thread(
     click: &ComponentInteraction,
     data: &Data,
     game: crate::engine::GameId,
-    lang: Lang,
 ) -> Option<i64> {
     let view = data.service.lobby(game).await.ok()?;
+    let lang = view.lang;
     if let Some(thread) = view.thread {
         let id = serenity::ChannelId::new(super::id_u64(thread).max(1));
         add_players_to_thread(http, data, &view, id).await;
@@ -652,8 +666,8 @@ async fn update_lobby(
     pace: &super::pace::Pace,
     click: &ComponentInteraction,
     view: &LobbyView,
-    lang: Lang,
 ) -> Result<(), Error> {
+    let lang = view.lang;
     let edit = EditInteractionResponse::new()
         .allowed_mentions(nobody())
         .content(content(&view.text(lang)))
@@ -676,17 +690,16 @@ async fn hand(
 }
 
 /// The parts of the current board that matter to the clicker, at full size, only to them: the
-/// image in the board's language, the line naming its parts in theirs.
+/// image in the board's language (the game's), the line naming its parts in theirs.
 async fn zoom(
     http: &serenity::Http,
     click: &ComponentInteraction,
     data: &Data,
     game: crate::engine::GameId,
-    board_lang: Lang,
     lang: Lang,
 ) -> Result<(), Error> {
     let user = id_i64(click.user.id.get());
-    let edit = match data.service.zoom(game, user, board_lang).await? {
+    let edit = match data.service.zoom(game, user, lang).await? {
         Some(zoom) => EditInteractionResponse::new()
             .content(content(
                 &Text::new("bot.zoom.parts")

@@ -58,7 +58,7 @@ pub async fn ask(
 
 /// The click on a confirmation (acknowledged as an update of its private message): takes the
 /// step, or not, then rewrites the question as what happened, without buttons. `lang` is the
-/// clicker's, `plang` the server's (for what the game's place is told).
+/// clicker's; what the game's place is told is in the game's language.
 pub async fn answer(
     http: &serenity::Http,
     click: &ComponentInteraction,
@@ -66,13 +66,12 @@ pub async fn answer(
     game: GameId,
     action: Confirm,
     lang: Lang,
-    plang: Lang,
 ) -> Result<(), Error> {
     let user = id_i64(click.user.id.get());
     let done = match action {
         Confirm::Keep => "bot.done.kept",
         Confirm::Resign => {
-            resign(http, data, game, user, plang).await?;
+            resign(http, data, game, user, lang).await?;
             "bot.done.resigned"
         }
         Confirm::Cancel => {
@@ -82,7 +81,7 @@ pub async fn answer(
             let here = Some(id_i64(click.channel_id.get()));
             let in_place = here == view.channel || here == view.thread;
             let moderator = in_place && is_moderator(click.member.as_ref());
-            cancel(http, data, game, user, moderator, plang).await?;
+            cancel(http, data, game, user, moderator).await?;
             "bot.done.cancelled"
         }
     };
@@ -95,22 +94,23 @@ pub async fn answer(
 }
 
 /// `user` resigns: the game ends, the live board loses its buttons and the result (which says
-/// who resigned) goes out as for any ending; the thread is archived after the grace.
+/// who resigned) goes out as for any ending, in the game's language; the thread is archived
+/// after the grace. `lang` (the resigning player's) counts only for a game stored without one.
 async fn resign(
     http: &serenity::Http,
     data: &Data,
     game: GameId,
     user: i64,
-    plang: Lang,
+    lang: Lang,
 ) -> Result<(), Error> {
     data.service
-        .resign(game, user, plang, data.service.now())
+        .resign(game, user, lang, data.service.now())
         .await?;
     let view = data.service.lobby(game).await?;
     if let (Some(place), Some(board)) = (send::place_of(&view), view.board_message) {
         send::retire_board(http, &data.pace, place, board).await;
     }
-    send::announce_result(http, data, &view, plang).await;
+    send::announce_result(http, data, &view, view.lang).await;
     Ok(())
 }
 
@@ -121,7 +121,6 @@ async fn cancel(
     game: GameId,
     user: i64,
     moderator: bool,
-    plang: Lang,
 ) -> Result<(), Error> {
     let view = data
         .service
@@ -130,7 +129,7 @@ async fn cancel(
     let text = Text::new("bot.cancelled")
         .arg("game", view.kind.display_name())
         .arg("id", view.game.0)
-        .render(plang);
+        .render(view.lang);
     announce(http, data, &view, &text).await
 }
 

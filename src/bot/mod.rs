@@ -787,19 +787,40 @@ fn lang_of(ctx: Context<'_>) -> Lang {
     Lang::from_locale(ctx.locale().unwrap_or("en"))
 }
 
-/// The language of public messages (lobby, boards, notices in the game's place): the guild's,
-/// so a shared message does not switch language with whoever clicked last. Ephemeral answers
-/// keep the user's own language.
-fn public_lang(guild_locale: Option<&str>, user: Lang) -> Lang {
-    guild_locale.map_or(user, Lang::from_locale)
+/// The language of a new game's public messages (its lobby, boards, notices in its place and
+/// result), chosen when the lobby opens and then kept by the game, so a shared message never
+/// switches language with whoever clicked last. In this order: the one the host asked for at
+/// `/play` (`lang:`), the server's own (`/settings server_language`), the host's Discord
+/// locale, and only then the guild's. Discord sends `guild_locale` as en-US for every server
+/// that is not a Community server, so it alone would give a French group English boards.
+/// Ephemeral answers and refusals keep each member's own language.
+fn public_lang(
+    asked: Option<Lang>,
+    server: Option<Lang>,
+    host_locale: Option<&str>,
+    guild_locale: Option<&str>,
+) -> Lang {
+    asked
+        .or(server)
+        .or_else(|| host_locale.map(Lang::from_locale))
+        .or_else(|| guild_locale.map(Lang::from_locale))
+        .unwrap_or_default()
 }
 
-fn public_lang_of(ctx: Context<'_>) -> Lang {
-    let guild = match ctx {
+/// The guild's locale of a command (Discord's `guild_locale`).
+fn guild_locale_of(ctx: Context<'_>) -> Option<&str> {
+    match ctx {
         Context::Application(a) => a.interaction.guild_locale.as_deref(),
         Context::Prefix(_) => None,
-    };
-    public_lang(guild, lang_of(ctx))
+    }
+}
+
+/// Manage Server (or Administrator), as Discord computed the member's permissions for the
+/// interaction: who may choose the server's language.
+fn manages_server(member: Option<&serenity::Member>) -> bool {
+    member
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.manage_guild() || p.administrator())
 }
 
 /// Discord ids are u64; the store keeps i64 (same bits).
@@ -885,10 +906,21 @@ mod tests {
     }
 
     #[test]
-    fn public_messages_follow_the_guild_locale() {
-        assert_eq!(public_lang(Some("fr"), Lang::En), Lang::Fr);
-        assert_eq!(public_lang(Some("en-US"), Lang::Fr), Lang::En);
-        assert_eq!(public_lang(None, Lang::Fr), Lang::Fr);
+    fn public_messages_follow_the_host_unless_asked_or_set() {
+        // A French group on a server that is not a Community server: Discord says en-US.
+        assert_eq!(public_lang(None, None, Some("fr"), Some("en-US")), Lang::Fr);
+        // The server's setting wins over the host's locale; `lang:` at /play over both.
+        assert_eq!(
+            public_lang(None, Some(Lang::En), Some("fr"), Some("fr")),
+            Lang::En
+        );
+        assert_eq!(
+            public_lang(Some(Lang::Fr), Some(Lang::En), Some("en-GB"), None),
+            Lang::Fr
+        );
+        // No locale at all: the guild's, then English.
+        assert_eq!(public_lang(None, None, None, Some("fr")), Lang::Fr);
+        assert_eq!(public_lang(None, None, None, None), Lang::En);
     }
 
     #[test]

@@ -1195,6 +1195,7 @@ mod tests {
             bot_delay: 0,
             lobby_message: None,
             board_message: None,
+            lang: Lang::En,
         };
         assert_eq!(
             ids(&lobby_rows(&view, Lang::En)),

@@ -195,6 +195,13 @@ pub(super) fn game_lang(record: &GameRecord) -> Lang {
     record.lang.unwrap_or_default()
 }
 
+/// The language of what a change posts in a game's place: the one the game was opened with
+/// (whoever clicked), so the whole game reads in its lobby's language; `asked` only for a game
+/// stored before games kept theirs.
+pub(super) fn public_lang(record: &GameRecord, asked: Lang) -> Lang {
+    record.lang.unwrap_or(asked)
+}
+
 /// Where a game is played, as a link: to its live board when it has one (empty when the game
 /// has no place).
 pub(super) fn place_link(record: &GameRecord) -> String {

@@ -81,6 +81,10 @@ pub enum LobbyError {
     ExportRunning(GameId),
     #[error("this game file cannot be replayed")]
     ImportBad(Text),
+    #[error("only a member who can manage the server may choose its language")]
+    NotServerManager,
+    #[error("a server's language is chosen in that server")]
+    NoServer,
 }
 
 impl LobbyError {
@@ -134,6 +138,8 @@ impl LobbyError {
             LobbyError::ReplayNotAPlayer(g) => Text::new("replay.not_player").arg("id", g.0),
             LobbyError::ExportRunning(g) => Text::new("replay.export_running").arg("id", g.0),
             LobbyError::ImportBad(why) => why.clone(),
+            LobbyError::NotServerManager => Text::new("bot.error.not_server_manager"),
+            LobbyError::NoServer => Text::new("bot.error.no_server"),
         }
     }
 }
@@ -228,6 +234,8 @@ pub struct LobbyView {
     pub lobby_message: Option<i64>,
     /// The game's live board (the one with buttons), once posted.
     pub board_message: Option<i64>,
+    /// The language of the game's public messages, chosen when its lobby opened.
+    pub lang: Lang,
 }
 
 impl LobbyView {
@@ -270,6 +278,7 @@ impl LobbyView {
             bot_delay: record.bot_delay,
             lobby_message: record.lobby_message,
             board_message: record.board_message,
+            lang: record.lang.unwrap_or_default(),
         }
     }
 
@@ -346,6 +355,15 @@ impl LobbyView {
                 .arg("options", words.join(" · "))
                 .render(lang)
         });
+        // The language every public message of the game will use, and how to pick another.
+        lines.push(
+            Text::new("bot.lobby.language")
+                .arg(
+                    "language",
+                    Text::new(format!("core.lang.{}", self.lang.code())),
+                )
+                .render(lang),
+        );
         lines.push(
             Text::new("bot.lobby.seats")
                 .arg("count", self.confirmed())
@@ -648,14 +666,14 @@ impl Service {
         game: GameId,
         user: i64,
         is_moderator: bool,
-        lang: Lang,
         now: i64,
     ) -> Result<LobbyView, ServiceError> {
         let view = self.hosted_lobby(game, user, is_moderator).await?;
         let bots = view.seats.iter().filter(|s| s.is_bot).count();
+        // The seat's name shows in the game's public messages: in the game's language.
         let name = Text::new("bot.lobby.bot_name")
             .arg("n", bots + 1)
-            .render(lang);
+            .render(view.lang);
         match self.store.lobby_add_bot(game, &name, view.max, now).await? {
             JoinOutcome::Joined(_) | JoinOutcome::AlreadySeated(_) => self.lobby(game).await,
             JoinOutcome::Full => Err(LobbyError::Full { max: view.max }.into()),
@@ -732,6 +750,7 @@ impl Service {
             .await?;
         let mut loaded = self.load(game).await?;
         self.start_clock(&mut loaded, now).await?;
+        let lang = super::clocks::public_lang(&loaded.record, lang);
         Ok(self.with_settings(output::first_board(&loaded, lang)).await)
     }
 
@@ -799,7 +818,10 @@ impl Service {
         let text = Text::new("bot.resigned")
             .arg("seat", seat)
             .arg("id", game.0)
-            .render_with(lang, &loaded.names());
+            .render_with(
+                super::clocks::public_lang(&loaded.record, lang),
+                &loaded.names(),
+            );
         Ok(Resigned { seat, text })
     }
 

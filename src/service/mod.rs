@@ -407,7 +407,8 @@ impl Service {
     }
 
     /// The Zoom answer for `user` (a player or a spectator): the parts of the current board that
-    /// matter to them, at full size, in the board's language. `None` if the game has no part
+    /// matter to them, at full size, in the board's language (the game's; `lang` only for a game
+    /// stored without one). `None` if the game has no part
     /// to show (no board yet).
     pub async fn zoom(
         &self,
@@ -416,6 +417,7 @@ impl Service {
         lang: Lang,
     ) -> Result<Option<ZoomPost>, ServiceError> {
         let loaded = self.load(game).await?;
+        let lang = clocks::public_lang(&loaded.record, lang);
         Ok(output::zoom_post(&loaded, user, lang))
     }
 

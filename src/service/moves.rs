@@ -109,6 +109,7 @@ impl Service {
         now: i64,
     ) -> Result<Outputs, ServiceError> {
         let loaded = self.load_active(game, None).await?;
+        let lang = clocks::public_lang(&loaded.record, lang);
         let seat = self.seat_of(&loaded, actor)?;
         let hands_before = output::private_views(loaded.game.as_ref());
         let moves = self.store.moves(game).await?;
@@ -199,6 +200,7 @@ impl Service {
         now: i64,
         mover: Mover,
     ) -> Result<Outputs, ServiceError> {
+        let lang = clocks::public_lang(&loaded.record, lang);
         let status = if loaded.game.outcome().is_some() {
             GameStatus::Finished
         } else {

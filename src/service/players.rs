@@ -96,6 +96,29 @@ impl Service {
         Ok((s, notices))
     }
 
+    /// The language a server chose for its public messages (`None`: each lobby's host's).
+    pub async fn server_lang(&self, guild: i64) -> Result<Option<Lang>, ServiceError> {
+        Ok(self.store.guild_lang(guild).await?)
+    }
+
+    /// Sets (or, with `None`, clears) a server's language. Only a member who may manage the
+    /// server (`manages_server`, as Discord computed it for them) may; anyone else is refused
+    /// and nothing changes. Running games keep the language they were opened with.
+    pub async fn set_server_lang(
+        &self,
+        guild: Option<i64>,
+        lang: Option<Lang>,
+        manages_server: bool,
+        now: i64,
+    ) -> Result<Option<Lang>, ServiceError> {
+        let guild = guild.ok_or(LobbyError::NoServer)?;
+        if !manages_server {
+            return Err(LobbyError::NotServerManager.into());
+        }
+        self.store.set_guild_lang(guild, lang, now).await?;
+        Ok(lang)
+    }
+
     /// A user's settings (the defaults for one never saved).
     pub async fn settings_of(&self, user: i64) -> Result<UserSettings, ServiceError> {
         Ok(self.store.user_settings(user).await?)

@@ -63,6 +63,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "ratings",
         sql: include_str!("../../migrations/sqlite/0009_ratings.sql"),
     },
+    Migration {
+        version: 10,
+        name: "guild_settings",
+        sql: include_str!("../../migrations/sqlite/0010_guild_settings.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -110,6 +115,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 9,
         name: "ratings",
         sql: include_str!("../../migrations/postgres/0009_ratings.sql"),
+    },
+    Migration {
+        version: 10,
+        name: "guild_settings",
+        sql: include_str!("../../migrations/postgres/0010_guild_settings.sql"),
     },
 ];
 

@@ -1,10 +1,10 @@
-//! Jobs (reminders, deadlines), user settings and interaction ids.
+//! Jobs (reminders, deadlines), user and server settings and interaction ids.
 
 use sqlx::any::AnyRow;
 
 use super::{
-    bool_i64, get, get_bool, get_job_kind, Backend, GameId, JobKind, JobRecord, NewJob, Store,
-    StoreError, UserSettings,
+    bool_i64, get, get_bool, get_job_kind, get_lang, Backend, GameId, JobKind, JobRecord, Lang,
+    NewJob, Store, StoreError, UserSettings,
 };
 
 /// The job kinds this program runs, bound in the order of the queries' `kind IN (…)` lists
@@ -168,6 +168,38 @@ impl Store {
         .bind(bool_i64(s.digest))
         .bind(bool_i64(s.pings))
         .bind(bool_i64(s.hand_dms))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The language a server chose for its public messages; `None` when it chose none.
+    pub async fn guild_lang(&self, guild: i64) -> Result<Option<Lang>, StoreError> {
+        let row = sqlx::query("SELECT lang FROM guild_settings WHERE guild = $1")
+            .bind(guild)
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            Some(row) => get_lang(&row, "lang"),
+            None => Ok(None),
+        }
+    }
+
+    /// Sets (or, with `None`, clears) the language of a server's public messages.
+    pub async fn set_guild_lang(
+        &self,
+        guild: i64,
+        lang: Option<Lang>,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO guild_settings (guild, lang, updated_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (guild) DO UPDATE SET lang = excluded.lang, \
+             updated_at = excluded.updated_at",
+        )
+        .bind(guild)
+        .bind(lang.map(Lang::code))
+        .bind(now)
         .execute(&self.pool)
         .await?;
         Ok(())

@@ -318,8 +318,14 @@ impl FakeDiscord {
             .insert(user, permissions.to_string());
     }
 
+    /// Makes the guild a Community guild whose preferred locale is `locale`: only a Community
+    /// guild chooses one ("the preferred locale of a Community guild … defaults to en-US", the
+    /// Guild resource page), so a guild never set up this way sends en-US in every interaction
+    /// whatever its members' own locales are.
     pub fn set_guild_locale(&self, locale: &str) {
-        self.inner.lock().guild_locale = locale.into();
+        let mut st = self.inner.lock();
+        st.community = true;
+        st.guild_locale = locale.into();
     }
 
     /// A DM channel between the bot and `user` (created if needed), e.g. to push a command there.

@@ -247,7 +247,7 @@ pub fn guild_create_of(state: &State, guild: u64) -> Value {
             "flags": 0,
         }],
         "emojis": [],
-        "features": [],
+        "features": if state.community { vec!["COMMUNITY"] } else { Vec::new() },
         "mfa_level": 0,
         "application_id": null,
         "system_channel_id": null,

@@ -402,7 +402,11 @@ pub struct State {
     pub bot_user_id: u64,
     pub owner_id: u64,
     pub guild_id: u64,
+    /// The guild's `preferred_locale`, sent as `guild_locale` in interactions. Only a
+    /// Community guild chooses one; every other guild's is Discord's default, en-US.
     pub guild_locale: String,
+    /// Whether the guild is a Community guild (the `COMMUNITY` feature).
+    pub community: bool,
     /// Members whose permissions a test fixed for every channel (`set_member_permissions`);
     /// everyone else's are computed from roles and overwrites (`perms.rs`).
     pub member_permissions: BTreeMap<u64, String>,
@@ -495,6 +499,7 @@ impl State {
             owner_id: OWNER_ID,
             guild_id: GUILD_ID,
             guild_locale: "en-US".into(),
+            community: false,
             member_permissions: BTreeMap::new(),
             roles,
             member_roles: BTreeMap::from([(BOT_USER_ID, vec![BOT_ROLE_ID])]),
