@@ -262,8 +262,12 @@ pub fn fit(weight: Weight, size: f32, text: &str, max_width: f32) -> String {
     String::new()
 }
 
-/// Greedy word wrap to lines no wider than `max_width`; a word too long for a line alone is
-/// cut with "…" ([`fit`]). Each character is measured once or twice, so a long text (a long
+/// A word up to this many lines wide stays whole on a line of its own, as it always has (a
+/// card's hint a little wider than its cell); a longer one (a long name) is cut.
+const LONG_WORD: f32 = 2.0;
+
+/// Greedy word wrap to lines no wider than `max_width`; a word over [`LONG_WORD`] lines long
+/// is cut with "…" ([`fit`]) to one line. Each character is measured once or twice, so a long text (a long
 /// name in a status line) costs linear time.
 pub fn wrap(weight: Weight, size: f32, text: &str, max_width: f32) -> Vec<String> {
     if !simple(weight, text) {
@@ -276,7 +280,7 @@ pub fn wrap(weight: Weight, size: f32, text: &str, max_width: f32) -> Vec<String
     let mut alone = Pen::new(weight, size);
     for word in text.split_whitespace() {
         alone.clear();
-        if alone.push_str(word) > max_width {
+        if alone.push_str(word) > max_width * LONG_WORD {
             // Never wider than a line: cut, on a line of its own.
             if !line.is_empty() {
                 lines.push(std::mem::take(&mut line));
@@ -407,7 +411,7 @@ fn wrap_shaped(weight: Weight, size: f32, text: &str, max_width: f32) -> Vec<Str
     let mut line_w = 0.0;
     for word in text.split_whitespace() {
         let w = text_width(weight, size, word);
-        if w > max_width {
+        if w > max_width * LONG_WORD {
             if !line.is_empty() {
                 lines.push(std::mem::take(&mut line));
             }
