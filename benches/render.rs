@@ -329,14 +329,20 @@ fn long_names(seats: usize, chars: usize) -> Vec<String> {
 fn names_table(samples: usize, only: Option<&str>, depth: Option<usize>) {
     use croupier::render::text::{fit, Weight};
     println!();
-    println!("| board | render, short Latin names | render, six 200-character names in other scripts |");
+    println!(
+        "| board | render, short Latin names | render, six 200-character names in other scripts |"
+    );
     println!("|---|---|---|");
     for case in CASES
         .iter()
         .filter(|c| only.is_none_or(|o| c.kind.id() == o))
     {
         let mut game = setup(case);
-        advance(game.as_mut(), &mut GameRng::seed_from_u64(7), depth.unwrap_or(case.depth));
+        advance(
+            game.as_mut(),
+            &mut GameRng::seed_from_u64(7),
+            depth.unwrap_or(case.depth),
+        );
         let latin = ctx(case);
         let scripts = RenderCtx {
             lang: case.lang,
@@ -353,7 +359,11 @@ fn names_table(samples: usize, only: Option<&str>, depth: Option<usize>) {
     println!();
     println!("| one name cut to 300 px (`fit`) | 1,000 chars | 10,000 chars | 100,000 chars |");
     println!("|---|---|---|---|");
-    for (label, unit) in [("Latin", "Maximilien "), ("Japanese", "山田花子 "), ("Arabic", "محمد علي ")] {
+    for (label, unit) in [
+        ("Latin", "Maximilien "),
+        ("Japanese", "山田花子 "),
+        ("Arabic", "محمد علي "),
+    ] {
         let cells: Vec<String> = [1_000usize, 10_000, 100_000]
             .iter()
             .map(|&n| {

@@ -614,7 +614,9 @@ async fn replays_and_exports(fake: &FakeDiscord, service: &Service, game: GameId
     let refused = croupier::service::GameFile::parse(&serde_json::to_string(&huge).unwrap())
         .expect_err("a 100,000-character name is refused");
     assert!(
-        refused.render(croupier::i18n::Lang::En).contains("longer than 100"),
+        refused
+            .render(croupier::i18n::Lang::En)
+            .contains("longer than 100"),
         "{refused:?}"
     );
     let replayed = record.replay().unwrap();

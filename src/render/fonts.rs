@@ -308,7 +308,11 @@ fn stand_in(
     x: f32,
     out: &mut Vec<Placed>,
 ) -> f32 {
-    let index = if weight == Weight::Bold { BOLD } else { REGULAR };
+    let index = if weight == Weight::Bold {
+        BOLD
+    } else {
+        REGULAR
+    };
     let Some(dejavu) = face(index) else {
         return 0.0;
     };
@@ -316,7 +320,11 @@ fn stand_in(
     let scaled = dejavu.font.as_scaled(PxScale::from(small));
     let digits = format!("{:04X}", u32::from(c));
     let (top, bottom) = digits.split_at(digits.len() / 2);
-    let row_width = |s: &str| s.chars().map(|d| scaled.h_advance(scaled.glyph_id(d))).sum::<f32>();
+    let row_width = |s: &str| {
+        s.chars()
+            .map(|d| scaled.h_advance(scaled.glyph_id(d)))
+            .sum::<f32>()
+    };
     let pad = size * 0.1;
     let wide = row_width(top).max(row_width(bottom));
     for (row, baseline) in [(top, -(small * 0.73 + size * 0.1)), (bottom, 0.0)] {

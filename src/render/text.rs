@@ -243,13 +243,20 @@ pub fn fit(weight: Weight, size: f32, text: &str, max_width: f32) -> String {
     // Kerning never gives back two ems, so nothing past this can fit again.
     let limit = max_width + 2.0 * size;
     let widths = prefix_widths(weight, size, text, limit);
-    if widths.last().is_none_or(|&(end, w)| end == text.len() && w <= max_width) {
+    if widths
+        .last()
+        .is_none_or(|&(end, w)| end == text.len() && w <= max_width)
+    {
         return text.to_string();
     }
     // The longest beginning, shortest text first cut off, that fits with the ellipsis; the
     // pen after the beginning goes on with the ellipsis as a whole layout would.
     for k in (0..widths.len()).rev() {
-        let (end, head) = if k == 0 { (0, "") } else { (widths[k - 1].0, &text[..widths[k - 1].0]) };
+        let (end, head) = if k == 0 {
+            (0, "")
+        } else {
+            (widths[k - 1].0, &text[..widths[k - 1].0])
+        };
         let mut pen = Pen::new(weight, size);
         if let (Some(scaled), Some(last)) = (&pen.font, head.chars().next_back()) {
             pen.prev = Some(scaled.glyph_id(last));
@@ -734,7 +741,13 @@ mod tests {
 
     #[test]
     fn fit_cuts_where_the_old_cut_did() {
-        for text in ["Ann", "To To To", "A very long display name indeed", "WAVY Tokyo", ""] {
+        for text in [
+            "Ann",
+            "To To To",
+            "A very long display name indeed",
+            "WAVY Tokyo",
+            "",
+        ] {
             for max in [0.0, 5.0, 12.0, 30.0, 47.5, 80.0, 140.0, 400.0] {
                 for weight in [Weight::Regular, Weight::Bold] {
                     assert_eq!(
@@ -773,7 +786,10 @@ mod tests {
             assert_eq!(lines.join(" "), text);
             for pair in lines.windows(2) {
                 let longer = format!("{} {}", pair[0], pair[1].split(' ').next().unwrap());
-                assert!(text_width(Weight::Regular, 17.0, &longer) > max, "{lines:?}");
+                assert!(
+                    text_width(Weight::Regular, 17.0, &longer) > max,
+                    "{lines:?}"
+                );
                 assert!(text_width(Weight::Regular, 17.0, &pair[0]) <= max);
             }
         }
@@ -789,16 +805,32 @@ mod tests {
     /// Ink of `text` drawn black on white.
     fn drawn(weight: Weight, text: &str) -> RgbaImage {
         let mut img = RgbaImage::from_pixel(360, 50, WHITE);
-        draw_text(&mut img, &Style::new(weight, 22.0, BLACK), 4.0, 8.0, Align::Left, text);
+        draw_text(
+            &mut img,
+            &Style::new(weight, 22.0, BLACK),
+            4.0,
+            8.0,
+            Align::Left,
+            text,
+        );
         img
     }
 
     #[test]
     fn names_in_other_scripts_draw_their_own_glyphs() {
         // Two Japanese names of one length were the same row of boxes.
-        assert_ne!(drawn(Weight::Bold, "山田花子"), drawn(Weight::Bold, "川田花子"));
-        assert_ne!(drawn(Weight::Regular, "김민준"), drawn(Weight::Regular, "김민수"));
-        assert_ne!(drawn(Weight::Regular, "अर्जुन"), drawn(Weight::Regular, "अर्चना"));
+        assert_ne!(
+            drawn(Weight::Bold, "山田花子"),
+            drawn(Weight::Bold, "川田花子")
+        );
+        assert_ne!(
+            drawn(Weight::Regular, "김민준"),
+            drawn(Weight::Regular, "김민수")
+        );
+        assert_ne!(
+            drawn(Weight::Regular, "अर्जुन"),
+            drawn(Weight::Regular, "अर्चना")
+        );
         for text in [
             "山田 花子",
             "محمد علي",
@@ -813,7 +845,10 @@ mod tests {
             for weight in [Weight::Regular, Weight::Bold] {
                 let (glyphs, width) = layout(weight, 20.0, text);
                 assert!(width > 10.0, "{text}");
-                assert!(glyphs.iter().all(|g| g.id.0 != 0), "{text}: a missing glyph");
+                assert!(
+                    glyphs.iter().all(|g| g.id.0 != 0),
+                    "{text}: a missing glyph"
+                );
                 assert!(drawn(weight, text).pixels().any(|p| p[0] < 100), "{text}");
             }
         }
@@ -854,10 +889,24 @@ mod tests {
     #[test]
     fn a_character_no_face_has_gets_its_code_as_a_stand_in() {
         let (glyphs, width) = layout(Weight::Regular, 20.0, "\u{E123}");
-        let digits = font(Weight::Regular).map(|f| ["E", "1", "2", "3"].map(|d| f.glyph_id(d.chars().next().unwrap())));
-        assert_eq!(Some(glyphs.iter().map(|g| g.id).collect::<Vec<_>>().try_into().unwrap()), digits);
+        let digits = font(Weight::Regular)
+            .map(|f| ["E", "1", "2", "3"].map(|d| f.glyph_id(d.chars().next().unwrap())));
+        assert_eq!(
+            Some(
+                glyphs
+                    .iter()
+                    .map(|g| g.id)
+                    .collect::<Vec<_>>()
+                    .try_into()
+                    .unwrap()
+            ),
+            digits
+        );
         assert!(width > 8.0);
-        assert_ne!(drawn(Weight::Regular, "a\u{E123}"), drawn(Weight::Regular, "a\u{E124}"));
+        assert_ne!(
+            drawn(Weight::Regular, "a\u{E123}"),
+            drawn(Weight::Regular, "a\u{E124}")
+        );
         // Joiners and selectors with no glyph are drawn as nothing.
         assert_eq!(text_width(Weight::Regular, 20.0, "\u{2066}"), 0.0);
     }
