@@ -9,6 +9,12 @@
 //! (`RENDER_BENCH_SCAN=1` prints the scan, one render each); `RENDER_BENCH_DEPTH=n` measures
 //! the position after n options instead, for a look at one the scan found slow.
 //! `RENDER_BENCH_DUMP=dir` writes each measured board to `dir/<game>.png`.
+//!
+//! A second table (issue 38) renders the same boards with six long names in other scripts
+//! (Japanese, Arabic, Devanagari, emoji, Hebrew, Korean, each 200 characters: cut with "…",
+//! shaped, from the fallback faces) next to the short Latin names; a third times cutting one
+//! name of 1,000 to 100,000 characters to a box (`text::fit`) and Gates' whole board with four
+//! such names, which was quadratic in the name's length.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -290,6 +296,7 @@ fn main() {
         }
         boards.push((case.label, img));
     }
+    names_table(samples, only.as_deref(), depth);
     if std::env::var_os("RENDER_BENCH_ENCODERS").is_some() {
         println!();
         println!(
@@ -300,4 +307,94 @@ fn main() {
             encoders(label, img, samples.min(21));
         }
     }
+}
+
+/// Long names in other scripts: each of [`SCRIPTS`] repeated to `chars` characters.
+const SCRIPTS: [&str; 6] = [
+    "山田花子 ",
+    "محمد علي ",
+    "अर्जुन शर्मा ",
+    "Zoë 🦊✨👍🏽 ",
+    "דוד כהן ",
+    "김민준 ",
+];
+
+fn long_names(seats: usize, chars: usize) -> Vec<String> {
+    SCRIPTS[..seats]
+        .iter()
+        .map(|s| s.chars().cycle().take(chars).collect())
+        .collect()
+}
+
+fn names_table(samples: usize, only: Option<&str>, depth: Option<usize>) {
+    use croupier::render::text::{fit, Weight};
+    println!();
+    println!(
+        "| board | render, short Latin names | render, six 200-character names in other scripts |"
+    );
+    println!("|---|---|---|");
+    for case in CASES
+        .iter()
+        .filter(|c| only.is_none_or(|o| c.kind.id() == o))
+    {
+        let mut game = setup(case);
+        advance(
+            game.as_mut(),
+            &mut GameRng::seed_from_u64(7),
+            depth.unwrap_or(case.depth),
+        );
+        let latin = ctx(case);
+        let scripts = RenderCtx {
+            lang: case.lang,
+            names: long_names(case.seats, 200),
+        };
+        let a = median_of(samples, || {
+            black_box(game.render_public(black_box(&latin)));
+        });
+        let b = median_of(samples, || {
+            black_box(game.render_public(black_box(&scripts)));
+        });
+        println!("| {} | {} | {} |", case.label, ms(a), ms(b));
+    }
+    println!();
+    println!("| one name cut to 300 px (`fit`) | 1,000 chars | 10,000 chars | 100,000 chars |");
+    println!("|---|---|---|---|");
+    for (label, unit) in [
+        ("Latin", "Maximilien "),
+        ("Japanese", "山田花子 "),
+        ("Arabic", "محمد علي "),
+    ] {
+        let cells: Vec<String> = [1_000usize, 10_000, 100_000]
+            .iter()
+            .map(|&n| {
+                let name: String = unit.chars().cycle().take(n).collect();
+                let t = median_of(samples.min(21), || {
+                    black_box(fit(Weight::Bold, 20.0, black_box(&name), 300.0));
+                });
+                format!("{:.3} ms", t.as_secs_f64() * 1e3)
+            })
+            .collect();
+        println!("| {label} | {} |", cells.join(" | "));
+    }
+    println!();
+    println!("| Gates board, 4 Latin names of | 1,000 chars | 2,000 chars | 4,000 chars | 10,000 chars |");
+    println!("|---|---|---|---|---|");
+    let gates = &CASES[2];
+    let mut game = setup(gates);
+    advance(game.as_mut(), &mut GameRng::seed_from_u64(7), gates.depth);
+    let cells: Vec<String> = [1_000usize, 2_000, 4_000, 10_000]
+        .iter()
+        .map(|&n| {
+            let ctx = RenderCtx {
+                lang: gates.lang,
+                names: (0..4)
+                    .map(|i| format!("{i}Maximilien ").chars().cycle().take(n).collect())
+                    .collect(),
+            };
+            ms(median_of(samples.min(21), || {
+                black_box(game.render_public(black_box(&ctx)));
+            }))
+        })
+        .collect();
+    println!("| render | {} |", cells.join(" | "));
 }

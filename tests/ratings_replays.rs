@@ -608,6 +608,17 @@ async fn replays_and_exports(fake: &FakeDiscord, service: &Service, game: GameId
     let record = croupier::service::GameFile::parse(&text).expect("our file replays");
     assert_eq!(record.seats, ["alice", "bob"]);
     assert_eq!(record.status, "finished");
+    // A seat name no Discord member could have is refused before anything is stored.
+    let mut huge = record.clone();
+    huge.seats[0] = "名".repeat(100_000);
+    let refused = croupier::service::GameFile::parse(&serde_json::to_string(&huge).unwrap())
+        .expect_err("a 100,000-character name is refused");
+    assert!(
+        refused
+            .render(croupier::i18n::Lang::En)
+            .contains("longer than 100"),
+        "{refused:?}"
+    );
     let replayed = record.replay().unwrap();
     let stored = service.load(game).await.unwrap().game;
     assert_eq!(

@@ -4,8 +4,10 @@
 //! - [`shapes`]: anti-aliased discs, rings, dashed and dotted lines, arrows, cones, boxes and
 //!   rectangles (our stepped distance fill and row fills, where imageproc has no equivalent or
 //!   measured slower); crisp polygons (imageproc);
-//! - [`text`]: the embedded DejaVu Sans faces, measuring, wrapping, halos (imageproc's
+//! - [`text`]: measuring, fitting (linear, cut with "…"), wrapping, halos (imageproc's
 //!   `grayscale_dilate`); glyph coverage kept per face, size and quarter-pixel offset;
+//! - [`fonts`]: the embedded faces (DejaVu Sans, Noto Sans per script, WenQuanYi Micro Hei,
+//!   Noto Emoji), the face of each character, right-to-left runs and shaping (rustybuzz);
 //! - [`palette`]: colour-blind-safe seat colours, contrast, seat letters;
 //! - [`panel`]: seat tokens, legend box, score table, pool chips;
 //! - [`quantize`]: the board reduced to a 256-colour palette for the PNG at the edge;
@@ -14,6 +16,7 @@
 //! - [`layers`]: a board's layout-only layers, drawn once per layout and copied.
 
 pub mod anim;
+pub mod fonts;
 pub mod layers;
 pub mod palette;
 pub mod panel;

@@ -140,21 +140,7 @@ pub fn fit_size(weight: Weight, sizes: &[f32], text: &str, max_width: f32) -> f3
         .unwrap_or(14.0)
 }
 
-/// Shortens `text` with an ellipsis until it fits `max_width`.
-pub fn fit(weight: Weight, size: f32, text: &str, max_width: f32) -> String {
-    if text_width(weight, size, text) <= max_width {
-        return text.to_string();
-    }
-    let mut chars: Vec<char> = text.chars().collect();
-    while !chars.is_empty() {
-        chars.pop();
-        let s: String = chars.iter().collect::<String>() + "…";
-        if text_width(weight, size, &s) <= max_width {
-            return s;
-        }
-    }
-    String::new()
-}
+pub use super::text::fit;
 
 /// One line of a score table.
 pub struct ScoreRow {

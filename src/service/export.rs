@@ -18,6 +18,8 @@ use crate::store::{GameStatus, NewGame, NewSeat, TimeoutPolicy};
 pub const FILE_FORMAT: &str = "croupier-game";
 /// The version of the file's layout this program writes and reads.
 pub const FILE_VERSION: u32 = 1;
+/// The longest seat name a game file may carry (Discord's own names stop at 32 characters).
+pub const MAX_SEAT_NAME: usize = 100;
 
 /// One option of the log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,6 +64,14 @@ impl GameFile {
         }
         if file.version > FILE_VERSION {
             return Err(Text::new("replay.file_newer").arg("version", i64::from(file.version)));
+        }
+        // Discord names are at most 32 characters; a longer one is no record of ours, and a
+        // 100,000-character one would be stored before any board showed it.
+        if file.seats.iter().any(|n| n.chars().count() > MAX_SEAT_NAME) {
+            return Err(Text::new("replay.file_bad").arg(
+                "why",
+                format!("a seat name is longer than {MAX_SEAT_NAME} characters"),
+            ));
         }
         file.replay()?;
         Ok(file)

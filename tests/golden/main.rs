@@ -214,3 +214,60 @@ fn zoom_fits(game: &dyn croupier::engine::AnyGame, seats: usize, render: bool, a
         }
     }
 }
+
+/// Names in the scripts players write them in (issue 38): Japanese, Arabic, Devanagari, emoji
+/// with a skin tone and a character no face has (its stand-in), Hebrew, Korean. Six seats'
+/// worth; a game seats the first of them.
+const SCRIPT_NAMES: [&str; 6] = [
+    "山田 花子",
+    "محمد علي",
+    "अर्जुन शर्मा",
+    "Zoë 🦊✨👍🏽\u{E123}",
+    "דוד כהן",
+    "김민준",
+];
+
+/// Every game's board, one hand (where the game has hands) and the result card, with
+/// [`SCRIPT_NAMES`] at its largest table, some turns in: each name drawn in its script,
+/// joined and right to left where it is written so, never as empty boxes.
+#[test]
+fn names_in_every_script() {
+    use croupier::engine::{GameKind, GameOptions, GameRng, RenderCtx, Seat};
+    for &kind in GameKind::ALL {
+        let (_, max) = kind.seat_range();
+        let seats = max.min(SCRIPT_NAMES.len());
+        let names: Vec<String> = SCRIPT_NAMES[..seats]
+            .iter()
+            .map(|s| (*s).to_string())
+            .collect();
+        let ctx = RenderCtx {
+            lang: croupier::i18n::Lang::En,
+            names: names.clone(),
+        };
+        let mut game = kind.setup(&GameOptions::new(), seats, 7).expect("setup");
+        let mut rng = GameRng::seed_from_u64(7);
+        for _ in 0..12 {
+            let Some(p) = game.prompt() else { break };
+            let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+            game.apply_notation(p.seat, &pick).unwrap();
+        }
+        check(kind.id(), "scripts", &game.render_public(&ctx));
+        if let Some(hand) = game.render_private(Seat(1), &ctx) {
+            check(kind.id(), "scripts_hand", &hand);
+        }
+        assert!(croupier::engine::play_out(game.as_mut(), 7, 200_000));
+        let ending = croupier::service::Ending {
+            turns: 57,
+            secs: 3 * 86_400 + 5 * 3_600,
+            resigned: None,
+        };
+        let card = croupier::service::result_image(
+            game.as_ref(),
+            croupier::engine::GameId(12),
+            &names,
+            &ending,
+            croupier::i18n::Lang::En,
+        );
+        check(kind.id(), "scripts_result", &card);
+    }
+}

@@ -322,11 +322,18 @@ fn two_lines(weight: Weight, size: f32, s: &str, width: f32) -> Vec<String> {
     if text_width(weight, size, s) <= width {
         return vec![s.to_string()];
     }
+    // Every beginning's width from one pass (measuring each candidate anew was quadratic).
+    let widths = crate::render::text::prefix_widths(weight, size, s, f32::INFINITY);
+    let width_to = |end: usize| {
+        widths
+            .binary_search_by_key(&end, |&(e, _)| e)
+            .map_or(0.0, |k| widths[k].1)
+    };
     let mut breaks = s
         .char_indices()
         .filter(|&(i, c)| i > 0 && (c == ' ' || c == '('))
         .map(|(i, _)| i)
-        .filter(|&i| text_width(weight, size, s[..i].trim_end()) <= width);
+        .filter(|&i| width_to(s[..i].trim_end().len()) <= width);
     match breaks.next_back() {
         Some(i) => vec![
             s[..i].trim_end().to_string(),
