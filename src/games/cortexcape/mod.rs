@@ -172,13 +172,8 @@ impl Game for Cortexcape {
         // A pool of one kind fills itself (the forced `put`s; never with the shipped counts,
         // kept for symmetry): what it places is reported with the first board like any step's
         // events.
-        // Round 1 is announced like the later ones: who arranges, who sets the challenge.
         let mut first = Applied {
-            events: vec![Event::RoundStarted {
-                round: 1,
-                owner: game.owner(),
-                setter: game.setter(),
-            }],
+            events: Vec::new(),
             barrier: false,
         };
         take_forced(&mut game, &mut first);
