@@ -562,13 +562,27 @@ async fn cancel_scenario(db: &Db) {
     latest_board_after(fake, thread, 0).await;
     let posted = public(fake, thread).len();
 
-    let refused = cancel(fake, BOB, thread).await;
-    assert_eq!(
-        refused,
-        "Only the host or a member who can manage threads or channels can do that."
-    );
+    // Bob plays but does not host: his /cancel asks him to agree to cancel (issue 36), and
+    // changes nothing until he does.
+    let agree = cancel(fake, BOB, thread).await;
+    assert!(agree.starts_with("🤝 Agree to cancel"), "{agree}");
     assert_eq!(status(&w.service, game).await, GameStatus::Active);
     assert_eq!(public(fake, thread).len(), posted);
+    let asked = fake
+        .messages(thread)
+        .into_iter()
+        .rev()
+        .find(|m| m.content == agree)
+        .expect("the question");
+    click(fake, asked.id, &format!("k:{}:agree", game.0), BOB, thread).await;
+    fake.wait_until("Bob's agreement told", |st| {
+        st.messages
+            .iter()
+            .find(|m| m.channel_id == thread && m.content.starts_with("🤝 bob agrees"))
+            .map(|_| ())
+    })
+    .await;
+    assert_eq!(status(&w.service, game).await, GameStatus::Active);
 
     // The host is asked first (tests/game_life.rs has the whole exchange), then confirms.
     let question = cancel(fake, ALICE, thread).await;

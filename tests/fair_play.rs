@@ -32,6 +32,7 @@ on_backends!(display_names_ping_nobody_and_read_as_written);
 on_backends!(one_member_cannot_flood_a_server);
 on_backends!(repeated_commands_and_clicks_cost_next_to_nothing);
 on_backends!(every_interaction_is_acknowledged_before_any_database_work);
+on_backends!(a_host_cannot_dodge_a_loss_by_cancelling);
 
 /// View, send, history, commands, threads: a member without Manage Threads or Channels.
 const PLAIN: u64 = perms::VIEW_CHANNEL
@@ -514,8 +515,9 @@ async fn one_member_cannot_flood_a_server(db: &Db) {
     );
     // Cancelling the running game archives its thread, freeing the server's thread cap.
     let question = ask(fake, ALICE, thread, Push::command("cancel", vec![])).await;
-    let answer = click_private(fake, &question, &format!("k:{}:cancel", started.0), ALICE).await;
-    assert_eq!(answer.content, en("bot.done.cancelled"));
+    // Carol never agreed: Alice is warned, and cancels as her resignation (issue 36).
+    let answer = click_private(fake, &question, &format!("k:{}:forfeit", started.0), ALICE).await;
+    assert_eq!(answer.content, en("bot.done.cancelled_resigned"));
     fake.wait_until("the thread archived", |st| {
         st.channels.get(&thread).filter(|c| c.archived).map(|_| ())
     })
@@ -689,5 +691,199 @@ async fn every_interaction_is_acknowledged_before_any_database_work(db: &Db) {
         w.service.lobby(game_of(&l2)).await.unwrap().status,
         GameStatus::Cancelled
     );
+    w.bot.stop_clean(fake).await;
+}
+
+/// `k:<game>:<action>`, a confirmation button.
+fn k(game: GameId, action: &str) -> String {
+    format!("k:{}:{action}", game.0)
+}
+
+/// A click on a confirmation that the bot refuses: acknowledged, then a private follow-up
+/// says why (the question is left as it was).
+async fn refused_click(fake: &FakeDiscord, question: &Message, id: &str, user: u64) -> String {
+    let p = fake
+        .push(
+            Push::button(question.id, id)
+                .by(user)
+                .in_channel(question.channel_id),
+        )
+        .await;
+    fake.wait_for_callback(p.id).await;
+    fake.wait_until("the refusal", |st| {
+        let rec = st.interactions.get(&p.id)?;
+        let f = st.message(*rec.followups.first()?)?;
+        Some(f.content.clone())
+    })
+    .await
+}
+
+/// The newest message in `channel` that contains `text`.
+async fn posted(fake: &FakeDiscord, channel: u64, text: &str) -> Message {
+    fake.wait_until("a message in the game's place", |st| {
+        st.messages
+            .iter()
+            .rev()
+            .find(|m| m.channel_id == channel && !m.ephemeral() && m.content.contains(text))
+            .cloned()
+    })
+    .await
+}
+
+/// Issue 36: cancelled games were never rated, so a host about to lose could `/cancel` the
+/// game away. Once a game has started, a host's cancel counts as the host's resignation unless
+/// every other seated member agrees (each with `/cancel`, within a day); the host is warned
+/// before it happens and may ask the others instead; a click that meant "no rating" is refused
+/// when an agreement lapsed meanwhile; a moderator's cancel stays neutral.
+async fn a_host_cannot_dodge_a_loss_by_cancelling(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    let svc = &w.service;
+    let cancel = |user: u64, game: GameId| {
+        ask(
+            fake,
+            user,
+            CHANNEL_ID,
+            Push::command("cancel", with_game(vec![], game)),
+        )
+    };
+    let players = [(ALICE, "Alice"), (BOB, "Bob")];
+
+    // 1. The host alone: a clear warning first, naming who has not agreed, pinging nobody.
+    let game = start(svc, GameKind::Cortexcape, &players, CHANNEL_ID).await;
+    let before = snapshot(svc, game).await;
+    let question = cancel(ALICE, game).await;
+    assert!(
+        question.content.contains("counts as your resignation"),
+        "{}",
+        question.content
+    );
+    assert!(question.content.contains(&format!("<@{BOB}>")));
+    assert!(question.pinged_users.is_empty(), "{question:?}");
+    assert_eq!(
+        custom_ids(&question.components),
+        [k(game, "agree"), k(game, "forfeit"), k(game, "keep")]
+    );
+    // The "no rating" button is not offered; clicked anyway, it is refused, nothing changes.
+    let refused = refused_click(fake, &question, &k(game, "cancel"), ALICE).await;
+    assert_eq!(
+        refused,
+        Text::new("bot.error.cancel_not_agreed")
+            .arg("id", game.0)
+            .render(Lang::En)
+    );
+    assert_eq!(snapshot(svc, game).await, before);
+    // Cancelling anyway: the game stops, and the ratings count it as Alice's resignation.
+    let done = click_private(fake, &question, &k(game, "forfeit"), ALICE).await;
+    assert_eq!(done.content, en("bot.done.cancelled_resigned"));
+    assert_eq!(svc.lobby(game).await.unwrap().status, GameStatus::Cancelled);
+    let notice = posted(fake, CHANNEL_ID, "counts as Alice's resignation").await;
+    assert!(notice.content.contains("📈"), "{}", notice.content);
+    let changes = svc.store().rating_changes_of_game(game).await.unwrap();
+    let of = |u: u64| {
+        changes
+            .iter()
+            .find(|c| c.player == format!("u:{}", uid(u)))
+            .unwrap_or_else(|| panic!("{u} rated: {changes:?}"))
+    };
+    assert!(of(BOB).won && !of(ALICE).won, "{changes:?}");
+    assert!(of(ALICE).rank > of(BOB).rank);
+    assert!(of(ALICE).after.mu < of(ALICE).before.mu);
+
+    // 2. Every other player agrees: the cancel is neutral. Alice asks the others (her
+    // agreement), Bob is pinged once; his /cancel asks him to agree, and his click stops it.
+    let game = start(svc, GameKind::Cortexcape, &players, CHANNEL_ID).await;
+    let question = cancel(ALICE, game).await;
+    let done = click_private(fake, &question, &k(game, "agree"), ALICE).await;
+    assert!(done.content.contains("1 of 2"), "{}", done.content);
+    assert_eq!(svc.lobby(game).await.unwrap().status, GameStatus::Active);
+    let asked = posted(fake, CHANNEL_ID, &format!("game {} with no rating", game.0)).await;
+    assert_eq!(asked.pinged_users, vec![BOB], "{asked:?}");
+    let question = cancel(BOB, game).await;
+    assert!(
+        question.content.contains("Agree to cancel"),
+        "{}",
+        question.content
+    );
+    assert_eq!(
+        custom_ids(&question.components),
+        [k(game, "agree"), k(game, "keep")]
+    );
+    let done = click_private(fake, &question, &k(game, "agree"), BOB).await;
+    assert_eq!(done.content, en("bot.done.cancelled"));
+    assert_eq!(svc.lobby(game).await.unwrap().status, GameStatus::Cancelled);
+    posted(fake, CHANNEL_ID, "every player agreed").await;
+    svc.settle_ratings(Some(uid(GUILD_ID))).await.unwrap();
+    assert!(svc
+        .store()
+        .rating_changes_of_game(game)
+        .await
+        .unwrap()
+        .is_empty());
+
+    // 3. Bob agrees first, then the host cancels: asked as a plain cancel, no rating.
+    let game = start(svc, GameKind::Cortexcape, &players, CHANNEL_ID).await;
+    let question = cancel(BOB, game).await;
+    click_private(fake, &question, &k(game, "agree"), BOB).await;
+    let question = cancel(ALICE, game).await;
+    assert!(
+        question.content.contains("Every other player agreed"),
+        "{}",
+        question.content
+    );
+    assert_eq!(
+        custom_ids(&question.components),
+        [k(game, "cancel"), k(game, "keep")]
+    );
+    // ... but a day later Bob's agreement has lapsed: the old "no rating" click is refused
+    // rather than turned into a resignation, and a new /cancel warns again.
+    w.clock().set(T0 + 25 * HOUR);
+    let refused = refused_click(fake, &question, &k(game, "cancel"), ALICE).await;
+    assert!(refused.contains("24 hours"), "{refused}");
+    assert_eq!(svc.lobby(game).await.unwrap().status, GameStatus::Active);
+    let question = cancel(ALICE, game).await;
+    assert!(
+        question.content.contains("counts as your resignation"),
+        "{}",
+        question.content
+    );
+    click_private(fake, &question, &k(game, "keep"), ALICE).await;
+
+    // 4. Someone who is neither seated, host nor moderator cannot agree for the players.
+    let answer = cancel(CAROL, game).await;
+    assert_eq!(answer.content, en("bot.error.not_host"));
+    assert!(answer.components.is_empty());
+
+    // 5. A moderator who plays in the game is held to the host's rule: Bob, made one, is
+    // warned that his cancel would count as his resignation.
+    moderators(fake, &[MOD, BOB]);
+    let question = cancel(BOB, game).await;
+    assert!(
+        question.content.contains("counts as your resignation"),
+        "{}",
+        question.content
+    );
+    assert_eq!(
+        custom_ids(&question.components),
+        [k(game, "agree"), k(game, "forfeit"), k(game, "keep")]
+    );
+    click_private(fake, &question, &k(game, "keep"), BOB).await;
+
+    // 6. A moderator who plays no seat cancels for nobody, whoever agreed.
+    let question = cancel(MOD, game).await;
+    assert_eq!(
+        custom_ids(&question.components),
+        [k(game, "cancel"), k(game, "keep")]
+    );
+    let done = click_private(fake, &question, &k(game, "cancel"), MOD).await;
+    assert_eq!(done.content, en("bot.done.cancelled"));
+    assert_eq!(svc.lobby(game).await.unwrap().status, GameStatus::Cancelled);
+    svc.settle_ratings(Some(uid(GUILD_ID))).await.unwrap();
+    assert!(svc
+        .store()
+        .rating_changes_of_game(game)
+        .await
+        .unwrap()
+        .is_empty());
     w.bot.stop_clean(fake).await;
 }

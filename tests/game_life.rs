@@ -218,15 +218,21 @@ async fn resign_and_cancel_ask_before_ending_a_game() {
     assert!(kept.components.is_empty());
     assert_eq!(status(&w.service, game).await, GameStatus::Active);
 
-    // /cancel by a player who is neither host nor moderator is refused at once, no question.
+    // /cancel by a player who is neither host nor moderator asks them to agree to cancel
+    // (issue 36: the game stops with no rating once every player agrees); "Keep playing".
     fake.set_member_permissions(BOB, perms::PLAIN_MEMBER);
-    let refused = private_answer(fake, BOB, thread, "cancel").await;
-    assert!(refused.components.is_empty(), "{refused:?}");
-    assert!(
-        refused.content.starts_with("Only the host"),
-        "{}",
-        refused.content
+    let agree = private_answer(fake, BOB, thread, "cancel").await;
+    assert_eq!(
+        custom_ids(&agree.components),
+        [format!("k:{}:agree", game.0), format!("k:{}:keep", game.0)]
     );
+    assert!(
+        agree.content.starts_with("🤝 Agree to cancel"),
+        "{}",
+        agree.content
+    );
+    click_private(fake, &agree, &format!("k:{}:keep", game.0), BOB).await;
+    assert_eq!(status(&w.service, game).await, GameStatus::Active);
 
     // /resign confirmed: the game ends, the thread is told, the board loses its buttons.
     let question = private_answer(fake, BOB, thread, "resign").await;

@@ -17,7 +17,7 @@ use bot_play::*;
 use croupier::engine::{GameId, GameKind, GameOptions, Outcome, Seat};
 use croupier::i18n::Lang;
 use croupier::service::{
-    entrants, rating_update, replay_history, standings, Place, Player, Service, StartGame, PUZZLE,
+    entrants, rating_update, replay_history, standings, Place, Player, Service, StartGame,
 };
 use croupier::store::{GameStatus, Skill};
 use fake_discord::*;
@@ -121,11 +121,22 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
         .await
         .expect("resign");
     ended.push(resigned);
-    let with_bot = start(
+    // A member alone against a bot (issue 36): no rating moves, the bot's neither.
+    let lone = start(
         &svc,
         GameKind::Cortexcape,
         "short=true",
         vec![member(3, "M3"), bot()],
+        8,
+    )
+    .await;
+    Playout::new(&svc, lone).by(By::Seat).until_the_end().await;
+    // Two members and a bot: all three are rated.
+    let with_bot = start(
+        &svc,
+        GameKind::Cortexcape,
+        "short=true",
+        vec![member(3, "M3"), member(1, "M1"), bot()],
         7,
     )
     .await;
@@ -149,8 +160,8 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
             games.push(c.game);
         }
     }
-    assert_eq!(games, ended);
-    assert_eq!(history.len(), 2 * ended.len());
+    assert_eq!(games, ended, "the game against a bot alone is not rated");
+    assert_eq!(history.len(), 2 * ended.len() + 1);
     // Once: a second settle rates nothing more.
     assert_eq!(svc.settle_ratings(Some(SERVER)).await.unwrap(), 0);
 
@@ -162,10 +173,16 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
     );
     assert!(m1.rank < m2.rank && m1.won && !m2.won, "{resign:?}");
     assert!(m1.after.mu > m1.before.mu && m2.after.mu < m2.before.mu);
-    // The bot level is a player of its own.
+    // The bot level is a player of its own when members play together with it.
     assert!(history
         .iter()
         .any(|c| c.game == with_bot && c.player == "bot:normal"));
+    assert!(svc
+        .store()
+        .rating_changes_of_game(lone)
+        .await
+        .unwrap()
+        .is_empty());
 
     // Replaying the history with the crate's update from the start gives every change, and
     // its last values are the ratings the leaderboard shows.
@@ -239,8 +256,9 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
         .contains("no rated game"));
 }
 
-/// Who a game rates, at which place: a one-seat game against the puzzle (an unsolved puzzle
-/// loses to it), a player who ran out of time below everyone, a player of two seats once.
+/// Who a game rates, at which place: nobody in a one-seat puzzle, solved or not (issue 36: it
+/// used to be rated against a shared "puzzle"), a player who ran out of time below everyone,
+/// a player of two seats once. A resigned puzzle ranks below every solve, with no winner.
 #[tokio::test]
 async fn entrants_of_a_solitaire_a_leaver_and_a_double_seat() {
     let svc = Service::new(Db::sqlite_memory().connect().await);
@@ -259,13 +277,15 @@ async fn entrants_of_a_solitaire_a_leaver_and_a_double_seat() {
         winners,
         draw: false,
     };
-    let solved = entrants(&record, &outcome(vec![1], vec![Seat(0)]), |_| None);
-    assert_eq!(solved.len(), 2);
-    assert_eq!((solved[0].rank, solved[0].won), (1, true));
-    assert_eq!((solved[1].player.as_str(), solved[1].rank), (PUZZLE, 2));
-    let unsolved = entrants(&record, &outcome(vec![2], vec![]), |_| None);
-    assert_eq!((unsolved[0].rank, unsolved[0].won), (2, false));
-    assert_eq!((unsolved[1].rank, unsolved[1].won), (1, true));
+    assert!(entrants(&record, &outcome(vec![1], vec![Seat(0)]), |_| None).is_empty());
+    assert!(entrants(&record, &outcome(vec![2], vec![]), |_| None).is_empty());
+    let puzzle = svc.load(solo).await.unwrap();
+    let resigned = standings(puzzle.game.as_ref(), Some(Seat(0)));
+    assert_eq!(resigned.ranks, vec![2], "below a solve's 1");
+    assert!(
+        resigned.winners.is_empty() && !resigned.draw,
+        "{resigned:?}"
+    );
 
     let three = start(
         &svc,
@@ -304,20 +324,23 @@ async fn the_all_games_leaderboard_fits_one_message() {
         (GameKind::SpaceLab, ""),
         (GameKind::Vortex, ""),
     ];
+    // Five games each, so nobody is provisional any more.
     for (k, (kind, options)) in kinds.into_iter().enumerate() {
         for pair in 0..6i64 {
-            let (a, b) = (100 + 2 * pair, 101 + 2 * pair);
-            let game = start(
-                &svc,
-                kind,
-                options,
-                vec![member(a, &name(a)), member(b, &name(b))],
-                (k * 10) as u64 + pair as u64,
-            )
-            .await;
-            svc.resign(game, b, Lang::En, svc.now())
-                .await
-                .expect("resign");
+            for round in 0..5u64 {
+                let (a, b) = (100 + 2 * pair, 101 + 2 * pair);
+                let game = start(
+                    &svc,
+                    kind,
+                    options,
+                    vec![member(a, &name(a)), member(b, &name(b))],
+                    (k * 100) as u64 + pair as u64 * 10 + round,
+                )
+                .await;
+                svc.resign(game, b, Lang::En, svc.now())
+                    .await
+                    .expect("resign");
+            }
         }
     }
     // The viewer is one of the losers, below the top three of every game.
@@ -360,6 +383,131 @@ async fn the_all_games_leaderboard_fits_one_message() {
 }
 
 // ----- end to end through the fake Discord -----
+
+#[tokio::test]
+async fn puzzles_and_casual_games_move_no_rating_on_sqlite() {
+    puzzles_and_casual_games_move_no_rating(Db::sqlite_file()).await;
+}
+
+#[tokio::test]
+async fn puzzles_and_casual_games_move_no_rating_on_postgres() {
+    if let Some(db) = Db::postgres("ratings_casual").await {
+        puzzles_and_casual_games_move_no_rating(db).await;
+    }
+}
+
+/// The result posted in `thread` (the message that says the game is over).
+async fn result_in(fake: &FakeDiscord, thread: u64) -> Message {
+    fake.wait_until("the result", |st| {
+        st.messages
+            .iter()
+            .find(|m| m.channel_id == thread && m.content.contains("is over:"))
+            .cloned()
+    })
+    .await
+}
+
+/// Issue 36. A one-seat Vortex Solitaire resigned at once was "won by" its player (the seat
+/// ranked at seat count = 1) and beat the shared puzzle on the Vortex leaderboard: now it is
+/// unsolved, below every solve, and puzzles move no rating at all. A casual game
+/// (`rated:false`) says so in its lobby, its result and /stats, and moves no rating.
+async fn puzzles_and_casual_games_move_no_rating(db: Db) {
+    let service = Service::new(db.connect().await);
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start(&fake, service.clone()).await;
+    let guild = Some(id_i64(GUILD_ID));
+
+    // Alice's puzzle, given up before a single rotation.
+    let cmd = fake
+        .push(Push::command(
+            "play",
+            vec![
+                opt::string("game", "vortex"),
+                opt::string("options", "mode=solitaire solo_scramble=5"),
+            ],
+        ))
+        .await;
+    let lobby = play_answer(&fake, cmd.id).await.expect("a lobby");
+    let thread = join_and_start(&fake, &lobby, &[], ALICE).await;
+    let puzzle = game_of(&lobby);
+    let question = ask(&fake, ALICE, thread, Push::command("resign", vec![])).await;
+    click_private(&fake, &question, &format!("k:{}:resign", puzzle.0), ALICE).await;
+    let result = result_in(&fake, thread).await;
+    assert!(result.content.contains("not solved"), "{}", result.content);
+    assert!(!result.content.contains("won by"), "{}", result.content);
+    assert!(
+        result.content.contains("2. **alice**"),
+        "{}",
+        result.content
+    );
+    assert!(!result.content.contains("📈"), "{}", result.content);
+    assert!(service
+        .store()
+        .ratings_of_kind(guild, GameKind::Vortex)
+        .await
+        .unwrap()
+        .is_empty());
+
+    // A casual game: the lobby says so; Bob resigns; the result says no rating moved.
+    let cmd = fake
+        .push(Push::command(
+            "play",
+            vec![
+                opt::string("game", "cortexcape"),
+                opt::string("options", "short=true"),
+                opt::boolean("rated", false),
+            ],
+        ))
+        .await;
+    let lobby = play_answer(&fake, cmd.id).await.expect("a lobby");
+    assert!(
+        lobby
+            .content
+            .contains("🎲 Casual: this game moves no rating."),
+        "{}",
+        lobby.content
+    );
+    let thread = join_and_start(&fake, &lobby, &[BOB], ALICE).await;
+    let casual = game_of(&lobby);
+    let question = ask(&fake, BOB, thread, Push::command("resign", vec![])).await;
+    click_private(&fake, &question, &format!("k:{}:resign", casual.0), BOB).await;
+    let result = result_in(&fake, thread).await;
+    assert!(
+        result.content.contains("A casual game: no rating moved."),
+        "{}",
+        result.content
+    );
+    assert!(
+        result.content.contains("A casual game: not rated."),
+        "the card's footer: {}",
+        result.content
+    );
+    assert!(service
+        .store()
+        .rating_changes_of_game(casual)
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(service
+        .store()
+        .ratings_of_kind(guild, GameKind::Cortexcape)
+        .await
+        .unwrap()
+        .is_empty());
+
+    // /stats: no leaderboard, and the casual game counted as such.
+    let stats = ask(&fake, BOB, CHANNEL_ID, Push::command("stats", vec![])).await;
+    assert!(
+        stats
+            .content
+            .contains("**Cortexcape**: 1 game finished (1 casual, not rated)"),
+        "{}",
+        stats.content
+    );
+    assert!(!stats.content.contains("🥇"), "{}", stats.content);
+    finish(&fake).await;
+    bot.stop().await;
+}
 
 #[tokio::test]
 async fn a_game_to_the_end_moves_ratings_and_stats_lists_them_on_sqlite() {
@@ -450,13 +598,54 @@ async fn ratings_through_discord(db: Db) {
     assert_eq!(board[0].player, format!("u:{}", id_i64(ALICE)), "{board:?}");
     assert_eq!((board[0].played, board[1].played), (2, 2));
 
+    // Two games are too few (issue 36): both are provisional, left off the board, and /stats
+    // says so, with about how many games Bob lacks; his profile too.
+    let stats = ask(&fake, BOB, CHANNEL_ID, Push::command("stats", vec![])).await;
+    let text = &stats.content;
+    assert!(!text.contains("🥇"), "{text}");
+    assert!(text.contains("… and you: provisional"), "{text}");
+    assert!(text.contains("more rated games"), "{text}");
+    assert!(
+        text.contains("2 provisional players not listed yet"),
+        "{text}"
+    );
+    let profile = ask(
+        &fake,
+        BOB,
+        CHANNEL_ID,
+        Push::command("stats", vec![opt::user("user", BOB)]),
+    )
+    .await;
+    assert!(
+        profile.content.contains("**Cortexcape** · provisional"),
+        "{}",
+        profile.content
+    );
+    // Three more games, which Bob resigns: both are placed now.
+    for seed in 0..3 {
+        let game = start_direct(
+            &service,
+            GameKind::Cortexcape,
+            GameOptions::from([("short".to_string(), "true".to_string())]),
+            &[(ALICE, "alice"), (BOB, "bob")],
+            CHANNEL_ID,
+            seed,
+        )
+        .await;
+        service
+            .resign(game, id_i64(BOB), Lang::En, service.now())
+            .await
+            .expect("resign");
+    }
+
     // /stats lists them in that order, each with rating ± uncertainty, games and win rate.
     let stats = ask(&fake, BOB, CHANNEL_ID, Push::command("stats", vec![])).await;
     let text = &stats.content;
     assert!(
-        text.starts_with("🎲 **Cortexcape**: 2 games finished"),
+        text.starts_with("🎲 **Cortexcape**: 5 games finished"),
         "{text}"
     );
+    assert!(!text.contains("provisional"), "{text}");
     let alice = text
         .find("🥇 **alice** · ")
         .unwrap_or_else(|| panic!("{text}"));
@@ -464,7 +653,7 @@ async fn ratings_through_discord(db: Db) {
         .find("🥈 **bob** · ")
         .unwrap_or_else(|| panic!("{text}"));
     assert!(alice < bob);
-    assert!(text.contains(" · 2 games · "), "{text}");
+    assert!(text.contains(" · 5 games · "), "{text}");
     assert!(text.len() <= 2000);
     // One game's top ten, in French, and a member's profile.
     let fr = ask(
@@ -474,7 +663,7 @@ async fn ratings_through_discord(db: Db) {
         Push::command("stats", vec![opt::string("game", "cortexcape")]).locale("fr"),
     )
     .await;
-    assert!(fr.content.contains("2 parties terminées"), "{}", fr.content);
+    assert!(fr.content.contains("5 parties terminées"), "{}", fr.content);
     assert!(fr.content.contains("% de victoires"), "{}", fr.content);
     let profile = ask(
         &fake,

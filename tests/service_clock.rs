@@ -258,7 +258,10 @@ async fn a_job_for_a_game_that_moved_on_does_nothing(db: &Db) {
         "the stale job is gone, the live ones stay"
     );
     // A cancelled game's jobs do nothing either.
-    w.svc.cancel(id, HOST, false, now(&w)).await.unwrap();
+    w.svc
+        .cancel_with(id, HOST, false, true, now(&w))
+        .await
+        .unwrap();
     w.clock.set(T0 + 3 * DAY);
     assert!(w.run().await.is_empty());
     assert_eq!(

@@ -44,6 +44,7 @@ fn open(host: i64, channel: i64, max: Option<usize>) -> OpenLobby {
         clock_secs: None,
         policy: TimeoutPolicy::Skip,
         lang: Lang::En,
+        rated: true,
     }
 }
 

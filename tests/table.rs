@@ -322,4 +322,37 @@ fn a_person_at_a_table_with_bots_sees_only_their_own_secrets() {
             "{game}: the bot's hand was drawn: {files:?}"
         );
     }
+/// A one-seat Vortex Solitaire given up at the table (`resign`, issue 36): the puzzle ends
+/// unsolved, ranked below every solve (2) with no winner, where a resignation used to put the
+/// only seat at rank "seat count" = 1 and call it a win.
+#[test]
+fn a_resigned_puzzle_is_unsolved_at_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Table::start(
+        dir.path(),
+        &[
+            "--game",
+            "vortex",
+            "--players",
+            "1",
+            "--seed",
+            "4",
+            "--opt",
+            "mode=solitaire",
+            "--opt",
+            "solo_scramble=5",
+        ],
+    );
+    let first = t.next();
+    assert_step_shape(&first);
+    assert!(first["prompt"].is_string(), "{first}");
+    let end = t.send("resign");
+    assert_step_shape(&end);
+    assert_eq!(end["error"], Value::Null, "{end}");
+    assert_eq!(end["prompt"], Value::Null, "the game is over: {end}");
+    let outcome = &end["outcome"];
+    assert_eq!(outcome["ranks"], serde_json::json!([2]), "{end}");
+    assert_eq!(outcome["winners"], serde_json::json!([]), "{end}");
+    assert_eq!(outcome["draw"], false);
+    t.finish();
 }

@@ -432,6 +432,7 @@ pub async fn play(
     #[max = 60]
     bot_delay: Option<u32>,
     #[autocomplete = "super::clocks::autocomplete_lang"] lang: Option<String>,
+    rated: Option<bool>,
 ) -> Result<(), Error> {
     bot_may_host_here(ctx).map_err(Error::User)?;
     let asked = lang
@@ -496,6 +497,7 @@ pub async fn play(
                 clock_secs,
                 policy,
                 lang: plang,
+                rated: rated.unwrap_or(true),
             },
             ctx.data().service.now(),
         )
@@ -673,19 +675,21 @@ pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
 }
 
 /// Cancel a lobby or a game (host, or Manage Threads/Channels; you are asked to confirm first).
+/// Once a game runs, the host's cancel counts as their resignation in the ratings unless every
+/// other player agrees (each with /cancel); a moderator's cancel counts for nobody.
 #[poise::command(slash_command)]
 pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
     let moderator = moderator_of(ctx, game).await?;
-    let view = ctx
+    let check = ctx
         .data()
         .service
-        .check_cancel(game, author_id(ctx), moderator)
+        .check_cancel(game, author_id(ctx), moderator, ctx.data().service.now())
         .await;
-    let view = named(ctx, game, view).await?;
-    super::confirm::ask(ctx, &view, ids::Confirm::Cancel, lang).await
+    let check = named(ctx, game, check).await?;
+    super::confirm::ask_cancel(ctx, &check, lang).await
 }
 
 /// Read the rules of a game.

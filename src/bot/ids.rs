@@ -8,7 +8,7 @@
 //! - `l:<game>:<join|leave|start|cancel|bot|unbot|follow|rematch>`: lobby buttons
 //! - `h:<game>`: "Show my hand"
 //! - `z:<game>`: "Zoom", the board's parts that matter to the clicker at full size (phones)
-//! - `k:<game>:<resign|cancel|keep>`: the answer to "are you sure?" after `/resign`, `/cancel`
+//! - `k:<game>:<resign|cancel|forfeit|agree|keep>`: the answer to "are you sure?" after `/resign`, `/cancel`
 //! - `p:<game>:<step>:<f|b|n|l>`: a replay's ⏮ ◀ ▶ ⏭, each naming the step it shows (the
 //!   letter keeps two buttons to one step apart: custom ids differ within a message)
 
@@ -61,17 +61,30 @@ impl LobbyAction {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Confirm {
     Resign,
+    /// Cancel with no rating (refused if it would now count as the host's resignation).
     Cancel,
+    /// The host cancels, knowing it counts as their resignation in the ratings.
+    CancelResigning,
+    /// A player asks, or agrees, to cancel with no rating.
+    Agree,
     Keep,
 }
 
 impl Confirm {
-    pub const ALL: [Confirm; 3] = [Confirm::Resign, Confirm::Cancel, Confirm::Keep];
+    pub const ALL: [Confirm; 5] = [
+        Confirm::Resign,
+        Confirm::Cancel,
+        Confirm::CancelResigning,
+        Confirm::Agree,
+        Confirm::Keep,
+    ];
 
     fn as_str(self) -> &'static str {
         match self {
             Confirm::Resign => "resign",
             Confirm::Cancel => "cancel",
+            Confirm::CancelResigning => "forfeit",
+            Confirm::Agree => "agree",
             Confirm::Keep => "keep",
         }
     }
@@ -310,6 +323,14 @@ mod tests {
             CustomId::Confirm {
                 game: GameId(4),
                 action: Confirm::Keep,
+            },
+            CustomId::Confirm {
+                game: GameId(5),
+                action: Confirm::CancelResigning,
+            },
+            CustomId::Confirm {
+                game: GameId(6),
+                action: Confirm::Agree,
             },
             CustomId::Replay {
                 game: big,

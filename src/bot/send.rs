@@ -1196,6 +1196,7 @@ mod tests {
             lobby_message: None,
             board_message: None,
             lang: Lang::En,
+            casual: false,
         };
         assert_eq!(
             ids(&lobby_rows(&view, Lang::En)),

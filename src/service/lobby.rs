@@ -85,6 +85,10 @@ pub enum LobbyError {
     NotServerManager,
     #[error("a server's language is chosen in that server")]
     NoServer,
+    #[error("not every player agrees to cancel game {0} any more")]
+    CancelNotAgreed(GameId),
+    #[error("only a seated player may agree to cancel game {0}")]
+    CancelNotPlayer(GameId),
 }
 
 impl LobbyError {
@@ -140,6 +144,12 @@ impl LobbyError {
             LobbyError::ImportBad(why) => why.clone(),
             LobbyError::NotServerManager => Text::new("bot.error.not_server_manager"),
             LobbyError::NoServer => Text::new("bot.error.no_server"),
+            LobbyError::CancelNotAgreed(g) => {
+                Text::new("bot.error.cancel_not_agreed").arg("id", g.0)
+            }
+            LobbyError::CancelNotPlayer(g) => {
+                Text::new("bot.error.cancel_not_player").arg("id", g.0)
+            }
         }
     }
 }
@@ -177,6 +187,8 @@ pub struct OpenLobby {
     pub policy: TimeoutPolicy,
     /// The language of the game's public messages.
     pub lang: Lang,
+    /// `false` (`/play ... rated:false`): a casual game, which moves no rating.
+    pub rated: bool,
 }
 
 /// What `/move` autocomplete offers: options of the prompt at `version`.
@@ -236,6 +248,8 @@ pub struct LobbyView {
     pub board_message: Option<i64>,
     /// The language of the game's public messages, chosen when its lobby opened.
     pub lang: Lang,
+    /// A casual game (`rated:false`): it moves no rating.
+    pub casual: bool,
 }
 
 impl LobbyView {
@@ -279,6 +293,7 @@ impl LobbyView {
             lobby_message: record.lobby_message,
             board_message: record.board_message,
             lang: record.lang.unwrap_or_default(),
+            casual: record.casual,
         }
     }
 
@@ -364,6 +379,9 @@ impl LobbyView {
                 )
                 .render(lang),
         );
+        if self.casual {
+            lines.push(Text::new("bot.lobby.casual").render(lang));
+        }
         lines.push(
             Text::new("bot.lobby.seats")
                 .arg("count", self.confirmed())
@@ -477,6 +495,55 @@ impl GameLine {
     }
 }
 
+/// How long a member's agreement to cancel a running game holds: the others have a day to
+/// agree too, and an old agreement cannot be kept for the moment the host starts losing.
+pub const CANCEL_AGREEMENT_SECS: i64 = 24 * 3600;
+
+/// What a `/cancel` would do, told before it is confirmed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CancelKind {
+    /// The game stops and moves no rating: a lobby, the cancel of a moderator (or a host) who
+    /// plays no seat in it, or a game whose other seats hold no member.
+    Neutral,
+    /// The host cancels a running game every other seated member agreed to stop: no rating.
+    Agreed,
+    /// The host (or a moderator who plays in it) cancels a running game that not every other
+    /// seated member agreed to stop: it counts as their resignation (`seat`) in the ratings.
+    /// `waiting`: the members who have not agreed.
+    Resignation { seat: Seat, waiting: Vec<i64> },
+    /// A seated member who is not the host may agree to cancel: the game stops with no rating
+    /// once every seated member has. `agreed` of `of` have so far.
+    Agree { agreed: usize, of: usize },
+}
+
+/// The checks of a `/cancel` passed: the game, and what the cancel would mean.
+#[derive(Clone, Debug)]
+pub struct CancelCheck {
+    pub view: LobbyView,
+    pub kind: CancelKind,
+}
+
+/// What a cancel did.
+#[derive(Clone, Debug)]
+pub struct Cancelled {
+    pub view: LobbyView,
+    /// The host's seat when the cancel counts as their resignation.
+    pub resigned: Option<Seat>,
+}
+
+/// What an agreement to cancel did.
+#[derive(Clone, Debug)]
+pub struct Agreed {
+    pub view: LobbyView,
+    /// Seated members who agree now, of all of them.
+    pub agreed: usize,
+    pub of: usize,
+    /// The members still to agree.
+    pub waiting: Vec<i64>,
+    /// Everyone agreed: the game is cancelled, with no rating.
+    pub cancelled: bool,
+}
+
 /// What resigning did.
 #[derive(Clone, Debug)]
 pub struct Resigned {
@@ -550,6 +617,9 @@ impl Service {
         let id = self.store.create_game(&new).await?;
         let cap = cmd.max_players.and_then(|n| i64::try_from(n).ok());
         self.store.set_max_seats(id, cap).await?;
+        if !cmd.rated {
+            self.store.set_casual(id, true).await?;
+        }
         // An idle lobby closes by itself; the start replaces every job of the game.
         self.store
             .schedule_job(&NewJob {
@@ -754,7 +824,10 @@ impl Service {
         Ok(self.with_settings(output::first_board(&loaded, lang)).await)
     }
 
-    /// Cancels a lobby or a running game (host or moderator).
+    /// Cancels a lobby or a running game (host or moderator) when that moves no rating: a
+    /// lobby, a moderator's cancel, or a running game every other seated member agreed to
+    /// stop. A host's cancel that would count as their resignation is refused
+    /// ([`LobbyError::CancelNotAgreed`]): that takes [`Service::cancel_with`].
     pub async fn cancel(
         &self,
         game: GameId,
@@ -762,25 +835,161 @@ impl Service {
         is_moderator: bool,
         now: i64,
     ) -> Result<LobbyView, ServiceError> {
-        let record = self.store.game(game).await?;
-        may_cancel(&record, user, is_moderator)?;
-        self.store
-            .set_status(game, record.version, GameStatus::Cancelled, now)
-            .await?;
-        self.lobby(game).await
+        Ok(self
+            .cancel_with(game, user, is_moderator, false, now)
+            .await?
+            .view)
     }
 
-    /// The checks of [`Service::cancel`], changing nothing: asked before "are you sure?".
+    /// Cancels a lobby or a running game (host or moderator). Once a game has started, the
+    /// host's cancel counts as the host's resignation for the ratings unless every other
+    /// seated member agreed within [`CANCEL_AGREEMENT_SECS`]; `as_resignation` says the host
+    /// was told so and went on (else such a cancel is refused and nothing changes). A
+    /// moderator's cancel never counts for anyone.
+    pub async fn cancel_with(
+        &self,
+        game: GameId,
+        user: i64,
+        is_moderator: bool,
+        as_resignation: bool,
+        now: i64,
+    ) -> Result<Cancelled, ServiceError> {
+        let record = self.store.game(game).await?;
+        let forfeit = match self.cancel_kind(&record, user, is_moderator, now).await? {
+            CancelKind::Neutral | CancelKind::Agreed => None,
+            CancelKind::Resignation { seat, .. } if as_resignation => Some(seat),
+            CancelKind::Resignation { .. } => return Err(LobbyError::CancelNotAgreed(game).into()),
+            CancelKind::Agree { .. } => return Err(LobbyError::NotHost.into()),
+        };
+        self.store
+            .cancel_game(game, record.version, forfeit, now)
+            .await?;
+        Ok(Cancelled {
+            view: self.lobby(game).await?,
+            resigned: forfeit,
+        })
+    }
+
+    /// The checks of [`Service::cancel`], changing nothing: asked before "are you sure?",
+    /// with what the cancel would mean for the ratings.
     pub async fn check_cancel(
         &self,
         game: GameId,
         user: i64,
         is_moderator: bool,
-    ) -> Result<LobbyView, ServiceError> {
+        now: i64,
+    ) -> Result<CancelCheck, ServiceError> {
         let record = self.store.game(game).await?;
-        may_cancel(&record, user, is_moderator)?;
+        let kind = self.cancel_kind(&record, user, is_moderator, now).await?;
         let cap = self.store.max_seats(game).await?;
-        Ok(LobbyView::from_record(record, cap))
+        Ok(CancelCheck {
+            view: LobbyView::from_record(record, cap),
+            kind,
+        })
+    }
+
+    /// A seated member of a running game asks, or agrees, to cancel it with no rating. Once
+    /// every seated member has (each within [`CANCEL_AGREEMENT_SECS`]), the game is cancelled.
+    pub async fn agree_cancel(
+        &self,
+        game: GameId,
+        user: i64,
+        now: i64,
+    ) -> Result<Agreed, ServiceError> {
+        let record = self.store.game(game).await?;
+        if record.status != GameStatus::Active {
+            return Err(ServiceError::NotActive(game));
+        }
+        let members = seated_members(&record);
+        if !members.contains(&user) {
+            return Err(LobbyError::CancelNotPlayer(game).into());
+        }
+        self.store.vote_cancel(game, user, now).await?;
+        let agreed = self.agreed(&record, now).await?;
+        let waiting: Vec<i64> = members
+            .iter()
+            .copied()
+            .filter(|m| !agreed.contains(m))
+            .collect();
+        let cancelled = waiting.is_empty();
+        if cancelled {
+            self.store
+                .cancel_game(game, record.version, None, now)
+                .await?;
+        }
+        Ok(Agreed {
+            view: self.lobby(game).await?,
+            agreed: agreed.len(),
+            of: members.len(),
+            waiting,
+            cancelled,
+        })
+    }
+
+    /// The seated members of `record` who asked or agreed to cancel it lately.
+    async fn agreed(&self, record: &GameRecord, now: i64) -> Result<Vec<i64>, ServiceError> {
+        let members = seated_members(record);
+        let since = now.saturating_sub(CANCEL_AGREEMENT_SECS);
+        Ok(self
+            .store
+            .cancel_votes(record.id, since)
+            .await?
+            .into_iter()
+            .filter(|u| members.contains(u))
+            .collect())
+    }
+
+    /// What `user`'s cancel of `record` would be (see [`CancelKind`]), or why they may not.
+    async fn cancel_kind(
+        &self,
+        record: &GameRecord,
+        user: i64,
+        is_moderator: bool,
+        now: i64,
+    ) -> Result<CancelKind, ServiceError> {
+        if !matches!(record.status, GameStatus::Lobby | GameStatus::Active) {
+            return Err(ServiceError::NotActive(record.id));
+        }
+        if record.status == GameStatus::Lobby {
+            may_cancel(record, user, is_moderator)?;
+            return Ok(CancelKind::Neutral);
+        }
+        let members = seated_members(record);
+        let agreed = self.agreed(record, now).await?;
+        if record.host == Some(user) || is_moderator {
+            // A moderator, or a host, who plays no seat dodges nothing; one who plays is
+            // held to the rule like any host.
+            let Some(seat) = record
+                .seats
+                .iter()
+                .find(|s| !s.is_bot && s.user == Some(user))
+            else {
+                return Ok(CancelKind::Neutral);
+            };
+            let waiting: Vec<i64> = members
+                .iter()
+                .copied()
+                .filter(|m| *m != user && !agreed.contains(m))
+                .collect();
+            if waiting.is_empty() {
+                return Ok(if members.len() > 1 {
+                    CancelKind::Agreed
+                } else {
+                    CancelKind::Neutral
+                });
+            }
+            return Ok(CancelKind::Resignation {
+                seat: seat.seat,
+                waiting,
+            });
+        }
+        if members.contains(&user) {
+            return Ok(CancelKind::Agree {
+                agreed: agreed.len(),
+                of: members.len(),
+            });
+        }
+        Err(LobbyError::NotHost.into())
     }
 
     /// The checks of [`Service::resign`], changing nothing: asked before "are you sure?".
@@ -806,11 +1015,22 @@ impl Service {
         lang: Lang,
         now: i64,
     ) -> Result<Resigned, ServiceError> {
+        self.resign_as(game, Actor::User(user), lang, now).await
+    }
+
+    /// [`Service::resign`] by a seat or a member (the local table resigns its seat in turn).
+    pub async fn resign_as(
+        &self,
+        game: GameId,
+        actor: Actor,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Resigned, ServiceError> {
         let loaded = self.load(game).await?;
         if loaded.record.status != GameStatus::Active {
             return Err(ServiceError::NotActive(game));
         }
-        let seat = self.seat_of(&loaded, Actor::User(user))?;
+        let seat = self.seat_of(&loaded, actor)?;
         let archive = self.archive_job(game, now);
         self.store
             .resign_game(game, loaded.record.version, seat, &[archive], now)
@@ -1125,6 +1345,19 @@ pub fn filter_choices(options: &[String], typed: &str) -> Vec<String> {
         })
         .cloned()
         .collect()
+}
+
+/// The members seated in a game (each once; bots and open seats are nobody).
+fn seated_members(record: &GameRecord) -> Vec<i64> {
+    let mut out: Vec<i64> = Vec::new();
+    for s in &record.seats {
+        if let (false, false, Some(u)) = (s.is_bot, s.vacant, s.user) {
+            if !out.contains(&u) {
+                out.push(u);
+            }
+        }
+    }
+    out
 }
 
 /// Who may cancel: the host, or a moderator; only a lobby or a running game.

@@ -22,7 +22,8 @@ pub use crate::store::redact_url;
 pub use clocks::{due, ClockAction, JobDone, JobsRun, Timers, DEFAULT_SCHEDULER_CONCURRENCY};
 pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
 pub use lobby::{
-    filter_choices, Choices, GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Resigned,
+    filter_choices, Agreed, CancelCheck, CancelKind, Cancelled, Choices, GameLine, LineClock,
+    LobbyError, LobbyView, OpenLobby, Reach, Resigned, CANCEL_AGREEMENT_SECS,
 };
 pub use output::{
     board_text, encode_indexed, encode_png, encode_rgb, outcome_text, BoardPost, Notice, Outputs,
@@ -30,8 +31,8 @@ pub use output::{
 };
 pub use players::{Newcomer, SettingsChange};
 pub use ratings::{
-    bot_key, entrants, ordered, ordinal, replay_history, start as rating_start,
-    update as rating_update, user_key, PUZZLE,
+    bot_key, entrants, games_to_place, ordered, ordinal, provisional, replay_history,
+    start as rating_start, update as rating_update, user_key, PROVISIONAL_SIGMA,
 };
 pub use replay::{replay_gif, turn_bounds, ReplayStep};
 pub use result::{
@@ -398,6 +399,32 @@ impl Service {
     pub async fn show(&self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
         let loaded = self.load(game).await?;
         Ok(output::after_change(&loaded, &[], lang))
+    }
+
+    /// The board of a game ended by a resignation or a cancel: no prompt, and the final
+    /// standings ([`standings`]: the resigning seat last, a resigned puzzle unsolved) after
+    /// `note`.
+    pub async fn show_ended(
+        &self,
+        game: GameId,
+        note: &str,
+        lang: Lang,
+    ) -> Result<Outputs, ServiceError> {
+        let loaded = self.load(game).await?;
+        let mut out = output::after_change(&loaded, &[], lang);
+        let resigned = self.store.ending(game).await?.resigned;
+        let outcome = standings(loaded.game.as_ref(), resigned);
+        let board = &mut out.board;
+        board.prompt = None;
+        board.deadline = None;
+        board.mention = None;
+        board.text = format!(
+            "{note}\n{}",
+            outcome_text(&outcome).render_with(lang, &loaded.names())
+        );
+        board.scores.clone_from(&outcome.scores);
+        board.outcome = Some(outcome);
+        Ok(out)
     }
 
     /// [`Service::show`] to post again in the game's place: with what the players' settings

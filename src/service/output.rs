@@ -230,6 +230,9 @@ pub fn outcome_text(outcome: &Outcome) -> Text {
     };
     if outcome.draw {
         Text::new("core.outcome.draw").arg("standings", standings)
+    } else if outcome.winners.is_empty() {
+        // An unsolved or given-up puzzle.
+        Text::new("core.outcome.nobody").arg("standings", standings)
     } else {
         let winners: Vec<Text> = outcome
             .winners

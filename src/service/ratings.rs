@@ -1,10 +1,13 @@
 //! Skill ratings and leaderboards (issue 24, part 1).
 //!
 //! A rating per player, per game, per server: Weng-Lin (the Bayesian model known as
-//! OpenSkill) from the `skillratings` crate; no rating maths here. Members are rated, and so is
-//! each bot level (`bot:hard`), so a lone member can measure themselves against a bot. A
-//! one-seat game (Vortex Solitaire) is rated against the puzzle itself: a solve beats it, an
-//! unsolved puzzle (which ranks below every solve) loses to it.
+//! OpenSkill) from the `skillratings` crate; no rating maths here. Members are rated against
+//! members (issue 36): a game rates only when two members or more sit in it, and then each bot
+//! level seated with them (`bot:hard`) is rated too. A one-seat puzzle (Vortex Solitaire) and a
+//! game against bots only move no rating (a solve costs little with undo, and dozens of them
+//! outranked members who play real games), and neither does a casual game (`rated:false`).
+//! A member is provisional, and left off the leaderboard, until their uncertainty is below
+//! [`PROVISIONAL_SIGMA`] (about five two-player games).
 //!
 //! A game is rated once, after it ends, by [`Service::settle_ratings`]: it rates every finished
 //! game of the server not rated yet, oldest end first, so the games finished before ratings
@@ -20,8 +23,27 @@ use crate::engine::{GameId, GameKind, Outcome, Seat};
 use crate::i18n::{escape_markdown, Lang, Text};
 use crate::store::{Entrant, GameRecord, RatingChange, RatingRow, Skill};
 
-/// The player key of the puzzle a one-seat game is rated against.
-pub const PUZZLE: &str = "puzzle";
+/// The uncertainty under which a rating is settled enough to be placed on a leaderboard: a
+/// newcomer (25/3) gets under it after five two-player games, fewer in bigger games.
+pub const PROVISIONAL_SIGMA: f64 = 7.2;
+
+/// Whether a rating is still provisional (left off the leaderboards).
+pub fn provisional(s: Skill) -> bool {
+    s.sigma >= PROVISIONAL_SIGMA
+}
+
+/// About how many more rated games a provisional rating needs to be placed: the crate's update
+/// of its uncertainty, game after game against a newcomer (the uncertainty shrinks whatever
+/// the result). 0 when it is placed already.
+pub fn games_to_place(s: Skill) -> usize {
+    let mut s = s;
+    let mut games = 0;
+    while provisional(s) && games < 100 {
+        s = update(&[s, start()], &[1, 1], &[])[0];
+        games += 1;
+    }
+    games
+}
 
 /// Games rated by one [`Service::settle_ratings`] at most (a server's whole history after the
 /// migration takes several calls only past this).
@@ -120,7 +142,7 @@ pub fn ordinal(s: Skill) -> f64 {
 /// player ran out of time and had not played since (missed deadlines at the end, or left
 /// open) counts below everyone: a loss for the leaver. Open seats nobody holds are not rated.
 /// A player holding several seats (or two bots of one level) is rated once, at their best
-/// place. A one-seat game adds the puzzle as the opponent. Fewer than two: nothing to rate.
+/// place. Fewer than two members (a puzzle, a game against bots only): nothing to rate.
 pub fn entrants(
     record: &GameRecord,
     outcome: &Outcome,
@@ -160,20 +182,7 @@ pub fn entrants(
             None => out.push(entrant),
         }
     }
-    if n == 1 && out.len() == 1 {
-        let solved = out[0].rank == 1;
-        out[0].won = solved;
-        out.push(Entrant {
-            player: PUZZLE.into(),
-            user: None,
-            name: PUZZLE.into(),
-            seat: None,
-            rank: if solved { 2 } else { 1 },
-            won: !solved,
-            team: None,
-        });
-    }
-    if out.len() < 2 {
+    if out.iter().filter(|e| e.user.is_some()).count() < 2 {
         return Vec::new();
     }
     out
@@ -181,9 +190,6 @@ pub fn entrants(
 
 /// A rated player as a leaderboard names them: a member by name, a bot by its level.
 fn who(player: &str, name: &str, lang: Lang) -> String {
-    if player == PUZZLE {
-        return Text::new("ratings.puzzle").render(lang);
-    }
     if let Some(level) = player.strip_prefix("bot:").and_then(Level::parse) {
         return Text::new("ratings.bot")
             .arg("level", Text::new(format!("core.level.{}", level.id())))
@@ -248,26 +254,47 @@ fn board_line(place: usize, row: &RatingRow, lang: Lang) -> String {
         .render(lang)
 }
 
-/// A leaderboard's lines: the top `top`, then the viewer's own place when further down (or
-/// that they have none yet).
+/// A leaderboard's lines: the top `top` of the placed players (provisional ones are left
+/// off), then the viewer's own place when further down, or that they are provisional (and
+/// about how many games they lack), or have no rating yet; then how many are provisional.
 fn board_lines(rows: &[RatingRow], viewer: Option<i64>, top: usize, lang: Lang) -> Vec<String> {
-    let mut lines: Vec<String> = rows
+    let placed: Vec<&RatingRow> = rows.iter().filter(|r| !provisional(r.skill)).collect();
+    let mut lines: Vec<String> = placed
         .iter()
         .take(top)
         .enumerate()
         .map(|(i, row)| board_line(i + 1, row, lang))
         .collect();
     let me = viewer.map(user_key);
-    match rows.iter().position(|r| Some(&r.player) == me.as_ref()) {
-        Some(i) if i >= top => {
+    let mine = rows.iter().find(|r| Some(&r.player) == me.as_ref());
+    match (
+        mine,
+        placed.iter().position(|r| Some(&r.player) == me.as_ref()),
+    ) {
+        (_, Some(i)) if i >= top => {
             lines.push(Text::new("ratings.you").render(lang));
-            lines.push(board_line(i + 1, &rows[i], lang));
+            lines.push(board_line(i + 1, placed[i], lang));
         }
-        Some(_) => {}
-        None if viewer.is_some() && !rows.is_empty() => {
+        (_, Some(_)) => {}
+        (Some(row), None) => lines.push(
+            Text::new("ratings.you_provisional")
+                .arg("left", games_to_place(row.skill))
+                .arg("rating", skill_text(row.skill, lang))
+                .arg("played", row.played)
+                .render(lang),
+        ),
+        (None, None) if viewer.is_some() && !rows.is_empty() => {
             lines.push(Text::new("ratings.you_unrated").render(lang));
         }
-        None => {}
+        (None, None) => {}
+    }
+    let waiting = rows.len() - placed.len();
+    if waiting > 0 {
+        lines.push(
+            Text::new("ratings.provisional_count")
+                .arg("n", waiting)
+                .render(lang),
+        );
     }
     lines
 }
@@ -291,6 +318,10 @@ impl Service {
                 }
                 Err(e) => return Err(e),
             };
+            if loaded.record.casual {
+                self.store.skip_rating(game).await?;
+                continue;
+            }
             let resigned = self.store.ending(game).await?.resigned;
             let outcome = super::standings(loaded.game.as_ref(), resigned);
             let entrants = entrants(&loaded.record, &outcome, |s| loaded.game.team_of(s));
@@ -356,16 +387,22 @@ impl Service {
             if rows.is_empty() && counts.is_none_or(|c| c.finished == 0) {
                 continue;
             }
-            let header = Text::new("bot.stats.game")
-                .arg("game", format!("**{}**", k.display_name()))
-                .arg("finished", counts.map_or(0, |c| c.finished))
-                .arg(
-                    "avg",
-                    counts
-                        .and_then(|c| c.avg_turn_secs)
-                        .map_or_else(|| "-".to_string(), crate::clock::human_duration),
-                )
-                .render(lang);
+            let casual = counts.map_or(0, |c| c.casual);
+            let header = Text::new(if casual > 0 {
+                "bot.stats.game_casual"
+            } else {
+                "bot.stats.game"
+            })
+            .arg("game", format!("**{}**", k.display_name()))
+            .arg("finished", counts.map_or(0, |c| c.finished))
+            .arg("casual", casual)
+            .arg(
+                "avg",
+                counts
+                    .and_then(|c| c.avg_turn_secs)
+                    .map_or_else(|| "-".to_string(), crate::clock::human_duration),
+            )
+            .render(lang);
             boards.push((header, rows));
         }
         if boards.is_empty() {
@@ -417,7 +454,22 @@ impl Service {
             .arg("who", shown)
             .render(lang)];
         for row in &mine {
-            let board = ordered(self.store.ratings_of_kind(guild, row.kind).await?);
+            if provisional(row.skill) {
+                lines.push(
+                    Text::new("ratings.profile_provisional")
+                        .arg("game", row.kind.display_name())
+                        .arg("left", games_to_place(row.skill))
+                        .arg("rating", skill_text(row.skill, lang))
+                        .arg("played", row.played)
+                        .arg("rate", win_rate(row))
+                        .render(lang),
+                );
+                continue;
+            }
+            let board: Vec<RatingRow> = ordered(self.store.ratings_of_kind(guild, row.kind).await?)
+                .into_iter()
+                .filter(|r| !provisional(r.skill))
+                .collect();
             let place = board
                 .iter()
                 .position(|r| r.player == row.player)

@@ -27,6 +27,8 @@ pub struct Ending {
     pub secs: i64,
     /// The seat that resigned, if the game ended that way.
     pub resigned: Option<Seat>,
+    /// A casual game (`rated:false`): the card says it moved no rating.
+    pub casual: bool,
 }
 
 /// The result of a finished game, ready to post.
@@ -71,7 +73,8 @@ pub fn count_turns(moves: &[MoveRecord]) -> usize {
 }
 
 /// Final standings: the game's outcome, or, for a game stopped by a resignation, the scores
-/// when it stopped with the resigning seat last (ranks among the others as scores say).
+/// when it stopped with the resigning seat last (ranks among the others as scores say). A
+/// one-seat game (a puzzle) resigned is unsolved: rank 2, below every solve, and no winner.
 pub fn standings(game: &dyn AnyGame, resigned: Option<Seat>) -> Outcome {
     if let (Some(outcome), None) = (game.outcome(), resigned) {
         return outcome;
@@ -88,7 +91,8 @@ pub fn standings(game: &dyn AnyGame, resigned: Option<Seat>) -> Outcome {
     let ranks: Vec<u8> = (0..n)
         .map(|i| {
             if i == gone.index() {
-                return u8::try_from(n).unwrap_or(u8::MAX);
+                // Last; alone at the table, below the rank 1 of a solve.
+                return u8::try_from(n.max(2)).unwrap_or(u8::MAX);
             }
             let ahead = (0..n)
                 .filter(|&j| j != gone.index() && better(scores[j], scores[i]))
@@ -119,8 +123,11 @@ fn seat(i: usize) -> Seat {
     Seat(u8::try_from(i).unwrap_or(u8::MAX))
 }
 
-/// "Won by Ann", "Won by Ann, Bob", "A draw".
+/// "Won by Ann", "Won by Ann, Bob", "A draw", "Not solved" (a puzzle given up).
 fn headline(outcome: &Outcome) -> Text {
+    if outcome.winners.is_empty() && outcome.scores.len() == 1 {
+        return Text::new("bot.result.unsolved");
+    }
     if outcome.winners.is_empty() {
         return Text::new("bot.result.draw");
     }
@@ -135,7 +142,12 @@ fn headline(outcome: &Outcome) -> Text {
 /// How the game ended, as a sentence: the resignation, the game's own end, or its scoring.
 fn how(game: &dyn AnyGame, resigned: Option<Seat>) -> Text {
     if let Some(s) = resigned {
-        return Text::new("bot.result.resigned").arg("seat", s);
+        let key = if game.seat_count() == 1 {
+            "bot.result.resigned_alone"
+        } else {
+            "bot.result.resigned"
+        };
+        return Text::new(key).arg("seat", s);
     }
     match game.result_details().how {
         Some(t) => t,
@@ -165,11 +177,15 @@ fn detail(game: &dyn AnyGame, seat: usize, lang: Lang) -> String {
         .unwrap_or_default()
 }
 
-/// "18 turns · played over 2 days 3 h".
+/// "18 turns · played over 2 days 3 h", and "· casual game, not rated" for a casual game.
 fn footer(ending: &Ending) -> Text {
-    Text::new("bot.result.footer")
-        .arg("turns", i64::try_from(ending.turns).unwrap_or(i64::MAX))
-        .arg("length", length(ending.secs))
+    Text::new(if ending.casual {
+        "bot.result.footer_casual"
+    } else {
+        "bot.result.footer"
+    })
+    .arg("turns", i64::try_from(ending.turns).unwrap_or(i64::MAX))
+    .arg("length", length(ending.secs))
 }
 
 /// A game's length in words: minutes, hours and minutes, or days and hours.
@@ -307,6 +323,7 @@ impl Service {
             turns: count_turns(&moves),
             secs: record.updated_at.saturating_sub(started),
             resigned: stored.resigned,
+            casual: record.casual,
         };
         let card = result_image(
             loaded.game.as_ref(),
@@ -321,6 +338,11 @@ impl Service {
         let pings: Vec<String> = users.iter().map(|u| mention(*u)).collect();
         // The game is rated here (once, whoever asks first); a failure only loses the lines.
         let ratings = match self.rating_lines(game, lang).await {
+            Ok(_) if record.casual => vec![
+                String::new(),
+                String::new(),
+                Text::new("ratings.casual_result").render(lang),
+            ],
             Ok(r) if !r.is_empty() => {
                 let mut out = vec![String::new(), String::new()];
                 out.push(Text::new("ratings.result_title").render(lang));
@@ -457,7 +479,13 @@ impl Service {
         };
         match self.store.open_rematch(old, &new).await? {
             RematchOutcome::Opened(id) => Ok(Rematch::Opened {
-                view: self.lobby(id).await?,
+                view: {
+                    // A casual game's rematch is casual too.
+                    if record.casual {
+                        self.store.set_casual(id, true).await?;
+                    }
+                    self.lobby(id).await?
+                },
                 invited: invited_users,
             }),
             RematchOutcome::Exists(id) => self.confirm_rematch(id, user, &player.name, now).await,

@@ -53,6 +53,8 @@ pub struct GameStats {
     pub kind: GameKind,
     /// Games that ended (finished, not cancelled).
     pub finished: i64,
+    /// Of those, casual games (they moved no rating).
+    pub casual: i64,
     /// Changes of turn measured, and their average length in seconds.
     pub turns: i64,
     pub avg_turn_secs: Option<i64>,
@@ -300,7 +302,8 @@ impl Store {
     /// Per game kind in a server: games finished and turn lengths.
     pub async fn stats(&self, guild: i64) -> Result<Vec<GameStats>, StoreError> {
         let finished = sqlx::query(
-            "SELECT kind, COUNT(*) AS n FROM games WHERE guild = $1 AND status = 'finished' \
+            "SELECT kind, COUNT(*) AS n, CAST(SUM(casual) AS BIGINT) AS casual FROM games \
+             WHERE guild = $1 AND status = 'finished' \
              GROUP BY kind ORDER BY kind",
         )
         .bind(guild)
@@ -311,6 +314,7 @@ impl Store {
             out.push(GameStats {
                 kind: get_kind(row, "kind")?,
                 finished: get(row, "n")?,
+                casual: get::<Option<i64>>(row, "casual")?.unwrap_or(0),
                 turns: 0,
                 avg_turn_secs: None,
             });
@@ -345,6 +349,7 @@ fn entry(out: &mut Vec<GameStats>, kind: GameKind) -> &mut GameStats {
             out.push(GameStats {
                 kind,
                 finished: 0,
+                casual: 0,
                 turns: 0,
                 avg_turn_secs: None,
             });

@@ -108,6 +108,73 @@ impl Store {
         Ok(next)
     }
 
+    /// Cancels a lobby or a running game: status `cancelled`, version+1, guarded by the
+    /// version, and its cancel agreements dropped (its jobs do nothing once it is cancelled). `forfeit`: the host's seat
+    /// when the host cancelled a running game alone, recorded as its resignation (the ratings
+    /// rate such a game).
+    pub async fn cancel_game(
+        &self,
+        game: GameId,
+        expected: super::Version,
+        forfeit: Option<Seat>,
+        now: i64,
+    ) -> Result<super::Version, StoreError> {
+        let next = super::next_version(expected)?;
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE games SET status = $1, version = $2, posted_version = $2, updated_at = $3, \
+             resigned_seat = $4 WHERE id = $5 AND version = $6 AND status IN ($7, $8)",
+        )
+        .bind(GameStatus::Cancelled.as_str())
+        .bind(super::version_i64(next))
+        .bind(now)
+        .bind(forfeit.map(|s| i64::from(s.0)))
+        .bind(game.0)
+        .bind(super::version_i64(expected))
+        .bind(GameStatus::Lobby.as_str())
+        .bind(GameStatus::Active.as_str())
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            let err = super::games::why_not_updated(&mut tx, game, expected).await;
+            tx.rollback().await?;
+            return Err(err);
+        }
+        sqlx::query("DELETE FROM cancel_votes WHERE game = $1")
+            .bind(game.0)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(next)
+    }
+
+    /// Records that `user` asks (or agrees) to cancel running game `game`, at `now`; asking
+    /// again refreshes the time.
+    pub async fn vote_cancel(&self, game: GameId, user: i64, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO cancel_votes (game, user_id, at) VALUES ($1, $2, $3) \
+             ON CONFLICT (game, user_id) DO UPDATE SET at = excluded.at",
+        )
+        .bind(game.0)
+        .bind(user)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The members who asked or agreed to cancel `game` at `since` or later.
+    pub async fn cancel_votes(&self, game: GameId, since: i64) -> Result<Vec<i64>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT user_id FROM cancel_votes WHERE game = $1 AND at >= $2 ORDER BY user_id",
+        )
+        .bind(game.0)
+        .bind(since)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| get(r, "user_id")).collect()
+    }
+
     /// Opens the rematch of finished game `old`, once: the first caller creates the lobby
     /// (seats in the old order, invited ones kept until confirmed) and records it on the old
     /// game in the same transaction; later callers get the lobby already open.

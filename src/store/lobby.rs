@@ -57,6 +57,12 @@ impl Store {
         self.set_game_column(game, "max_seats", max).await
     }
 
+    /// Marks a game casual (it moves no rating) or rated.
+    pub async fn set_casual(&self, game: GameId, casual: bool) -> Result<(), StoreError> {
+        self.set_game_column(game, "casual", Some(i64::from(casual)))
+            .await
+    }
+
     /// Sets one nullable number of a game's row, with no version change. `column` is always
     /// one of the constant names passed in this module and `clocks.rs`, never user input.
     pub(super) async fn set_game_column(

@@ -68,6 +68,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "guild_settings",
         sql: include_str!("../../migrations/sqlite/0010_guild_settings.sql"),
     },
+    Migration {
+        version: 11,
+        name: "fair_ratings",
+        sql: include_str!("../../migrations/sqlite/0011_fair_ratings.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -120,6 +125,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 10,
         name: "guild_settings",
         sql: include_str!("../../migrations/postgres/0010_guild_settings.sql"),
+    },
+    Migration {
+        version: 11,
+        name: "fair_ratings",
+        sql: include_str!("../../migrations/postgres/0011_fair_ratings.sql"),
     },
 ];
 

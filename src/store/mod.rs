@@ -210,6 +210,8 @@ pub struct GameRecord {
     pub clock: TurnClock,
     pub created_at: i64,
     pub updated_at: i64,
+    /// Opened with `rated:false`: the game moves no rating.
+    pub casual: bool,
     /// In seat order.
     pub seats: Vec<SeatRecord>,
 }

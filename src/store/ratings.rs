@@ -133,15 +133,18 @@ const CHANGE_COLUMNS: &str = "seq, game, kind, player, seat, final_rank, won, mu
      sigma_before, mu_after, sigma_after, at";
 
 impl Store {
-    /// The first finished game of a server that the ratings have not looked at yet, in end
-    /// order (last change, then id).
+    /// The first ended game of a server that the ratings have not looked at yet, in end
+    /// order (last change, then id): a finished game, or a running game its host cancelled
+    /// alone (a resignation for the ratings: its `resigned_seat` is set).
     pub async fn next_unrated(&self, guild: Option<i64>) -> Result<Option<GameId>, StoreError> {
         let row = sqlx::query(
-            "SELECT id FROM games WHERE COALESCE(guild, 0) = $1 AND status = $2 \
+            "SELECT id FROM games WHERE COALESCE(guild, 0) = $1 \
+             AND (status = $2 OR (status = $3 AND resigned_seat IS NOT NULL)) \
              AND rated IS NULL ORDER BY updated_at, id LIMIT 1",
         )
         .bind(guild_key(guild))
         .bind(GameStatus::Finished.as_str())
+        .bind(GameStatus::Cancelled.as_str())
         .fetch_optional(&self.pool)
         .await?;
         row.map(|r| Ok(GameId(get(&r, "id")?))).transpose()
@@ -156,8 +159,8 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Rates finished game `game` once: in one transaction, claims the game (false if it was
-    /// rated already or is not finished), takes the server's rating lock, reads each entrant's
+    /// Rates ended game `game` once: in one transaction, claims the game (false if it was
+    /// rated already, or is neither finished nor cancelled by its host alone), takes the server's rating lock, reads each entrant's
     /// rating (`start` for a newcomer), asks `update` for the new ones (same order) and writes
     /// them with one change row each.
     #[allow(clippy::too_many_arguments)]
@@ -174,10 +177,12 @@ impl Store {
         let guild = guild_key(guild);
         let mut tx = self.pool.begin().await?;
         let claimed = sqlx::query(
-            "UPDATE games SET rated = 1 WHERE id = $1 AND status = $2 AND rated IS NULL",
+            "UPDATE games SET rated = 1 WHERE id = $1 AND rated IS NULL \
+             AND (status = $2 OR (status = $3 AND resigned_seat IS NOT NULL))",
         )
         .bind(game.0)
         .bind(GameStatus::Finished.as_str())
+        .bind(GameStatus::Cancelled.as_str())
         .execute(&mut *tx)
         .await?;
         if claimed.rows_affected() == 0 {

@@ -349,6 +349,20 @@ pub async fn run(
                 continue;
             }
             "board" => table.service.show(table.game, lang).await,
+            // The seat whose turn it is gives up; the game ends with the standings then.
+            "resign" => match table
+                .service
+                .resign_as(table.game, Actor::Seat(seat), lang, now())
+                .await
+            {
+                Ok(resigned) => {
+                    table
+                        .service
+                        .show_ended(table.game, &resigned.text, lang)
+                        .await
+                }
+                Err(e) => Err(e),
+            },
             "undo" => {
                 table
                     .service

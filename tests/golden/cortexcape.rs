@@ -643,6 +643,7 @@ pub(crate) fn played_out_result(
         turns: 57,
         secs: 3 * 86_400 + 5 * 3_600,
         resigned: None,
+        casual: false,
     };
     let names: Vec<String> = ["Ann", "Bruno", "Chloé", "Dmitri"]
         .iter()
