@@ -674,9 +674,9 @@ pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     super::confirm::ask(ctx, &view, ids::Confirm::Resign, lang).await
 }
 
+// Once a game runs, the host's cancel counts as their resignation in the ratings unless every
+// other player agrees (each with /cancel); a seatless moderator's counts for nobody.
 /// Cancel a lobby or a game (host, or Manage Threads/Channels; you are asked to confirm first).
-/// Once a game runs, the host's cancel counts as their resignation in the ratings unless every
-/// other player agrees (each with /cancel); a moderator's cancel counts for nobody.
 #[poise::command(slash_command)]
 pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
