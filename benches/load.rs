@@ -78,6 +78,9 @@ async fn run(backend: &str, url: &str, games: usize, rate: u64, secs: u64) {
     let timers = croupier::service::Timers {
         lobbies_per_member: u32::MAX,
         lobbies_per_channel: u32::MAX,
+        games_per_member: u32::MAX,
+        games_per_channel: u32::MAX,
+        threads_per_server: u32::MAX,
         ..Default::default()
     };
     let bot = Bot::start(&fake, Service::new(store).with_timers(timers)).await;

@@ -200,6 +200,20 @@ fn timers_from_env() -> Timers {
     if let Some(n) = var_u64("MAX_LOBBIES_PER_CHANNEL").filter(|n| *n > 0) {
         t.lobbies_per_channel = u32::try_from(n).unwrap_or(u32::MAX);
     }
+    if let Some(n) = var_u64("MAX_GAMES_PER_MEMBER").filter(|n| *n > 0) {
+        t.games_per_member = u32::try_from(n).unwrap_or(u32::MAX);
+    }
+    if let Some(n) = var_u64("MAX_GAMES_PER_CHANNEL").filter(|n| *n > 0) {
+        t.games_per_channel = u32::try_from(n).unwrap_or(u32::MAX);
+    }
+    if let Some(n) = var_u64("MAX_THREADS_PER_SERVER") {
+        // 0: every game is played in its channel.
+        t.threads_per_server = u32::try_from(n).unwrap_or(u32::MAX);
+    }
+    if let Some(d) = var_u64("IDLE_ARCHIVE_DAYS").filter(|d| *d > 0) {
+        // At most a year: no arithmetic near the limits of a timestamp.
+        t.idle_archive_secs = i64::try_from(d.min(365)).unwrap_or(7) * 24 * hour;
+    }
     if let Some(n) = var_u64("SCHEDULER_CONCURRENCY").filter(|n| *n > 0) {
         // More than a few hundred at once only queues on the database's connections.
         t.scheduler_concurrency = usize::try_from(n.min(256)).unwrap_or(1);

@@ -33,6 +33,12 @@ on_backends!(one_member_cannot_flood_a_server);
 on_backends!(repeated_commands_and_clicks_cost_next_to_nothing);
 on_backends!(every_interaction_is_acknowledged_before_any_database_work);
 on_backends!(a_host_cannot_dodge_a_loss_by_cancelling);
+on_backends!(a_locked_thread_pauses_the_game_until_the_host_or_a_moderator_resumes_it);
+on_backends!(a_place_the_bot_may_no_longer_post_in_pauses_the_game_and_tells_the_host_once);
+on_backends!(a_hidden_hand_reaches_a_newcomer_only_when_the_seat_is_open_or_everyone_agrees);
+on_backends!(running_games_count_in_the_caps_and_solo_games_hold_no_thread_for_long);
+on_backends!(a_thread_nobody_plays_in_for_days_is_archived_and_says_so);
+on_backends!(pings_off_silences_every_message_that_mentions_only_such_players);
 
 /// View, send, history, commands, threads: a member without Manage Threads or Channels.
 const PLAIN: u64 = perms::VIEW_CHANNEL
@@ -885,5 +891,656 @@ async fn a_host_cannot_dodge_a_loss_by_cancelling(db: &Db) {
         .await
         .unwrap()
         .is_empty());
+/// DMs to `user` that say a game is paused ("⏸️ …").
+fn pause_dms(fake: &FakeDiscord, user: u64) -> usize {
+    fake.dms(user)
+        .iter()
+        .filter(|m| m.content.starts_with("⏸️"))
+        .count()
+}
+
+/// Hands (`hand.png`) DMed to `user` so far.
+fn hand_dms(fake: &FakeDiscord, user: u64) -> usize {
+    fake.dms(user)
+        .iter()
+        .filter(|m| m.attachments.iter().any(|a| a.filename == "hand.png"))
+        .count()
+}
+
+/// Waits until `game`'s place is marked lost; returns its record.
+async fn paused(w: &World, game: GameId) -> croupier::store::GameRecord {
+    for _ in 0..200 {
+        let record = w.service.load(game).await.unwrap().record;
+        if record.lost_at.is_some() {
+            return record;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("game {game} was not paused");
+}
+
+/// The board of `game` the bot posts in `place` (any board of it there).
+async fn board_in(fake: &FakeDiscord, place: u64) -> Message {
+    bot_play::latest_board_after(fake, place, 0).await
+}
+
+/// A moderator locks a game's thread (issue 36): the game pauses at once, its host and players
+/// are told once by DM, and it does not open a thread of its own. Moves still count and hands
+/// still come by DM. It goes on only where the host or a moderator asks, with `/clock resume`.
+async fn a_locked_thread_pauses_the_game_until_the_host_or_a_moderator_resumes_it(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    moderators(fake, &[MOD]);
+    // Gates: every seat has a hidden hand, DMed on each change.
+    let lobby = bot_play::play(fake, ALICE, "gates").await.expect("a lobby");
+    let game = game_of(&lobby);
+    let thread = join_and_start(fake, &lobby, &[BOB], ALICE).await;
+    let hands_before = hand_dms(fake, ALICE) + hand_dms(fake, BOB);
+    let record = w.service.load(game).await.unwrap().record;
+    let left = record.clock.deadline_at.expect("a clock runs") - T0;
+
+    fake.archive_thread(thread, true);
+    let record = paused(&w, game).await;
+    assert_eq!(record.clock.deadline_at, None, "the clock stopped");
+    assert_eq!(record.clock.paused_left, Some(left));
+    for user in [ALICE, BOB] {
+        fake.wait_until("the pause DM", |st| {
+            let dm = st.channels.values().find(|c| c.recipient == Some(user))?;
+            st.messages
+                .iter()
+                .any(|m| m.channel_id == dm.id && m.content.starts_with("⏸️"))
+                .then_some(())
+        })
+        .await;
+    }
+
+    // The decider plays from the channel: the move counts, the hands come, no thread opens.
+    let option = bot_play::legal_options(&w.service, game).await[0].clone();
+    let decider = match w.service.load(game).await.unwrap().game.prompt().unwrap().seat.0 {
+        0 => ALICE,
+        _ => BOB,
+    };
+    let version = w.service.load(game).await.unwrap().record.version;
+    let answer = ask(
+        fake,
+        decider,
+        CHANNEL_ID,
+        Push::command(
+            "move",
+            with_game(vec![opt::string("option", &option)], game),
+        ),
+    )
+    .await;
+    assert!(!answer.content.is_empty());
+    assert!(w.service.load(game).await.unwrap().record.version > version);
+    fake.wait_until("a hand after the move", |_| {
+        (hand_dms(fake, ALICE) + hand_dms(fake, BOB) > hands_before).then_some(())
+    })
+    .await;
+    assert_eq!(fake.threads().len(), 1, "no thread of the bot's own");
+    let boards = |place: u64| fake.messages(place).into_iter().filter(is_board).count();
+    assert_eq!(boards(thread), 1, "nothing more in the locked thread");
+    assert_eq!(boards(CHANNEL_ID), 0);
+    assert_eq!(
+        w.service.load(game).await.unwrap().record.clock.deadline_at,
+        None,
+        "still paused"
+    );
+
+    // Only the host or a moderator gives it a place again.
+    for user in [BOB, CAROL] {
+        let answer = ask(
+            fake,
+            user,
+            CHANNEL_ID,
+            Push::command(
+                "clock",
+                with_game(vec![opt::string("action", "resume")], game),
+            ),
+        )
+        .await;
+        assert_eq!(answer.content, en("bot.error.not_host"), "{user}");
+    }
+    assert!(w.service.load(game).await.unwrap().record.lost_at.is_some());
+    let answer = ask(
+        fake,
+        MOD,
+        CHANNEL_ID,
+        Push::command(
+            "clock",
+            with_game(vec![opt::string("action", "resume")], game),
+        ),
+    )
+    .await;
+    assert_eq!(answer.content, en("bot.done.resumed_here"));
+    let view = w.service.lobby(game).await.unwrap();
+    let second = view.thread.expect("a new thread") as u64;
+    assert_ne!(second, thread);
+    assert!(!view.lost);
+    board_in(fake, second).await;
+    let record = w.service.load(game).await.unwrap().record;
+    assert!(record.clock.deadline_at.is_some(), "the clock runs again");
+    let notice = fake
+        .messages(second)
+        .into_iter()
+        .find(|m| m.content.starts_with("▶️"))
+        .expect("the game says it goes on");
+    assert!(notice.pinged_users.contains(&ALICE) && notice.pinged_users.contains(&BOB));
+
+    // Locked again: paused again, one more DM each; the host resumes it from the channel.
+    fake.archive_thread(second, true);
+    paused(&w, game).await;
+    for user in [ALICE, BOB] {
+        fake.wait_until("the second pause DM", |_| {
+            (pause_dms(fake, user) == 2).then_some(())
+        })
+        .await;
+    }
+    let answer = ask(
+        fake,
+        ALICE,
+        CHANNEL_ID,
+        Push::command(
+            "clock",
+            with_game(vec![opt::string("action", "resume")], game),
+        ),
+    )
+    .await;
+    assert_eq!(answer.content, en("bot.done.resumed_here"));
+    let third = w.service.lobby(game).await.unwrap().thread.expect("a thread") as u64;
+    assert!(third != thread && third != second);
+    let board = board_in(fake, third).await;
+    // It plays on there.
+    let click = bot_play::click_first(fake, &board).await;
+    fake.wait_for_callback(click.id).await;
+    bot_play::board_after(fake, &board).await;
+    for user in [ALICE, BOB] {
+        assert_eq!(pause_dms(fake, user), 2, "told once per lock");
+    }
+    w.bot.stop_clean(fake).await;
+}
+
+/// The bot loses the right to post in a game's thread (issue 36): the board it cannot post
+/// pauses the game and its host (only) is told, once; moves still count. Once the right is
+/// back, the host resumes it in the same thread.
+async fn a_place_the_bot_may_no_longer_post_in_pauses_the_game_and_tells_the_host_once(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    let lobby = bot_play::play(fake, ALICE, "cortexcape").await.expect("a lobby");
+    let game = game_of(&lobby);
+    let thread = join_and_start(fake, &lobby, &[BOB], ALICE).await;
+    let board = board_in(fake, thread).await;
+    // An admin denies the bot Send Messages in Threads in #games.
+    let deny = Overwrite {
+        target: Target::Member(BOT_USER_ID),
+        allow: 0,
+        deny: perms::SEND_MESSAGES_IN_THREADS,
+    };
+    fake.overwrite(CHANNEL_ID, deny);
+    let _ = board;
+    let first = bot_play::legal_options(&w.service, game).await[0].clone();
+    let decider = match w.service.load(game).await.unwrap().game.prompt().unwrap().seat.0 {
+        0 => ALICE,
+        _ => BOB,
+    };
+    ask(
+        fake,
+        decider,
+        CHANNEL_ID,
+        Push::command("move", with_game(vec![opt::string("option", &first)], game)),
+    )
+    .await;
+    let record = paused(&w, game).await;
+    assert_eq!(record.clock.deadline_at, None, "the clock stopped");
+    fake.wait_until("the host's DM", |_| (pause_dms(fake, ALICE) == 1).then_some(()))
+        .await;
+    // Another move (typed in the channel): it counts, and nobody is told again.
+    let decider = match w.service.load(game).await.unwrap().game.prompt().unwrap().seat.0 {
+        0 => ALICE,
+        _ => BOB,
+    };
+    let option = bot_play::legal_options(&w.service, game).await[0].clone();
+    let version = w.service.load(game).await.unwrap().record.version;
+    ask(
+        fake,
+        decider,
+        CHANNEL_ID,
+        Push::command(
+            "move",
+            with_game(vec![opt::string("option", &option)], game),
+        ),
+    )
+    .await;
+    assert!(w.service.load(game).await.unwrap().record.version > version);
+    assert_eq!(pause_dms(fake, ALICE), 1, "the host is told once");
+    assert_eq!(pause_dms(fake, BOB), 0, "the players are not");
+    assert!(w.service.load(game).await.unwrap().record.lost_at.is_some());
+    // Asked in the thread while the bot still may not post there: nothing changes.
+    let answer = ask(
+        fake,
+        ALICE,
+        thread,
+        Push::command("clock", vec![opt::string("action", "resume")]),
+    )
+    .await;
+    assert_ne!(answer.content, en("bot.done.resumed_here"), "{}", answer.content);
+    assert!(w.service.load(game).await.unwrap().record.lost_at.is_some());
+    // The right is back: the host resumes it in that thread.
+    fake.overwrite(
+        CHANNEL_ID,
+        Overwrite {
+            deny: 0,
+            ..deny
+        },
+    );
+    let before = fake.messages(thread).len();
+    let answer = ask(
+        fake,
+        ALICE,
+        thread,
+        Push::command("clock", vec![opt::string("action", "resume")]),
+    )
+    .await;
+    assert_eq!(answer.content, en("bot.done.resumed_here"));
+    let view = w.service.lobby(game).await.unwrap();
+    assert_eq!(view.thread, Some(thread as i64));
+    assert!(!view.lost);
+    assert!(fake.messages(thread)[before..].iter().any(is_board));
+    assert!(w.service.load(game).await.unwrap().record.clock.deadline_at.is_some());
+    w.bot.stop_clean(fake).await;
+}
+
+/// `/kick seat:<seat>` by `by` in the games channel: the private answer.
+async fn kick_as(fake: &FakeDiscord, by: u64, seat: i64, game: GameId) -> String {
+    let options = with_game(vec![opt::integer("seat", seat)], game);
+    ask(fake, by, CHANNEL_ID, Push::command("kick", options))
+        .await
+        .content
+}
+
+/// The first option of the current prompt, played by whoever decides, until `seat` decides.
+async fn play_until_seat(svc: &Service, game: GameId, seat: u8) {
+    use croupier::service::{Actor, PlayLine};
+    for _ in 0..60 {
+        let l = svc.load(game).await.unwrap();
+        let prompt = l.game.prompt().expect("a prompt");
+        if prompt.seat.0 == seat {
+            return;
+        }
+        let user = l.record.seats[prompt.seat.index()].user.expect("a person");
+        svc.play(
+            PlayLine {
+                game,
+                actor: Actor::User(user),
+                line: prompt.options[0].clone(),
+                seen: None,
+            },
+            Lang::En,
+            svc.now(),
+        )
+        .await
+        .expect("played");
+    }
+    panic!("seat {seat} never decided");
+}
+
+/// Every sequence a host could try to read a hand through `/replace` and `/kick` (issue 36):
+/// a bot's seat and a seat that missed one deadline still hold a hand in play, so the host may
+/// hand them to an account of theirs only once every other seated player agreed (each typing
+/// the same `/replace`), and may not open them with `/kick`; a moderator with no seat may do
+/// either; an open seat goes to whoever the host names.
+async fn a_hidden_hand_reaches_a_newcomer_only_when_the_seat_is_open_or_everyone_agrees(
+    db: &Db,
+) {
+    use croupier::service::{Place, Player, StartGame};
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    moderators(fake, &[MOD]);
+    // Gates: Alice hosts, Bob plays, a bot holds seat 3.
+    let person = |u: u64, name: &str| Player {
+        user: Some(uid(u)),
+        name: name.into(),
+        is_bot: false,
+    };
+    let (game, _) = w
+        .service
+        .start(
+            StartGame {
+                kind: GameKind::Gates,
+                options: GameOptions::new(),
+                players: vec![
+                    person(ALICE, "Alice"),
+                    person(BOB, "Bob"),
+                    Player {
+                        user: None,
+                        name: "Bot".into(),
+                        is_bot: true,
+                    },
+                ],
+                seed: 11,
+                place: Place {
+                    guild: Some(uid(GUILD_ID)),
+                    channel: Some(uid(CHANNEL_ID)),
+                    thread: None,
+                },
+                host: Some(uid(ALICE)),
+                clock_secs: Some(24 * HOUR),
+            },
+            Lang::En,
+            T0,
+        )
+        .await
+        .unwrap();
+    let replace = |by: u64, seat: i64, to: u64| {
+        let options = with_game(vec![opt::integer("seat", seat), opt::user("user", to)], game);
+        async move {
+            ask(fake, by, CHANNEL_ID, Push::command("replace", options))
+                .await
+                .content
+        }
+    };
+    let svc = &w.service;
+    let holder = |seat: usize| async move {
+        let r = svc.load(game).await.unwrap().record;
+        (r.seats[seat - 1].user, r.seats[seat - 1].is_bot)
+    };
+    let hand_in_play = |n: usize| {
+        Text::new("bot.error.hand_in_play")
+            .arg("n", n)
+            .render(Lang::En)
+    };
+
+    // The bot's seat: Alice asks to give it to Carol (an account of hers). It stays the bot's
+    // until Bob agrees; Carol gets no hand.
+    assert_eq!(replace(ALICE, 3, CAROL).await, en("bot.done.replace_asked"));
+    assert_eq!(holder(3).await, (None, true));
+    let asked = fake
+        .messages(CHANNEL_ID)
+        .into_iter()
+        .find(|m| m.content.starts_with("🤝"))
+        .expect("the others are asked");
+    assert!(asked.pinged_users.contains(&BOB), "{asked:?}");
+    // Opening it to take it next, or Carol answering for Bob, or Bob agreeing to someone
+    // else: refused, nothing changes.
+    assert_eq!(kick_as(fake, ALICE, 3, game).await, hand_in_play(3));
+    assert_eq!(replace(CAROL, 3, CAROL).await, en("bot.error.not_host"));
+    assert_eq!(replace(BOB, 3, DAVE).await, en("bot.error.not_host"));
+    assert_eq!(holder(3).await, (None, true));
+    assert_eq!(hand_dms(fake, CAROL), 0);
+    // Bob agrees: Carol takes the seat and its hand.
+    assert_eq!(replace(BOB, 3, CAROL).await, en("bot.done.replaced"));
+    assert_eq!(holder(3).await, (Some(uid(CAROL)), false));
+    fake.wait_until("Carol's hand", |_| (hand_dms(fake, CAROL) > 0).then_some(()))
+        .await;
+
+    // Bob misses a deadline (the turn is skipped): his seat holds his hand still.
+    play_until_seat(&w.service, game, 1).await;
+    let deadline = w
+        .service
+        .load(game)
+        .await
+        .unwrap()
+        .record
+        .clock
+        .deadline_at
+        .expect("a clock");
+    w.clock().set(deadline);
+    for _ in 0..200 {
+        if w.service.load(game).await.unwrap().record.seats[1].timeouts > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(w.service.load(game).await.unwrap().record.seats[1].timeouts, 1);
+    // Alice asks for Dave; Carol agrees; Bob does not: it stays his. Nor may she open it.
+    assert_eq!(replace(ALICE, 2, DAVE).await, en("bot.done.replace_asked"));
+    assert_eq!(replace(CAROL, 2, DAVE).await, en("bot.done.replace_agreed"));
+    assert_eq!(kick_as(fake, ALICE, 2, game).await, hand_in_play(2));
+    assert_eq!(holder(2).await, (Some(uid(BOB)), false));
+    assert_eq!(hand_dms(fake, DAVE), 0, "no hand before everyone agreed");
+
+    // A moderator who holds no seat gives it at once.
+    assert_eq!(replace(MOD, 2, DAVE).await, en("bot.done.replaced"));
+    assert_eq!(holder(2).await, (Some(uid(DAVE)), false));
+    fake.wait_until("Dave's hand", |_| (hand_dms(fake, DAVE) > 0).then_some(()))
+        .await;
+    // Bob's late agreement to the old request does nothing.
+    assert_ne!(replace(BOB, 2, DAVE).await, en("bot.done.replaced"));
+    // The moderator opens Dave's seat; an open seat goes to whoever the host names.
+    assert_eq!(kick_as(fake, MOD, 2, game).await, en("bot.done.kicked"));
+    assert_eq!(replace(ALICE, 2, BOB).await, en("bot.done.replaced"));
+    assert_eq!(holder(2).await, (Some(uid(BOB)), false));
+    assert_eq!(hand_dms(fake, MOD), 0, "the moderator reads no hand");
+    w.bot.stop_clean(fake).await;
+}
+
+/// Issue 36: `/play vortex` (one seat) then Start, again and again, used to open a thread and
+/// a ping each time, each living on for days. Running games now count in the per-member and
+/// per-channel caps, a game with one person keeps its thread active only an hour after its
+/// last message, and past the bot's share of a server's threads a game is played in its
+/// channel.
+async fn running_games_count_in_the_caps_and_solo_games_hold_no_thread_for_long(db: &Db) {
+    let timers = Timers {
+        games_per_member: 3,
+        games_per_channel: 4,
+        threads_per_server: 2,
+        ..Timers::default()
+    };
+    let w = world(db, timers, false).await;
+    let fake = &w.fake;
+    // Alice plays alone, three times: two threads, then the channel.
+    for n in 0..3 {
+        let lobby = bot_play::play(fake, ALICE, "vortex").await.expect("a lobby");
+        let started = bot_play::click_lobby(fake, &lobby, "start", ALICE).await;
+        assert!(started.is_ok(), "{started:?}");
+        if n < 2 {
+            let thread = bot_play::thread_of(fake, lobby.id).await;
+            board_in(fake, thread).await;
+            let c = fake.channel(thread).expect("the thread");
+            assert_eq!(c.auto_archive_duration, 60, "one person: an hour");
+        } else {
+            fake.wait_until("a board in the channel", |st| {
+                st.messages
+                    .iter()
+                    .any(|m| m.channel_id == CHANNEL_ID && is_board(m))
+                    .then_some(())
+            })
+            .await;
+        }
+    }
+    assert_eq!(fake.threads().len(), 2, "the bot's share of threads");
+    // Her fourth game is refused, privately, though she has no lobby open.
+    assert_eq!(
+        bot_play::play(fake, ALICE, "vortex").await.expect_err("refused"),
+        Text::new("bot.error.games_member")
+            .arg("max", 3_i64)
+            .render(Lang::En)
+    );
+    // The channel's fourth game is Bob's; Carol's would be a fifth.
+    bot_play::play(fake, BOB, "cortexcape").await.expect("a lobby");
+    assert_eq!(
+        bot_play::play(fake, CAROL, "cortexcape").await.expect_err("refused"),
+        Text::new("bot.error.games_channel")
+            .arg("max", 4_i64)
+            .render(Lang::En)
+    );
+    // A game of two people gets a thread for the week (room freed: one solo game ends).
+    let first = w
+        .service
+        .store()
+        .games_of_user(uid(ALICE), None, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.id)
+        .min()
+        .unwrap();
+    w.service.cancel(first, uid(ALICE), false, T0).await.unwrap();
+    let lobby = bot_play::play(fake, CAROL, "cortexcape").await.expect("a lobby");
+    let thread = join_and_start(fake, &lobby, &[DAVE], CAROL).await;
+    assert_eq!(fake.channel(thread).unwrap().auto_archive_duration, 10_080);
+    w.bot.stop_clean(fake).await;
+}
+
+/// Issue 36: a game nobody plays in keeps its thread among the server's active ones through
+/// its daily timeouts. After `IDLE_ARCHIVE_DAYS` without a person's move its thread is
+/// archived with a word; timeouts then post nothing there; a move brings the board back.
+async fn a_thread_nobody_plays_in_for_days_is_archived_and_says_so(db: &Db) {
+    let timers = Timers {
+        idle_archive_secs: 3 * 24 * HOUR,
+        ..Timers::default()
+    };
+    let w = world(db, timers, false).await;
+    let fake = &w.fake;
+    let lobby = bot_play::play(fake, ALICE, "cortexcape").await.expect("a lobby");
+    let game = game_of(&lobby);
+    let thread = join_and_start(fake, &lobby, &[BOB], ALICE).await;
+    // Three days and a bit: nobody played.
+    w.clock().set(T0 + 3 * 24 * HOUR + 60);
+    let said = fake
+        .wait_until("the thread archived with a word", |st| {
+            let c = st.channels.get(&thread)?;
+            let m = st
+                .messages
+                .iter()
+                .find(|m| m.channel_id == thread && m.content.starts_with("💤"))?;
+            c.archived.then(|| m.clone())
+        })
+        .await;
+    assert!(said.content.contains(&format!("#{}", game.0)), "{}", said.content);
+    let record = w.service.load(game).await.unwrap().record;
+    assert!(record.idle_at.is_some());
+    // Another day: the timeout plays, its board does not reopen the thread.
+    let version = record.version;
+    let deadline = record.clock.deadline_at.expect("a clock");
+    w.clock().set(deadline + 60);
+    for _ in 0..200 {
+        if w.service.load(game).await.unwrap().record.version > version {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(w.service.load(game).await.unwrap().record.version > version);
+    assert!(fake.channel(thread).unwrap().archived, "still archived");
+    // A person plays: the board comes back to the thread.
+    let decider = match w.service.load(game).await.unwrap().game.prompt().unwrap().seat.0 {
+        0 => ALICE,
+        _ => BOB,
+    };
+    let before = fake.messages(thread).len();
+    let option = bot_play::legal_options(&w.service, game).await[0].clone();
+    ask(
+        fake,
+        decider,
+        CHANNEL_ID,
+        Push::command("move", with_game(vec![opt::string("option", &option)], game)),
+    )
+    .await;
+    fake.wait_until("the board back in the thread", |st| {
+        st.messages
+            .iter()
+            .filter(|m| m.channel_id == thread)
+            .skip(before)
+            .any(is_board)
+            .then_some(())
+    })
+    .await;
+    assert!(!fake.channel(thread).unwrap().archived);
+    w.bot.stop_clean(fake).await;
+}
+
+/// Issue 36: `/settings pings:off` held for boards only. Every message that mentions players
+/// who all turned pings off now goes out silent (the mention stays, no notification): the
+/// hand-over notice, "the game goes on here", the result card.
+async fn pings_off_silences_every_message_that_mentions_only_such_players(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    moderators(fake, &[MOD]);
+    for user in [ALICE, BOB, CAROL] {
+        let answer = ask(
+            fake,
+            user,
+            CHANNEL_ID,
+            Push::command("settings", vec![opt::boolean("pings", false)]),
+        )
+        .await;
+        assert!(!answer.content.is_empty());
+    }
+    let cmd = fake
+        .push(
+            Push::command(
+                "play",
+                vec![
+                    opt::string("game", "cortexcape"),
+                    opt::string("options", "short=true"),
+                ],
+            )
+            .by(ALICE),
+        )
+        .await;
+    let lobby = bot_play::play_answer(fake, cmd.id).await.expect("a lobby");
+    let game = game_of(&lobby);
+    let thread = join_and_start(fake, &lobby, &[BOB], ALICE).await;
+    // Alice gives her own seat to Carol (a notice mentioning Carol).
+    let answer = ask(
+        fake,
+        ALICE,
+        thread,
+        Push::command(
+            "replace",
+            vec![opt::integer("seat", 1), opt::user("user", CAROL)],
+        ),
+    )
+    .await;
+    assert_eq!(answer.content, en("bot.done.replaced"));
+    // A moderator locks the thread and resumes the game in the channel ("goes on here").
+    fake.archive_thread(thread, true);
+    paused(&w, game).await;
+    let answer = ask(
+        fake,
+        MOD,
+        CHANNEL_ID,
+        Push::command("clock", with_game(vec![opt::string("action", "resume")], game)),
+    )
+    .await;
+    assert_eq!(answer.content, en("bot.done.resumed_here"));
+    let place = w.service.lobby(game).await.unwrap().thread.unwrap() as u64;
+    // Played to the end: the result card mentions both.
+    let mut board = board_in(fake, place).await;
+    for _ in 0..200 {
+        if w.service.load(game).await.unwrap().record.status != GameStatus::Active {
+            break;
+        }
+        let mover = bot_play::mentioned(&board).expect("a decider");
+        let click = bot_play::click_first_as(fake, &board, mover).await;
+        fake.wait_for_callback(click.id).await;
+        board = bot_play::board_after(fake, &board).await;
+    }
+    fake.wait_until("the result card", |st| {
+        st.messages
+            .iter()
+            .any(|m| m.channel_id == place && m.attachments.iter().any(|a| a.filename == "result.png"))
+            .then_some(())
+    })
+    .await;
+    let mut mentioning = 0;
+    for m in [CHANNEL_ID, thread, place]
+        .into_iter()
+        .flat_map(|c| fake.messages(c))
+        .filter(|m| !m.pinged_users.is_empty())
+    {
+        mentioning += 1;
+        assert!(m.silent(), "pinged with pings off: {m:?}");
+    }
+    assert!(mentioning >= 3, "{mentioning}");
+    for text in ["🔁", "▶️"] {
+        assert!(
+            [thread, place]
+                .into_iter()
+                .flat_map(|c| fake.messages(c))
+                .any(|m| m.content.starts_with(text) && m.silent()),
+            "{text}"
+        );
+    }
     w.bot.stop_clean(fake).await;
 }

@@ -3,14 +3,16 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::commands::{defer, moderator_of, named, parse_kind, resolve_game, suggest};
+use super::commands::{
+    bot_may_host_here, defer, moderator_of, named, parse_kind, resolve_game, suggest,
+};
 use super::send::{self, author_id};
 use super::{id_i64, lang_of, Context, Error};
 use crate::ai::Level;
 use crate::clock::{hhmm, parse_duration, Date, Quiet, Zone};
 use crate::i18n::{Lang, Text};
 use crate::model::TimeoutPolicy;
-use crate::service::{ClockAction, Newcomer, SettingsChange};
+use crate::service::{ClockAction, Newcomer, Replaced, SettingsChange};
 
 const CLOCK_ACTIONS: [&str; 4] = ["pause", "resume", "extend", "change"];
 
@@ -172,6 +174,9 @@ pub async fn clock(
         }
     };
     let service = &ctx.data().service;
+    if action == ClockAction::Resume && service.lobby(game).await.is_ok_and(|v| v.lost) {
+        return resume_here(ctx, game).await;
+    }
     let notice = service
         .clock(
             game,
@@ -184,6 +189,88 @@ pub async fn clock(
     let notice = named(ctx, game, notice).await?;
     send::deliver_notices(ctx.http(), ctx.data(), vec![notice]).await;
     send::reply_text(ctx, &Text::new("bot.done.clock").render(lang)).await
+}
+
+/// `/clock resume` for a game whose place was lost (a locked thread, the bot's rights taken
+/// away, a deleted channel): the host or a moderator gives it this place. In a thread the game
+/// goes on in that thread; in a channel, in a new thread of it (or in the channel itself when
+/// no thread can be opened). The board is posted there first: a place that refuses it changes
+/// nothing, and the game stays paused.
+async fn resume_here(ctx: Context<'_>, game: crate::engine::GameId) -> Result<(), Error> {
+    let lang = lang_of(ctx);
+    let data = ctx.data();
+    let service = &data.service;
+    let user = author_id(ctx);
+    let is_moderator = moderator_of(ctx, game).await?;
+    named(ctx, game, service.may_resume_in(game, user, is_moderator).await).await?;
+    bot_may_host_here(ctx).map_err(Error::User)?;
+    let view = service.lobby(game).await?;
+    let plang = service.game_lang(game).await?;
+    let here = ctx.channel_id();
+    let parent = match ctx {
+        Context::Application(a) => a.interaction.channel.as_ref().and_then(|c| {
+            matches!(
+                c.kind,
+                serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread
+            )
+            .then_some(c.parent_id)
+            .flatten()
+        }),
+        Context::Prefix(_) => None,
+    };
+    let outputs = service.show_to_post(game, plang).await?;
+    let http = ctx.http();
+    // In a thread: that thread, unless it refuses (a moderator's lock): then a new thread of
+    // its channel. In a channel: a new thread of it.
+    let mut posted = None;
+    if let Some(parent) = parent {
+        match send::post_board(http, &data.pace, here, &outputs, plang, outputs.board.silent).await
+        {
+            Ok(msg) => posted = Some((parent, Some(here), msg)),
+            Err(e) => tracing::info!(%game, error = %e, "the thread refused the board; opening a new one"),
+        }
+    }
+    if posted.is_none() {
+        let channel = parent.unwrap_or(here);
+        let place = send::open_game_thread(http, data, &view, channel, plang).await;
+        let thread = place.filter(|t| *t != channel);
+        let target = thread.unwrap_or(channel);
+        let sent = send::post_board(http, &data.pace, target, &outputs, plang, outputs.board.silent)
+            .await;
+        match sent {
+            Ok(msg) => posted = Some((channel, thread, msg)),
+            Err(e) => {
+                tracing::info!(%game, error = %e, "the place asked for refused the board");
+                return Err(Error::User(Text::new("bot.error.place_refused")));
+            }
+        }
+    }
+    let Some((channel, thread, msg)) = posted else {
+        return Err(Error::User(Text::new("bot.error.place_refused")));
+    };
+    let notice = service
+        .resume_in(
+            game,
+            user,
+            is_moderator,
+            id_i64(channel.get()),
+            thread.map(|t| id_i64(t.get())),
+            service.now(),
+        )
+        .await;
+    let notice = named(ctx, game, notice).await?;
+    let place = thread.unwrap_or(channel);
+    send::record_posted(
+        http,
+        data,
+        game,
+        outputs.board.version,
+        Some((&msg, place)),
+        None,
+    )
+    .await;
+    send::deliver_notices(http, data, vec![notice]).await;
+    send::reply_text(ctx, &Text::new("bot.done.resumed_here").render(lang)).await
 }
 
 /// Your time zone, quiet hours, vacation, daily digest and notifications.
@@ -329,19 +416,31 @@ pub async fn replace(
         _ => return Err(Error::User(Text::new("bot.error.replace_who"))),
     };
     let service = &ctx.data().service;
-    let notices = service
-        .replace(
+    // A player agreeing to a request is no moderator: only the host's or a moderator's own
+    // rights are checked where they count.
+    let is_moderator = match moderator_of(ctx, game).await {
+        Ok(m) => m,
+        Err(Error::User(_)) => false,
+        Err(e) => return Err(e),
+    };
+    let done = service
+        .replace_asking(
             game,
             author_id(ctx),
-            moderator_of(ctx, game).await?,
+            is_moderator,
             usize::try_from(seat).unwrap_or(usize::MAX),
             newcomer,
             service.now(),
         )
         .await;
-    let notices = named(ctx, game, notices).await?;
+    let (done, notices) = named(ctx, game, done).await?;
     send::deliver_notices(ctx.http(), ctx.data(), notices).await;
-    send::reply_text(ctx, &Text::new("bot.done.replaced").render(lang)).await
+    let key = match done {
+        Replaced::Done => "bot.done.replaced",
+        Replaced::Asked => "bot.done.replace_asked",
+        Replaced::Agreed => "bot.done.replace_agreed",
+    };
+    send::reply_text(ctx, &Text::new(key).render(lang)).await
 }
 
 /// Open a player's seat for someone else (host or moderators).

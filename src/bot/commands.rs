@@ -375,7 +375,7 @@ async fn autocomplete_topic(
 /// Refuses `/play` at once, privately and before anything is stored, where Discord says the bot
 /// lacks a permission it needs to post boards here (the interaction's `app_permissions`, which
 /// Discord computes for this channel): the lobby would open and its boards never arrive.
-fn bot_may_host_here(ctx: Context<'_>) -> Result<(), Text> {
+pub(super) fn bot_may_host_here(ctx: Context<'_>) -> Result<(), Text> {
     use serenity::Permissions as P;
     let Context::Application(a) = ctx else {
         return Ok(());

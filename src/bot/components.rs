@@ -507,7 +507,9 @@ async fn post_rematch(
             .iter()
             .map(|u| serenity::UserId::new(super::id_u64(*u).max(1))),
     );
-    let msg = serenity::CreateMessage::new()
+    let invited_ids: Vec<u64> = invited.iter().map(|u| super::id_u64(*u)).collect();
+    let quiet = send::all_pings_off(data, &invited_ids).await;
+    let msg = send::silenced(serenity::CreateMessage::new(), quiet)
         .content(content(&view.text(lang)))
         .allowed_mentions(pings)
         .components(send::lobby_rows(&view, lang))
@@ -631,12 +633,33 @@ async fn open_thread(
         add_players_to_thread(http, data, &view, id).await;
         return Some(thread);
     }
+    // A server's active threads are capped for everyone: past the bot's share, the game is
+    // played in its channel.
+    match data.service.thread_room(view.guild).await {
+        Ok(true) => {}
+        Ok(false) => {
+            tracing::info!(%game, "the server holds the bot's share of threads; playing in the channel");
+            return None;
+        }
+        Err(e) => tracing::warn!(%game, error = %e, "could not count the server's game threads"),
+    }
     let name = crate::i18n::Text::new("bot.lobby.thread")
         .arg("game", view.kind.display_name())
         .arg("id", game.0)
         .render(lang);
-    let thread = serenity::CreateThread::new(name)
-        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    // A game with one person (alone, or against bots) keeps its thread active only an hour
+    // after its last message: it never holds a place in the server's active threads for days.
+    let people = view
+        .seats
+        .iter()
+        .filter(|s| !s.is_bot && s.user.is_some())
+        .count();
+    let idle = if people <= 1 {
+        serenity::AutoArchiveDuration::OneHour
+    } else {
+        serenity::AutoArchiveDuration::OneWeek
+    };
+    let thread = serenity::CreateThread::new(name).auto_archive_duration(idle);
     data.pace.counted().await;
     match click
         .channel_id

@@ -509,6 +509,13 @@ async fn on_event(
         serenity::FullEvent::ThreadDelete { thread, .. } => {
             send::place_deleted(&ctx.http, data, id_i64(thread.id.get())).await;
         }
+        // A moderator locked a game's thread: the game pauses until the host or a moderator
+        // gives it a place (the bot may not post in a locked thread).
+        serenity::FullEvent::ThreadUpdate { new, .. }
+            if new.thread_metadata.is_some_and(|m| m.locked) =>
+        {
+            send::thread_locked(&ctx.http, data, id_i64(new.id.get())).await;
+        }
         serenity::FullEvent::ChannelDelete { channel, .. } => {
             send::place_deleted(&ctx.http, data, id_i64(channel.id.get())).await;
         }
@@ -660,6 +667,10 @@ async fn scheduler_loop(http: Arc<serenity::Http>, data: Data, tick: Duration) {
         sweep::BoardSweeper::new(Duration::from_secs(data.service.timers().board_grace_secs));
     loop {
         boards.sweep(&http, &data).await;
+        match data.service.idle_threads(data.service.now()).await {
+            Ok(notices) => send::deliver_notices(&http, &data, notices).await,
+            Err(e) => tracing::warn!(error = %e, "could not archive idle games' threads"),
+        }
         let full = match data.service.run_due_jobs_counted(&worker, JOB_BATCH).await {
             Ok((claimed, notices)) => {
                 let full = claimed >= JOB_BATCH as usize;

@@ -15,7 +15,7 @@ use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
 use crate::model::GameStatus;
-use crate::service::{BoardPost, LobbyView, Notice, Outputs, PrivatePost, ZoomPost};
+use crate::service::{BoardPost, LobbyView, LostPlace, Notice, Outputs, PrivatePost, ZoomPost};
 
 /// Discord's JSON error code for "Cannot send messages to this user".
 pub const CLOSED_DMS: isize = 50007;
@@ -317,8 +317,11 @@ pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
     rows
 }
 
-/// Where a game's messages go: its thread, else its channel.
+/// Where a game's messages go: its thread, else its channel; nowhere while its place is lost.
 pub fn place_of(view: &LobbyView) -> Option<serenity::ChannelId> {
+    if view.lost {
+        return None;
+    }
     view.thread
         .or(view.channel)
         .map(|c| serenity::ChannelId::new(id_u64(c).max(1)))
@@ -333,6 +336,32 @@ pub fn silenced(msg: CreateMessage, silent: bool) -> CreateMessage {
     } else {
         msg
     }
+}
+
+/// Whether a message mentioning `users` goes out silently (`@silent`): each of them turned
+/// pings off (`/settings pings`). No when it mentions nobody, or a setting cannot be read.
+pub async fn all_pings_off(data: &Data, users: &[u64]) -> bool {
+    if users.is_empty() {
+        return false;
+    }
+    for user in users {
+        match data.service.settings_of(id_i64(*user)).await {
+            Ok(s) if !s.pings => {}
+            Ok(_) => return false,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read a player's pings setting");
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// A plain message in a game's place ([`text_message`]): silent when everyone it mentions
+/// turned pings off, so `/settings pings` holds for every message that names a player.
+pub async fn place_message(data: &Data, text: &str) -> CreateMessage {
+    let quiet = all_pings_off(data, &super::mentions::mentioned_users(&content(text))).await;
+    silenced(text_message(text), quiet)
 }
 
 /// Whether `user` gets their hand by DM (`/settings hand_dms`); yes when it cannot be read.
@@ -457,8 +486,9 @@ async fn tell_if_closed(
                 let text = Text::new("bot.dm.closed")
                     .arg("user", format!("<@{}>", id_u64(user)))
                     .render(lang);
+                let msg = place_message(data, &text).await;
                 data.pace.counted().await;
-                if let Err(e) = place.send_message(http, text_message(&text)).await {
+                if let Err(e) = place.send_message(http, msg).await {
                     tracing::warn!(game = %view.game, error = %e, "could not post the DM notice");
                 }
             }
@@ -512,11 +542,13 @@ pub async fn deliver_after(
     // fails quietly).
     let previous = place_of(&view);
     let silent = outputs.board.silent;
+    // A refusal for good of the game's place: the game is paused, but the hands still go.
+    let mut refused = None;
     let msg = match previous {
         Some(place) => match post_board(http, &data.pace, place, outputs, lang, silent).await {
             Ok(msg) => Some(msg),
-            // The thread was deleted or locked, or the channel deleted: the game moves on.
-            Err(Error::Discord(e)) if place_gone(&e) => {
+            // The thread was deleted: the game moves on to a new thread of its channel.
+            Err(Error::Discord(e)) if super::retry::code_of(&e) == Some(UNKNOWN_CHANNEL) => {
                 match relocate(http, data, &view, lang)
                     .await
                     .map_err(undelivered)?
@@ -536,6 +568,16 @@ pub async fn deliver_after(
                     None => None,
                 }
             }
+            // A moderator locked the thread, or the bot lost its rights there: paused until
+            // the host or a moderator gives the game a place again.
+            Err(Error::Discord(e)) if lost_place(&e).is_some() => {
+                if let Some(why) = lost_place(&e) {
+                    lose(http, data, game, why).await;
+                }
+                view.lost = true;
+                refused = Some(Error::Discord(e));
+                None
+            }
             Err(e) => return Err(undelivered(e)),
         },
         None => None,
@@ -543,12 +585,13 @@ pub async fn deliver_after(
     // Out (or nowhere to go): the scheduler's board sweeper will not post this version again.
     let posted = msg.as_ref().zip(previous);
     record_posted(http, data, game, outputs.board.version, posted, retired).await;
-    let Some(msg) = msg else {
-        return Ok(());
-    };
-    let jump = jump_link(view.guild, &msg);
+    // A game paused without a place still gives each player their hand.
+    let jump = msg.as_ref().and_then(|m| jump_link(view.guild, m));
     send_private(http, data, &view, &outputs.private, jump, lang).await;
-    if outputs.board.outcome.is_some() {
+    if let Some(e) = refused {
+        return Err(undelivered(e));
+    }
+    if msg.is_some() && outputs.board.outcome.is_some() {
         // The thread stays open for the players' last words: the scheduler archives it after
         // the grace (a stored job, planned with the last move).
         announce_result(http, data, &view, lang).await;
@@ -571,7 +614,8 @@ pub async fn announce_result(http: &serenity::Http, data: &Data, view: &LobbyVie
     let mut link = None;
     if let Some(place) = place_of(view) {
         let text = content(&result.text);
-        let mut msg = CreateMessage::new()
+        let quiet = all_pings_off(data, &super::mentions::mentioned_users(&text)).await;
+        let mut msg = silenced(CreateMessage::new(), quiet)
             .allowed_mentions(allowed(&text))
             .content(text)
             .add_file(
@@ -630,18 +674,72 @@ pub const UNKNOWN_CHANNEL: isize = 10003;
 /// "Thread is locked": a moderator locked the game's thread (the bot may not post there).
 pub const THREAD_LOCKED: isize = 160005;
 
-/// A post refused because the game's place is gone for good: deleted, or a locked thread.
-pub fn place_gone(e: &serenity::Error) -> bool {
-    matches!(
-        super::retry::code_of(e),
-        Some(UNKNOWN_CHANNEL | THREAD_LOCKED)
-    )
+/// "Missing Access": the bot may no longer see the channel.
+pub const MISSING_ACCESS: isize = 50001;
+/// "Missing Permissions": the bot may no longer post there (or attach the board).
+pub const MISSING_PERMISSIONS: isize = 50013;
+
+/// A post refused because a moderator's act took the game's place away for good, short of a
+/// deletion: its thread locked, or the bot's rights there taken away.
+pub fn lost_place(e: &serenity::Error) -> Option<LostPlace> {
+    match super::retry::code_of(e) {
+        Some(THREAD_LOCKED) => Some(LostPlace::Locked),
+        Some(MISSING_ACCESS | MISSING_PERMISSIONS) => Some(LostPlace::NoAccess),
+        _ => None,
+    }
 }
 
-/// The game's place refused a post for good. When it was a thread (deleted or locked), the
-/// game goes on in a new thread of its channel, recorded by the service, and its players are
-/// told there (pinged, which also adds them to the thread). When the channel is gone too, the
-/// game is paused and its players told by DM. Returns the new place, if there is one.
+/// Pauses a game whose place was lost and tells whom the service names, by DM (only the first
+/// report of a loss names anyone). Failures are logged.
+pub async fn lose(http: &serenity::Http, data: &Data, game: GameId, why: LostPlace) {
+    tracing::info!(%game, ?why, "the game lost its place; pausing it");
+    let notices = match data.service.lose_place(game, why, data.service.now()).await {
+        Ok(n) => n,
+        Err(e) => {
+            tracing::warn!(%game, error = %e, "could not pause a game that lost its place");
+            return;
+        }
+    };
+    for notice in notices {
+        if let Notice::Dm { user, text, .. } = notice {
+            match dm(http, &data.pace, user, text_message(&text)).await {
+                Ok(sent) => {
+                    if let Err(e) = data.service.record_dm(game, user, sent).await {
+                        tracing::warn!(%game, error = %e, "could not record DM status");
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(%game, error = %e, "could not DM a paused game's player")
+                }
+            }
+        }
+    }
+}
+
+/// A moderator locked a thread (THREAD_UPDATE): the games played in it pause at once.
+pub async fn thread_locked(http: &serenity::Http, data: &Data, thread: i64) {
+    let games = match data.service.games_shown_in(thread).await {
+        Ok((threads, _)) => threads,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not look up the games of a locked thread");
+            return;
+        }
+    };
+    for game in games {
+        match data.service.lobby(game).await {
+            Ok(view) if view.status == GameStatus::Active => {
+                lose(http, data, game, LostPlace::Locked).await;
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(%game, error = %e, "could not load a locked thread's game"),
+        }
+    }
+}
+
+/// The game's place was deleted. When it was a thread, the game goes on in a new thread of its
+/// channel, recorded by the service, and its players are told there (pinged, which also adds
+/// them to the thread). When the channel is gone too, the game is paused and its players told
+/// by DM. Returns the new place, if there is one.
 pub async fn relocate(
     http: &serenity::Http,
     data: &Data,
@@ -649,24 +747,13 @@ pub async fn relocate(
     lang: Lang,
 ) -> Result<Option<serenity::ChannelId>, Error> {
     if let (Some(_), Some(channel)) = (view.thread, view.channel) {
-        let name = Text::new("bot.lobby.thread")
-            .arg("game", view.kind.display_name())
-            .arg("id", view.game.0)
-            .render(lang);
-        let create = serenity::CreateThread::new(name)
-            .kind(serenity::ChannelType::PublicThread)
-            .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
         let channel = serenity::ChannelId::new(id_u64(channel).max(1));
-        match posting(&data.pace, "open a new thread", || {
-            channel.create_thread(http, create.clone())
-        })
-        .await
-        {
+        match create_game_thread(http, data, view, channel, lang).await {
             Ok(thread) => {
                 data.service
-                    .set_thread(view.game, id_i64(thread.id.get()))
+                    .set_thread(view.game, id_i64(thread.get()))
                     .await?;
-                tracing::info!(game = %view.game, thread = %thread.id, "the game moved to a new thread");
+                tracing::info!(game = %view.game, %thread, "the game moved to a new thread");
                 let players: Vec<String> = view
                     .seats
                     .iter()
@@ -679,41 +766,63 @@ pub async fn relocate(
                     .arg("id", view.game.0)
                     .arg("players", players.join(" "))
                     .render(lang);
-                let msg = text_message(&text);
+                let msg = place_message(data, &text).await;
                 if let Err(e) = posting(&data.pace, "announce a new thread", || {
-                    thread.id.send_message(http, msg.clone())
+                    thread.send_message(http, msg.clone())
                 })
                 .await
                 {
                     tracing::warn!(game = %view.game, error = %e, "could not announce the new thread");
                 }
-                return Ok(Some(thread.id));
+                return Ok(Some(thread));
             }
             Err(e) if super::retry::code_of(&e) == Some(UNKNOWN_CHANNEL) => {}
             Err(e) => return Err(e.into()),
         }
     }
     // No channel to go on in: paused, and the players hear it by DM.
-    tracing::info!(game = %view.game, "the game's channel is gone; pausing it");
-    let notices = data
-        .service
-        .place_lost(view.game, data.service.now())
-        .await?;
-    for notice in notices {
-        if let Notice::Dm { user, text, .. } = notice {
-            match dm(http, &data.pace, user, text_message(&text)).await {
-                Ok(sent) => {
-                    if let Err(e) = data.service.record_dm(view.game, user, sent).await {
-                        tracing::warn!(game = %view.game, error = %e, "could not record DM status");
-                    }
-                }
-                Err(e) => {
-                    tracing::warn!(game = %view.game, error = %e, "could not DM a paused game's player")
-                }
-            }
+    lose(http, data, view.game, LostPlace::Deleted).await;
+    Ok(None)
+}
+
+/// Opens a public thread for `view`'s game in `channel` (a week before it archives when idle).
+async fn create_game_thread(
+    http: &serenity::Http,
+    data: &Data,
+    view: &LobbyView,
+    channel: serenity::ChannelId,
+    lang: Lang,
+) -> Result<serenity::ChannelId, serenity::Error> {
+    let name = Text::new("bot.lobby.thread")
+        .arg("game", view.kind.display_name())
+        .arg("id", view.game.0)
+        .render(lang);
+    let create = serenity::CreateThread::new(name)
+        .kind(serenity::ChannelType::PublicThread)
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    let thread = posting(&data.pace, "open a new thread", || {
+        channel.create_thread(http, create.clone())
+    })
+    .await?;
+    Ok(thread.id)
+}
+
+/// A thread for a game given a new place in `channel`; `None` (the game is then played in the
+/// channel itself) when Discord refuses one. Its players are added to it.
+pub async fn open_game_thread(
+    http: &serenity::Http,
+    data: &Data,
+    view: &LobbyView,
+    channel: serenity::ChannelId,
+    lang: Lang,
+) -> Option<serenity::ChannelId> {
+    match create_game_thread(http, data, view, channel, lang).await {
+        Ok(thread) => Some(thread),
+        Err(e) => {
+            tracing::info!(game = %view.game, error = %e, "no thread; the game goes on in the channel");
+            None
         }
     }
-    Ok(None)
 }
 
 /// A thread or channel was deleted (THREAD_DELETE, CHANNEL_DELETE): the games shown there
@@ -776,6 +885,14 @@ async fn replace_place(
     if view.status != GameStatus::Active {
         // A lobby's message went with its place: it cannot be joined any more.
         data.service.place_lost(game, data.service.now()).await?;
+        return Ok(());
+    }
+    if view.lost {
+        // Paused already: the host or a moderator gives it a place. A deleted channel is
+        // forgotten (nobody is told twice).
+        if view.channel == Some(deleted) {
+            lose(http, data, game, LostPlace::Deleted).await;
+        }
         return Ok(());
     }
     let lang = data.service.game_lang(game).await?;
@@ -874,10 +991,17 @@ pub async fn deliver_notices(http: &serenity::Http, data: &Data, notices: Vec<No
 
 async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> Result<(), Error> {
     match notice {
-        Notice::Board(outputs) => deliver(http, data, &outputs).await,
+        Notice::Board(mut outputs) => {
+            // A game whose thread was archived for idleness: the boards of timeouts and bots
+            // would reopen it; the hands still go, and a person's move posts again.
+            if outputs.table.idle {
+                outputs.table.lost = true;
+            }
+            deliver(http, data, &outputs).await
+        }
         Notice::Place { game, text } => {
             let view = data.service.lobby(game).await?;
-            post_in_place(http, &data.pace, &view, &text).await
+            post_in_place(http, data, &view, &text).await
         }
         Notice::LobbyClosed { game, text } => {
             let view = data.service.lobby(game).await?;
@@ -932,7 +1056,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
                     data.service.record_dm(v.game, user, sent).await?;
                 }
                 if let (false, Some(fallback)) = (sent, fallback) {
-                    post_in_place(http, &data.pace, v, &fallback).await?;
+                    post_in_place(http, data, v, &fallback).await?;
                 }
             }
             Ok(())
@@ -940,16 +1064,17 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
     }
 }
 
-/// A plain message in a game's place.
+/// A plain message in a game's place (silent when everyone it mentions turned pings off).
 async fn post_in_place(
     http: &serenity::Http,
-    pace: &super::pace::Pace,
+    data: &Data,
     view: &LobbyView,
     text: &str,
 ) -> Result<(), Error> {
     if let Some(place) = place_of(view) {
-        pace.counted().await;
-        place.send_message(http, text_message(text)).await?;
+        let msg = place_message(data, text).await;
+        data.pace.counted().await;
+        place.send_message(http, msg).await?;
     }
     Ok(())
 }
@@ -1197,6 +1322,8 @@ mod tests {
             board_message: None,
             lang: Lang::En,
             casual: false,
+            lost: false,
+            idle: false,
         };
         assert_eq!(
             ids(&lobby_rows(&view, Lang::En)),

@@ -56,6 +56,17 @@ pub struct Timers {
     pub lobbies_per_member: u32,
     /// Open lobbies one channel may hold at once (`MAX_LOBBIES_PER_CHANNEL`).
     pub lobbies_per_channel: u32,
+    /// Lobbies and running games one member may host at once (`MAX_GAMES_PER_MEMBER`).
+    pub games_per_member: u32,
+    /// Lobbies and running games one channel may hold at once (`MAX_GAMES_PER_CHANNEL`).
+    pub games_per_channel: u32,
+    /// Running games with a thread of their own in one server; beyond, a game is played in
+    /// its channel (`MAX_THREADS_PER_SERVER`; Discord caps a server's active threads for
+    /// everyone).
+    pub threads_per_server: u32,
+    /// A game nobody (no person) played in this long has its thread archived, and says so
+    /// (`IDLE_ARCHIVE_DAYS`).
+    pub idle_archive_secs: i64,
     /// A finished game's thread stays open this long for its players' last words, then is
     /// archived (`ARCHIVE_GRACE_HOURS`).
     pub archive_grace_secs: i64,
@@ -79,6 +90,10 @@ impl Default for Timers {
             lobby_idle_secs: 24 * HOUR,
             lobbies_per_member: 3,
             lobbies_per_channel: 10,
+            games_per_member: 10,
+            games_per_channel: 30,
+            threads_per_server: 100,
+            idle_archive_secs: 7 * 24 * HOUR,
             archive_grace_secs: 24 * HOUR,
             scheduler_concurrency: DEFAULT_SCHEDULER_CONCURRENCY,
         }
@@ -130,6 +145,17 @@ pub enum ClockAction {
     Extend(i64),
     /// A new time per turn (`None`: no clock); the current turn gets the full new time.
     Change(Option<i64>),
+}
+
+/// Why a game's place refused the bot for good.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LostPlace {
+    /// Its channel was deleted (with its threads).
+    Deleted,
+    /// A moderator locked its thread (160005).
+    Locked,
+    /// The bot may no longer see or post there (50001, 50013).
+    NoAccess,
 }
 
 /// The payload of a turn job.
@@ -460,11 +486,28 @@ impl Service {
     /// be shown, so the place is forgotten, a running clock is paused where it stands (its
     /// reminders, deadline and bot turns wait), and every seated player is told by DM.
     pub async fn place_lost(&self, game: GameId, now: i64) -> Result<Vec<Notice>, ServiceError> {
-        let record = self.store.game(game).await?;
-        self.store.clear_place(game).await?;
-        if record.status != GameStatus::Active {
+        self.lose_place(game, LostPlace::Deleted, now).await
+    }
+
+    /// The game's place refused the bot for good: the channel was deleted, a moderator locked
+    /// the thread, or the bot may no longer post there. The game is paused where it stands and
+    /// nothing is posted for it until the host or a moderator gives it a place again
+    /// ([`Service::resume_in`]); a moderator's lock is theirs to lift, so the bot does not
+    /// open a thread elsewhere by itself. Only the first report of a loss tells anyone (by DM:
+    /// the players and the host for a deletion or a lock, the host alone for lost rights).
+    pub async fn lose_place(
+        &self,
+        game: GameId,
+        why: LostPlace,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        if why == LostPlace::Deleted {
+            self.store.clear_place(game).await?;
+        }
+        if !self.store.mark_lost(game, now).await? {
             return Ok(Vec::new());
         }
+        let record = self.store.game(game).await?;
         if let (None, Some(deadline)) = (record.clock.paused_left, record.clock.deadline_at) {
             let mut plan = same_clock(&record.clock);
             plan.clock.deadline_at = None;
@@ -474,12 +517,33 @@ impl Service {
             }
         }
         let lang = game_lang(&record);
-        let text = Text::new("bot.place.lost")
+        let key = match why {
+            LostPlace::Deleted => "bot.place.lost",
+            LostPlace::Locked => "bot.place.locked",
+            LostPlace::NoAccess => "bot.place.no_access",
+        };
+        let text = Text::new(key)
             .arg("game", record.kind.display_name())
             .arg("id", game.0)
+            .arg(
+                "place",
+                record
+                    .thread
+                    .or(record.channel)
+                    .map(|c| format!("<#{}>", id_u64(c)))
+                    .unwrap_or_default(),
+            )
             .render(lang);
-        let mut users = super::players(&record);
+        let mut users = match (why, record.host) {
+            (LostPlace::NoAccess, Some(host)) => vec![host],
+            _ => {
+                let mut users = super::players(&record);
+                users.extend(record.host);
+                users
+            }
+        };
         users.sort_unstable();
+        users.dedup();
         Ok(users
             .into_iter()
             .map(|user| Notice::Dm {
@@ -489,6 +553,75 @@ impl Service {
                 fallback: None,
             })
             .collect())
+    }
+
+    /// Whether `user` may give `game`, whose place was lost, a new one ([`Service::resume_in`]):
+    /// its host or a moderator. Changes nothing.
+    pub async fn may_resume_in(
+        &self,
+        game: GameId,
+        user: i64,
+        is_moderator: bool,
+    ) -> Result<(), ServiceError> {
+        let loaded = self.load_active(game, None).await?;
+        if loaded.record.host != Some(user) && !is_moderator {
+            return Err(LobbyError::NotHost.into());
+        }
+        if loaded.record.lost_at.is_none() {
+            return Err(LobbyError::ClockNotPaused.into());
+        }
+        Ok(())
+    }
+
+    /// Gives a game whose place was lost its new place (where the host or a moderator asked
+    /// for it, after the front end posted its board there) and starts its clock again with the
+    /// time that was left. Returns the notice for the new place.
+    pub async fn resume_in(
+        &self,
+        game: GameId,
+        user: i64,
+        is_moderator: bool,
+        channel: i64,
+        thread: Option<i64>,
+        now: i64,
+    ) -> Result<Notice, ServiceError> {
+        self.may_resume_in(game, user, is_moderator).await?;
+        if !self.store.found_place(game, channel, thread).await? {
+            return Err(LobbyError::ClockNotPaused.into());
+        }
+        let record = self.store.game(game).await?;
+        let lang = game_lang(&record);
+        let mut plan = same_clock(&record.clock);
+        let names = super::text_names(&record);
+        let players: Vec<String> = super::players(&record).into_iter().map(mention).collect();
+        let mut text = Text::new("bot.place.resumed")
+            .arg("game", record.kind.display_name())
+            .arg("id", game.0)
+            .arg("players", players.join(" "))
+            .render_with(lang, &names);
+        if let (Some(left), Some(seat)) = (record.clock.paused_left, record.clock.seat) {
+            let settings = self.holder_settings(&record, seat).await?;
+            let left = left.clamp(0, MAX_TURN_SECS);
+            self.run_clock(&mut plan, game, seat, now, now + left, &settings, now);
+            text.push('\n');
+            text.push_str(
+                &Text::new("bot.clock.resumed")
+                    .arg("due", due(now + left))
+                    .render_with(lang, &names),
+            );
+        }
+        if let Some(seat) = record
+            .clock
+            .seat
+            .filter(|s| record.seats.get(s.index()).is_some_and(|h| h.is_bot))
+        {
+            plan.jobs.push(bot_job(&record, now, plan.clock.rev, seat));
+        }
+        if !self.store.apply_turn_plan(game, &plan).await? {
+            return Err(stale(&record));
+        }
+        self.wake_if_due(&plan, now);
+        Ok(Notice::Place { game, text })
     }
 
     /// `/clock`: pause, resume, extend or change a game's clock (host or moderator). Returns

@@ -4,7 +4,7 @@
 //! A lobby is a stored game with status `lobby` and an empty state: seats fill and empty, then
 //! `start_lobby` sets the game up with the stored seed and makes it `active`.
 
-use super::output::{self, Outputs, PrivatePost};
+use super::output::{self, Notice, Outputs, PrivatePost};
 use super::{Actor, Loaded, Place, Player, Service, ServiceError};
 use crate::ai::Level;
 use crate::clock::{MAX_TURN_SECS, MIN_TURN_SECS};
@@ -65,8 +65,16 @@ pub enum LobbyError {
     TooManyLobbiesOfMember { open: i64, max: u32 },
     #[error("{open} lobbies open already (at most {max} per channel)")]
     TooManyLobbiesHere { open: i64, max: u32 },
+    #[error("{open} games already (at most {max} per member)")]
+    TooManyGamesOfMember { open: i64, max: u32 },
+    #[error("{open} games already (at most {max} per channel)")]
+    TooManyGamesHere { open: i64, max: u32 },
     #[error("seat {0} is still being played")]
     SeatInPlay(usize),
+    #[error("seat {0} holds a hidden hand in play")]
+    HandInPlay(usize),
+    #[error("no request waits for seat {0}")]
+    NoSeatRequest(usize),
     #[error("a turn's clock must be between one minute and {max_days} days")]
     ClockRange { max_days: i64 },
     #[error("only the players of game {0} may ask for its rematch")]
@@ -130,7 +138,15 @@ impl LobbyError {
             LobbyError::TooManyLobbiesHere { max, .. } => {
                 Text::new("bot.error.lobbies_channel").arg("max", i64::from(*max))
             }
+            LobbyError::TooManyGamesOfMember { max, .. } => {
+                Text::new("bot.error.games_member").arg("max", i64::from(*max))
+            }
+            LobbyError::TooManyGamesHere { max, .. } => {
+                Text::new("bot.error.games_channel").arg("max", i64::from(*max))
+            }
             LobbyError::SeatInPlay(n) => Text::new("bot.error.seat_in_play").arg("n", *n),
+            LobbyError::HandInPlay(n) => Text::new("bot.error.hand_in_play").arg("n", *n),
+            LobbyError::NoSeatRequest(n) => Text::new("bot.error.no_seat_request").arg("n", *n),
             LobbyError::ClockRange { max_days } => {
                 Text::new("bot.error.clock_range").arg("max", *max_days)
             }
@@ -250,6 +266,12 @@ pub struct LobbyView {
     pub lang: Lang,
     /// A casual game (`rated:false`): it moves no rating.
     pub casual: bool,
+    /// Its place refused the bot for good (a locked thread, rights taken away): nothing is
+    /// posted there until the host or a moderator gives it a place again.
+    pub lost: bool,
+    /// Its thread was archived because nobody played for days: boards the scheduler makes
+    /// are not posted until a person plays.
+    pub idle: bool,
 }
 
 impl LobbyView {
@@ -275,6 +297,7 @@ impl LobbyView {
         let max = cap
             .and_then(|c| usize::try_from(c).ok())
             .map_or(kind_max, |c| c.clamp(min, kind_max));
+        let idle = record.idle();
         LobbyView {
             game: record.id,
             kind,
@@ -294,6 +317,8 @@ impl LobbyView {
             board_message: record.board_message,
             lang: record.lang.unwrap_or_default(),
             casual: record.casual,
+            lost: record.lost_at.is_some(),
+            idle,
         }
     }
 
@@ -655,7 +680,66 @@ impl Service {
             }
             .into());
         }
+        self.check_game_limits(host, channel, 0).await
+    }
+
+    /// Running games count too: each holds a thread and pings its players for days. `this`
+    /// is how many of the counted games are the one being checked (a lobby at its start).
+    pub(super) async fn check_game_limits(
+        &self,
+        host: Option<i64>,
+        channel: Option<i64>,
+        this: i64,
+    ) -> Result<(), ServiceError> {
+        let (mine, here) = self.store.live_games(host, channel).await?;
+        let t = &self.timers;
+        let (mine, here) = (mine - this, here - this);
+        if host.is_some() && mine >= i64::from(t.games_per_member) {
+            return Err(LobbyError::TooManyGamesOfMember {
+                open: mine,
+                max: t.games_per_member,
+            }
+            .into());
+        }
+        if channel.is_some() && here >= i64::from(t.games_per_channel) {
+            return Err(LobbyError::TooManyGamesHere {
+                open: here,
+                max: t.games_per_channel,
+            }
+            .into());
+        }
         Ok(())
+    }
+
+    /// Archives the threads of games nobody played in for `IDLE_ARCHIVE_DAYS` (bots and
+    /// timeouts do not count): each is told so, then archived. Returns what to send.
+    pub async fn idle_threads(&self, now: i64) -> Result<Vec<Notice>, ServiceError> {
+        let cutoff = now.saturating_sub(self.timers.idle_archive_secs);
+        let mut notices = Vec::new();
+        for game in self.store.idle_games(cutoff, 100).await? {
+            if !self.store.mark_idle(game, now).await? {
+                continue;
+            }
+            let record = self.store.game(game).await?;
+            let lang = super::clocks::game_lang(&record);
+            let days = self.timers.idle_archive_secs / (24 * 3600);
+            let text = Text::new("bot.place.idle")
+                .arg("game", record.kind.display_name())
+                .arg("id", game.0)
+                .arg("days", days.max(1))
+                .render(lang);
+            notices.push(Notice::Place { game, text });
+            notices.push(Notice::Archive { game });
+        }
+        Ok(notices)
+    }
+
+    /// Whether a game starting in `guild` may have a thread of its own: fewer running games
+    /// there have one than `MAX_THREADS_PER_SERVER`. Beyond, it is played in its channel.
+    pub async fn thread_room(&self, guild: Option<i64>) -> Result<bool, ServiceError> {
+        let Some(guild) = guild else { return Ok(true) };
+        let used = self.store.games_with_threads(guild).await?;
+        Ok(used < i64::from(self.timers.threads_per_server))
     }
 
     /// Records the lobby message the front end posted.
@@ -796,6 +880,8 @@ impl Service {
         if view.host != Some(user) && !is_moderator {
             return Err(LobbyError::NotHost.into());
         }
+        // Lobbies opened under the caps may still start past them (a rematch, lowered caps).
+        self.check_game_limits(view.host, view.channel, 1).await?;
         if view.confirmed() < view.min {
             return Err(LobbyError::TooFew {
                 min: view.min,

@@ -19,7 +19,7 @@ mod result;
 pub use crate::model::JobKind;
 /// For front ends that print a database URL (the bot's `Debug`): never its password.
 pub use crate::store::redact_url;
-pub use clocks::{due, ClockAction, JobDone, JobsRun, Timers, DEFAULT_SCHEDULER_CONCURRENCY};
+pub use clocks::{due, ClockAction, JobDone, JobsRun, LostPlace, Timers, DEFAULT_SCHEDULER_CONCURRENCY};
 pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
 pub use lobby::{
     filter_choices, Agreed, CancelCheck, CancelKind, Cancelled, Choices, GameLine, LineClock,
@@ -29,7 +29,7 @@ pub use output::{
     board_text, encode_indexed, encode_png, encode_rgb, outcome_text, BoardPost, Notice, Outputs,
     PrivatePost, ZoomPost,
 };
-pub use players::{Newcomer, SettingsChange};
+pub use players::{Newcomer, Replaced, SettingsChange};
 pub use ratings::{
     bot_key, entrants, games_to_place, ordered, ordinal, provisional, replay_history,
     start as rating_start, update as rating_update, user_key, PROVISIONAL_SIGMA,

@@ -264,6 +264,11 @@ impl Service {
                 StoreError::ClockChanged(_) => stale(&loaded.record),
                 other => ServiceError::from(other),
             })?;
+        if mover == Mover::Player {
+            // A person played: the game is not idle (its boards post again).
+            self.store.set_human_move_at(loaded.record.id, now).await?;
+            loaded.record.human_move_at = Some(now);
+        }
         metrics::counter!(crate::ops::MOVES, "game" => loaded.record.kind.id())
             .increment(u64::try_from(applied.len()).unwrap_or(u64::MAX));
         loaded.record.version = version;

@@ -4,12 +4,14 @@
 
 use super::clocks::{game_lang, mention, quiet_of, stale};
 use super::output::{self, Notice};
-use super::{Actor, LobbyError, Service, ServiceError};
+use super::{Actor, Loaded, LobbyError, Service, ServiceError};
 use crate::clock::{after_quiet, Date, Quiet, Zone};
 use crate::engine::{GameId, Seat};
 use crate::i18n::{Lang, Text};
 use crate::model::JobKind;
-use crate::store::{GameRecord, GameStatus, JobRecord, NewJob, SeatChange, UserSettings};
+use crate::store::{
+    GameRecord, GameStatus, JobRecord, NewJob, SeatChange, SeatRequest, UserSettings,
+};
 
 /// A `/settings` change: each `Some` field is set, the others are kept.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -269,9 +271,151 @@ impl Service {
         newcomer: Newcomer,
         now: i64,
     ) -> Result<Vec<Notice>, ServiceError> {
-        let mut loaded = self.load_active(game, None).await?;
+        Ok(self
+            .replace_asking(game, actor, is_moderator, seat_number, newcomer, now)
+            .await?
+            .1)
+    }
+
+    /// [`Service::replace`], saying what happened: a seat whose hidden hand would reach a
+    /// newcomer changes hands only once every other seated person agreed (each types the same
+    /// `/replace`), unless it is open or a moderator who holds no seat gives it.
+    #[allow(clippy::too_many_arguments, reason = "one command's inputs")]
+    pub async fn replace_asking(
+        &self,
+        game: GameId,
+        actor: i64,
+        is_moderator: bool,
+        seat_number: usize,
+        newcomer: Newcomer,
+        now: i64,
+    ) -> Result<(Replaced, Vec<Notice>), ServiceError> {
+        let loaded = self.load_active(game, None).await?;
         let seat = seat_index(&loaded.record.seats, seat_number)?;
+        if let Newcomer::User { id, .. } = &newcomer {
+            // A seated person agreeing to the request waiting for this seat.
+            if let Some(request) = self.store.seat_request(game, seat).await? {
+                let asked = must_agree(&loaded, seat, request.asked_by, request.by_moderator);
+                if request.newcomer == *id && actor != request.asked_by && asked.contains(&actor)
+                {
+                    return self.agree(loaded, request, actor, &asked, now).await;
+                }
+            }
+        }
         may_take_over(&loaded.record, seat, actor, is_moderator, now)?;
+        if let Newcomer::User { id, name } = &newcomer {
+            if self.seat_of(&loaded, Actor::User(*id)).is_ok() {
+                return Err(LobbyError::AlreadyInGame.into());
+            }
+            let asked = must_agree(&loaded, seat, actor, is_moderator);
+            if !asked.is_empty() {
+                let request = SeatRequest {
+                    game,
+                    seat,
+                    newcomer: *id,
+                    name: name.clone(),
+                    asked_by: actor,
+                    by_moderator: is_moderator,
+                    agreed: vec![actor],
+                };
+                self.store.put_seat_request(&request, now).await?;
+                let lang = game_lang(&loaded.record);
+                let text = Text::new("bot.replace.asked")
+                    .arg("n", seat.index() + 1)
+                    .arg("seat", seat)
+                    .arg("by", mention(actor))
+                    .arg("who", mention(*id))
+                    .arg(
+                        "asked",
+                        asked.iter().map(|u| mention(*u)).collect::<Vec<_>>().join(" "),
+                    )
+                    .render_with(lang, &loaded.names());
+                return Ok((Replaced::Asked, vec![Notice::Place { game, text }]));
+            }
+        }
+        Ok((
+            Replaced::Done,
+            self.hand_over(loaded, seat, newcomer, now).await?,
+        ))
+    }
+
+    /// `actor` agrees to `request`: recorded, and once everyone asked agreed, the seat changes
+    /// hands (the asker's rights checked again: the game may have moved on).
+    async fn agree(
+        &self,
+        loaded: Loaded,
+        request: SeatRequest,
+        actor: i64,
+        asked: &[i64],
+        now: i64,
+    ) -> Result<(Replaced, Vec<Notice>), ServiceError> {
+        let (game, seat) = (request.game, request.seat);
+        let mut agreed = request.agreed.clone();
+        if !agreed.contains(&actor) {
+            agreed.push(actor);
+        }
+        let lang = game_lang(&loaded.record);
+        let missing: Vec<i64> = asked
+            .iter()
+            .copied()
+            .filter(|u| !agreed.contains(u))
+            .collect();
+        if !missing.is_empty() {
+            self.store.set_seat_agreed(game, seat, &agreed).await?;
+            let names = loaded.names();
+            let name_of = |u: i64| {
+                loaded
+                    .record
+                    .seats
+                    .iter()
+                    .position(|s| s.user == Some(u))
+                    .and_then(|i| names.get(i).cloned())
+                    .unwrap_or_default()
+            };
+            let text = Text::new("bot.replace.agreed")
+                .arg("n", seat.index() + 1)
+                .arg("who", name_of(actor))
+                .arg(
+                    "missing",
+                    missing.iter().map(|u| name_of(*u)).collect::<Vec<_>>().join(", "),
+                )
+                .render(lang);
+            return Ok((Replaced::Agreed, vec![Notice::Place { game, text }]));
+        }
+        if !self.store.drop_seat_request(game, seat).await? {
+            return Err(LobbyError::NoSeatRequest(seat.index() + 1).into());
+        }
+        may_take_over(
+            &loaded.record,
+            seat,
+            request.asked_by,
+            request.by_moderator,
+            now,
+        )?;
+        if self.seat_of(&loaded, Actor::User(request.newcomer)).is_ok() {
+            return Err(LobbyError::AlreadyInGame.into());
+        }
+        let newcomer = Newcomer::User {
+            id: request.newcomer,
+            name: request.name,
+        };
+        Ok((
+            Replaced::Done,
+            self.hand_over(loaded, seat, newcomer, now).await?,
+        ))
+    }
+
+    /// Gives `seat` to `newcomer` (every check passed).
+    async fn hand_over(
+        &self,
+        mut loaded: Loaded,
+        seat: Seat,
+        newcomer: Newcomer,
+        now: i64,
+    ) -> Result<Vec<Notice>, ServiceError> {
+        let game = loaded.record.id;
+        // Whatever was asked for this seat is settled.
+        self.store.drop_seat_request(game, seat).await?;
         let lang = game_lang(&loaded.record);
         let old_name = loaded.record.seats[seat.index()].name.clone();
         let (user, name, is_bot) = match newcomer {
@@ -358,6 +502,16 @@ impl Service {
         let mut loaded = self.load_active(game, None).await?;
         let seat = seat_index(&loaded.record.seats, seat_number)?;
         may_take_over(&loaded.record, seat, actor, is_moderator, now)?;
+        // An open seat goes to whoever the host names, hand and all: a seat whose hidden hand
+        // someone else holds (a bot's, a player's who ran out of time) is opened only by a
+        // moderator who holds no seat; the host asks the others with /replace instead.
+        if loaded.record.seats[seat.index()].user != Some(actor)
+            && loaded.game.private_view_json(seat).is_some()
+            && !(is_moderator && !plays_in(&loaded.record, actor))
+            && !loaded.record.seats[seat.index()].vacant
+        {
+            return Err(LobbyError::HandInPlay(seat_number).into());
+        }
         if loaded.record.seats[seat.index()].vacant {
             return Err(LobbyError::SeatOpen(seat_number).into());
         }
@@ -429,6 +583,47 @@ fn may_take_over(
         return Ok(());
     }
     Err(LobbyError::SeatInPlay(seat.index() + 1))
+}
+
+/// What `/replace` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replaced {
+    /// The seat changed hands.
+    Done,
+    /// The others were asked to agree first (the seat's hidden hand would reach the newcomer).
+    Asked,
+    /// One more agreed; others still must.
+    Agreed,
+}
+
+/// Whether `user` holds a seat in the game.
+fn plays_in(record: &GameRecord, user: i64) -> bool {
+    record.seats.iter().any(|s| s.user == Some(user))
+}
+
+/// Who must agree before `actor` gives `seat` to a newcomer: every other seated person, when
+/// the seat holds a hidden hand someone else was playing (a bot's, a player's who ran out of
+/// time) and `actor` is not a moderator without a seat here. An open seat, one's own seat, or
+/// a game without hidden hands needs nobody.
+fn must_agree(loaded: &Loaded, seat: Seat, actor: i64, is_moderator: bool) -> Vec<i64> {
+    let record = &loaded.record;
+    let Some(holder) = record.seats.get(seat.index()) else {
+        return Vec::new();
+    };
+    let own = !holder.is_bot && holder.user == Some(actor);
+    if holder.vacant || own || loaded.game.private_view_json(seat).is_none() {
+        return Vec::new();
+    }
+    if is_moderator && !plays_in(record, actor) {
+        return Vec::new();
+    }
+    let mut out: Vec<i64> = Vec::new();
+    for s in record.seats.iter().filter(|s| !s.is_bot && !s.vacant) {
+        if let Some(u) = s.user.filter(|u| *u != actor && !out.contains(u)) {
+            out.push(u);
+        }
+    }
+    out
 }
 
 /// A seat by its number as players see it (1-based).

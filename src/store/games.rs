@@ -18,7 +18,7 @@ macro_rules! game_columns {
         "id, kind, options_json, seed, state, version, status, guild, channel, thread, host, \
          clock_secs, policy, lang, clock_rev, turn_seat, turn_started_at, deadline_at, \
          paused_left, bot_level, bot_delay, lobby_message, board_message, created_at, updated_at, \
-         casual"
+         casual, lost_at, human_move_at, idle_at"
     };
 }
 
@@ -584,6 +584,9 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
         bot_delay: get(row, "bot_delay")?,
         lobby_message: get(row, "lobby_message")?,
         board_message: get(row, "board_message")?,
+        lost_at: get(row, "lost_at")?,
+        human_move_at: get(row, "human_move_at")?,
+        idle_at: get(row, "idle_at")?,
         clock: TurnClock {
             rev: get(row, "clock_rev")?,
             seat: match get::<Option<i64>>(row, "turn_seat")? {

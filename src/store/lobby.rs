@@ -31,6 +31,20 @@ pub enum LeaveOutcome {
     NotLobby(GameStatus),
 }
 
+/// A seat of a running game asked for a newcomer who would receive its hidden hand, waiting for
+/// every other seated person to agree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRequest {
+    pub game: GameId,
+    pub seat: Seat,
+    pub newcomer: i64,
+    pub name: String,
+    pub asked_by: i64,
+    pub by_moderator: bool,
+    /// Who agreed so far (the asker first).
+    pub agreed: Vec<i64>,
+}
+
 /// A seat kept while the others are renumbered.
 struct KeptSeat {
     user: Option<i64>,
@@ -110,10 +124,203 @@ impl Store {
         self.set_game_column(game, "channel", None).await
     }
 
+    /// Marks a running game's place as lost at `now`, keeping where it was (a moderator there
+    /// may give it a place again). `false` when it was already lost or is not running: whoever
+    /// marks it first tells the players, once. No version change.
+    pub async fn mark_lost(&self, game: GameId, now: i64) -> Result<bool, StoreError> {
+        let done =
+            sqlx::query("UPDATE games SET lost_at = $1 WHERE id = $2 AND status = $3 AND lost_at IS NULL")
+                .bind(now)
+                .bind(game.0)
+                .bind(GameStatus::Active.as_str())
+                .execute(&self.pool)
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Gives a game whose place was lost a new one (its channel and thread, if any). `false`
+    /// when it had not lost its place (someone else gave it one first). No version change.
+    pub async fn found_place(
+        &self,
+        game: GameId,
+        channel: i64,
+        thread: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE games SET lost_at = NULL, channel = $1, thread = $2 \
+             WHERE id = $3 AND lost_at IS NOT NULL",
+        )
+        .bind(channel)
+        .bind(thread)
+        .bind(game.0)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Running games shown in a thread that no person played in since `cutoff` (nor since
+    /// their thread was last archived for it), oldest first.
+    pub async fn idle_games(&self, cutoff: i64, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = $1 AND thread IS NOT NULL AND lost_at IS NULL \
+             AND COALESCE(human_move_at, started_at, created_at) < $2 \
+             AND (idle_at IS NULL OR idle_at < COALESCE(human_move_at, 0)) \
+             ORDER BY id LIMIT $3",
+        )
+        .bind(GameStatus::Active.as_str())
+        .bind(cutoff)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| get(r, "id").map(GameId)).collect()
+    }
+
+    /// Marks a game's thread archived for idleness at `now`; `false` when it already is (another
+    /// process did it).
+    pub async fn mark_idle(&self, game: GameId, now: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE games SET idle_at = $1 WHERE id = $2 \
+             AND (idle_at IS NULL OR idle_at < COALESCE(human_move_at, 0))",
+        )
+        .bind(now)
+        .bind(game.0)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Records that a person (not a bot, not a timeout) just played in `game`.
+    pub async fn set_human_move_at(&self, game: GameId, at: i64) -> Result<(), StoreError> {
+        self.set_game_column(game, "human_move_at", Some(at)).await
+    }
+
+    /// Stores a request for a seat (replacing any earlier one for that seat).
+    pub async fn put_seat_request(&self, r: &SeatRequest, now: i64) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM seat_requests WHERE game = $1 AND seat = $2")
+            .bind(r.game.0)
+            .bind(i64::from(r.seat.0))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO seat_requests (game, seat, newcomer, name, asked_by, by_moderator, \
+             agreed, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(r.game.0)
+        .bind(i64::from(r.seat.0))
+        .bind(r.newcomer)
+        .bind(&r.name)
+        .bind(r.asked_by)
+        .bind(bool_i64(r.by_moderator))
+        .bind(agreed_text(&r.agreed))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The request waiting for a seat, if any.
+    pub async fn seat_request(
+        &self,
+        game: GameId,
+        seat: Seat,
+    ) -> Result<Option<SeatRequest>, StoreError> {
+        let row = sqlx::query(
+            "SELECT newcomer, name, asked_by, by_moderator, agreed FROM seat_requests \
+             WHERE game = $1 AND seat = $2",
+        )
+        .bind(game.0)
+        .bind(i64::from(seat.0))
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let agreed: String = get(&row, "agreed")?;
+        Ok(Some(SeatRequest {
+            game,
+            seat,
+            newcomer: get(&row, "newcomer")?,
+            name: get(&row, "name")?,
+            asked_by: get(&row, "asked_by")?,
+            by_moderator: get::<i64>(&row, "by_moderator")? != 0,
+            agreed: agreed
+                .split(',')
+                .filter_map(|p| p.parse::<i64>().ok())
+                .collect(),
+        }))
+    }
+
+    /// Records who agreed to a request so far. `false` when the request is gone.
+    pub async fn set_seat_agreed(
+        &self,
+        game: GameId,
+        seat: Seat,
+        agreed: &[i64],
+    ) -> Result<bool, StoreError> {
+        let done =
+            sqlx::query("UPDATE seat_requests SET agreed = $1 WHERE game = $2 AND seat = $3")
+                .bind(agreed_text(agreed))
+                .bind(game.0)
+                .bind(i64::from(seat.0))
+                .execute(&self.pool)
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Removes a seat's request; `false` when there was none (someone else completed it).
+    pub async fn drop_seat_request(&self, game: GameId, seat: Seat) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM seat_requests WHERE game = $1 AND seat = $2")
+            .bind(game.0)
+            .bind(i64::from(seat.0))
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Records the front end's lobby message. No version change.
     pub async fn set_lobby_message(&self, game: GameId, message: i64) -> Result<(), StoreError> {
         self.set_game_column(game, "lobby_message", Some(message))
             .await
+    }
+
+    /// Lobbies and running games hosted by `host`, and in `channel` (0 for `None`).
+    pub async fn live_games(
+        &self,
+        host: Option<i64>,
+        channel: Option<i64>,
+    ) -> Result<(i64, i64), StoreError> {
+        let count = |sql: &'static str, value: Option<i64>| async move {
+            let Some(value) = value else {
+                return Ok::<i64, StoreError>(0);
+            };
+            let row = sqlx::query(sql)
+                .bind(GameStatus::Lobby.as_str())
+                .bind(GameStatus::Active.as_str())
+                .bind(value)
+                .fetch_one(&self.pool)
+                .await?;
+            get::<i64>(&row, "n")
+        };
+        let by_host = "SELECT COUNT(*) AS n FROM games WHERE status IN ($1, $2) AND host = $3";
+        let in_channel =
+            "SELECT COUNT(*) AS n FROM games WHERE status IN ($1, $2) AND channel = $3";
+        Ok((
+            count(by_host, host).await?,
+            count(in_channel, channel).await?,
+        ))
+    }
+
+    /// Running games of `guild` shown in a thread of their own (its place not lost).
+    pub async fn games_with_threads(&self, guild: i64) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM games WHERE guild = $1 AND status = $2 \
+             AND thread IS NOT NULL AND lost_at IS NULL",
+        )
+        .bind(guild)
+        .bind(GameStatus::Active.as_str())
+        .fetch_one(&self.pool)
+        .await?;
+        get::<i64>(&row, "n")
     }
 
     /// Open lobbies hosted by `host`, and open lobbies in `channel` (0 for `None`).
@@ -407,4 +614,14 @@ fn seat_at(i: usize) -> Result<Seat, StoreError> {
     u8::try_from(i)
         .map(Seat)
         .map_err(|_| StoreError::Invalid(format!("seat {i}")))
+}
+
+/// Users as a seat request stores them: `,1,2,`.
+fn agreed_text(users: &[i64]) -> String {
+    let mut out = String::from(",");
+    for u in users {
+        out.push_str(&u.to_string());
+        out.push(',');
+    }
+    out
 }

@@ -73,6 +73,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "fair_ratings",
         sql: include_str!("../../migrations/sqlite/0011_fair_ratings.sql"),
     },
+    Migration {
+        version: 12,
+        name: "moderation",
+        sql: include_str!("../../migrations/sqlite/0012_moderation.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -130,6 +135,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 11,
         name: "fair_ratings",
         sql: include_str!("../../migrations/postgres/0011_fair_ratings.sql"),
+    },
+    Migration {
+        version: 12,
+        name: "moderation",
+        sql: include_str!("../../migrations/postgres/0012_moderation.sql"),
     },
 ];
 

@@ -46,7 +46,7 @@ pub use crate::engine::{GameId, GameKind, GameOptions, Seat, Version};
 pub use crate::model::{DmStatus, GameStatus, JobKind, Lang, Level, SeatRecord, TimeoutPolicy};
 pub use clocks::{Attendance, GameStats, SeatChange, TurnPlan};
 pub use ending::{EndingRecord, NewRematch, RematchOutcome};
-pub use lobby::{JoinOutcome, LeaveOutcome};
+pub use lobby::{JoinOutcome, LeaveOutcome, SeatRequest};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
 pub use ratings::{Entrant, RatingChange, RatingRow, Skill};
 
@@ -207,6 +207,13 @@ pub struct GameRecord {
     pub lobby_message: Option<i64>,
     /// The message of the game's current board (the one with live buttons), once posted.
     pub board_message: Option<i64>,
+    /// When the game lost its place (a locked thread, the bot's rights taken away, a deleted
+    /// channel): paused, nothing posted, until the host or a moderator gives it one again.
+    pub lost_at: Option<i64>,
+    /// The last move a person played (not a bot, not a timeout).
+    pub human_move_at: Option<i64>,
+    /// When its thread was archived because nobody played (see [`GameRecord::idle`]).
+    pub idle_at: Option<i64>,
     pub clock: TurnClock,
     pub created_at: i64,
     pub updated_at: i64,
@@ -214,6 +221,15 @@ pub struct GameRecord {
     pub casual: bool,
     /// In seat order.
     pub seats: Vec<SeatRecord>,
+}
+
+impl GameRecord {
+    /// Its thread was archived because nobody played for days, and nobody has since: the
+    /// boards the scheduler makes are not posted (they would reopen it).
+    pub fn idle(&self) -> bool {
+        self.idle_at
+            .is_some_and(|at| self.human_move_at.is_none_or(|h| h < at))
+    }
 }
 
 /// One atomic option to append to a game's log.
