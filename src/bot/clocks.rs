@@ -259,16 +259,26 @@ async fn resume_here(ctx: Context<'_>, game: crate::engine::GameId) -> Result<()
         )
         .await;
     let notice = named(ctx, game, notice).await?;
-    let place = thread.unwrap_or(channel);
-    send::record_posted(
-        http,
-        data,
-        game,
-        outputs.board.version,
-        Some((&msg, place)),
-        None,
-    )
-    .await;
+    // The live board it replaces is in the old place (its buttons come off there), unless
+    // that place is gone (then it is not touched).
+    let old_place = view
+        .thread
+        .or(view.channel)
+        .map(|c| serenity::ChannelId::new(super::id_u64(c).max(1)));
+    let gone = view
+        .board_message
+        .map(|m| serenity::MessageId::new(super::id_u64(m).max(1)));
+    match old_place {
+        Some(old) => {
+            send::record_posted(http, data, game, outputs.board.version, Some((&msg, old)), None)
+                .await;
+        }
+        None => {
+            let place = thread.unwrap_or(channel);
+            send::record_posted(http, data, game, outputs.board.version, Some((&msg, place)), gone)
+                .await;
+        }
+    }
     send::deliver_notices(http, data, vec![notice]).await;
     send::reply_text(ctx, &Text::new("bot.done.resumed_here").render(lang)).await
 }
