@@ -896,7 +896,10 @@ fn dms_in(st: &State, user: u64) -> Vec<&Message> {
     let Some(dm) = st.channels.values().find(|c| c.recipient == Some(user)) else {
         return Vec::new();
     };
-    st.messages.iter().filter(|m| m.channel_id == dm.id).collect()
+    st.messages
+        .iter()
+        .filter(|m| m.channel_id == dm.id)
+        .collect()
 }
 
 /// Hands DMed to `user`, in the fake's state.
@@ -980,7 +983,17 @@ async fn a_locked_thread_pauses_the_game_until_the_host_or_a_moderator_resumes_i
 
     // The decider plays from the channel: the move counts, the hands come, no thread opens.
     let option = bot_play::legal_options(&w.service, game).await[0].clone();
-    let decider = match w.service.load(game).await.unwrap().game.prompt().unwrap().seat.0 {
+    let decider = match w
+        .service
+        .load(game)
+        .await
+        .unwrap()
+        .game
+        .prompt()
+        .unwrap()
+        .seat
+        .0
+    {
         0 => ALICE,
         _ => BOB,
     };
@@ -1071,7 +1084,13 @@ async fn a_locked_thread_pauses_the_game_until_the_host_or_a_moderator_resumes_i
     )
     .await;
     assert_eq!(answer.content, en("bot.done.resumed_here"));
-    let third = w.service.lobby(game).await.unwrap().thread.expect("a thread") as u64;
+    let third = w
+        .service
+        .lobby(game)
+        .await
+        .unwrap()
+        .thread
+        .expect("a thread") as u64;
     assert!(third != thread && third != second);
     let board = board_in(fake, third).await;
     assert!(!board.components.is_empty(), "its buttons play on there");
@@ -1087,7 +1106,9 @@ async fn a_locked_thread_pauses_the_game_until_the_host_or_a_moderator_resumes_i
 async fn a_place_the_bot_may_no_longer_post_in_pauses_the_game_and_tells_the_host_once(db: &Db) {
     let w = world(db, Timers::default(), false).await;
     let fake = &w.fake;
-    let lobby = bot_play::play(fake, ALICE, "cortexcape").await.expect("a lobby");
+    let lobby = bot_play::play(fake, ALICE, "cortexcape")
+        .await
+        .expect("a lobby");
     let game = game_of(&lobby);
     let thread = join_and_start(fake, &lobby, &[BOB], ALICE).await;
     let board = board_in(fake, thread).await;
@@ -1100,7 +1121,17 @@ async fn a_place_the_bot_may_no_longer_post_in_pauses_the_game_and_tells_the_hos
     fake.overwrite(CHANNEL_ID, deny);
     let _ = board;
     let first = bot_play::legal_options(&w.service, game).await[0].clone();
-    let decider = match w.service.load(game).await.unwrap().game.prompt().unwrap().seat.0 {
+    let decider = match w
+        .service
+        .load(game)
+        .await
+        .unwrap()
+        .game
+        .prompt()
+        .unwrap()
+        .seat
+        .0
+    {
         0 => ALICE,
         _ => BOB,
     };
@@ -1113,10 +1144,22 @@ async fn a_place_the_bot_may_no_longer_post_in_pauses_the_game_and_tells_the_hos
     .await;
     let record = paused(&w, game).await;
     assert_eq!(record.clock.deadline_at, None, "the clock stopped");
-    fake.wait_until("the host's DM", |st| (pauses_in(st, ALICE) == 1).then_some(()))
-        .await;
+    fake.wait_until("the host's DM", |st| {
+        (pauses_in(st, ALICE) == 1).then_some(())
+    })
+    .await;
     // Another move (typed in the channel): it counts, and nobody is told again.
-    let decider = match w.service.load(game).await.unwrap().game.prompt().unwrap().seat.0 {
+    let decider = match w
+        .service
+        .load(game)
+        .await
+        .unwrap()
+        .game
+        .prompt()
+        .unwrap()
+        .seat
+        .0
+    {
         0 => ALICE,
         _ => BOB,
     };
@@ -1144,16 +1187,15 @@ async fn a_place_the_bot_may_no_longer_post_in_pauses_the_game_and_tells_the_hos
         Push::command("clock", vec![opt::string("action", "resume")]),
     )
     .await;
-    assert_ne!(answer.content, en("bot.done.resumed_here"), "{}", answer.content);
+    assert_ne!(
+        answer.content,
+        en("bot.done.resumed_here"),
+        "{}",
+        answer.content
+    );
     assert!(w.service.load(game).await.unwrap().record.lost_at.is_some());
     // The right is back: the host resumes it in that thread.
-    fake.overwrite(
-        CHANNEL_ID,
-        Overwrite {
-            deny: 0,
-            ..deny
-        },
-    );
+    fake.overwrite(CHANNEL_ID, Overwrite { deny: 0, ..deny });
     let before = fake.messages(thread).len();
     let answer = ask(
         fake,
@@ -1167,7 +1209,15 @@ async fn a_place_the_bot_may_no_longer_post_in_pauses_the_game_and_tells_the_hos
     assert_eq!(view.thread, Some(thread as i64));
     assert!(!view.lost);
     assert!(fake.messages(thread)[before..].iter().any(is_board));
-    assert!(w.service.load(game).await.unwrap().record.clock.deadline_at.is_some());
+    assert!(w
+        .service
+        .load(game)
+        .await
+        .unwrap()
+        .record
+        .clock
+        .deadline_at
+        .is_some());
     w.bot.stop_clean(fake).await;
 }
 
@@ -1210,9 +1260,7 @@ async fn play_until_seat(svc: &Service, game: GameId, seat: u8) {
 /// hand them to an account of theirs only once every other seated player agreed (each typing
 /// the same `/replace`), and may not open them with `/kick`; a moderator with no seat may do
 /// either; an open seat goes to whoever the host names.
-async fn a_hidden_hand_reaches_a_newcomer_only_when_the_seat_is_open_or_everyone_agrees(
-    db: &Db,
-) {
+async fn a_hidden_hand_reaches_a_newcomer_only_when_the_seat_is_open_or_everyone_agrees(db: &Db) {
     use croupier::service::{Place, Player, StartGame};
     let w = world(db, Timers::default(), false).await;
     let fake = &w.fake;
@@ -1253,7 +1301,10 @@ async fn a_hidden_hand_reaches_a_newcomer_only_when_the_seat_is_open_or_everyone
         .await
         .unwrap();
     let replace = |by: u64, seat: i64, to: u64| {
-        let options = with_game(vec![opt::integer("seat", seat), opt::user("user", to)], game);
+        let options = with_game(
+            vec![opt::integer("seat", seat), opt::user("user", to)],
+            game,
+        );
         async move {
             ask(fake, by, CHANNEL_ID, Push::command("replace", options))
                 .await
@@ -1312,7 +1363,10 @@ async fn a_hidden_hand_reaches_a_newcomer_only_when_the_seat_is_open_or_everyone
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    assert_eq!(w.service.load(game).await.unwrap().record.seats[1].timeouts, 1);
+    assert_eq!(
+        w.service.load(game).await.unwrap().record.seats[1].timeouts,
+        1
+    );
     // Alice asks for Dave; Carol agrees; Bob does not: it stays his. Nor may she open it.
     assert_eq!(replace(ALICE, 2, DAVE).await, en("bot.done.replace_asked"));
     assert_eq!(replace(CAROL, 2, DAVE).await, en("bot.done.replace_agreed"));
@@ -1351,7 +1405,9 @@ async fn running_games_count_in_the_caps_and_solo_games_hold_no_thread_for_long(
     let fake = &w.fake;
     // Alice plays alone, three times: two threads, then the channel.
     for n in 0..3 {
-        let lobby = bot_play::play(fake, ALICE, "vortex").await.expect("a lobby");
+        let lobby = bot_play::play(fake, ALICE, "vortex")
+            .await
+            .expect("a lobby");
         let started = bot_play::click_lobby(fake, &lobby, "start", ALICE).await;
         assert!(started.is_ok(), "{started:?}");
         if n < 2 {
@@ -1372,15 +1428,21 @@ async fn running_games_count_in_the_caps_and_solo_games_hold_no_thread_for_long(
     assert_eq!(fake.threads().len(), 2, "the bot's share of threads");
     // Her fourth game is refused, privately, though she has no lobby open.
     assert_eq!(
-        bot_play::play(fake, ALICE, "vortex").await.expect_err("refused"),
+        bot_play::play(fake, ALICE, "vortex")
+            .await
+            .expect_err("refused"),
         Text::new("bot.error.games_member")
             .arg("max", 3_i64)
             .render(Lang::En)
     );
     // The channel's fourth game is Bob's; Carol's would be a fifth.
-    bot_play::play(fake, BOB, "cortexcape").await.expect("a lobby");
+    bot_play::play(fake, BOB, "cortexcape")
+        .await
+        .expect("a lobby");
     assert_eq!(
-        bot_play::play(fake, CAROL, "cortexcape").await.expect_err("refused"),
+        bot_play::play(fake, CAROL, "cortexcape")
+            .await
+            .expect_err("refused"),
         Text::new("bot.error.games_channel")
             .arg("max", 4_i64)
             .render(Lang::En)
@@ -1396,8 +1458,13 @@ async fn running_games_count_in_the_caps_and_solo_games_hold_no_thread_for_long(
         .map(|g| g.id)
         .min()
         .unwrap();
-    w.service.cancel(first, uid(ALICE), false, T0).await.unwrap();
-    let lobby = bot_play::play(fake, CAROL, "cortexcape").await.expect("a lobby");
+    w.service
+        .cancel(first, uid(ALICE), false, T0)
+        .await
+        .unwrap();
+    let lobby = bot_play::play(fake, CAROL, "cortexcape")
+        .await
+        .expect("a lobby");
     let thread = join_and_start(fake, &lobby, &[DAVE], CAROL).await;
     assert_eq!(fake.channel(thread).unwrap().auto_archive_duration, 10_080);
     w.bot.stop_clean(fake).await;
@@ -1413,7 +1480,9 @@ async fn a_thread_nobody_plays_in_for_days_is_archived_and_says_so(db: &Db) {
     };
     let w = world(db, timers, false).await;
     let fake = &w.fake;
-    let lobby = bot_play::play(fake, ALICE, "cortexcape").await.expect("a lobby");
+    let lobby = bot_play::play(fake, ALICE, "cortexcape")
+        .await
+        .expect("a lobby");
     let game = game_of(&lobby);
     let thread = join_and_start(fake, &lobby, &[BOB], ALICE).await;
     // Three days and a bit: nobody played.
@@ -1428,7 +1497,11 @@ async fn a_thread_nobody_plays_in_for_days_is_archived_and_says_so(db: &Db) {
             c.archived.then(|| m.clone())
         })
         .await;
-    assert!(said.content.contains(&format!("#{}", game.0)), "{}", said.content);
+    assert!(
+        said.content.contains(&format!("#{}", game.0)),
+        "{}",
+        said.content
+    );
     let record = w.service.load(game).await.unwrap().record;
     assert!(record.idle_at.is_some());
     // Another day: the timeout plays, its board does not reopen the thread.
@@ -1444,7 +1517,17 @@ async fn a_thread_nobody_plays_in_for_days_is_archived_and_says_so(db: &Db) {
     assert!(w.service.load(game).await.unwrap().record.version > version);
     assert!(fake.channel(thread).unwrap().archived, "still archived");
     // A person plays: the board comes back to the thread.
-    let decider = match w.service.load(game).await.unwrap().game.prompt().unwrap().seat.0 {
+    let decider = match w
+        .service
+        .load(game)
+        .await
+        .unwrap()
+        .game
+        .prompt()
+        .unwrap()
+        .seat
+        .0
+    {
         0 => ALICE,
         _ => BOB,
     };
@@ -1454,7 +1537,10 @@ async fn a_thread_nobody_plays_in_for_days_is_archived_and_says_so(db: &Db) {
         fake,
         decider,
         CHANNEL_ID,
-        Push::command("move", with_game(vec![opt::string("option", &option)], game)),
+        Push::command(
+            "move",
+            with_game(vec![opt::string("option", &option)], game),
+        ),
     )
     .await;
     fake.wait_until("the board back in the thread", |st| {
@@ -1524,7 +1610,17 @@ async fn pings_off_silences_every_message_that_mentions_only_such_players(db: &D
         })
         .await;
     // Played to the end: the result card mentions both. (Carol's turn: her board follows.)
-    let carols_turn = w.service.load(game).await.unwrap().game.prompt().unwrap().seat.0 == 0;
+    let carols_turn = w
+        .service
+        .load(game)
+        .await
+        .unwrap()
+        .game
+        .prompt()
+        .unwrap()
+        .seat
+        .0
+        == 0;
     let mut board = if carols_turn {
         bot_play::latest_board_after(fake, place, notice.id).await
     } else {
@@ -1542,7 +1638,9 @@ async fn pings_off_silences_every_message_that_mentions_only_such_players(db: &D
     fake.wait_until("the result card", |st| {
         st.messages
             .iter()
-            .any(|m| m.channel_id == place && m.attachments.iter().any(|a| a.filename == "result.png"))
+            .any(|m| {
+                m.channel_id == place && m.attachments.iter().any(|a| a.filename == "result.png")
+            })
             .then_some(())
     })
     .await;
@@ -1560,7 +1658,9 @@ async fn pings_off_silences_every_message_that_mentions_only_such_players(db: &D
         .into_iter()
         .flat_map(|c| fake.messages(c))
         .collect();
-    assert!(all.iter().any(|m| m.content.starts_with("🔁") && m.silent()));
+    assert!(all
+        .iter()
+        .any(|m| m.content.starts_with("🔁") && m.silent()));
     assert!(all
         .iter()
         .any(|m| m.attachments.iter().any(|a| a.filename == "result.png") && m.silent()));

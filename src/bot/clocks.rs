@@ -202,7 +202,12 @@ async fn resume_here(ctx: Context<'_>, game: crate::engine::GameId) -> Result<()
     let service = &data.service;
     let user = author_id(ctx);
     let is_moderator = moderator_of(ctx, game).await?;
-    named(ctx, game, service.may_resume_in(game, user, is_moderator).await).await?;
+    named(
+        ctx,
+        game,
+        service.may_resume_in(game, user, is_moderator).await,
+    )
+    .await?;
     bot_may_host_here(ctx).map_err(Error::User)?;
     let view = service.lobby(game).await?;
     let plang = service.game_lang(game).await?;
@@ -224,10 +229,20 @@ async fn resume_here(ctx: Context<'_>, game: crate::engine::GameId) -> Result<()
     // its channel. In a channel: a new thread of it.
     let mut posted = None;
     if let Some(parent) = parent {
-        match send::post_board(http, &data.pace, here, &outputs, plang, outputs.board.silent).await
+        match send::post_board(
+            http,
+            &data.pace,
+            here,
+            &outputs,
+            plang,
+            outputs.board.silent,
+        )
+        .await
         {
             Ok(msg) => posted = Some((parent, Some(here), msg)),
-            Err(e) => tracing::info!(%game, error = %e, "the thread refused the board; opening a new one"),
+            Err(e) => {
+                tracing::info!(%game, error = %e, "the thread refused the board; opening a new one")
+            }
         }
     }
     if posted.is_none() {
@@ -235,8 +250,15 @@ async fn resume_here(ctx: Context<'_>, game: crate::engine::GameId) -> Result<()
         let place = send::open_game_thread(http, data, &view, channel, plang).await;
         let thread = place.filter(|t| *t != channel);
         let target = thread.unwrap_or(channel);
-        let sent = send::post_board(http, &data.pace, target, &outputs, plang, outputs.board.silent)
-            .await;
+        let sent = send::post_board(
+            http,
+            &data.pace,
+            target,
+            &outputs,
+            plang,
+            outputs.board.silent,
+        )
+        .await;
         match sent {
             Ok(msg) => posted = Some((channel, thread, msg)),
             Err(e) => {
@@ -270,13 +292,27 @@ async fn resume_here(ctx: Context<'_>, game: crate::engine::GameId) -> Result<()
         .map(|m| serenity::MessageId::new(super::id_u64(m).max(1)));
     match old_place {
         Some(old) => {
-            send::record_posted(http, data, game, outputs.board.version, Some((&msg, old)), None)
-                .await;
+            send::record_posted(
+                http,
+                data,
+                game,
+                outputs.board.version,
+                Some((&msg, old)),
+                None,
+            )
+            .await;
         }
         None => {
             let place = thread.unwrap_or(channel);
-            send::record_posted(http, data, game, outputs.board.version, Some((&msg, place)), gone)
-                .await;
+            send::record_posted(
+                http,
+                data,
+                game,
+                outputs.board.version,
+                Some((&msg, place)),
+                gone,
+            )
+            .await;
         }
     }
     send::deliver_notices(http, data, vec![notice]).await;

@@ -296,8 +296,7 @@ impl Service {
             // A seated person agreeing to the request waiting for this seat.
             if let Some(request) = self.store.seat_request(game, seat).await? {
                 let asked = must_agree(&loaded, seat, request.asked_by, request.by_moderator);
-                if request.newcomer == *id && actor != request.asked_by && asked.contains(&actor)
-                {
+                if request.newcomer == *id && actor != request.asked_by && asked.contains(&actor) {
                     return self.agree(loaded, request, actor, &asked, now).await;
                 }
             }
@@ -327,7 +326,11 @@ impl Service {
                     .arg("who", mention(*id))
                     .arg(
                         "asked",
-                        asked.iter().map(|u| mention(*u)).collect::<Vec<_>>().join(" "),
+                        asked
+                            .iter()
+                            .map(|u| mention(*u))
+                            .collect::<Vec<_>>()
+                            .join(" "),
                     )
                     .render_with(lang, &loaded.names());
                 return Ok((Replaced::Asked, vec![Notice::Place { game, text }]));
@@ -377,7 +380,11 @@ impl Service {
                 .arg("who", name_of(actor))
                 .arg(
                     "missing",
-                    missing.iter().map(|u| name_of(*u)).collect::<Vec<_>>().join(", "),
+                    missing
+                        .iter()
+                        .map(|u| name_of(*u))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 )
                 .render(lang);
             return Ok((Replaced::Agreed, vec![Notice::Place { game, text }]));

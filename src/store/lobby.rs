@@ -128,13 +128,14 @@ impl Store {
     /// may give it a place again). `false` when it was already lost or is not running: whoever
     /// marks it first tells the players, once. No version change.
     pub async fn mark_lost(&self, game: GameId, now: i64) -> Result<bool, StoreError> {
-        let done =
-            sqlx::query("UPDATE games SET lost_at = $1 WHERE id = $2 AND status = $3 AND lost_at IS NULL")
-                .bind(now)
-                .bind(game.0)
-                .bind(GameStatus::Active.as_str())
-                .execute(&self.pool)
-                .await?;
+        let done = sqlx::query(
+            "UPDATE games SET lost_at = $1 WHERE id = $2 AND status = $3 AND lost_at IS NULL",
+        )
+        .bind(now)
+        .bind(game.0)
+        .bind(GameStatus::Active.as_str())
+        .execute(&self.pool)
+        .await?;
         Ok(done.rows_affected() == 1)
     }
 
