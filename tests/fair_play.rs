@@ -891,6 +891,8 @@ async fn a_host_cannot_dodge_a_loss_by_cancelling(db: &Db) {
         .await
         .unwrap()
         .is_empty());
+}
+
 /// DMs to `user` in the fake's state (for `wait_until`, which holds the state).
 fn dms_in(st: &State, user: u64) -> Vec<&Message> {
     let Some(dm) = st.channels.values().find(|c| c.recipient == Some(user)) else {

@@ -322,6 +322,8 @@ fn a_person_at_a_table_with_bots_sees_only_their_own_secrets() {
             "{game}: the bot's hand was drawn: {files:?}"
         );
     }
+}
+
 /// A one-seat Vortex Solitaire given up at the table (`resign`, issue 36): the puzzle ends
 /// unsolved, ranked below every solve (2) with no winner, where a resignation used to put the
 /// only seat at rank "seat count" = 1 and call it a win.

@@ -19,7 +19,9 @@ mod result;
 pub use crate::model::JobKind;
 /// For front ends that print a database URL (the bot's `Debug`): never its password.
 pub use crate::store::redact_url;
-pub use clocks::{due, ClockAction, JobDone, JobsRun, LostPlace, Timers, DEFAULT_SCHEDULER_CONCURRENCY};
+pub use clocks::{
+    due, ClockAction, JobDone, JobsRun, LostPlace, Timers, DEFAULT_SCHEDULER_CONCURRENCY,
+};
 pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
 pub use lobby::{
     filter_choices, Agreed, CancelCheck, CancelKind, Cancelled, Choices, GameLine, LineClock,
