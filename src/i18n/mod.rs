@@ -438,6 +438,117 @@ mod tests {
         assert_eq!(fill("{n|set|sets}", &s, Lang::En, &[]), "set");
     }
 
+    /// Words a number counts, both forms, in each language: a placeholder written just before one
+    /// of them (or before a capitalised word and one of them, "{n} Lab cards") is a count.
+    const COUNTED: [(Lang, &str); 2] = [
+        (
+            Lang::En,
+            "action actions card cards choice choices day days game games hour hours \
+             investigator investigators lobby lobbies minute minutes move moves objective \
+             objectives player players point points Project Projects round rounds router \
+             routers seat seats second seconds set sets step steps subject subjects tile tiles \
+             tower towers turn turns",
+        ),
+        (
+            Lang::Fr,
+            "action actions carte cartes déplacement déplacements enquêteur enquêteurs \
+             étape étapes heure heures jour jours joueur joueurs manche manches minute minutes \
+             objectif objectifs partie parties place places point points Projet Projets \
+             routeur routeurs salon salons seconde secondes série séries sujet sujets tour \
+             tours tuile tuiles",
+        ),
+    ];
+
+    /// Placeholders that are never numbers although a counted word may follow them ("{seat}
+    /// sets the disc", "{team} moves", "the {agency} cards", "the {game} game", "the {region}
+    /// card", "the {mode} round"). French "choix" is the same in both forms, so not listed.
+    const NOT_COUNTS: [&str; 12] = [
+        "seat", "setter", "owner", "team", "chamber", "agency", "game", "first", "name", "who",
+        "region", "mode",
+    ];
+
+    /// Every `{name}` of `s` that counts a word after it: (name, the words).
+    fn counts_in(s: &str, lang: Lang) -> Vec<(String, String)> {
+        let words: BTreeSet<&str> = COUNTED
+            .iter()
+            .filter(|(l, _)| *l == lang)
+            .flat_map(|(_, w)| w.split_whitespace())
+            .collect();
+        let mut out = Vec::new();
+        let mut rest = s;
+        while let Some(o) = rest.find('{') {
+            let after = &rest[o + 1..];
+            let Some(c) = after.find('}') else { break };
+            let name = &after[..c];
+            rest = &after[c + 1..];
+            if name.contains('|') || NOT_COUNTS.contains(&name) {
+                continue;
+            }
+            let next: Vec<&str> = rest
+                .strip_prefix(' ')
+                .unwrap_or("")
+                .split(|ch: char| !ch.is_alphanumeric())
+                .take(2)
+                .collect();
+            let counted = match next.as_slice() {
+                [w, ..] if words.contains(w) => Some(w.to_string()),
+                [m, w] if m.starts_with(char::is_uppercase) && words.contains(w) => {
+                    Some(format!("{m} {w}"))
+                }
+                _ => None,
+            };
+            if let Some(w) = counted {
+                out.push((name.to_string(), w));
+            }
+        }
+        out
+    }
+
+    /// Issue 38: "1 Lab cards", "(1 cards)". Every catalog line that counts something says it
+    /// with the word's two forms, `{n} {n|card|cards}`, in both languages; the forms then agree
+    /// with 0, 1 and 2 as each language counts (checked by rendering them).
+    #[test]
+    fn every_counted_word_agrees_with_its_number_in_both_languages() {
+        let mut bare = Vec::new();
+        for lang in Lang::ALL {
+            for key in keys(lang) {
+                let line = lookup(lang, key);
+                for (name, word) in counts_in(line, lang) {
+                    if !line.contains(&format!("{{{name}|")) {
+                        bare.push(format!("{}:{key}: {{{name}}} {word}", lang.code()));
+                    }
+                }
+            }
+        }
+        assert!(
+            bare.is_empty(),
+            "counts without a plural form:\n{}",
+            bare.join("\n")
+        );
+        // The detector finds what it must (a line counting cards, one counting Lab cards).
+        assert_eq!(
+            counts_in("({count} cards)", Lang::En),
+            [("count".to_string(), "cards".to_string())]
+        );
+        assert_eq!(
+            counts_in("{hand} Lab cards, {seat} sets", Lang::En),
+            [("hand".to_string(), "Lab cards".to_string())]
+        );
+        // The counted lines render right for 0, 1 and 2.
+        let t = |n: i64, lang| {
+            Text::new("spacelab.event.turn_started")
+                .arg("turn", 3i64)
+                .arg("seat", "Ann")
+                .arg("hand", n)
+                .arg("projects", n)
+                .render(lang)
+        };
+        assert_eq!(t(1, Lang::En), "Turn 3: Ann (1 Lab card, 1 Project).");
+        assert_eq!(t(0, Lang::En), "Turn 3: Ann (0 Lab cards, 0 Projects).");
+        assert_eq!(t(0, Lang::Fr), "Tour 3 : Ann (0 carte Lab, 0 Projet).");
+        assert_eq!(t(2, Lang::Fr), "Tour 3 : Ann (2 cartes Lab, 2 Projets).");
+    }
+
     #[test]
     fn renders_arguments_and_seats() {
         let t = Text::new("core.seat").arg("n", 3usize);

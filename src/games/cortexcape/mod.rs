@@ -172,8 +172,13 @@ impl Game for Cortexcape {
         // A pool of one kind fills itself (the forced `put`s; never with the shipped counts,
         // kept for symmetry): what it places is reported with the first board like any step's
         // events.
+        // Round 1 is announced like the later ones: who arranges, who sets the challenge.
         let mut first = Applied {
-            events: Vec::new(),
+            events: vec![Event::RoundStarted {
+                round: 1,
+                owner: game.owner(),
+                setter: game.setter(),
+            }],
             barrier: false,
         };
         take_forced(&mut game, &mut first);

@@ -432,7 +432,12 @@ impl Game for SpaceLab {
                 taken,
                 effect,
             } => {
-                if effect == "recruit_own_agency" {
+                if effect == "recruit_own_agency" && taken.is_empty() {
+                    // Nothing of that agency in the Centre: said so, not "takes 0 cards: .".
+                    e("bottom_recruit_none")
+                        .arg("seat", *seat)
+                        .arg("capsule", format!("c{}", capsule + 1))
+                } else if effect == "recruit_own_agency" {
                     e("bottom_recruit")
                         .arg("seat", *seat)
                         .arg("capsule", format!("c{}", capsule + 1))
