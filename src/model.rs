@@ -1,7 +1,7 @@
 //! The plain words of a stored game that every layer above the store reads: its status, a
 //! seat as stored, a seat's DM state, a clock's timeout policy. They sit below the store (which
 //! writes them as TEXT) so that the front ends read them without knowing the store: no store
-//! type reaches the bot (`tests/tidy.rs`).
+//! type reaches the bot (`tests/suite/tidy.rs`).
 
 use serde::{Deserialize, Serialize};
 

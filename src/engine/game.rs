@@ -366,7 +366,7 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     }
 
     /// Who may see the pending prompt's options and the option taken ([`Secrecy`]): the
-    /// default is everyone. A game answers for every prompt it asks; `tests/leaks.rs` plays
+    /// default is everyone. A game answers for every prompt it asks; `tests/suite/leaks.rs` plays
     /// twins that differ in one secret choice and checks every public output hides it.
     fn secrecy(&self) -> Secrecy {
         Secrecy::Public

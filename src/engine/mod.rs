@@ -1,6 +1,6 @@
 //! The engine contract (rules, presentation, bot hooks) and the type-erased game. Pure: no
 //! I/O, no Discord, no SQL. A leaf: it knows no game, no bot and no layer above it (the list of
-//! games is `games/registry.rs`; `tests/tidy.rs` checks the direction).
+//! games is `games/registry.rs`; `tests/suite/tidy.rs` checks the direction).
 
 mod any;
 mod bot_hooks;

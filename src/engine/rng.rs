@@ -6,7 +6,7 @@
 //! a number in a range, a coin toss or a shuffle is written here, bit for bit as rand 0.8 did it
 //! when our games were first stored. rand 0.9 changed those algorithms; by owning them we keep
 //! every stored game, bot and seeded test drawing as before, whatever rand does next.
-//! `tests/upgrades.rs` proves it against games stored by the rand 0.8 release.
+//! `tests/suite/upgrades.rs` proves it against games stored by the rand 0.8 release.
 
 use std::ops::{Range, RangeInclusive};
 

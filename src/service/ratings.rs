@@ -24,8 +24,9 @@ use crate::i18n::{escape_markdown, Lang, Text};
 use crate::store::{Entrant, GameRecord, RatingChange, RatingRow, Skill};
 
 /// The uncertainty under which a rating is settled enough to be placed on a leaderboard: a
-/// newcomer (25/3) gets under it after five two-player games, fewer in bigger games.
-pub const PROVISIONAL_SIGMA: f64 = 7.2;
+/// newcomer (25/3) gets under it after five two-player games, fewer in bigger games. Five
+/// games against the same opponent, all won, leave 7.28 (7.2 needed a sixth).
+pub const PROVISIONAL_SIGMA: f64 = 7.3;
 
 /// Whether a rating is still provisional (left off the leaderboards).
 pub fn provisional(s: Skill) -> bool {

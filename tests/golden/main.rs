@@ -260,6 +260,7 @@ fn names_in_every_script() {
             turns: 57,
             secs: 3 * 86_400 + 5 * 3_600,
             resigned: None,
+            casual: false,
         };
         let card = croupier::service::result_image(
             game.as_ref(),

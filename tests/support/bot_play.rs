@@ -1,7 +1,7 @@
 //! Playing through the fake Discord, for the suites that run the bot: a `World` (a database,
 //! the service on it, the fake Discord and the bot in-process, built by `WorldBuilder`), a
 //! lobby opened and started by interactions, boards found and clicked.
-//! Include after `fake_discord` and `store_db` with `#[path = "support/bot_play.rs"] mod
+//! Include after `fake_discord` and `store_db` with `#[path = "../support/bot_play.rs"] mod
 //! bot_play;`.
 #![allow(dead_code)]
 
@@ -613,6 +613,35 @@ pub async fn play(fake: &FakeDiscord, user: u64, game: &str) -> Result<Message, 
         .push(Push::command("play", vec![opt::string("game", game)]).by(user))
         .await;
     play_answer(fake, cmd.id).await
+}
+
+/// `/play game:<game> options:<options>` by `user` in the games channel: the lobby, or the
+/// refusal's text.
+pub async fn play_with(
+    fake: &FakeDiscord,
+    user: u64,
+    game: &str,
+    options: &str,
+) -> Result<Message, String> {
+    let push = Push::command(
+        "play",
+        vec![opt::string("game", game), opt::string("options", options)],
+    );
+    let cmd = fake.push(push.by(user)).await;
+    play_answer(fake, cmd.id).await
+}
+
+/// The result card (`result.png`) posted in `channel`.
+pub async fn result_card(fake: &FakeDiscord, channel: u64) -> Message {
+    fake.wait_until("the result card", |st| {
+        st.messages
+            .iter()
+            .find(|m| {
+                m.channel_id == channel && m.attachments.iter().any(|a| a.filename == "result.png")
+            })
+            .cloned()
+    })
+    .await
 }
 
 /// A lobby button clicked by `user`: acknowledged first (a deferred update), then the lobby

@@ -4,7 +4,7 @@
 //! PostgreSQL tests return quietly, unless `CROUPIER_REQUIRE_POSTGRES=1` (CI), where they fail.
 //! Below it, the service on such a database: small queries (status, version, moves, who
 //! decides) and `Playout`, which plays a game through the service one legal option at a time.
-//! Include with `#[path = "support/store_db.rs"] mod store_db;` (`#[macro_use]` for
+//! Include with `#[path = "../support/store_db.rs"] mod store_db;` (`#[macro_use]` for
 //! `on_backends!`).
 #![allow(dead_code)]
 

@@ -8,7 +8,7 @@
 //! serenity's own models. Problems are recorded, and `assert_clean` lists them all.
 //!
 //! Include it from an integration test with
-//! `#[path = "support/fake_discord/mod.rs"] mod fake_discord;`.
+//! `#[path = "../support/fake_discord/mod.rs"] mod fake_discord;`.
 #![allow(dead_code, unused_imports)]
 
 mod checks;

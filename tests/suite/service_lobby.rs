@@ -2,16 +2,14 @@
 //! TEST_DATABASE_URL is set. These are what the Discord bot calls; the bot itself only decodes
 //! interactions and sends what these return.
 
+use crate::store_db::backends;
 #[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
 use croupier::engine::{GameId, GameKind, GameOptions, PlayError, SetupError, Version};
 use croupier::i18n::Lang;
 use croupier::service::{
     Actor, LobbyError, OpenLobby, Place, PlayLine, Player, Service, ServiceError, UndoScope,
 };
 use croupier::store::{DmStatus, GameStatus, TimeoutPolicy};
-use store_db::backends;
 
 fn player(user: i64) -> Player {
     Player {

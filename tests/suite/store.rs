@@ -15,10 +15,7 @@ use croupier::store::{
     TimeoutPolicy, TurnClock, UserSettings,
 };
 
-#[macro_use]
-#[path = "support/store_db.rs"]
-mod store_db;
-use store_db::Db;
+use crate::store_db::Db;
 
 on_backends!(migrations_run_twice_idempotently);
 on_backends!(games_round_trip, memory);

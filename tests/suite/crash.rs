@@ -5,26 +5,15 @@
 //! store, none twice, the snapshot equals the replay of seed + moves, and play goes on to the
 //! end of the game. `CRASH_SEED=n` replays a run.
 
-#[path = "support/fake_discord/mod.rs"]
-mod fake_discord;
-
-#[path = "support/bot_play.rs"]
-mod bot_play;
-
-#[macro_use]
-#[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
-
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bot_play::*;
+use crate::bot_play::*;
+use crate::fake_discord::*;
+use crate::store_db::{decider, moves, Db};
 use croupier::engine::GameId;
 use croupier::service::Service;
 use croupier::store::GameStatus;
-use fake_discord::*;
-use store_db::{decider, moves, Db};
 
 /// Kills per game: enough moments to hit every stage of a move, few enough to stay quick.
 const KILLS: u32 = 6;

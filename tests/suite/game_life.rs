@@ -2,24 +2,15 @@
 //! in the thread, deadlines in each reader's own time, one live board whatever path posted
 //! the last one, and "are you sure?" before a step that ends a game for everyone.
 
-#[path = "support/fake_discord/mod.rs"]
-mod fake_discord;
-
-#[path = "support/bot_play.rs"]
-mod bot_play;
-
 #[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
-
 use std::time::Duration;
 
-use bot_play::*;
+use crate::bot_play::*;
+use crate::fake_discord::*;
+use crate::store_db::{decider, status, Db};
 use croupier::clock::{unix_now, Clock, HOUR};
 use croupier::engine::GameId;
 use croupier::store::GameStatus;
-use fake_discord::*;
-use store_db::{decider, status, Db};
 
 const CAROL: u64 = 1_100_000_000_000_000_103;
 
@@ -319,17 +310,7 @@ async fn a_real_ending_result_archive_and_rematch(w: World) {
 
     // The result card in the thread: image and text, every player mentioned (and pinged)
     // once, ranks with each game's breakdown, turns and length.
-    let result = fake
-        .wait_until("the result card", |st| {
-            st.messages
-                .iter()
-                .find(|m| {
-                    m.channel_id == thread
-                        && m.attachments.iter().any(|a| a.filename == "result.png")
-                })
-                .cloned()
-        })
-        .await;
+    let result = result_card(fake, thread).await;
     for user in [ALICE, BOB] {
         assert_eq!(
             result.content.matches(&format!("<@{user}>")).count(),

@@ -15,10 +15,7 @@ use croupier::service::{
 };
 use croupier::store::{GameStatus, NewJob, TimeoutPolicy};
 
-#[macro_use]
-#[path = "support/store_db.rs"]
-mod store_db;
-use store_db::{By, Db, Playout};
+use crate::store_db::{By, Db, Playout};
 
 on_backends!(reminders_then_a_deadline_fire_once);
 on_backends!(a_job_for_a_game_that_moved_on_does_nothing);

@@ -4,9 +4,8 @@
 //! another game, clicks for another game or version, unknown locales). Never a panic, never a
 //! changed state, and every refusal reads as a sentence.
 
+use crate::store_db::backends;
 #[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
 use croupier::bot::ids::{CustomId, MAX_CUSTOM_ID};
 use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, PlayError, Seat, Version};
@@ -16,7 +15,6 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::Value;
 use std::cell::Cell;
-use store_db::backends;
 
 /// A deterministic runner: the same cases on every run, no persistence files.
 fn runner(cases: u32) -> TestRunner {

@@ -1,5 +1,5 @@
 //! The lobby part of the store (seats joining and leaving, start, thread, seat cap), on SQLite
-//! and on PostgreSQL when `TEST_DATABASE_URL` is set (same harness as `tests/store.rs`).
+//! and on PostgreSQL when `TEST_DATABASE_URL` is set (same harness as `tests/suite/store.rs`).
 #![allow(dead_code)]
 
 use croupier::engine::{GameId, GameKind, GameOptions, Seat, Version};
@@ -8,10 +8,7 @@ use croupier::store::{
     RematchOutcome, StoreError,
 };
 
-#[macro_use]
-#[path = "support/store_db.rs"]
-mod store_db;
-use store_db::Db;
+use crate::store_db::Db;
 
 on_backends!(join_fills_seats_in_order_up_to_the_cap, memory);
 on_backends!(leave_renumbers_the_seats_after, memory);

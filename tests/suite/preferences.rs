@@ -6,22 +6,13 @@
 //! server's setting, else the host's, never Discord's en-US default for servers that are not
 //! Community servers).
 
-#[path = "support/fake_discord/mod.rs"]
-mod fake_discord;
-
-#[path = "support/bot_play.rs"]
-mod bot_play;
-
-#[macro_use]
-#[path = "support/store_db.rs"]
-mod store_db;
-
-use bot_play::*;
+use crate::bot_play::*;
+use crate::fake_discord::*;
+use crate::store_db::{decider, Db};
 use croupier::clock::HOUR;
 use croupier::engine::GameId;
+use croupier::service::Timers;
 use croupier::store::GameStatus;
-use fake_discord::*;
-use store_db::{decider, Db};
 
 on_backends!(pings_off_sends_the_boards_that_call_a_player_silently_for_a_week);
 on_backends!(hand_dms_off_sends_no_hand_by_dm_and_the_hand_comes_on_request);
@@ -74,7 +65,18 @@ fn reminders(fake: &FakeDiscord, user: u64) -> Vec<Message> {
 }
 
 async fn pings_off_sends_the_boards_that_call_a_player_silently_for_a_week(db: &Db) {
-    let w = world(db).await;
+    // A week of timeouts with nobody playing would archive the thread as idle after
+    // `IDLE_ARCHIVE_DAYS` (7, tested in fair_play): this test is about pings, so it waits longer.
+    let timers = Timers {
+        idle_archive_secs: 30 * 24 * HOUR,
+        ..Timers::default()
+    };
+    let w = World::on(db)
+        .clock(T0)
+        .user(CAROL, "Carol")
+        .timers(timers)
+        .start()
+        .await;
     let fake = &w.fake;
     let answer = settings(fake, BOB, vec![opt::boolean("pings", false)]).await;
     assert!(answer.contains("Pings on your turn: off"), "{answer}");
@@ -418,17 +420,7 @@ async fn a_servers_language_is_its_own_not_discords_default(db: &Db) {
         done.content, "You resigned.",
         "Bob's own answer is in his language"
     );
-    let result = fake
-        .wait_until("the result card", |st| {
-            st.messages
-                .iter()
-                .find(|m| {
-                    m.channel_id == thread
-                        && m.attachments.iter().any(|a| a.filename == "result.png")
-                })
-                .cloned()
-        })
-        .await;
+    let result = result_card(fake, thread).await;
     assert!(
         result.content.contains("est terminée"),
         "{}",

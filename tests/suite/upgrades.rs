@@ -3,16 +3,11 @@
 //! and its games stay playable; stored states of an older or unknown schema version fail with a
 //! clear error, never a panic. SQLite always, PostgreSQL when `TEST_DATABASE_URL` is set.
 
-#[macro_use]
-#[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
-
+use crate::store_db::{Db, Playout};
 use croupier::engine::{GameId, GameKind, GameOptions, Seat};
 use croupier::i18n::Lang;
 use croupier::service::{seed_to_i64, Actor, PlayLine, Player, Service, ServiceError};
 use croupier::store::{Backend, GameStatus, Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
-use store_db::{Db, Playout};
 
 /// Migrations the previous release shipped (`git log -- migrations/`: 0003 came after it).
 const OLD_RELEASE_MIGRATIONS: usize = 2;
@@ -611,13 +606,14 @@ async fn finished_games_of_the_release_before_ratings_are_rated(db: &Db) {
         .unwrap();
     assert!((alice_later.before.mu - alice.after.mu).abs() < 1e-9);
     assert_eq!(svc.settle_ratings(Some(1)).await.unwrap(), 0, "rated once");
-    // The leaderboard shows both players, with two games each.
+    // Both players are rated, two games each: still provisional (issue 36), so the
+    // leaderboard counts them rather than lists them.
     let text = svc
         .stats_board(Some(1), Some(GameKind::Cortexcape), Some(ALICE), Lang::En)
         .await
         .unwrap();
     assert!(
-        text.contains("**Alice**") && text.contains("**Bob**"),
+        text.contains("2 provisional players not listed yet"),
         "{text}"
     );
     let board = svc

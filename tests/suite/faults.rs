@@ -2,25 +2,16 @@
 //! late, duplicate and unknown interactions, many clicks on one button at once, and
 //! PostgreSQL out of reach behind a proxy the test cuts and restores.
 
-#[path = "support/fake_discord/mod.rs"]
-mod fake_discord;
-
-#[path = "support/bot_play.rs"]
-mod bot_play;
-
-#[macro_use]
-#[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
+use crate::store_db;
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use bot_play::*;
+use crate::bot_play::*;
+use crate::fake_discord::*;
+use crate::store_db::{move_count, version};
 use croupier::service::{Service, Timers};
 use croupier::store::Store;
-use fake_discord::*;
-use store_db::{move_count, version};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 

@@ -3,17 +3,14 @@
 //! exactly its stored snapshot.
 
 #[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
-
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use crate::store_db::Playout;
 use croupier::engine::{GameKind, GameOptions};
 use croupier::i18n::Lang;
 use croupier::service::{Place, Player, Service, StartGame};
 use croupier::store::{Store, StoreError};
-use store_db::Playout;
 
 fn start(seed: u64) -> StartGame {
     StartGame {

@@ -8,10 +8,7 @@ use croupier::store::{
     TimeoutPolicy, TurnClock, TurnPlan,
 };
 
-#[macro_use]
-#[path = "support/store_db.rs"]
-mod store_db;
-use store_db::Db;
+use crate::store_db::Db;
 
 on_backends!(plans_replace_jobs_and_refuse_a_moved_clock, memory);
 on_backends!(a_late_worker_cannot_complete_a_reclaimed_job, memory);

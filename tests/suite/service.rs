@@ -1,14 +1,12 @@
 //! The service layer over a real store: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
 
+use crate::store_db::backends;
 #[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
 use croupier::engine::{GameKind, GameOptions, PlayError, Seat};
 use croupier::i18n::Lang;
 use croupier::service::{
     Actor, Place, PlayLine, Player, Service, ServiceError, StartGame, UndoScope,
 };
-use store_db::backends;
 
 fn players(n: usize) -> Vec<Player> {
     (0..n)

@@ -4,25 +4,16 @@
 //! takes 150 ms each way. Every scenario ends with `finish` (every interaction answered once,
 //! in time, no violation, no 429).
 
-#[path = "support/fake_discord/mod.rs"]
-mod fake_discord;
-
-#[path = "support/bot_play.rs"]
-mod bot_play;
-
 #[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
-
 use std::time::Duration;
 
-use bot_play::*;
+use crate::bot_play::*;
+use crate::fake_discord::*;
+use crate::store_db::{status, Db};
 use croupier::bot::{run_with_service, BotConfig};
 use croupier::config::Token;
 use croupier::service::Service;
 use croupier::store::{GameStatus, Store};
-use fake_discord::*;
-use store_db::{status, Db};
 use tokio::sync::oneshot;
 
 /// The bot on a runtime of its own. After a 4011, serenity 0.12.5's shard runner reads its

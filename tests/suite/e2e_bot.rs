@@ -2,28 +2,19 @@
 //! Every scenario ends with `finish`: every interaction answered once, in time, and no
 //! OpenAPI or limit violation.
 
-#[path = "support/fake_discord/mod.rs"]
-mod fake_discord;
-
-#[path = "support/bot_play.rs"]
-mod bot_play;
-
-#[macro_use]
-#[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
+use crate::{bot_play, store_db};
 
 use std::time::Duration;
 
-use bot_play::*;
+use crate::bot_play::*;
+use crate::fake_discord::*;
+use crate::store_db::{status, Db};
 use croupier::bot::ShardRange;
 use croupier::engine::GameId;
 use croupier::i18n::Lang;
 use croupier::service::Service;
 use croupier::store::{GameStatus, Store};
-use fake_discord::*;
 use serde_json::Value;
-use store_db::{status, Db};
 
 /// The lobby: `/play` by Alice; returns the game, the lobby message and the thread.
 async fn open_lobby(fake: &FakeDiscord, options: &str, locale: &str) -> (GameId, Message, u64) {
@@ -584,7 +575,7 @@ async fn cancel_scenario(db: &Db) {
     .await;
     assert_eq!(status(&w.service, game).await, GameStatus::Active);
 
-    // The host is asked first (tests/game_life.rs has the whole exchange), then confirms.
+    // The host is asked first (tests/suite/game_life.rs has the whole exchange), then confirms.
     let question = cancel(fake, ALICE, thread).await;
     assert!(question.contains("cannot be undone"), "{question}");
     assert_eq!(status(&w.service, game).await, GameStatus::Active);
@@ -1712,7 +1703,7 @@ async fn a_game_goes_on_after_its_thread_archived_during_a_long_turn() {
 
 /// A moderator deletes the game's thread. The game goes on in a new thread of its channel,
 /// recorded in the store, with its current board, and the players are pinged there. (A locked
-/// thread pauses the game instead, until the host or a moderator resumes it: `tests/fair_play.rs`.)
+/// thread pauses the game instead, until the host or a moderator resumes it: `tests/suite/fair_play.rs`.)
 #[tokio::test]
 async fn a_game_whose_thread_is_deleted_goes_on_in_a_new_thread() {
     let w = World::sqlite().start().await;

@@ -3,27 +3,18 @@
 //! refusals of the same inputs, event texts of the same non-revealing option, the service's
 //! board post, and the log lines written meanwhile. The token never reaches a log line.
 
-#[path = "support/fake_discord/mod.rs"]
-mod fake_discord;
-
-#[path = "support/bot_play.rs"]
-mod bot_play;
-
-#[macro_use]
-#[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
+use crate::bot_play;
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
+use crate::store_db::Db;
 use croupier::engine::rng::SliceDraw;
 use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx, Seat, Secrecy};
 use croupier::i18n::Lang;
 use croupier::service::{encode_png, Actor, Place, PlayLine, Player, Service, StartGame};
 use serde_json::Value;
-use store_db::Db;
 
 fn options_for(kind: GameKind) -> GameOptions {
     let mut o = GameOptions::new();
@@ -500,9 +491,9 @@ on_backends!(replays_show_each_step_as_its_twin_would);
 
 #[tokio::test]
 async fn the_token_never_reaches_a_log_line() {
-    use bot_play::Bot;
+    use crate::bot_play::Bot;
+    use crate::fake_discord::*;
     use croupier::bot::run_with_service;
-    use fake_discord::*;
     let captured = Captured::default();
     let _guard = captured.install(tracing::Level::TRACE);
     // The fake's token is the canary: a string found nowhere else.

@@ -4,22 +4,15 @@
 //! outside its server (a DM, or a player who left it), unknown locales answer in English and an
 //! oversize `/move` changes nothing.
 
-#[path = "support/fake_discord/mod.rs"]
-mod fake_discord;
-
-#[path = "support/bot_play.rs"]
-mod bot_play;
+use crate::bot_play;
 
 #[allow(unused_macros)]
-#[path = "support/store_db.rs"]
-mod store_db;
-
-use bot_play::World;
+use crate::bot_play::World;
+use crate::fake_discord::*;
 use croupier::engine::{GameId, GameKind, GameOptions};
 use croupier::i18n::{Lang, Text};
 use croupier::service::{Actor, PlayLine, Service};
 use croupier::store::GameStatus;
-use fake_discord::*;
 use serde_json::Value;
 
 /// Send and view messages, read history, use slash commands: no Manage Threads/Channels.
@@ -70,7 +63,7 @@ async fn who_may_do_what() {
     let before = snapshot(&svc, game).await;
 
     // Host/moderator commands by a plain member who is not the host: refused, nothing changes.
-    // (Bob's /cancel asks him to agree to cancel instead: tests/fair_play.rs.)
+    // (Bob's /cancel asks him to agree to cancel instead: tests/suite/fair_play.rs.)
     let not_host = en("bot.error.not_host");
     for (name, options) in [
         ("kick", vec![opt::integer("seat", 1)]),
@@ -263,7 +256,7 @@ async fn who_may_do_what() {
 /// what is missing, and opens nothing; where it may, the lobby opens.
 #[tokio::test]
 async fn play_is_refused_where_the_bot_cannot_post_boards() {
-    use fake_discord::perms::{self, Overwrite, Target};
+    use crate::fake_discord::perms::{self, Overwrite, Target};
     const NO_FILES: u64 = 1_100_000_000_000_000_060;
     let deny = |what: u64| Overwrite {
         target: Target::Role(BOT_ROLE_ID),

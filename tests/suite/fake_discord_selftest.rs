@@ -2,10 +2,7 @@
 //! `https://discord.com` answered by the fake, serenity's rate limiter on, a gateway `Client` that gets READY and an
 //! interaction, and the violations the fake must catch.
 
-#[path = "support/fake_discord/mod.rs"]
-mod fake_discord;
-
-use fake_discord::*;
+use crate::fake_discord::*;
 use serde_json::json;
 use serenity::all::{
     ChannelId, ChannelType, Command, CommandOptionType, ComponentInteractionDataKind, Context,
@@ -786,7 +783,7 @@ async fn component_and_modal_interactions_parse_and_take_files() {
 /// the team's `shared/` folder sits beside the checkout, the two must be the same document.
 #[test]
 fn the_vendored_openapi_spec_is_loaded_and_current() {
-    use fake_discord::openapi;
+    use crate::fake_discord::openapi;
     assert_eq!(
         openapi::spec_path().filter(|_| std::env::var("DISCORD_API_SPEC").is_err()),
         Some(openapi::vendored_spec_path())
@@ -810,7 +807,7 @@ fn the_vendored_openapi_spec_is_loaded_and_current() {
 /// the request needs (send, attach, start a thread).
 #[tokio::test]
 async fn permissions_follow_roles_and_overwrites_and_refuse_like_discord() {
-    use fake_discord::perms::{self, Overwrite, Target};
+    use crate::fake_discord::perms::{self, Overwrite, Target};
     let fake = FakeDiscord::start().await;
     let http = fake.http();
     let plain = perms::VIEW_CHANNEL | perms::SEND_MESSAGES | perms::SEND_MESSAGES_IN_THREADS;

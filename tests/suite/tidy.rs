@@ -252,7 +252,7 @@ fn layers_point_one_way() {
     }
     assert!(
         problems.is_empty(),
-        "layers pointing the wrong way (see LAYERS in tests/tidy.rs):\n{}",
+        "layers pointing the wrong way (see LAYERS in tests/suite/tidy.rs):\n{}",
         problems.join("\n")
     );
 }
