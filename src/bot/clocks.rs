@@ -12,7 +12,7 @@ use crate::ai::Level;
 use crate::clock::{hhmm, parse_duration, Date, Quiet, Zone};
 use crate::i18n::{Lang, Text};
 use crate::model::TimeoutPolicy;
-use crate::service::{ClockAction, Newcomer, Replaced, SettingsChange};
+use crate::service::{ClockAction, NewPlace, Newcomer, Replaced, SettingsChange};
 
 const CLOCK_ACTIONS: [&str; 4] = ["pause", "resume", "extend", "change"];
 
@@ -275,44 +275,24 @@ async fn resume_here(ctx: Context<'_>, game: crate::engine::GameId) -> Result<()
             game,
             user,
             is_moderator,
-            id_i64(channel.get()),
-            thread.map(|t| id_i64(t.get())),
+            NewPlace {
+                channel: id_i64(channel.get()),
+                thread: thread.map(|t| id_i64(t.get())),
+                board: id_i64(msg.id.get()),
+            },
             service.now(),
         )
         .await;
     let notice = named(ctx, game, notice).await?;
-    // The live board it replaces is in the old place (its buttons come off there), unless
-    // that place is gone (then it is not touched).
-    let old_place = view
-        .thread
-        .or(view.channel)
-        .map(|c| serenity::ChannelId::new(super::id_u64(c).max(1)));
-    let gone = view
-        .board_message
-        .map(|m| serenity::MessageId::new(super::id_u64(m).max(1)));
-    match old_place {
-        Some(old) => {
-            send::record_posted(
-                http,
-                data,
-                game,
-                outputs.board.version,
-                Some((&msg, old)),
-                None,
-            )
-            .await;
-        }
-        None => {
-            let place = thread.unwrap_or(channel);
-            send::record_posted(
-                http,
-                data,
-                game,
-                outputs.board.version,
-                Some((&msg, place)),
-                gone,
-            )
-            .await;
+    // Its version is out (a move may have been played while it was paused).
+    send::record_posted(http, data, game, outputs.board.version, None, None).await;
+    // The new board is the live one now; the board it replaces, in the old place, loses its
+    // buttons there (unless that place is gone, or it is the same message).
+    let old_place = view.thread.or(view.channel);
+    if let (Some(place), Some(old)) = (old_place, view.board_message) {
+        if old != id_i64(msg.id.get()) {
+            let place = serenity::ChannelId::new(super::id_u64(place).max(1));
+            send::retire_board(http, &data.pace, place, old).await;
         }
     }
     send::deliver_notices(http, data, vec![notice]).await;

@@ -147,6 +147,15 @@ pub enum ClockAction {
     Change(Option<i64>),
 }
 
+/// Where a paused game goes on ([`Service::resume_in`]): its channel, its thread if any, and
+/// the board the front end posted there, which becomes its live board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewPlace {
+    pub channel: i64,
+    pub thread: Option<i64>,
+    pub board: i64,
+}
+
 /// Why a game's place refused the bot for good.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LostPlace {
@@ -574,19 +583,23 @@ impl Service {
     }
 
     /// Gives a game whose place was lost its new place (where the host or a moderator asked
-    /// for it, after the front end posted its board there) and starts its clock again with the
-    /// time that was left. Returns the notice for the new place.
+    /// for it, after the front end posted its board there: `place`) and starts its clock again
+    /// with the time that was left. Returns the notice for the new place.
     pub async fn resume_in(
         &self,
         game: GameId,
         user: i64,
         is_moderator: bool,
-        channel: i64,
-        thread: Option<i64>,
+        place: NewPlace,
         now: i64,
     ) -> Result<Notice, ServiceError> {
         self.may_resume_in(game, user, is_moderator).await?;
-        if !self.store.found_place(game, channel, thread).await? {
+        let NewPlace {
+            channel,
+            thread,
+            board,
+        } = place;
+        if !self.store.found_place(game, channel, thread, board).await? {
             return Err(LobbyError::ClockNotPaused.into());
         }
         let record = self.store.game(game).await?;

@@ -20,7 +20,7 @@ pub use crate::model::JobKind;
 /// For front ends that print a database URL (the bot's `Debug`): never its password.
 pub use crate::store::redact_url;
 pub use clocks::{
-    due, ClockAction, JobDone, JobsRun, LostPlace, Timers, DEFAULT_SCHEDULER_CONCURRENCY,
+    due, ClockAction, JobDone, JobsRun, LostPlace, NewPlace, Timers, DEFAULT_SCHEDULER_CONCURRENCY,
 };
 pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
 pub use lobby::{

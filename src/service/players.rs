@@ -512,10 +512,12 @@ impl Service {
         // An open seat goes to whoever the host names, hand and all: a seat whose hidden hand
         // someone else holds (a bot's, a player's who ran out of time) is opened only by a
         // moderator who holds no seat; the host asks the others with /replace instead.
-        if loaded.record.seats[seat.index()].user != Some(actor)
+        let seatless_moderator = is_moderator && !plays_in(&loaded.record, actor);
+        let holds = &loaded.record.seats[seat.index()];
+        if holds.user != Some(actor)
+            && !holds.vacant
+            && !seatless_moderator
             && loaded.game.private_view_json(seat).is_some()
-            && !(is_moderator && !plays_in(&loaded.record, actor))
-            && !loaded.record.seats[seat.index()].vacant
         {
             return Err(LobbyError::HandInPlay(seat_number).into());
         }

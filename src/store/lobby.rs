@@ -139,20 +139,24 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Gives a game whose place was lost a new one (its channel and thread, if any). `false`
-    /// when it had not lost its place (someone else gave it one first). No version change.
+    /// Gives a game whose place was lost a new one (its channel and thread, if any) and the
+    /// board posted there as its live board. `false` when it had not lost its place (someone
+    /// else gave it one first). No version change: the board shows the same position again,
+    /// which `mark_posted` (newer versions only) would not record.
     pub async fn found_place(
         &self,
         game: GameId,
         channel: i64,
         thread: Option<i64>,
+        board: i64,
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "UPDATE games SET lost_at = NULL, channel = $1, thread = $2 \
-             WHERE id = $3 AND lost_at IS NOT NULL",
+            "UPDATE games SET lost_at = NULL, channel = $1, thread = $2, board_message = $3 \
+             WHERE id = $4 AND lost_at IS NOT NULL",
         )
         .bind(channel)
         .bind(thread)
+        .bind(board)
         .bind(game.0)
         .execute(&self.pool)
         .await?;

@@ -2,7 +2,6 @@
 //! written opens as a database of its own, and every game in it replays from seed and moves to
 //! exactly its stored snapshot.
 
-#[allow(unused_macros)]
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 

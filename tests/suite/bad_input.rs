@@ -5,7 +5,6 @@
 //! changed state, and every refusal reads as a sentence.
 
 use crate::store_db::backends;
-#[allow(unused_macros)]
 use croupier::bot::ids::{CustomId, MAX_CUSTOM_ID};
 use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, PlayError, Seat, Version};

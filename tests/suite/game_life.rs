@@ -2,7 +2,6 @@
 //! in the thread, deadlines in each reader's own time, one live board whatever path posted
 //! the last one, and "are you sure?" before a step that ends a game for everyone.
 
-#[allow(unused_macros)]
 use std::time::Duration;
 
 use crate::bot_play::*;

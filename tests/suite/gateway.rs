@@ -4,7 +4,6 @@
 //! takes 150 ms each way. Every scenario ends with `finish` (every interaction answered once,
 //! in time, no violation, no 429).
 
-#[allow(unused_macros)]
 use std::time::Duration;
 
 use crate::bot_play::*;

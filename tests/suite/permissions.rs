@@ -6,7 +6,6 @@
 
 use crate::bot_play;
 
-#[allow(unused_macros)]
 use crate::bot_play::World;
 use crate::fake_discord::*;
 use croupier::engine::{GameId, GameKind, GameOptions};

@@ -3,7 +3,6 @@
 //! lists them in order, in English and French; /replay steps back and forth; /export gives a
 //! file that `croupier table --import` replays to the same end).
 
-#[allow(unused_macros)]
 use crate::bot_play::*;
 use crate::fake_discord::*;
 use crate::store_db::{decider, By, Db, Playout};

@@ -1,7 +1,6 @@
 //! The service layer over a real store: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
 
 use crate::store_db::backends;
-#[allow(unused_macros)]
 use croupier::engine::{GameKind, GameOptions, PlayError, Seat};
 use croupier::i18n::Lang;
 use croupier::service::{
@@ -297,8 +296,27 @@ async fn the_first_board_tells_how_the_game_was_set_up() {
             "{name}: {:?}",
             first.board.events
         );
-        // Games without setup events start with no event line.
+        // Cortexcape announces its first round like the later ones (issue 38).
         let (_, first) = svc.start(start(5, 2), Lang::En, 0).await.unwrap();
-        assert!(first.board.events.is_empty(), "{name}");
+        assert_eq!(
+            first.board.events.len(),
+            1,
+            "{name}: {:?}",
+            first.board.events
+        );
+        assert!(
+            first.board.events[0].starts_with("Round 1: "),
+            "{name}: {:?}",
+            first.board.events
+        );
+        // Games without setup events start with no event line.
+        let mut cmd = start(5, 2);
+        cmd.kind = GameKind::Vortex;
+        let (_, first) = svc.start(cmd, Lang::En, 0).await.unwrap();
+        assert!(
+            first.board.events.is_empty(),
+            "{name}: {:?}",
+            first.board.events
+        );
     }
 }

@@ -3,7 +3,6 @@
 //! interactions and sends what these return.
 
 use crate::store_db::backends;
-#[allow(unused_macros)]
 use croupier::engine::{GameId, GameKind, GameOptions, PlayError, SetupError, Version};
 use croupier::i18n::Lang;
 use croupier::service::{
