@@ -3,119 +3,17 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::commands::{
-    bot_may_host_here, defer, moderator_of, named, parse_kind, resolve_game, suggest,
+use super::common::{
+    autocomplete_clock, autocomplete_lang, bot_may_host_here, defer, moderator_of, named,
+    parse_kind, read_duration, read_lang, resolve_game, suggest,
 };
 use super::send::{self, author_id};
 use super::{id_i64, lang_of, Context, Error};
-use crate::ai::Level;
-use crate::clock::{hhmm, parse_duration, Date, Quiet, Zone};
-use crate::i18n::{Lang, Text};
-use crate::model::TimeoutPolicy;
+use crate::clock::{hhmm, Date, Quiet, Zone};
+use crate::i18n::Text;
 use crate::service::{ClockAction, NewPlace, Newcomer, Replaced, SettingsChange};
 
 const CLOCK_ACTIONS: [&str; 4] = ["pause", "resume", "extend", "change"];
-
-/// Durations offered for `/play clock` and `/clock time`.
-pub const CLOCK_CHOICES: [&str; 6] = ["12h", "24h", "2d", "3d", "7d", "none"];
-
-/// A duration typed by a user: `24h`, `3d`, `none`.
-pub fn read_duration(s: &str) -> Result<Option<i64>, Text> {
-    parse_duration(s).ok_or_else(|| Text::new("bot.error.duration").arg("input", s.to_string()))
-}
-
-pub fn read_policy(s: &str) -> Result<TimeoutPolicy, Text> {
-    TimeoutPolicy::parse(s).ok_or_else(|| {
-        Text::new("bot.error.policy")
-            .arg("input", s.to_string())
-            .arg("known", "skip, bot, open")
-    })
-}
-
-/// A bot level typed at `/play`.
-pub fn read_level(s: &str) -> Result<Level, Text> {
-    Level::parse(s).ok_or_else(|| {
-        Text::new("bot.error.level")
-            .arg("input", s.to_string())
-            .arg("known", "easy, normal, hard")
-    })
-}
-
-/// A language typed at `/play lang:` or `/settings server_language:`: `Some` a language,
-/// `None` for `auto` (no choice: the server's, else the host's).
-pub fn read_lang(s: &str) -> Result<Option<Lang>, Text> {
-    match s.trim().to_lowercase().as_str() {
-        "en" | "english" | "anglais" => Ok(Some(Lang::En)),
-        "fr" | "french" | "français" | "francais" => Ok(Some(Lang::Fr)),
-        "auto" | "off" | "none" | "aucune" => Ok(None),
-        _ => Err(Text::new("bot.error.language")
-            .arg("input", s.to_string())
-            .arg("known", "en, fr, auto")),
-    }
-}
-
-/// The languages, each named in itself (the value sent is its code), and `auto`.
-pub async fn autocomplete_lang(
-    _ctx: Context<'_>,
-    partial: &str,
-) -> serenity::CreateAutocompleteResponse {
-    let p = partial.trim().to_lowercase();
-    suggest(
-        [
-            ("en", "en · English"),
-            ("fr", "fr · français"),
-            ("auto", "auto"),
-        ]
-        .into_iter()
-        .filter(|(code, name)| code.starts_with(&p) || name.to_lowercase().contains(&p))
-        .map(|(code, name)| serenity::AutocompleteChoice::new(name, code))
-        .collect::<Vec<_>>(),
-    )
-}
-
-pub async fn autocomplete_level(
-    _ctx: Context<'_>,
-    partial: &str,
-) -> serenity::CreateAutocompleteResponse {
-    let p = partial.trim().to_lowercase();
-    suggest(
-        Level::ALL
-            .iter()
-            .map(|l| l.id().to_string())
-            .filter(|l| l.starts_with(&p))
-            .collect(),
-    )
-}
-
-pub async fn autocomplete_clock(
-    _ctx: Context<'_>,
-    partial: &str,
-) -> serenity::CreateAutocompleteResponse {
-    let p = partial.trim().to_lowercase();
-    let mut out: Vec<String> = CLOCK_CHOICES
-        .iter()
-        .filter(|c| c.starts_with(&p))
-        .map(|c| (*c).to_string())
-        .collect();
-    if out.is_empty() && parse_duration(&p).is_some() {
-        out.push(p);
-    }
-    suggest(out)
-}
-
-pub async fn autocomplete_policy(
-    _ctx: Context<'_>,
-    partial: &str,
-) -> serenity::CreateAutocompleteResponse {
-    let p = partial.trim().to_lowercase();
-    suggest(
-        TimeoutPolicy::ALL
-            .iter()
-            .map(|t| t.as_str().to_string())
-            .filter(|t| t.starts_with(&p))
-            .collect(),
-    )
-}
 
 async fn autocomplete_action(
     _ctx: Context<'_>,
@@ -500,7 +398,7 @@ pub async fn kick(
 #[poise::command(slash_command, guild_only)]
 pub async fn stats(
     ctx: Context<'_>,
-    #[autocomplete = "super::commands::autocomplete_game"] game: Option<String>,
+    #[autocomplete = "super::common::autocomplete_game"] game: Option<String>,
     user: Option<serenity::User>,
 ) -> Result<(), Error> {
     defer(ctx).await?;

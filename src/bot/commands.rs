@@ -5,206 +5,18 @@
 use poise::serenity_prelude as serenity;
 use serenity::EditInteractionResponse;
 
+use super::common::{
+    autocomplete_game, bot_may_host_here, defer, filled, may_reach, moderator_of, named,
+    parse_kind, resolve_game, suggest,
+};
 use super::ids;
 use super::layout::content;
 use super::send::{self, author_id};
-use super::{fresh_seed, id_i64, is_moderator, lang_of, Context, Data, Error};
+use super::{fresh_seed, id_i64, lang_of, Context, Error};
 use crate::ai::Level;
 use crate::engine::{GameId, GameKind, GameOptions, PlayError};
-use crate::i18n::{lookup, Lang, Text};
-use crate::service::{OpenLobby, Place, PlayLine, Player, Reach, ServiceError, UndoScope};
-
-type Command = poise::Command<Data, Error>;
-
-pub fn all() -> Vec<Command> {
-    vec![
-        play(),
-        move_(),
-        hand(),
-        board(),
-        undo(),
-        history(),
-        resign(),
-        cancel(),
-        rules(),
-        games(),
-        super::clocks::clock(),
-        super::clocks::settings(),
-        super::clocks::replace(),
-        super::clocks::kick(),
-        super::clocks::stats(),
-        super::replay::replay(),
-        super::replay::export(),
-    ]
-}
-
-/// Per-member cooldowns of the commands that write, in seconds: a member cannot flood a server
-/// with lobbies or the database with moves. Reading commands have none.
-const COOLDOWNS: [(&str, u64); 10] = [
-    ("play", 10),
-    ("move", 2),
-    ("undo", 2),
-    ("resign", 3),
-    ("cancel", 3),
-    ("clock", 3),
-    ("settings", 3),
-    ("replace", 3),
-    ("kick", 3),
-    ("stats", 3),
-];
-
-/// Gives the writing commands their per-member cooldowns ([`COOLDOWNS`]).
-pub fn set_cooldowns(commands: &mut [Command]) {
-    for cmd in commands {
-        let Some((_, secs)) = COOLDOWNS.iter().find(|(name, _)| *name == cmd.name) else {
-            continue;
-        };
-        let config = poise::CooldownConfig {
-            user: Some(std::time::Duration::from_secs(*secs)),
-            ..Default::default()
-        };
-        cmd.cooldown_config = std::sync::RwLock::new(config);
-    }
-}
-
-/// Sets every command's and parameter's description from the catalogs (English), with French
-/// names and descriptions as Discord localizations. Keys: `bot.cmd.<command>.name|desc` and
-/// `bot.cmd.<command>.<param>.name|desc`.
-pub fn localize(commands: &mut [Command]) {
-    for cmd in commands {
-        let base = format!("bot.cmd.{}", cmd.name);
-        cmd.description = Some(lookup(Lang::En, &format!("{base}.desc")).to_string().into());
-        cmd.name_localizations.to_mut().push((
-            "fr".into(),
-            lookup(Lang::Fr, &format!("{base}.name")).to_string().into(),
-        ));
-        cmd.description_localizations.to_mut().push((
-            "fr".into(),
-            lookup(Lang::Fr, &format!("{base}.desc")).to_string().into(),
-        ));
-        for p in &mut cmd.parameters {
-            let key = format!("{base}.{}", p.name);
-            p.description = Some(lookup(Lang::En, &format!("{key}.desc")).to_string().into());
-            p.name_localizations.to_mut().push((
-                "fr".into(),
-                lookup(Lang::Fr, &format!("{key}.name")).to_string().into(),
-            ));
-            p.description_localizations.to_mut().push((
-                "fr".into(),
-                lookup(Lang::Fr, &format!("{key}.desc")).to_string().into(),
-            ));
-        }
-    }
-}
-
-pub(super) async fn defer(ctx: Context<'_>) -> Result<(), Error> {
-    ctx.defer_ephemeral().await?;
-    Ok(())
-}
-
-/// The game a command is about: the one given, else the one played here.
-///
-/// A game named by id is reached only from its own server, and there only by its players or
-/// from its own channel or thread: ids are sequential, and a game in a channel a member cannot
-/// see must not be readable by guessing its number.
-pub(super) async fn resolve_game(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Error> {
-    let Some(id) = game else {
-        return Ok(ctx
-            .data()
-            .service
-            .game_here(id_i64(ctx.channel_id().get()), author_id(ctx))
-            .await?);
-    };
-    let game = GameId(id);
-    // Unknown game: the command itself reports it.
-    let Ok(view) = ctx.data().service.lobby(game).await else {
-        return Ok(game);
-    };
-    may_reach(ctx, game, &view.reach()).map_err(Error::User)?;
-    Ok(game)
-}
-
-/// Whether the member may reach `game` (at `reach`) by its id from here.
-fn may_reach(ctx: Context<'_>, game: GameId, reach: &Reach) -> Result<(), Text> {
-    // A game belongs to its server. Discord only delivers a server's commands from its
-    // members, so asking from that server is the membership check: from a DM or another
-    // server (a player who left, a stranger) the game is out of reach.
-    let here = ctx.guild_id().map(|g| id_i64(g.get()));
-    if reach.guild.is_some() && reach.guild != here {
-        return Err(Text::new("bot.error.other_server"));
-    }
-    let author = author_id(ctx);
-    if reach.players.contains(&author) || reach.host == Some(author) || in_place(ctx, reach) {
-        Ok(())
-    } else {
-        Err(Text::new("bot.error.not_here").arg("id", game.0))
-    }
-}
-
-/// Whether the command comes from the game's own channel or thread.
-fn in_place(ctx: Context<'_>, reach: &Reach) -> bool {
-    let here = Some(id_i64(ctx.channel_id().get()));
-    here == reach.channel || here == reach.thread
-}
-
-/// Moderator rights for `game`: Manage Threads or Manage Channels as Discord computed them for
-/// the channel the command comes from, and only when that is the game's own channel or
-/// thread, since a member may moderate one channel and not another. A moderator elsewhere who
-/// is not the host is told where to run the command.
-pub(super) async fn moderator_of(ctx: Context<'_>, game: GameId) -> Result<bool, Error> {
-    let member = match ctx {
-        Context::Application(a) => a.interaction.member.as_deref(),
-        Context::Prefix(_) => None,
-    };
-    if !is_moderator(member) {
-        return Ok(false);
-    }
-    let Ok(view) = ctx.data().service.lobby(game).await else {
-        return Ok(false);
-    };
-    if in_place(ctx, &view.reach()) {
-        return Ok(true);
-    }
-    if view.host == Some(author_id(ctx)) {
-        // The host's own rights do not depend on the channel.
-        return Ok(false);
-    }
-    let place = view.thread.or(view.channel).map(super::id_u64).unwrap_or(0);
-    Err(Error::User(
-        Text::new("bot.error.moderate_there").arg("place", format!("<#{place}>")),
-    ))
-}
-
-/// A refusal about `game`, kept with its players' names so seats read as names.
-pub(super) async fn named<T>(
-    ctx: Context<'_>,
-    game: GameId,
-    result: Result<T, crate::service::ServiceError>,
-) -> Result<T, Error> {
-    match result {
-        Ok(v) => Ok(v),
-        Err(e) => {
-            let names = ctx
-                .data()
-                .service
-                .lobby(game)
-                .await
-                .map(|v| v.names())
-                .unwrap_or_default();
-            Err(Error::InGame(e, names))
-        }
-    }
-}
-
-/// A game named by a user, or a friendly refusal listing the games.
-pub(super) fn parse_kind(g: &str) -> Result<GameKind, Text> {
-    GameKind::parse(g).ok_or_else(|| {
-        let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.id()).collect();
-        Text::new("bot.error.unknown_game")
-            .arg("game", g.to_string())
-            .arg("known", known.join(", "))
-    })
-}
+use crate::i18n::Text;
+use crate::service::{OpenLobby, Place, PlayLine, Player, ServiceError, UndoScope};
 
 /// `key=value` pairs separated by spaces or commas. A word without `=` after a pair carries
 /// on its value as a list (`colours=red,blue green` is Portal's seat order `red,blue,green`);
@@ -233,39 +45,6 @@ pub fn parse_options(s: &str) -> Result<GameOptions, Text> {
     Ok(out)
 }
 
-/// An autocomplete answer. Discord shows at most 25 suggestions and refuses an answer with
-/// more; poise 0.7 sends what it is given, so the cap is ours.
-pub(super) fn suggest<C: Into<serenity::AutocompleteChoice>>(
-    choices: Vec<C>,
-) -> serenity::CreateAutocompleteResponse {
-    serenity::CreateAutocompleteResponse::new()
-        .set_choices(choices.into_iter().take(25).map(Into::into).collect())
-}
-
-/// Each game by its name and how many play it (the value sent is its id).
-pub(super) async fn autocomplete_game(
-    ctx: Context<'_>,
-    partial: &str,
-) -> serenity::CreateAutocompleteResponse {
-    let p = partial.to_lowercase();
-    let lang = lang_of(ctx);
-    suggest(
-        GameKind::ALL
-            .iter()
-            .filter(|k| k.id().contains(&p) || k.display_name().to_lowercase().contains(&p))
-            .map(|k| {
-                let (min, max) = k.seat_range();
-                let name = Text::new("bot.play.game_choice")
-                    .arg("game", k.display_name())
-                    .arg("min", min)
-                    .arg("max", max)
-                    .render(lang);
-                serenity::AutocompleteChoice::new(name, k.id())
-            })
-            .collect(),
-    )
-}
-
 /// Every `key=value` of every game, for the options field (the last typed pair completes).
 async fn autocomplete_options(
     _ctx: Context<'_>,
@@ -291,14 +70,6 @@ async fn autocomplete_options(
     out.dedup();
     out.truncate(25);
     suggest(out)
-}
-
-/// Another option already filled in while one is being completed (`game` in `/move`).
-fn filled<'a>(ctx: Context<'a>, name: &str) -> Option<&'a serenity::ResolvedValue<'a>> {
-    match ctx {
-        Context::Application(a) => a.args.iter().find(|o| o.name == name).map(|o| &o.value),
-        Context::Prefix(_) => None,
-    }
 }
 
 /// The options of the user's decision; each value carries the prompt's version (see
@@ -372,48 +143,6 @@ async fn autocomplete_topic(
     )
 }
 
-/// Refuses `/play` at once, privately and before anything is stored, where Discord says the bot
-/// lacks a permission it needs to post boards here (the interaction's `app_permissions`, which
-/// Discord computes for this channel): the lobby would open and its boards never arrive.
-pub(super) fn bot_may_host_here(ctx: Context<'_>) -> Result<(), Text> {
-    use serenity::Permissions as P;
-    let Context::Application(a) = ctx else {
-        return Ok(());
-    };
-    let Some(have) = a.interaction.app_permissions else {
-        return Ok(());
-    };
-    let in_thread = a.interaction.channel.as_ref().is_some_and(|c| {
-        matches!(
-            c.kind,
-            serenity::ChannelType::PublicThread | serenity::ChannelType::PrivateThread
-        )
-    });
-    let mut needed = vec![
-        (P::VIEW_CHANNEL, "view_channel"),
-        (P::ATTACH_FILES, "attach_files"),
-    ];
-    if in_thread {
-        needed.push((P::SEND_MESSAGES_IN_THREADS, "send_in_threads"));
-    } else {
-        needed.push((P::SEND_MESSAGES, "send_messages"));
-        // Boards go to the game's thread when the bot may open one.
-        if have.contains(P::CREATE_PUBLIC_THREADS) {
-            needed.push((P::SEND_MESSAGES_IN_THREADS, "send_in_threads"));
-        }
-    }
-    let lang = lang_of(ctx);
-    let missing: Vec<String> = needed
-        .iter()
-        .filter(|(p, _)| !have.contains(*p))
-        .map(|(_, key)| Text::new(format!("bot.perm.{key}")).render(lang))
-        .collect();
-    if missing.is_empty() {
-        return Ok(());
-    }
-    Err(Text::new("bot.error.bot_lacks").arg("perms", missing.join(", ")))
-}
-
 /// Open a lobby for a game.
 #[poise::command(slash_command, guild_only)]
 // Each slash-command option is a parameter of the function (poise), so the count is Discord's.
@@ -425,35 +154,35 @@ pub async fn play(
     #[min = 1]
     #[max = 25]
     players: Option<u32>,
-    #[autocomplete = "super::clocks::autocomplete_clock"] clock: Option<String>,
-    #[autocomplete = "super::clocks::autocomplete_policy"] timeout: Option<String>,
-    #[autocomplete = "super::clocks::autocomplete_level"] bots: Option<String>,
+    #[autocomplete = "super::common::autocomplete_clock"] clock: Option<String>,
+    #[autocomplete = "super::common::autocomplete_policy"] timeout: Option<String>,
+    #[autocomplete = "super::common::autocomplete_level"] bots: Option<String>,
     #[min = 0]
     #[max = 60]
     bot_delay: Option<u32>,
-    #[autocomplete = "super::clocks::autocomplete_lang"] lang: Option<String>,
+    #[autocomplete = "super::common::autocomplete_lang"] lang: Option<String>,
     rated: Option<bool>,
 ) -> Result<(), Error> {
     bot_may_host_here(ctx).map_err(Error::User)?;
     let asked = lang
         .as_deref()
-        .map(super::clocks::read_lang)
+        .map(super::common::read_lang)
         .transpose()
         .map_err(Error::User)?
         .flatten();
     let bot_level = bots
         .as_deref()
-        .map(super::clocks::read_level)
+        .map(super::common::read_level)
         .transpose()
         .map_err(Error::User)?
         .unwrap_or_default();
     let clock_secs = match clock.as_deref() {
-        Some(c) => super::clocks::read_duration(c).map_err(Error::User)?,
+        Some(c) => super::common::read_duration(c).map_err(Error::User)?,
         None => Some(ctx.data().service.timers().default_clock_secs),
     };
     let policy = timeout
         .as_deref()
-        .map(super::clocks::read_policy)
+        .map(super::common::read_policy)
         .transpose()
         .map_err(Error::User)?
         .unwrap_or_default();
@@ -755,7 +484,6 @@ pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::borrow::Cow;
 
     #[test]
     fn options_parse_as_pairs() {
@@ -780,69 +508,5 @@ mod tests {
         let lines: Vec<String> = (1..=5).map(|i| format!("{i}. x")).collect();
         assert_eq!(last_lines_that_fit(&lines, 100), lines.join("\n"));
         assert_eq!(last_lines_that_fit(&lines, 10), "…\n4. x\n5. x");
-    }
-
-    /// Discord refuses a command whose names are not lower-case words of at most 32 characters
-    /// or whose descriptions are empty or longer than 100.
-    #[test]
-    fn every_command_is_localized_within_discord_limits() {
-        let mut cmds = all();
-        localize(&mut cmds);
-        let name_ok = |n: &str| {
-            !n.is_empty()
-                && n.chars().count() <= 32
-                && n.chars()
-                    .all(|c| c == '-' || c == '_' || c.is_alphanumeric())
-                && n.to_lowercase() == n
-        };
-        let desc_ok = |d: &str| !d.is_empty() && d.chars().count() <= 100 && !d.starts_with("bot.");
-        let fr = |l: &[(Cow<'static, str>, Cow<'static, str>)]| {
-            let mut fr = l.iter().filter(|(lang, _)| lang == "fr");
-            let one = fr.next().map(|(_, v)| v.to_string()).unwrap_or_default();
-            assert!(fr.next().is_none(), "one French localization");
-            one
-        };
-        for c in &cmds {
-            assert!(name_ok(&c.name), "{}", c.name);
-            let name = fr(&c.name_localizations);
-            assert!(name_ok(&name), "{name}");
-            assert!(
-                desc_ok(c.description.as_deref().unwrap_or("")),
-                "{}",
-                c.name
-            );
-            assert!(desc_ok(&fr(&c.description_localizations)), "{}", c.name);
-            for p in &c.parameters {
-                assert!(name_ok(&fr(&p.name_localizations)), "{} {}", c.name, p.name);
-                assert!(
-                    desc_ok(p.description.as_deref().unwrap_or("")),
-                    "{} {}",
-                    c.name,
-                    p.name
-                );
-                assert!(
-                    desc_ok(&fr(&p.description_localizations)),
-                    "{} {}",
-                    c.name,
-                    p.name
-                );
-            }
-        }
-        // What is sent to Discord at registration carries the French names.
-        let json = serde_json::to_value(poise::builtins::create_application_commands(&cmds))
-            .unwrap_or_default();
-        assert_eq!(json[0]["name"], "play");
-        assert_eq!(json[0]["name_localizations"]["fr"], "jouer");
-        assert_eq!(json[0]["options"][0]["name_localizations"]["fr"], "jeu");
-        assert_eq!(json[0]["options"][0]["autocomplete"], true);
-        assert_eq!(json[8]["name_localizations"]["fr"], "règles");
-        let names: Vec<&str> = cmds.iter().map(|c| c.name.as_ref()).collect();
-        assert_eq!(
-            names,
-            [
-                "play", "move", "hand", "board", "undo", "history", "resign", "cancel", "rules",
-                "games", "clock", "settings", "replace", "kick", "stats", "replay", "export"
-            ]
-        );
     }
 }

@@ -8,10 +8,11 @@ use serenity::{
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, EditInteractionResponse,
 };
 
+use super::common::edit_click;
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, group_options};
 use super::mentions::nobody;
-use super::retry::{acknowledging, editing, editing_as, posting};
+use super::retry::{acknowledging, editing, posting};
 use super::send;
 use super::{id_i64, is_moderator, user_message, Data, Error};
 use crate::engine::PlayError;
@@ -739,20 +740,4 @@ async fn zoom(
 /// A move's new board is out: the time since its click arrived.
 fn board_out(arrived: std::time::Instant) {
     metrics::histogram!(crate::ops::CLICK_TO_BOARD_SECONDS).record(arrived.elapsed().as_secs_f64());
-}
-
-/// Edits the click's message or reply: retried when Discord fails for a passing reason, and
-/// after unarchiving the thread when the click came from an archived one (50083).
-pub(super) async fn edit_click(
-    http: &serenity::Http,
-    pace: &super::pace::Pace,
-    click: &ComponentInteraction,
-    what: &str,
-    edit: EditInteractionResponse,
-) -> Result<serenity::Message, serenity::Error> {
-    let class = "interaction_edit";
-    editing_as(class, http, pace, click.channel_id, what, || {
-        click.edit_response(http, edit.clone())
-    })
-    .await
 }

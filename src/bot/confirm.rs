@@ -195,7 +195,7 @@ pub async fn answer(
         .content(content(&done.render(lang)))
         .allowed_mentions(nobody())
         .components(Vec::new());
-    super::components::edit_click(http, &data.pace, click, "answer a confirmation", edit).await?;
+    super::common::edit_click(http, &data.pace, click, "answer a confirmation", edit).await?;
     Ok(())
 }
 

@@ -13,12 +13,14 @@
 
 mod clocks;
 mod commands;
+mod common;
 mod components;
 mod confirm;
 pub mod ids;
 pub mod layout;
 mod mentions;
 mod pace;
+mod registry;
 mod replay;
 mod retry;
 mod send;
@@ -247,10 +249,10 @@ pub async fn run_with_service(
             .ratelimiter_disabled(true);
     }
     let http = http.build();
-    let mut commands = commands::all();
-    commands::localize(&mut commands);
+    let mut commands = registry::all();
+    registry::localize(&mut commands);
     if config.cooldowns {
-        commands::set_cooldowns(&mut commands);
+        registry::set_cooldowns(&mut commands);
     }
     let dev_guild = config.dev_guild;
     let janitor = service.clone();

@@ -8,7 +8,7 @@ use serenity::{
     EditInteractionResponse,
 };
 
-use super::commands::{defer, resolve_game};
+use super::common::{defer, resolve_game};
 use super::ids::{CustomId, ReplayButton};
 use super::layout::content;
 use super::mentions::nobody;
@@ -149,7 +149,7 @@ pub async fn click(
             lang,
         )
         .await?;
-    super::components::edit_click(
+    super::common::edit_click(
         http,
         &data.pace,
         click,

@@ -153,6 +153,13 @@ fn product_lines(text: &str) -> Vec<(usize, String)> {
 
 /// The top-level modules a file names through `crate::`, with the line of each.
 fn crate_paths(text: &str) -> Vec<(usize, String)> {
+    paths_after(text, "crate::")
+}
+
+/// The first names after `prefix` (`crate::`, `super::`) in a file's product code, with the
+/// line of each, in every form: `prefix::x::..`, `prefix::{x, y::..}`, and inside attribute
+/// strings (`#[autocomplete = "super::common::f"]`).
+fn paths_after(text: &str, prefix: &str) -> Vec<(usize, String)> {
     let lines = product_lines(text);
     // Join the lines so a `use crate::{..}` group may span several of them.
     let mut joined = String::new();
@@ -168,12 +175,12 @@ fn crate_paths(text: &str) -> Vec<(usize, String)> {
             .collect()
     };
     let mut out = Vec::new();
-    for (at, _) in joined.match_indices("crate::") {
+    for (at, _) in joined.match_indices(prefix) {
         let before = joined[..at].chars().next_back();
         if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
             continue;
         }
-        let rest = &joined[at + "crate::".len()..];
+        let rest = &joined[at + prefix.len()..];
         let line = line_at[at];
         if let Some(group) = rest.strip_prefix('{') {
             // Top-level items of the group: after `{` and after each `,` at depth 0.
@@ -273,4 +280,73 @@ fn crate_paths_are_read_in_every_form() {
         want.map(|(n, m)| (n, m.to_string())).to_vec(),
         "{found:?}"
     );
+}
+
+/// The files of `src/bot` import each other without a cycle (issue 39): what several command
+/// files need lives in `common.rs`, the command list in `registry.rs`. An edge A -> B is A
+/// naming `super::B` (B a sibling file); `mod.rs`, the root that holds `Data`, `Error` and
+/// the id conversions every file uses, is not a node.
+#[test]
+fn the_bots_files_import_each_other_without_a_cycle() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bot");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    let name = |p: &Path| p.file_stem().unwrap().to_string_lossy().into_owned();
+    let nodes: BTreeSet<String> = files
+        .iter()
+        .filter(|p| p.parent() == Some(dir.as_path()))
+        .map(|p| name(p))
+        .filter(|n| n != "mod")
+        .collect();
+    assert!(nodes.len() > 10 && nodes.contains("common"), "{nodes:?}");
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for path in files.iter().filter(|p| nodes.contains(&name(p))) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let to: BTreeSet<String> = paths_after(&text, "super::")
+            .into_iter()
+            .map(|(_, m)| m)
+            .filter(|m| nodes.contains(m) && *m != name(path))
+            .collect();
+        edges.insert(name(path), to);
+    }
+    // Depth-first search; a node met again on the current path closes a cycle.
+    fn visit(
+        n: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == n) {
+            let mut cycle = path[i..].to_vec();
+            cycle.push(n.to_string());
+            return Some(cycle);
+        }
+        if done.contains(n) {
+            return None;
+        }
+        path.push(n.to_string());
+        for m in edges.get(n).into_iter().flatten() {
+            if let Some(c) = visit(m, edges, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(n.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for n in &nodes {
+        if let Some(cycle) = visit(n, &edges, &mut Vec::new(), &mut done) {
+            panic!("src/bot imports in a cycle: {}", cycle.join(" -> "));
+        }
+    }
+    // The checker sees each form of a path: it would have caught the old cycle.
+    let text = "use super::commands::{defer};\n#[autocomplete = \"super::clocks::f\"] x\n\
+                use super::{common, send::{self, a}};";
+    let found: Vec<String> = paths_after(text, "super::")
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
+    assert_eq!(found, ["commands", "clocks", "common", "send"]);
 }
