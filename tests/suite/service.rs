@@ -309,12 +309,18 @@ async fn the_first_board_tells_how_the_game_was_set_up() {
             "{name}: {:?}",
             first.board.events
         );
-        // Games without setup events start with no event line.
+        // Vortex's first board says who plays first and with how many actions.
         let mut cmd = start(5, 2);
         cmd.kind = GameKind::Vortex;
         let (_, first) = svc.start(cmd, Lang::En, 0).await.unwrap();
+        assert_eq!(
+            first.board.events.len(),
+            1,
+            "{name}: {:?}",
+            first.board.events
+        );
         assert!(
-            first.board.events.is_empty(),
+            first.board.events[0].contains(" plays, 1 action this turn"),
             "{name}: {:?}",
             first.board.events
         );
