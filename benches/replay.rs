@@ -1,8 +1,11 @@
 //! The animated replay attached to a game's result (issue 24): for a whole seeded game of each
 //! kind at its largest table, the time to build the GIF (replaying the log, rendering the
-//! sampled boards, scaling and encoding them) and its size. `cargo bench --bench replay` prints
-//! one markdown row per game (medians over `REPLAY_BENCH_SAMPLES`, default 5); BENCHMARKS.md
-//! records them. `REPLAY_BENCH_DUMP=dir` writes each GIF to `dir/<game>.gif`.
+//! sampled boards and scaling them, then encoding them) and its size. `cargo bench --bench
+//! replay` prints one markdown row per game (medians over `REPLAY_BENCH_SAMPLES`, default 5);
+//! BENCHMARKS.md records them. For comparison on the same run, the same frames are also
+//! encoded as before issue 38 item 5 (image's GIF encoder, NeuQuant per whole frame).
+//! `REPLAY_BENCH_DUMP=dir` writes each GIF to `dir/<game>.gif` and some of its frames, as the
+//! decoder composites them, to `dir/<game>-<frame>.png`.
 
 use std::time::{Duration, Instant};
 
@@ -10,7 +13,9 @@ use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx, Seat};
 use croupier::i18n::Lang;
 use croupier::render::anim::{MAX_FRAMES, MAX_WIDTH};
-use croupier::service::replay_gif;
+use croupier::service::replay_frames;
+use image::codecs::gif::{GifEncoder, Repeat};
+use image::{AnimationDecoder, Delay, Frame, RgbaImage};
 
 /// Each game at its largest table: label, game, seats, options as `key=value`.
 const CASES: &[(&str, GameKind, usize, &str)] = &[
@@ -69,37 +74,90 @@ fn main() {
         "Animated replay GIF: whole seeded game, {MAX_FRAMES} frames at most, {MAX_WIDTH} px wide, \
          median of {samples}"
     );
-    println!("| game | options | turns | frames | build + encode | bytes |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| game | options | turns | frames | render + scale | encode | total | bytes \
+         | encode before | bytes before |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for &(label, kind, seats, options) in CASES {
         let (log, ends) = play(start(kind, seats, options), 5_000);
         let ctx = RenderCtx {
             lang: Lang::En,
             names: NAMES[..seats].iter().map(|s| s.to_string()).collect(),
         };
-        let mut times: Vec<Duration> = Vec::new();
-        let mut gif = Vec::new();
+        let (mut renders, mut encodes, mut totals, mut olds) = (vec![], vec![], vec![], vec![]);
+        let (mut gif, mut old) = (Vec::new(), Vec::new());
+        let mut frames = Vec::new();
         for _ in 0..samples.max(1) {
             let first = start(kind, seats, options);
             let t = Instant::now();
-            gif = replay_gif(first, &log, &ends, &ctx).expect("a GIF");
-            times.push(t.elapsed());
+            frames = replay_frames(first, &log, &ends, &ctx).expect("frames");
+            let rendered = t.elapsed();
+            gif = croupier::render::anim::encode_gif(&frames).expect("a GIF");
+            let total = t.elapsed();
+            renders.push(rendered);
+            encodes.push(total - rendered);
+            totals.push(total);
+            let t = Instant::now();
+            old = encode_before(&frames);
+            olds.push(t.elapsed());
         }
-        times.sort();
-        let median = times[times.len() / 2];
-        let frames = croupier::render::anim::sample_steps(ends.len(), MAX_FRAMES).len();
         println!(
-            "| {} | {} | {} | {} | {:.0} ms | {} KB |",
+            "| {} | {} | {} | {} | {:.0} ms | {:.0} ms | {:.0} ms | {} KB | {:.0} ms | {} KB |",
             label,
             log.len(),
             ends.len(),
-            frames,
-            median.as_secs_f64() * 1e3,
-            gif.len() / 1024
+            frames.len(),
+            ms(&mut renders),
+            ms(&mut encodes),
+            ms(&mut totals),
+            gif.len() / 1024,
+            ms(&mut olds),
+            old.len() / 1024,
         );
         if let Some(dir) = &dump {
             let _ = std::fs::create_dir_all(dir);
             let _ = std::fs::write(format!("{dir}/{}.gif", kind.id()), &gif);
+            let decoded = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(&gif))
+                .expect("decodes")
+                .into_frames()
+                .collect_frames()
+                .expect("frames");
+            assert_eq!(decoded.len(), frames.len(), "every frame decodes");
+            let n = decoded.len();
+            for i in [0, 1, n / 2, n.saturating_sub(1)] {
+                if let Some(f) = decoded.get(i) {
+                    let _ = f.buffer().save(format!("{dir}/{}-{i:02}.png", kind.id()));
+                }
+            }
         }
     }
+}
+
+/// The median of some durations, in milliseconds.
+fn ms(times: &mut [Duration]) -> f64 {
+    times.sort();
+    times[times.len() / 2].as_secs_f64() * 1e3
+}
+
+/// The encode before issue 38 item 5, for comparison: image's GIF encoder, a NeuQuant palette
+/// (sampling step 20) per whole frame.
+fn encode_before(frames: &[RgbaImage]) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut encoder = GifEncoder::new_with_speed(&mut out, 20);
+        encoder.set_repeat(Repeat::Infinite).expect("repeat");
+        for (i, f) in frames.iter().enumerate() {
+            let ms = if i + 1 == frames.len() { 3_000 } else { 900 };
+            encoder
+                .encode_frame(Frame::from_parts(
+                    f.clone(),
+                    0,
+                    0,
+                    Delay::from_numer_denom_ms(ms, 1),
+                ))
+                .expect("frame");
+        }
+    }
+    out
 }

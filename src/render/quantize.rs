@@ -39,20 +39,37 @@ pub struct Indexed {
 
 /// Reduces an opaque image to at most 256 colours (alpha is ignored).
 pub fn quantize(img: &RgbaImage) -> Indexed {
-    // Pass 1: the image as runs of one colour, each colour numbered as first seen and counted.
+    reduce(&[img], 256)
+}
+
+/// Reduces several opaque images to one palette of at most `colours` (2 to 256) colours, as
+/// if they were one image: the frames of an animation, stacked top to bottom. The indices are
+/// each image's in turn, `height` their heights' sum and `width` the first's (give them all
+/// one width to read the result as an image).
+pub fn quantize_all(imgs: &[RgbaImage], colours: usize) -> Indexed {
+    let imgs: Vec<&RgbaImage> = imgs.iter().collect();
+    reduce(&imgs, colours)
+}
+
+fn reduce(imgs: &[&RgbaImage], colours: usize) -> Indexed {
+    let colours = colours.clamp(2, 256);
+    let pixels: usize = imgs.iter().map(|img| img.as_raw().len() / 4).sum();
+    // Pass 1: the images as runs of one colour, each colour numbered as first seen and counted.
     let mut table = ColourTable::with_capacity(4096);
     let mut seen: Vec<u32> = Vec::new();
     let mut counts: Vec<u32> = Vec::new();
-    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(img.as_raw().len() / 32);
-    for_each_run(img.as_raw(), |colour, run| {
-        let id = table.id_of(colour, seen.len() as u32);
-        if id as usize == seen.len() {
-            seen.push(colour);
-            counts.push(0);
-        }
-        counts[id as usize] += run;
-        runs.push((id, run));
-    });
+    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(pixels / 8);
+    for img in imgs {
+        for_each_run(img.as_raw(), |colour, run| {
+            let id = table.id_of(colour, seen.len() as u32);
+            if id as usize == seen.len() {
+                seen.push(colour);
+                counts.push(0);
+            }
+            counts[id as usize] += run;
+            runs.push((id, run));
+        });
+    }
 
     // Most used first; ties by colour, so the order never depends on the table's layout.
     let mut order: Vec<u32> = (0..seen.len() as u32).collect();
@@ -61,16 +78,16 @@ pub fn quantize(img: &RgbaImage) -> Indexed {
         counts[b].cmp(&counts[a]).then(seen[a].cmp(&seen[b]))
     });
 
-    let mut palette: Vec<u32> = Vec::with_capacity(256);
+    let mut palette: Vec<u32> = Vec::with_capacity(colours);
     let mut slot_of = vec![0u8; seen.len()];
-    let exact = seen.len() <= 256;
+    let exact = seen.len() <= colours;
     if exact {
         for (slot, &id) in order.iter().enumerate() {
             palette.push(seen[id as usize]);
             slot_of[id as usize] = slot as u8;
         }
     } else {
-        let kept_limit = 256 - EDGE_SLOTS;
+        let kept_limit = colours.saturating_sub(EDGE_SLOTS).max(1);
         let kept = order
             .iter()
             .take(kept_limit)
@@ -110,7 +127,7 @@ pub fn quantize(img: &RgbaImage) -> Indexed {
                 &mut nearest_slot,
             );
         }
-        while palette.len() < 256 {
+        while palette.len() < colours {
             let mut worst = (0.0f32, usize::MAX);
             for (k, (w, d)) in weight.iter().zip(&distance).enumerate() {
                 let score = w * d.min(16_777_216.0);
@@ -143,13 +160,13 @@ pub fn quantize(img: &RgbaImage) -> Indexed {
     }
 
     // Pass 2: each run in its slot.
-    let mut indices = Vec::with_capacity(img.as_raw().len() / 4);
+    let mut indices = Vec::with_capacity(pixels);
     for &(id, run) in &runs {
         indices.extend(std::iter::repeat_n(slot_of[id as usize], run as usize));
     }
     Indexed {
-        width: img.width(),
-        height: img.height(),
+        width: imgs.first().map_or(0, |img| img.width()),
+        height: imgs.iter().map(|img| img.height()).sum(),
         palette: palette
             .iter()
             .map(|&c| {

@@ -36,7 +36,7 @@ pub use ratings::{
     bot_key, entrants, games_to_place, ordered, ordinal, provisional, replay_history,
     start as rating_start, update as rating_update, user_key, PROVISIONAL_SIGMA,
 };
-pub use replay::{replay_gif, turn_bounds, ReplayStep};
+pub use replay::{replay_frames, replay_gif, turn_bounds, ReplayStep};
 pub use result::{
     count_turns, length, result_card, result_image, result_lines, standings, Ending, GameResult,
     Rematch,

@@ -83,11 +83,22 @@ pub(super) fn choice_shown(
 /// `moves` (seat and notation, in order). `turn_ends[i]` is how many moves are played after
 /// turn `i + 1`. CPU work (renders and the encode): run it off the async threads.
 pub fn replay_gif(
-    mut game: Box<dyn AnyGame>,
+    game: Box<dyn AnyGame>,
     moves: &[(Seat, String)],
     turn_ends: &[usize],
     ctx: &RenderCtx,
 ) -> Result<Vec<u8>, String> {
+    let frames = replay_frames(game, moves, turn_ends, ctx)?;
+    anim::encode_gif(&frames).map_err(|e| e.to_string())
+}
+
+/// The frames of [`replay_gif`], before their encode: each sampled public board, scaled down.
+pub fn replay_frames(
+    mut game: Box<dyn AnyGame>,
+    moves: &[(Seat, String)],
+    turn_ends: &[usize],
+    ctx: &RenderCtx,
+) -> Result<Vec<image::RgbaImage>, String> {
     let picks = anim::sample_steps(turn_ends.len(), anim::MAX_FRAMES);
     let mut frames = Vec::with_capacity(picks.len());
     let mut played = 0;
@@ -100,7 +111,7 @@ pub fn replay_gif(
         played = played.max(upto);
         frames.push(anim::frame_of(&game.render_public(ctx)));
     }
-    anim::encode_gif(&frames).map_err(|e| e.to_string())
+    Ok(frames)
 }
 
 impl Service {
