@@ -644,23 +644,7 @@ async fn open_thread(
         }
         Err(e) => tracing::warn!(%game, error = %e, "could not count the server's game threads"),
     }
-    let name = crate::i18n::Text::new("bot.lobby.thread")
-        .arg("game", view.kind.display_name())
-        .arg("id", game.0)
-        .render(lang);
-    // A game with one person (alone, or against bots) keeps its thread active only an hour
-    // after its last message: it never holds a place in the server's active threads for days.
-    let people = view
-        .seats
-        .iter()
-        .filter(|s| !s.is_bot && s.user.is_some())
-        .count();
-    let idle = if people <= 1 {
-        serenity::AutoArchiveDuration::OneHour
-    } else {
-        serenity::AutoArchiveDuration::OneWeek
-    };
-    let thread = serenity::CreateThread::new(name).auto_archive_duration(idle);
+    let thread = send::game_thread(&view, lang);
     data.pace.counted().await;
     match click
         .channel_id

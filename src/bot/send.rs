@@ -785,7 +785,29 @@ pub async fn relocate(
     Ok(None)
 }
 
-/// Opens a public thread for `view`'s game in `channel` (a week before it archives when idle).
+/// A game's thread: its name, and how long it stays active after its last message. A game
+/// with one person (alone, or against bots) keeps it only an hour, so it never holds a place
+/// among the server's active threads for days; others a week. For the thread opened at Start
+/// and for one opened again later (a deleted thread, a resume).
+pub fn game_thread(view: &LobbyView, lang: Lang) -> serenity::CreateThread<'static> {
+    let name = Text::new("bot.lobby.thread")
+        .arg("game", view.kind.display_name())
+        .arg("id", view.game.0)
+        .render(lang);
+    let people = view
+        .seats
+        .iter()
+        .filter(|s| !s.is_bot && s.user.is_some())
+        .count();
+    let idle = if people <= 1 {
+        serenity::AutoArchiveDuration::OneHour
+    } else {
+        serenity::AutoArchiveDuration::OneWeek
+    };
+    serenity::CreateThread::new(name).auto_archive_duration(idle)
+}
+
+/// Opens a public thread for `view`'s game in `channel` ([`game_thread`]).
 async fn create_game_thread(
     http: &serenity::Http,
     data: &Data,
@@ -793,13 +815,7 @@ async fn create_game_thread(
     channel: serenity::ChannelId,
     lang: Lang,
 ) -> Result<serenity::ChannelId, serenity::Error> {
-    let name = Text::new("bot.lobby.thread")
-        .arg("game", view.kind.display_name())
-        .arg("id", view.game.0)
-        .render(lang);
-    let create = serenity::CreateThread::new(name)
-        .kind(serenity::ChannelType::PublicThread)
-        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    let create = game_thread(view, lang).kind(serenity::ChannelType::PublicThread);
     let thread = posting(&data.pace, "open a new thread", || {
         channel.create_thread(http, create.clone())
     })
