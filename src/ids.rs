@@ -9,6 +9,20 @@ use std::fmt;
 pub struct Seat(pub u8);
 
 impl Seat {
+    /// The seat at 0-based `index`. Tables hold at most a handful of seats, so an index past
+    /// `u8::MAX` is a bug; it saturates (an out-of-range seat every lookup refuses) rather than
+    /// wrapping onto a real seat.
+    pub fn at(index: impl TryInto<u8>) -> Seat {
+        index.try_into().map_or(Seat(u8::MAX), Seat)
+    }
+    /// The seat at `index`, `None` past `u8::MAX` (for indices read from outside: SQL, files).
+    pub fn try_at(index: impl TryInto<u8>) -> Option<Seat> {
+        index.try_into().ok().map(Seat)
+    }
+    /// Every seat of a table of `n`, in order.
+    pub fn all(n: usize) -> impl Iterator<Item = Seat> {
+        (0..n).map(Seat::at)
+    }
     pub fn index(self) -> usize {
         usize::from(self.0)
     }
@@ -67,10 +81,7 @@ impl<T> BySeat<T> {
         self.0.is_empty()
     }
     pub fn iter(&self) -> impl Iterator<Item = (Seat, &T)> {
-        self.0
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (Seat(u8::try_from(i).unwrap_or(u8::MAX)), v))
+        self.0.iter().enumerate().map(|(i, v)| (Seat::at(i), v))
     }
 }
 

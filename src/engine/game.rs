@@ -120,7 +120,7 @@ impl Outcome {
             .iter()
             .enumerate()
             .filter(|(_, &r)| r == 1)
-            .map(|(i, _)| Seat(u8::try_from(i).unwrap_or(u8::MAX)))
+            .map(|(i, _)| Seat::at(i))
             .collect();
         let draw = scores.len() > 1 && winners.len() == scores.len();
         Outcome {

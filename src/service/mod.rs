@@ -508,7 +508,7 @@ impl Service {
                 .seats
                 .iter()
                 .position(|s| s.user == Some(user))
-                .map(|i| Seat(u8::try_from(i).unwrap_or(u8::MAX)))
+                .map(Seat::at)
                 .ok_or(ServiceError::NotSeated),
         }
     }

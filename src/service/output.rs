@@ -223,7 +223,7 @@ pub fn outcome_text(outcome: &Outcome) -> Text {
             .map(|i| {
                 Text::new("core.standing")
                     .arg("rank", outcome.ranks[i])
-                    .arg("seat", Seat(u8::try_from(i).unwrap_or(u8::MAX)))
+                    .arg("seat", Seat::at(i))
                     .arg("score", outcome.scores[i])
             })
             .collect()
@@ -248,7 +248,7 @@ pub fn outcome_text(outcome: &Outcome) -> Text {
 /// Every seat's private view, to compare before and after a change.
 pub(super) fn private_views(game: &dyn AnyGame) -> Vec<Option<serde_json::Value>> {
     (0..game.seat_count())
-        .map(|i| game.private_view_json(Seat(u8::try_from(i).unwrap_or(u8::MAX))))
+        .map(|i| game.private_view_json(Seat::at(i)))
         .collect()
 }
 
@@ -338,7 +338,7 @@ fn build(
         .iter()
         .enumerate()
         .filter(|(i, now)| before.is_none_or(|b| b.get(*i) != Some(*now)))
-        .filter_map(|(i, _)| private_post(loaded, Seat(u8::try_from(i).ok()?), lang))
+        .filter_map(|(i, _)| private_post(loaded, Seat::try_at(i)?, lang))
         .collect();
     Outputs {
         board,

@@ -640,7 +640,5 @@ fn seat_index(seats: &[crate::store::SeatRecord], n: usize) -> Result<Seat, Serv
     if n == 0 || n > seats.len() {
         return Err(LobbyError::NoSuchSeat(n).into());
     }
-    Ok(Seat(
-        u8::try_from(n - 1).map_err(|_| LobbyError::NoSuchSeat(n))?,
-    ))
+    Ok(Seat::at(n - 1))
 }

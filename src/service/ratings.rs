@@ -159,7 +159,7 @@ pub fn entrants(
             (false, Some(u)) => (user_key(u), Some(u)),
             (false, None) => continue,
         };
-        let seat = Seat(u8::try_from(i).unwrap_or(u8::MAX));
+        let seat = Seat::at(i);
         let left = !s.is_bot && (s.timeouts > 0 || s.vacant);
         let rank = if left {
             last

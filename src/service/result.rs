@@ -100,10 +100,7 @@ pub fn standings(game: &dyn AnyGame, resigned: Option<Seat>) -> Outcome {
             u8::try_from(ahead + 1).unwrap_or(u8::MAX)
         })
         .collect();
-    let winners: Vec<Seat> = (0..n)
-        .filter(|&i| ranks[i] == 1)
-        .map(|i| Seat(u8::try_from(i).unwrap_or(u8::MAX)))
-        .collect();
+    let winners: Vec<Seat> = (0..n).filter(|&i| ranks[i] == 1).map(Seat::at).collect();
     Outcome {
         scores,
         ranks,
@@ -120,7 +117,7 @@ fn order(outcome: &Outcome) -> Vec<usize> {
 }
 
 fn seat(i: usize) -> Seat {
-    Seat(u8::try_from(i).unwrap_or(u8::MAX))
+    Seat::at(i)
 }
 
 /// "Won by Ann", "Won by Ann, Bob", "A draw", "Not solved" (a puzzle given up).

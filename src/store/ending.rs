@@ -53,9 +53,10 @@ impl Store {
             .ok_or(StoreError::NotFound(game))?;
         let resigned: Option<i64> = get(&row, "resigned_seat")?;
         let resigned = match resigned {
-            Some(s) => Some(Seat(u8::try_from(s).map_err(|_| {
-                StoreError::Corrupt(format!("game {game} resigned seat {s}"))
-            })?)),
+            Some(s) => Some(
+                Seat::try_at(s)
+                    .ok_or_else(|| StoreError::Corrupt(format!("game {game} resigned seat {s}")))?,
+            ),
             None => None,
         };
         let rematch: Option<i64> = get(&row, "rematch")?;

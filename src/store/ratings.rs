@@ -100,11 +100,10 @@ fn row_to_rating(row: &sqlx::any::AnyRow) -> Result<RatingRow, StoreError> {
 fn row_to_change(row: &sqlx::any::AnyRow) -> Result<RatingChange, StoreError> {
     let seat: Option<i64> = get(row, "seat")?;
     let seat = match seat {
-        Some(s) => {
-            Some(Seat(u8::try_from(s).map_err(|_| {
-                StoreError::Corrupt(format!("rating change seat {s}"))
-            })?))
-        }
+        Some(s) => Some(
+            Seat::try_at(s)
+                .ok_or_else(|| StoreError::Corrupt(format!("rating change seat {s}")))?,
+        ),
         None => None,
     };
     let won: i64 = get(row, "won")?;

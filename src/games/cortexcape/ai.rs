@@ -275,7 +275,7 @@ fn history_from(view: &PublicView) -> Vec<RoundRecord> {
         .iter()
         .enumerate()
         .flat_map(|(i, s)| {
-            let owner = Seat(u8::try_from(i).unwrap_or(0));
+            let owner = Seat::at(i);
             s.costs.iter().map(move |&(round, cost)| RoundRecord {
                 round,
                 owner,

@@ -132,7 +132,7 @@ impl Game for Cortexcape {
                 })
             }
             // The only random draw of the setup (spec section 5).
-            None => Seat(u8::try_from(rng.gen_range(0..u32::from(n))).unwrap_or(0)),
+            None => Seat::at(rng.gen_range(0..u32::from(n))),
         };
         let total_rounds = match (short, seats) {
             (false, _) => 12,
@@ -356,7 +356,7 @@ impl Game for Cortexcape {
                     .enumerate()
                     .map(|(i, s)| {
                         Text::new("cortexcape.summary.seat_points")
-                            .arg("seat", Seat(u8::try_from(i).unwrap_or(0)))
+                            .arg("seat", Seat::at(i))
                             .arg("score", *s)
                     })
                     .collect();

@@ -172,7 +172,7 @@ fn board<'a>(view: &'a PublicView, ctx: &'a RenderCtx) -> Board<'a> {
     let lab = lab_colour(view.lab);
     let bg = mix(lab, DARK, 0.45);
     let names: Vec<String> = (0..view.seats.len())
-        .map(|i| ctx.name(Seat(u8::try_from(i).unwrap_or(u8::MAX))))
+        .map(|i| ctx.name(Seat::at(i)))
         .collect();
     Board {
         view,
@@ -649,7 +649,7 @@ fn over_line(b: &Board<'_>) -> String {
         .iter()
         .enumerate()
         .filter(|(_, s)| s.score == best)
-        .map(|(i, _)| b.ctx.name(Seat(u8::try_from(i).unwrap_or(u8::MAX))))
+        .map(|(i, _)| b.ctx.name(Seat::at(i)))
         .collect();
     let key = if winners.len() == v.seats.len() && v.seats.len() > 1 {
         "cortexcape.draw"
@@ -750,7 +750,7 @@ fn draw_scores(img: &mut RgbaImage, b: &Board<'_>, x: f32, y: f32, w: f32) -> f3
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let seat = Seat(u8::try_from(i).unwrap_or(u8::MAX));
+            let seat = Seat::at(i);
             let detail = if s.costs.is_empty() {
                 tr(ctx, "cortexcape.rounds_none")
             } else {

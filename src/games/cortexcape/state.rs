@@ -215,7 +215,7 @@ impl Cortexcape {
     fn seat_at(&self, offset: u32) -> Seat {
         let n = u32::from(self.seats.max(1));
         let s = (u32::from(self.first.0) + offset) % n;
-        Seat(u8::try_from(s).unwrap_or(0))
+        Seat::at(s)
     }
 
     /// The owner of the current round.

@@ -115,7 +115,7 @@ impl Cortexcape {
             .collect();
         let seats = (0..usize::from(self.seats))
             .map(|i| {
-                let seat = Seat(u8::try_from(i).unwrap_or(0));
+                let seat = Seat::at(i);
                 SeatView {
                     colour: data.colours.get(i).map_or("", String::as_str),
                     score: self.scores.get(i).copied().unwrap_or(0),
@@ -259,7 +259,7 @@ pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
         .enumerate()
         .map(|(i, s)| {
             Text::new("cortexcape.summary.seat_score")
-                .arg("seat", seat_text(Seat(u8::try_from(i).unwrap_or(0))))
+                .arg("seat", seat_text(Seat::at(i)))
                 .arg(
                     "colour",
                     Text::new(format!("cortexcape.colour.{}", s.colour)),

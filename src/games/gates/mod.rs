@@ -432,7 +432,7 @@ impl Game for Gates {
                     .enumerate()
                     .map(|(i, f)| {
                         Text::new("gates.event.final_entry")
-                            .arg("seat", Seat(i as u8))
+                            .arg("seat", Seat::at(i))
                             .arg("total", f.total)
                             .arg("in_game", f.in_game)
                             .arg("investigators", f.investigators)

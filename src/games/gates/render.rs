@@ -61,7 +61,7 @@ struct Seats {
 
 impl Seats {
     fn new(ctx: &RenderCtx, n: usize) -> Seats {
-        let names: Vec<String> = (0..n).map(|i| ctx.name(Seat(i as u8))).collect();
+        let names: Vec<String> = (0..n).map(|i| ctx.name(Seat::at(i))).collect();
         let letters = palette::seat_letters(&names);
         Seats { names, letters }
     }
@@ -568,7 +568,7 @@ fn draw_player(
     w: f32,
     h: f32,
 ) {
-    let seat = Seat(i as u8);
+    let seat = Seat::at(i);
     let p = &v.players[i];
     let o = Owner::of(seat);
     let colour = owner_colour(o);
@@ -819,7 +819,7 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
 fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Seats) {
     let mut entries: Vec<LegendEntry<'_>> = Vec::new();
     for i in 0..usize::from(v.seats) {
-        let o = Owner::of(Seat(i as u8));
+        let o = Owner::of(Seat::at(i));
         let letter = seats.letters[i];
         let label = format!(
             "{} ({})",

@@ -298,7 +298,7 @@ pub fn public_summary(v: &PublicView, ctx: &RenderCtx) -> String {
     );
     for r in &v.regions {
         let counts: Vec<String> = (0..usize::from(v.seats))
-            .map(|i| format!("{} {}", ctx.name(Seat(i as u8)), r.counts[i]))
+            .map(|i| format!("{} {}", ctx.name(Seat::at(i)), r.counts[i]))
             .chain(v.duel.then(|| {
                 format!(
                     "{} {}",
@@ -349,7 +349,7 @@ pub fn public_summary(v: &PublicView, ctx: &RenderCtx) -> String {
         let pages: Vec<String> = p.pages.iter().map(u8::to_string).collect();
         lines.push(
             Text::new("gates.summary.player")
-                .arg("name", ctx.name(Seat(i as u8)))
+                .arg("name", ctx.name(Seat::at(i)))
                 .arg("score", p.score)
                 .arg("despair", i64::from(p.despair))
                 .arg("supply", i64::from(p.supply))

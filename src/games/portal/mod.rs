@@ -686,7 +686,7 @@ impl Portal {
                     .filter(|(_, v)| **v > 0)
                     .map(|(i, v)| {
                         t("vote_count")
-                            .arg("team", self.team(Seat(u8::try_from(i).unwrap_or(0))))
+                            .arg("team", self.team(Seat::at(i)))
                             .arg("votes", *v)
                     })
                     .collect();
@@ -703,7 +703,7 @@ impl Portal {
                     .enumerate()
                     .map(|(i, s)| {
                         t("score")
-                            .arg("team", self.team(Seat(u8::try_from(i).unwrap_or(0))))
+                            .arg("team", self.team(Seat::at(i)))
                             .arg("cake", *s)
                     })
                     .collect();

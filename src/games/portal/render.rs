@@ -688,7 +688,7 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
     }
     y += 6.0;
     for (i, s) in view.seats.iter().enumerate() {
-        let seat = Seat(u8::try_from(i).unwrap_or(0));
+        let seat = Seat::at(i);
         let top = y;
         let active = seat == view.active && view.end.is_none();
         rounded_rect(

@@ -526,12 +526,12 @@ impl Portal {
     }
 
     pub fn seat_ids(&self) -> impl Iterator<Item = Seat> {
-        (0..u8::try_from(self.seats.len()).unwrap_or(0)).map(Seat)
+        Seat::all(self.seats.len())
     }
 
     /// The seat `k` places after `s` in turn order.
     pub fn seat_after(&self, s: Seat, k: usize) -> Seat {
-        Seat(u8::try_from((s.index() + k) % self.n()).unwrap_or(0))
+        Seat::at((s.index() + k) % self.n())
     }
 
     pub fn subjects_in_lab(&self, s: Seat) -> u32 {

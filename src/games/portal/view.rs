@@ -422,7 +422,7 @@ pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
             HandView::Hidden { size, .. } => format!("{size}"),
         };
         lines.push(r(Text::new("portal.summary.seat")
-            .arg("team", team(view, Seat(u8::try_from(i).unwrap_or(0))))
+            .arg("team", team(view, Seat::at(i)))
             .arg("cake", s.cake)
             .arg("lab", s.lab)
             .arg("supply", u32::from(s.supply))

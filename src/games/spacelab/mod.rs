@@ -349,7 +349,7 @@ impl Game for SpaceLab {
                     .enumerate()
                     .map(|(i, t)| {
                         e("dealt_line")
-                            .arg("seat", Seat(u8::try_from(i).unwrap_or(0)))
+                            .arg("seat", Seat::at(i))
                             .arg("a", d.objective_id(t[0]))
                             .arg("b", d.objective_id(t[1]))
                             .arg("c", d.objective_id(t[2]))
@@ -511,7 +511,7 @@ impl Game for SpaceLab {
                     .enumerate()
                     .map(|(i, (b, r))| {
                         e("score_line")
-                            .arg("seat", Seat(u8::try_from(i).unwrap_or(0)))
+                            .arg("seat", Seat::at(i))
                             .arg("rank", *r)
                             .arg("total", b.total())
                             .arg("lab", b.lab_end)

@@ -683,7 +683,7 @@ fn finals(
         }
         let (colour, letter) = seats.get(i).copied().unwrap_or((WHITE, '?'));
         token(img, Pt::new(42.0, ry + 17.0), 14.0, colour, letter);
-        let seat = Seat(u8::try_from(i).unwrap_or(0));
+        let seat = Seat::at(i);
         let name = fit(
             Weight::Bold,
             20.0,
@@ -849,11 +849,7 @@ fn text_w(img: &mut RgbaImage, ctx: &RenderCtx, x: f32, y: f32, key: &str) -> f3
 /// The public board image.
 pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     let n = v.stations.len();
-    let letters = seat_letters(
-        &(0..n)
-            .map(|i| ctx.name(Seat(u8::try_from(i).unwrap_or(0))))
-            .collect::<Vec<_>>(),
-    );
+    let letters = seat_letters(&(0..n).map(|i| ctx.name(Seat::at(i))).collect::<Vec<_>>());
     let seats: Vec<(Rgba<u8>, char)> = (0..n)
         .map(|i| {
             (
@@ -907,7 +903,7 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     for (i, st) in v.stations.iter().enumerate() {
         let x = 10.0 + (i % 2) as f32 * (STATION_W + 8.0);
         let y = stations_y + (i / 2) as f32 * (STATION_H + 8.0);
-        let seat = Seat(u8::try_from(i).unwrap_or(0));
+        let seat = Seat::at(i);
         station(&mut img, v, ctx, seat, st, (x, y), seats[i]);
     }
     if v.finals.is_none() {
@@ -1252,7 +1248,7 @@ pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Ve
         )
     };
     let mut parts = Vec::new();
-    let seats = (0..v.stations.len()).map(|i| Seat(u8::try_from(i).unwrap_or(0)));
+    let seats = Seat::all(v.stations.len());
     if let Some(me) = viewer.filter(|s| s.index() < v.stations.len()) {
         parts.push(station(me));
     }

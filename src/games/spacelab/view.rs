@@ -245,7 +245,7 @@ impl SpaceLab {
                     total: b.total(),
                     rank: ranks.get(i).copied().unwrap_or(0),
                     projects: self
-                        .project_scores(Seat(u8::try_from(i).unwrap_or(0)))
+                        .project_scores(Seat::at(i))
                         .iter()
                         .map(|&(k, c, _)| (d.kind_code(k), c))
                         .collect(),
@@ -568,7 +568,7 @@ pub fn public_summary(v: &PublicView, ctx: &RenderCtx) -> String {
         );
     }
     for (i, st) in v.stations.iter().enumerate() {
-        let s = Seat(u8::try_from(i).unwrap_or(0));
+        let s = Seat::at(i);
         let slots: Vec<String> = st
             .slots
             .iter()
@@ -618,7 +618,7 @@ pub fn public_summary(v: &PublicView, ctx: &RenderCtx) -> String {
     }
     if let Some(finals) = &v.finals {
         for (i, f) in finals.iter().enumerate() {
-            let s = Seat(u8::try_from(i).unwrap_or(0));
+            let s = Seat::at(i);
             let projs: Vec<String> = f.projects.iter().map(|(c, n)| format!("{c}×{n}")).collect();
             out.push(
                 tr(ctx, "summary.final")

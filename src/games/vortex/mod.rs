@@ -261,9 +261,7 @@ impl Vortex {
             shown_options.retain(|s| !s.starts_with("solo_undo"));
         }
         let mut rng = rng_from_seed(seed);
-        let mut order: Vec<Seat> = (0..seats)
-            .map(|i| Seat(u8::try_from(i).unwrap_or(0)))
-            .collect();
+        let mut order: Vec<Seat> = (0..seats).map(Seat::at).collect();
         if get("seating") == "random" {
             order.shuffle(&mut rng);
         }

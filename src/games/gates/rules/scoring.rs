@@ -148,7 +148,7 @@ pub fn winners(scores: &[FinalScore], fewer_turns: bool) -> Vec<Seat> {
         .iter()
         .enumerate()
         .filter(|(_, f)| Some(key(f, fewer_turns)) == best)
-        .map(|(i, _)| Seat(i as u8))
+        .map(|(i, _)| Seat::at(i))
         .collect()
 }
 
