@@ -4,6 +4,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
+use super::turn::Forced;
 use super::{GameKind, Seat};
 use crate::i18n::{Lang, Text};
 use crate::render::zoom::Region;
@@ -282,7 +283,7 @@ impl RenderCtx {
 /// - every option `prompt` lists applies without error;
 /// - `apply` that fails leaves the state unchanged;
 /// - `parse(notation(o))` gives back `[o]` for every listed option `o`;
-/// - an option `forced` returns is the one option its prompt lists (so it applies);
+/// - an option `forced` returns is one its prompt lists (so it applies);
 /// - all randomness comes from the RNG in the state.
 pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'static {
     type Action: Clone + Debug + PartialEq + Send + Sync;
@@ -328,18 +329,28 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
     ) -> Result<Applied<Self::Event>, Self::Error>;
 
     /// The option the rules take by themselves now, and the seat it is taken for: a decision
-    /// with exactly one legal option, which the game does not ask. `None` (the default):
-    /// whatever is pending is asked. [`Game::apply`] takes these after every option until
-    /// there is none, in the same step (the move log keeps only the option played), and marks
-    /// their events ([`Game::mark_forced`]).
+    /// nobody is asked, because it has one legal option (or the rules say which one, like
+    /// Space Lab's payment with exactly the cards due). `None` (the default): whatever is
+    /// pending is asked. [`Game::apply`] takes these after every option until there is none,
+    /// in the same step, through [`Game::apply_forced`] (the move log keeps only the option
+    /// played).
     fn forced(&self) -> Option<(Seat, Self::Action)> {
         None
     }
 
-    /// How this game's events say that the engine took their option by itself (from
-    /// [`Game::forced`]); called once with the events of each forced option. The default
-    /// leaves them as they are.
-    fn mark_forced(_events: &mut [Self::Event]) {}
+    /// Takes a forced option (from [`Game::forced`]) and marks its events as the game says
+    /// that the rules took it by themselves: the one hook of the turn flow for this. The
+    /// default is [`Game::apply_one`] with its events as they are. A game overrides it when a
+    /// forced option marks its events (Cortexcape's `auto`, Gates' and Space Lab's `Auto`
+    /// event before the step), keeps what a player's option resets (Gates' highlight, Space
+    /// Lab's and Portal's records of the options taken for a seat) or makes a barrier
+    /// otherwise (Portal). Called only with what `forced` returned, so it need not check.
+    fn apply_forced(
+        &mut self,
+        forced: &Forced<Self::Action>,
+    ) -> Result<Applied<Self::Event>, Self::Error> {
+        self.apply_one(forced.seat, &forced.action)
+    }
 
     /// Canonical notation of an option.
     fn notation(&self, action: &Self::Action) -> String;

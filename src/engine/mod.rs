@@ -22,5 +22,5 @@ pub use game::{
 };
 pub use kind::GameKind;
 pub use rng::{rng_from_seed, GameRng};
-pub use turn::take_forced;
+pub use turn::{take_forced, Forced};
 pub use words::{option_phrase, option_words};

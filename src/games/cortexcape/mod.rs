@@ -25,11 +25,9 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use image::RgbaImage;
-
 use crate::engine::{
-    resolve_options, rng_from_seed, take_forced, Applied, BotHooks, Game, GameKind, GameOptions,
-    GameRng, OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart,
+    resolve_options, rng_from_seed, take_forced, Applied, BotHooks, Forced, Game, GameKind,
+    GameOptions, GameRng, OptionSpec, Outcome, Present, Prompt, Reject, ResultDetails, ScorePart,
     Seat, SetupError,
 };
 use crate::i18n::Text;
@@ -181,7 +179,7 @@ impl Game for Cortexcape {
             }],
             barrier: false,
         };
-        take_forced(&mut game, &mut first);
+        take_forced(&mut game, None, &mut first);
         game.setup_log = first.events;
         Ok(game)
     }
@@ -245,12 +243,15 @@ impl Game for Cortexcape {
         self.forced_put().map(|a| (self.owner(), a))
     }
 
-    fn mark_forced(events: &mut [Event]) {
-        for e in events {
+    /// A forced `put` says it was not the owner's (`auto`).
+    fn apply_forced(&mut self, forced: &Forced<Action>) -> Result<Applied<Event>, RuleError> {
+        let mut applied = self.play(forced.seat, &forced.action)?;
+        for e in &mut applied.events {
             if let Event::CylinderPlaced { auto, .. } = e {
                 *auto = true;
             }
         }
+        Ok(applied)
     }
 
     fn setup_events(&self) -> Vec<Event> {
@@ -380,40 +381,7 @@ impl Game for Cortexcape {
 }
 
 impl Present for Cortexcape {
-    type PublicView = view::PublicView;
-    type PrivateView = ();
-
-    fn public_view(&self) -> view::PublicView {
-        self.build_public()
-    }
-
-    fn private_view(&self, _seat: Seat) -> Option<()> {
-        None
-    }
-
-    fn render_public(view: &view::PublicView, ctx: &RenderCtx) -> RgbaImage {
-        render::render_public(view, ctx)
-    }
-
-    fn render_private(_view: &(), _ctx: &RenderCtx) -> RgbaImage {
-        RgbaImage::new(1, 1)
-    }
-
-    fn zoom_regions(
-        view: &view::PublicView,
-        ctx: &RenderCtx,
-        viewer: Option<Seat>,
-    ) -> Vec<crate::render::zoom::Region> {
-        render::zoom_regions(view, ctx, viewer)
-    }
-
-    fn public_summary(view: &view::PublicView, ctx: &RenderCtx) -> String {
-        view::summary(view, ctx)
-    }
-
-    fn private_summary(_view: &(), _ctx: &RenderCtx) -> String {
-        String::new()
-    }
+    super::present_via_modules!(public);
 
     /// Each seat's total is the cost of the walks it made, one per round it owned.
     fn result_details(&self) -> ResultDetails {

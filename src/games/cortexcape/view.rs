@@ -191,7 +191,7 @@ fn path_string(path: &[Place]) -> String {
 }
 
 /// The text log line plus whose turn and the scores (spec section 11), localized.
-pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
+pub fn public_summary(view: &PublicView, ctx: &RenderCtx) -> String {
     let r = |t: Text| t.render_with(ctx.lang, &ctx.names);
     let closed: Vec<Text> = view
         .exits

@@ -23,12 +23,10 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use image::RgbaImage;
-
 use crate::engine::{
-    resolve_options, Applied, BotHooks, Game, GameKind, GameOptions, GameRng, LineKeeps,
-    OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart, Seat,
-    Secrecy, SetupError,
+    resolve_options, Applied, BotHooks, Forced, Game, GameKind, GameOptions, GameRng, LineKeeps,
+    OptionSpec, Outcome, Present, Prompt, Reject, ResultDetails, ScorePart, Seat, Secrecy,
+    SetupError,
 };
 use crate::i18n::Text;
 use components::{data, Region};
@@ -234,6 +232,14 @@ impl Game for Gates {
 
     fn apply_one(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
+    }
+
+    fn forced(&self) -> Option<(Seat, Action)> {
+        self.forced_option()
+    }
+
+    fn apply_forced(&mut self, forced: &Forced<Action>) -> Result<Applied<Event>, RuleError> {
+        Ok(self.play_forced(forced))
     }
 
     fn notation(&self, action: &Action) -> String {
@@ -485,40 +491,7 @@ impl Game for Gates {
 }
 
 impl Present for Gates {
-    type PublicView = view::PublicView;
-    type PrivateView = view::PrivateView;
-
-    fn public_view(&self) -> view::PublicView {
-        self.build_public()
-    }
-
-    fn private_view(&self, seat: Seat) -> Option<view::PrivateView> {
-        self.build_private(seat)
-    }
-
-    fn render_public(view: &view::PublicView, ctx: &RenderCtx) -> RgbaImage {
-        render::render_public(view, ctx)
-    }
-
-    fn render_private(view: &view::PrivateView, ctx: &RenderCtx) -> RgbaImage {
-        render::render_private(view, ctx)
-    }
-
-    fn zoom_regions(
-        view: &view::PublicView,
-        ctx: &RenderCtx,
-        viewer: Option<Seat>,
-    ) -> Vec<crate::render::zoom::Region> {
-        render::zoom_regions(view, ctx, viewer)
-    }
-
-    fn public_summary(view: &view::PublicView, ctx: &RenderCtx) -> String {
-        view::public_summary(view, ctx)
-    }
-
-    fn private_summary(view: &view::PrivateView, ctx: &RenderCtx) -> String {
-        view::private_summary(view, ctx)
-    }
+    super::present_via_modules!(public, private);
 
     /// The final scoring's parts (spec section 8) and what ended the game.
     fn result_details(&self) -> ResultDetails {

@@ -7,7 +7,7 @@ use super::moves::Action;
 use super::rules::{Log, RuleError};
 use super::state::{Card, Ch, Floor, Portal, Step};
 use crate::engine::notation::{check_arity, perr, plain_number, rule, verb_and_args};
-use crate::engine::{Reject, Seat};
+use crate::engine::{Game, Reject, Seat};
 
 /// Every form the parser understands.
 pub const FORMS: &[&str] = &[
@@ -378,7 +378,7 @@ pub fn parse(game: &Portal, seat: Seat, segment: &str) -> Result<Vec<Action>, Re
             || (matches!(a, Action::Colour(_)) && step.verbs().contains(&"colour"));
         let mine = work.step_seat(&step) == seat;
         if mine && verb_fits {
-            work.play(seat, &a).map_err(fail)?;
+            Game::apply(&mut work, seat, &a).map_err(fail)?;
             out.push(a);
             continue;
         }
@@ -436,8 +436,7 @@ pub fn play_line(
     {
         let actions = parse(&work, seat, &seg.to_ascii_lowercase()).map_err(|e| (i + 1, e))?;
         for a in actions {
-            let applied = work
-                .play(seat, &a)
+            let applied = Game::apply(&mut work, seat, &a)
                 .map_err(|error| (i + 1, Reject::Rule { token: None, error }))?;
             log.events.extend(applied.events);
         }

@@ -334,7 +334,7 @@ fn icons(v: &[Icon]) -> String {
 }
 
 /// The text board of spec 11.3, localized headers.
-pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
+pub fn public_summary(view: &PublicView, ctx: &RenderCtx) -> String {
     let r = |t: Text| t.render_with(ctx.lang, &ctx.names);
     let mut lines = Vec::new();
     let head = match (&view.end, view.to_act) {

@@ -24,12 +24,11 @@ pub mod view;
 mod tests;
 
 use crate::engine::rng::SliceDraw;
-use image::RgbaImage;
 
 use crate::engine::{
-    resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, GameRng,
-    LineKeeps, OptionSpec, Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart,
-    Seat, Secrecy, SetupError,
+    resolve_options, rng_from_seed, take_forced, Applied, BotHooks, Forced, Game, GameKind,
+    GameOptions, GameRng, LineKeeps, OptionSpec, Outcome, Present, Prompt, Reject, ResultDetails,
+    ScorePart, Seat, Secrecy, SetupError,
 };
 use crate::i18n::Text;
 use cards::data;
@@ -249,8 +248,12 @@ impl Game for SpaceLab {
             // with the first board like any step's (issue 25).
             let mut ctx = Ctx::default();
             game.start_turn(&mut ctx);
-            game.settle(None, &mut ctx);
-            game.setup_log = ctx.events;
+            let mut first = Applied {
+                events: ctx.events,
+                barrier: ctx.barrier,
+            };
+            take_forced(&mut game, None, &mut first);
+            game.setup_log = first.events;
         }
         Ok(game)
     }
@@ -287,6 +290,14 @@ impl Game for SpaceLab {
 
     fn apply_one(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.play(seat, action)
+    }
+
+    fn forced(&self) -> Option<(Seat, Action)> {
+        self.forced_option()
+    }
+
+    fn apply_forced(&mut self, forced: &Forced<Action>) -> Result<Applied<Event>, RuleError> {
+        Ok(self.play_forced(forced))
     }
 
     fn notation(&self, action: &Action) -> String {
@@ -570,40 +581,7 @@ impl Game for SpaceLab {
 }
 
 impl Present for SpaceLab {
-    type PublicView = view::PublicView;
-    type PrivateView = view::PrivateView;
-
-    fn public_view(&self) -> view::PublicView {
-        self.build_public()
-    }
-
-    fn private_view(&self, seat: Seat) -> Option<view::PrivateView> {
-        self.build_private(seat)
-    }
-
-    fn render_public(view: &view::PublicView, ctx: &RenderCtx) -> RgbaImage {
-        render::render_public(view, ctx)
-    }
-
-    fn render_private(view: &view::PrivateView, ctx: &RenderCtx) -> RgbaImage {
-        render::render_private(view, ctx)
-    }
-
-    fn zoom_regions(
-        view: &view::PublicView,
-        ctx: &RenderCtx,
-        viewer: Option<Seat>,
-    ) -> Vec<crate::render::zoom::Region> {
-        render::zoom_regions(view, ctx, viewer)
-    }
-
-    fn public_summary(view: &view::PublicView, ctx: &RenderCtx) -> String {
-        view::public_summary(view, ctx)
-    }
-
-    fn private_summary(view: &view::PrivateView, ctx: &RenderCtx) -> String {
-        view::private_summary(view, ctx)
-    }
+    super::present_via_modules!(public, private);
 
     /// The final scoring's four parts (spec section 8) and who triggered the end.
     fn result_details(&self) -> ResultDetails {

@@ -164,8 +164,12 @@ fn start(g: &mut SpaceLab) -> Vec<Event> {
     let mut ctx = super::rules::Ctx::default();
     g.start_turn(&mut ctx);
     let actor = g.current;
-    g.settle(Some(actor), &mut ctx);
-    ctx.events
+    let mut applied = crate::engine::Applied {
+        events: ctx.events,
+        barrier: ctx.barrier,
+    };
+    crate::engine::take_forced(g, Some(actor), &mut applied);
+    applied.events
 }
 
 /// Plays a typed line for `seat` through the game's own parser and `apply`, all or nothing.

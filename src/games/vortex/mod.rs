@@ -26,11 +26,10 @@ pub mod view;
 mod tests;
 
 use crate::engine::rng::SliceDraw;
-use image::RgbaImage;
 
 use crate::engine::{
     resolve_options, rng_from_seed, Applied, BotHooks, Game, GameKind, GameOptions, OptionSpec,
-    Outcome, Present, Prompt, Reject, RenderCtx, ResultDetails, ScorePart, Seat, SetupError,
+    Outcome, Present, Prompt, Reject, ResultDetails, ScorePart, Seat, SetupError,
 };
 use crate::i18n::Text;
 use board::{data, tower_letter, Data};
@@ -673,40 +672,7 @@ impl Game for Vortex {
 }
 
 impl Present for Vortex {
-    type PublicView = view::PublicView;
-    type PrivateView = ();
-
-    fn public_view(&self) -> view::PublicView {
-        self.build_public()
-    }
-
-    fn private_view(&self, _seat: Seat) -> Option<()> {
-        None
-    }
-
-    fn render_public(view: &view::PublicView, ctx: &RenderCtx) -> RgbaImage {
-        render::render_public(view, ctx)
-    }
-
-    fn render_private(_view: &(), _ctx: &RenderCtx) -> RgbaImage {
-        RgbaImage::new(1, 1)
-    }
-
-    fn zoom_regions(
-        view: &view::PublicView,
-        ctx: &RenderCtx,
-        viewer: Option<Seat>,
-    ) -> Vec<crate::render::zoom::Region> {
-        render::zoom_regions(view, ctx, viewer)
-    }
-
-    fn public_summary(view: &view::PublicView, ctx: &RenderCtx) -> String {
-        view::summary(view, ctx)
-    }
-
-    fn private_summary(_view: &(), _ctx: &RenderCtx) -> String {
-        String::new()
-    }
+    super::present_via_modules!(public);
 
     /// How the race, the chase or the puzzle ended; scores are only won or lost.
     fn result_details(&self) -> ResultDetails {

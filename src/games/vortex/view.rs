@@ -222,7 +222,7 @@ pub fn side_label(view: &PublicView, i: usize) -> Text {
 }
 
 /// A short text summary of the public view (alt text, the table's `board`).
-pub fn summary(view: &PublicView, ctx: &RenderCtx) -> String {
+pub fn public_summary(view: &PublicView, ctx: &RenderCtx) -> String {
     let r = |t: Text| t.render_with(ctx.lang, &ctx.names);
     let mode = r(Text::new(format!("vortex.mode.{}", view.mode.key())));
     let mut lines = vec![format!(

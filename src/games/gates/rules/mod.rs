@@ -17,7 +17,7 @@ use super::state::{
     EndReason, Ending, FinalScore, Gate, GateState, Gates, Mode, Opts, Owner, Player, ScrollSlot,
     Step, TurnState, OWNERS,
 };
-use crate::engine::{rng_from_seed, Applied, Outcome, Seat};
+use crate::engine::{rng_from_seed, Applied, Forced, Outcome, Seat};
 
 crate::engine::notation::rule_errors! {
     /// Why a decision is not legal here. Each names the rule that forbids it.
@@ -277,31 +277,39 @@ impl Gates {
         })
     }
 
-    /// Applies one option: checks, executes, then applies every single-option prompt that
-    /// follows (spec section 6.8).
+    /// Applies one option: checks, then executes. The single-option prompts that follow
+    /// (spec section 6.8) are the engine's to take (`forced_option`, `play_forced`).
     pub fn play(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         self.check(seat, action)?;
-        // The highlight shows only the towns scored by this option.
+        // The highlight shows only the towns scored by this option and the forced ones after
+        // it (`play_forced` keeps it).
         self.last_scored.clear();
-        let mut ev = Vec::new();
-        let mut barrier = self.exec(*action, &mut ev);
-        for _ in 0..64 {
-            let Some(ask) = self.ask() else { break };
-            if ask == Ask::EndTurn && self.opts.confirm_end {
-                break;
-            }
-            let opts = self.options(ask);
-            let [only] = opts.as_slice() else { break };
-            let only = *only;
-            ev.push(Event::Auto {
-                seat: self.active,
-                notation: super::notation::notation(&only),
-            });
-            barrier |= self.exec(only, &mut ev);
+        let mut events = Vec::new();
+        let barrier = self.exec(*action, &mut events);
+        Ok(Applied { events, barrier })
+    }
+
+    /// The only option of the pending prompt, which nobody is asked (spec section 6.8), and
+    /// for whom; except ending the turn when `confirm_end` says the player ends it.
+    pub fn forced_option(&self) -> Option<(Seat, Action)> {
+        let ask = self.ask()?;
+        if ask == Ask::EndTurn && self.opts.confirm_end {
+            return None;
         }
-        Ok(Applied {
-            events: ev,
-            barrier,
-        })
+        match self.options(ask)[..] {
+            [only] => Some((self.active, only)),
+            _ => None,
+        }
+    }
+
+    /// Takes a forced option: an `Auto` event (who, what) before its own events, and the
+    /// highlight of the option it follows kept.
+    pub fn play_forced(&mut self, forced: &Forced<Action>) -> Applied<Event> {
+        let mut events = vec![Event::Auto {
+            seat: forced.seat,
+            notation: super::notation::notation(&forced.action),
+        }];
+        let barrier = self.exec(forced.action, &mut events);
+        Applied { events, barrier }
     }
 }

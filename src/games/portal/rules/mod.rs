@@ -1,9 +1,10 @@
 //! The rules: hooks of the active character, geometry, the agenda of steps, the options of
 //! every prompt (spec section 6), their effects and events, and the end of the game.
 //!
-//! The pending work is a stack of [`Step`]s. `run` executes automatic steps and auto-applies
-//! prompts with a single option until a real decision is needed. A decision is legal exactly
-//! when it is one of the listed options; `why` explains a refused one.
+//! The pending work is a stack of [`Step`]s. `settle` executes automatic steps until a prompt
+//! has options; a prompt with a single option is taken by the engine's turn flow
+//! (`forced_option`, `play_forced`). A decision is legal exactly when it is one of the listed
+//! options; `why` explains a refused one.
 
 mod automatic;
 mod decisions;
@@ -18,7 +19,7 @@ use super::state::{
     AutoRec, Card, Cause, Ch, Chamber, EndReason, Floor, Lifted, MoveMode, Piece, Portal, Step,
     VoteState,
 };
-use crate::engine::{Applied, Outcome, Seat};
+use crate::engine::{take_forced, Applied, Forced, Outcome, Seat};
 
 crate::engine::notation::rule_errors! {
     /// Why a decision is not legal here (spec 6.13).
@@ -245,8 +246,10 @@ impl Portal {
         self.agenda.last()
     }
 
-    /// Runs automatic steps and single-option prompts until a decision is needed.
-    pub(crate) fn run(&mut self, log: &mut Log) {
+    /// Runs the automatic steps on top of the agenda (and drops prompts with no option)
+    /// until a prompt has options. A prompt with one option is the engine's to take
+    /// (`forced_option`, `play_forced`).
+    pub(crate) fn settle(&mut self, log: &mut Log) {
         let mut guard = 0u32;
         while self.outcome.is_none() {
             guard += 1;
@@ -259,40 +262,69 @@ impl Portal {
             if !step.is_prompt() {
                 self.agenda.pop();
                 self.exec_auto(&step, log);
-                continue;
-            }
-            let options = self.options(&step);
-            match options.len() {
-                0 => {
-                    self.agenda.pop();
-                    self.skip_empty(&step, log);
-                }
-                1 => {
-                    let action = options[0];
-                    let seat = self.step_seat(&step);
-                    let (default_err, errs) = self.candidate_errors(&step, action);
-                    self.agenda.pop();
-                    let was = log.auto;
-                    log.auto = true;
-                    self.exec(&step, action, log);
-                    log.auto = was;
-                    self.autos.push(AutoRec {
-                        seat,
-                        step,
-                        action,
-                        default_err,
-                        errs,
-                    });
-                    if self.autos.len() > AUTO_MEMORY {
-                        self.autos.remove(0);
-                    }
-                }
-                _ => break,
+            } else if self.options(&step).is_empty() {
+                self.agenda.pop();
+                self.skip_empty(&step, log);
+            } else {
+                break;
             }
         }
     }
 
-    /// Checks, then executes one decision for `seat`.
+    /// Runs the agenda until a decision is needed, the forced options included, as setup
+    /// does (nobody's option came before).
+    pub(crate) fn run(&mut self, log: &mut Log) {
+        self.settle(log);
+        let mut applied = Applied {
+            events: std::mem::take(&mut log.events),
+            barrier: false,
+        };
+        take_forced(self, None, &mut applied);
+        log.events = applied.events;
+    }
+
+    /// The prompt with a single option, which nobody is asked, and its seat.
+    pub fn forced_option(&self) -> Option<(Seat, Action)> {
+        let step = self.current()?;
+        match self.options(step)[..] {
+            [only] => Some((self.step_seat(step), only)),
+            _ => None,
+        }
+    }
+
+    /// Takes a forced option: its events say `auto` (not those of the automatic steps after
+    /// it), and it is remembered with the errors its prompt's other options would have had
+    /// (spec 6.13 rule 3, read by the parser). Its barrier is what its events reveal: whose
+    /// seat it is counts only for the option played (`play`).
+    pub fn play_forced(&mut self, forced: &Forced<Action>) -> Applied<Event> {
+        let mut log = Log::default();
+        let (seat, action) = (forced.seat, forced.action);
+        if let Some(step) = self.current().cloned() {
+            let (default_err, errs) = self.candidate_errors(&step, action);
+            self.agenda.pop();
+            log.auto = true;
+            self.exec(&step, action, &mut log);
+            log.auto = false;
+            self.autos.push(AutoRec {
+                seat,
+                step,
+                action,
+                default_err,
+                errs,
+            });
+            if self.autos.len() > AUTO_MEMORY {
+                self.autos.remove(0);
+            }
+        }
+        self.settle(&mut log);
+        let barrier = self.reveals(&log.events);
+        Applied {
+            events: log.events,
+            barrier,
+        }
+    }
+
+    /// Checks, then executes one decision for `seat`, and the automatic steps after it.
     pub fn play(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         let Some(step) = self.current().cloned() else {
             return Err(RuleError::NotAllowedNow);
@@ -325,24 +357,30 @@ impl Portal {
         let mut log = Log::default();
         self.agenda.pop();
         self.exec(&step, *action, &mut log);
-        self.run(&mut log);
-        let hidden_reveal = self.opts.hidden_hands;
-        let barrier = seat != active_before
-            || log.events.iter().any(|e| match &e.ev {
-                Ev::TurnStarted { .. }
-                | Ev::CardTaken { .. }
-                | Ev::DeckReshuffled { .. }
-                | Ev::GameEnded { .. }
-                | Ev::VoteCast { .. } => true,
-                Ev::PanelFlipped { .. } => !self.opts.show_backs,
-                Ev::CardDeployed { .. } | Ev::CardTraded { .. } | Ev::HandDiscarded { .. } => {
-                    hidden_reveal
-                }
-                _ => false,
-            });
+        self.settle(&mut log);
+        // A decision out of the active seat's turn (a vote, a carry) is a barrier too.
+        let barrier = seat != active_before || self.reveals(&log.events);
         Ok(Applied {
             events: log.events,
             barrier,
+        })
+    }
+
+    /// Whether these events reveal what undo must not take back: a turn passed, a card
+    /// drawn, a vote, the end; a panel's back when backs are hidden; a card of a hidden hand.
+    fn reveals(&self, events: &[Event]) -> bool {
+        let hidden_reveal = self.opts.hidden_hands;
+        events.iter().any(|e| match &e.ev {
+            Ev::TurnStarted { .. }
+            | Ev::CardTaken { .. }
+            | Ev::DeckReshuffled { .. }
+            | Ev::GameEnded { .. }
+            | Ev::VoteCast { .. } => true,
+            Ev::PanelFlipped { .. } => !self.opts.show_backs,
+            Ev::CardDeployed { .. } | Ev::CardTraded { .. } | Ev::HandDiscarded { .. } => {
+                hidden_reveal
+            }
+            _ => false,
         })
     }
 

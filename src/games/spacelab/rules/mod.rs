@@ -15,7 +15,7 @@ use super::state::{
     Agency, Breakdown, EndState, FinalRound, Phase, Player, Resolving, Row, Source, SpaceLab,
     Specialty, CAPSULES, SLOTS,
 };
-use crate::engine::{Applied, Outcome, Seat};
+use crate::engine::{Applied, Forced, Outcome, Seat};
 
 crate::engine::notation::rule_errors! {
     /// Why a decision is not legal here.
@@ -115,7 +115,8 @@ impl SpaceLab {
 
     // ---- applying -----------------------------------------------------------------------
 
-    /// Applies one option for `seat`: checks, executes, then resolves every forced step.
+    /// Applies one option for `seat`: checks, then executes. The forced steps that follow
+    /// are the engine's to take (`forced_option`, `play_forced`).
     pub fn play(&mut self, seat: Seat, action: &Action) -> Result<Applied<Event>, RuleError> {
         let Some(to_act) = self.to_act() else {
             return Err(RuleError::GameOver);
@@ -128,48 +129,54 @@ impl SpaceLab {
         self.last_auto.clear();
         self.setup_log.clear();
         self.exec(*action, false, &mut ctx);
-        self.settle(Some(seat), &mut ctx);
         Ok(Applied {
             events: ctx.events,
             barrier: ctx.barrier,
         })
     }
 
-    /// Applies every prompt that has a single option (spec 6.6), and automatic payments.
-    /// `actor` is the seat whose option came first (none at setup).
-    pub(crate) fn settle(&mut self, actor: Option<Seat>, ctx: &mut Ctx) {
-        // Each automatic step fills a slot, moves cards or ends a turn; the game is finite.
-        for _ in 0..100_000 {
-            let Some(who) = self.to_act() else { return };
-            let forced = if let Phase::PlacePay { card, paid, .. } = &self.phase {
-                let due = usize::from(self.data().cost(*card)).saturating_sub(paid.len());
-                let cands = self.pay_candidates();
-                (cands.len() == due).then(|| cands.first().copied().map(Action::Pay))
-            } else {
-                None
-            };
-            let next = match forced {
-                Some(a) => a,
-                None => {
-                    let opts = self.options();
-                    if opts.len() == 1 {
-                        Some(opts[0])
-                    } else {
-                        None
-                    }
-                }
-            };
-            let Some(a) = next else { return };
-            if actor == Some(who) && self.current == who {
-                self.last_auto.push((who, a));
-            }
-            if !matches!(a, Action::Reveal | Action::Recruit | Action::Place) {
-                ctx.events.push(Event::Auto {
-                    seat: who,
-                    action: a,
-                });
-            }
-            self.exec(a, true, ctx);
+    /// The step nobody is asked for, and its seat: a prompt with a single option (spec 6.6),
+    /// or a payment when the candidates are exactly the cards still due (each pays, the
+    /// first one first).
+    pub fn forced_option(&self) -> Option<(Seat, Action)> {
+        let who = self.to_act()?;
+        let pay = if let Phase::PlacePay { card, paid, .. } = &self.phase {
+            let due = usize::from(self.data().cost(*card)).saturating_sub(paid.len());
+            let cands = self.pay_candidates();
+            (cands.len() == due).then(|| cands.first().copied().map(Action::Pay))
+        } else {
+            None
+        };
+        let next = match pay {
+            Some(a) => a,
+            None => match self.options()[..] {
+                [only] => Some(only),
+                _ => None,
+            },
+        };
+        next.map(|a| (who, a))
+    }
+
+    /// Takes a forced step. It is remembered for the parser when it is the acting seat's, in
+    /// its own turn (`last_auto`: a typed line may repeat it), and announced by an `Auto`
+    /// event before its own, in words that hide hand contents (a chosen action says `auto`
+    /// itself).
+    pub fn play_forced(&mut self, forced: &Forced<Action>) -> Applied<Event> {
+        let (who, a) = (forced.seat, forced.action);
+        if forced.actor == Some(who) && self.current == who {
+            self.last_auto.push((who, a));
+        }
+        let mut ctx = Ctx::default();
+        if !matches!(a, Action::Reveal | Action::Recruit | Action::Place) {
+            ctx.events.push(Event::Auto {
+                seat: who,
+                action: a,
+            });
+        }
+        self.exec(a, true, &mut ctx);
+        Applied {
+            events: ctx.events,
+            barrier: ctx.barrier,
         }
     }
 }
