@@ -338,13 +338,12 @@ pub trait Game: Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'st
         None
     }
 
-    /// Takes a forced option (from [`Game::forced`]) and marks its events as the game says
-    /// that the rules took it by themselves: the one hook of the turn flow for this. The
-    /// default is [`Game::apply_one`] with its events as they are. A game overrides it when a
-    /// forced option marks its events (Cortexcape's `auto`, Gates' and Space Lab's `Auto`
-    /// event before the step), keeps what a player's option resets (Gates' highlight, Space
-    /// Lab's and Portal's records of the options taken for a seat) or makes a barrier
-    /// otherwise (Portal). Called only with what `forced` returned, so it need not check.
+    /// Applies a forced option (what [`Game::forced`] returned, so it need not check) the way
+    /// this game takes an option nobody chose: the turn flow's one hook for it. The default
+    /// is [`Game::apply_one`], events as they are. A game overrides it to mark the events
+    /// (Cortexcape's `auto`, Gates' and Space Lab's `Auto` event first), to keep what a
+    /// chosen option resets (Gates' highlight, Space Lab's and Portal's records of the
+    /// options taken for a seat) or to count its barrier otherwise (Portal).
     fn apply_forced(
         &mut self,
         forced: &Forced<Self::Action>,

@@ -83,7 +83,6 @@ macro_rules! present_via_modules {
 }
 pub(crate) use present_via_modules;
 
-
 #[cfg(test)]
 mod tests {
     use crate::i18n::{lookup, Lang, Text};

@@ -66,7 +66,8 @@ impl Cortexcape {
         }
     }
 
-    /// Puts a piece of the pool on a door (`auto` is set when the engine took it, `Game::apply_forced`).
+    /// Puts a piece of the pool on a door (`auto` is set when the engine took it:
+    /// `Game::apply_forced`).
     pub(super) fn place(&mut self, door: u8, kind: Piece, ev: &mut Vec<Event>) {
         if let Some(slot) = self.board.get_mut(usize::from(door).wrapping_sub(1)) {
             *slot = Some(kind);
