@@ -182,6 +182,7 @@ async fn worker(name: String) {
         let mut step = Step::default();
         loop {
             let run = svc
+                .clocks()
                 .run_due_jobs_timed(&name, batch)
                 .await
                 .expect("scheduler");
@@ -288,7 +289,7 @@ async fn run() {
         stored += started.elapsed();
         let planning = Instant::now();
         let at = T0 + k * step;
-        while svc.replan(at).await.expect("replan") > 0 {}
+        while svc.clocks().replan(at).await.expect("replan") > 0 {}
         planned += planning.elapsed();
     }
     let jobs_at_start = store.job_count().await.expect("count");

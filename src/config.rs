@@ -2,34 +2,8 @@
 
 use std::fmt;
 
+use crate::secret::Token;
 use crate::service::Timers;
-
-/// The Discord bot token. Its `Debug` and `Display` never show it.
-#[derive(Clone)]
-pub struct Token(String);
-
-impl Token {
-    /// Wraps a token read from elsewhere than the environment (tests, a secrets file).
-    pub fn new(token: impl Into<String>) -> Token {
-        Token(token.into())
-    }
-
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[redacted]")
-    }
-}
-
-impl fmt::Display for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[redacted]")
-    }
-}
 
 /// Where the embedded default database lives.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/croupier.db";
@@ -79,7 +53,7 @@ impl Config {
     /// Reads `.env` if present (never overriding the real environment), then the variables.
     pub fn from_env() -> Config {
         let _ = dotenvy::dotenv();
-        let token = secret("DISCORD_TOKEN").map(Token);
+        let token = secret("DISCORD_TOKEN").map(Token::new);
         let database_url =
             secret("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string());
         Config {
@@ -106,7 +80,7 @@ impl Config {
                 .filter(|n| *n > 0)
                 .unwrap_or(crate::bot::DISCORD_GLOBAL_LIMIT),
             metrics_addr: metrics_addr(),
-            metrics_token: secret("METRICS_TOKEN").map(Token),
+            metrics_token: secret("METRICS_TOKEN").map(Token::new),
             pool_size: var_u64("DATABASE_POOL_SIZE")
                 .and_then(|n| u32::try_from(n.clamp(1, 100)).ok()),
             json_logs: std::env::var("LOG_FORMAT")
@@ -264,7 +238,7 @@ mod tests {
             command_cooldowns: true,
             global_limit: 50,
             metrics_addr: None,
-            metrics_token: Some(Token("scrape-secret".into())),
+            metrics_token: Some(Token::new("scrape-secret")),
             pool_size: None,
             json_logs: false,
         }
@@ -292,7 +266,7 @@ mod tests {
 
     #[test]
     fn token_never_prints() {
-        let t = Token("secret-abc".into());
+        let t = Token::new("secret-abc");
         assert_eq!(format!("{t:?} {t}"), "[redacted] [redacted]");
         let c = config(Some(t), "sqlite::memory:");
         assert!(!format!("{c:?}").contains("secret"), "{c:?}");

@@ -17,6 +17,7 @@ pub mod model;
 pub mod ops;
 pub mod render;
 pub mod rules;
+pub mod secret;
 pub mod service;
 pub mod store;
 pub mod table;

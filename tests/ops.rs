@@ -249,7 +249,7 @@ async fn a_metrics_token_and_a_connection_cap_guard_the_port() {
         .tick(None)
         .config(move |config| {
             config.metrics_addr = Some(addr);
-            config.metrics_token = Some(croupier::config::Token::new("scrape-me"));
+            config.metrics_token = Some(croupier::secret::Token::new("scrape-me"));
         })
         .start()
         .await;

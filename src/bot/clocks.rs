@@ -72,10 +72,11 @@ pub async fn clock(
         }
     };
     let service = &ctx.data().service;
-    if action == ClockAction::Resume && service.lobby(game).await.is_ok_and(|v| v.lost) {
+    if action == ClockAction::Resume && service.lobbies().lobby(game).await.is_ok_and(|v| v.lost) {
         return resume_here(ctx, game).await;
     }
     let notice = service
+        .clocks()
         .clock(
             game,
             author_id(ctx),
@@ -103,12 +104,15 @@ async fn resume_here(ctx: Context<'_>, game: crate::engine::GameId) -> Result<()
     named(
         ctx,
         game,
-        service.may_resume_in(game, user, is_moderator).await,
+        service
+            .clocks()
+            .may_resume_in(game, user, is_moderator)
+            .await,
     )
     .await?;
     bot_may_host_here(ctx).map_err(Error::User)?;
-    let view = service.lobby(game).await?;
-    let plang = service.game_lang(game).await?;
+    let view = service.lobbies().lobby(game).await?;
+    let plang = service.clocks().game_lang(game).await?;
     let here = ctx.channel_id();
     let parent = match ctx {
         Context::Application(a) => a.interaction.channel.as_ref().and_then(|c| {
@@ -121,7 +125,7 @@ async fn resume_here(ctx: Context<'_>, game: crate::engine::GameId) -> Result<()
         }),
         Context::Prefix(_) => None,
     };
-    let outputs = service.show_to_post(game, plang).await?;
+    let outputs = service.boards().show_to_post(game, plang).await?;
     let http = ctx.http();
     // In a thread: that thread, unless it refuses (a moderator's lock): then a new thread of
     // its channel. In a channel: a new thread of it.
@@ -169,6 +173,7 @@ async fn resume_here(ctx: Context<'_>, game: crate::engine::GameId) -> Result<()
         return Err(Error::User(Text::new("bot.error.place_refused")));
     };
     let notice = service
+        .clocks()
         .resume_in(
             game,
             user,
@@ -258,10 +263,12 @@ pub async fn settings(
             Context::Prefix(_) => None,
         };
         service
+            .players()
             .set_server_lang(guild, chosen, super::manages_server(member), service.now())
             .await?;
     }
     let (s, notices) = service
+        .players()
         .update_settings(author_id(ctx), change, service.now())
         .await?;
     send::deliver_notices(ctx.http(), ctx.data(), notices).await;
@@ -292,7 +299,7 @@ pub async fn settings(
         .render(lang);
     // The server's language, where there is a server.
     if let Some(guild) = guild {
-        let chosen = service.server_lang(guild).await?;
+        let chosen = service.players().server_lang(guild).await?;
         let language = match chosen {
             Some(l) => Text::new(format!("core.lang.{}", l.code())),
             None => Text::new("bot.settings.server_auto"),
@@ -348,6 +355,7 @@ pub async fn replace(
         Err(e) => return Err(e),
     };
     let done = service
+        .players()
         .replace_asking(
             game,
             author_id(ctx),
@@ -381,6 +389,7 @@ pub async fn kick(
     let game = resolve_game(ctx, game).await?;
     let service = &ctx.data().service;
     let notices = service
+        .players()
         .kick(
             game,
             author_id(ctx),
@@ -414,11 +423,13 @@ pub async fn stats(
         Some(u) => {
             let name = u.global_name.clone().unwrap_or_else(|| u.name.clone());
             service
+                .records()
                 .profile_text(guild, id_i64(u.id.get()), &name, lang)
                 .await?
         }
         None => {
             service
+                .records()
                 .stats_board(guild, kind, Some(author_id(ctx)), lang)
                 .await?
         }

@@ -86,6 +86,7 @@ async fn autocomplete_move(
     let game = match filled(ctx, "game") {
         Some(serenity::ResolvedValue::Integer(id)) => GameId(*id),
         _ => match service
+            .find()
             .game_here(id_i64(ctx.channel_id().get()), user)
             .await
         {
@@ -93,7 +94,7 @@ async fn autocomplete_move(
             Err(_) => return suggest(Vec::<String>::new()),
         },
     };
-    let Ok(choices) = service.choices(game, user, partial).await else {
+    let Ok(choices) = service.moves().choices(game, user, partial).await else {
         return suggest(Vec::<String>::new());
     };
     if may_reach(ctx, game, &choices.reach).is_err() {
@@ -126,6 +127,7 @@ async fn autocomplete_topic(
         None => ctx
             .data()
             .service
+            .find()
             .kind_here(id_i64(ctx.channel_id().get()))
             .await
             .ok()
@@ -210,11 +212,12 @@ pub async fn play(
     let service = &ctx.data().service;
     // The server's own language is read only when the host did not ask for one.
     let server = match (asked, place.guild) {
-        (None, Some(guild)) => service.server_lang(guild).await?,
+        (None, Some(guild)) => service.players().server_lang(guild).await?,
         _ => None,
     };
     let plang = super::public_lang(asked, server, ctx.locale(), super::guild_locale_of(ctx));
     let view = service
+        .lobbies()
         .open_lobby(
             OpenLobby {
                 kind,
@@ -233,9 +236,10 @@ pub async fn play(
         .await?;
     let view = if bot_level != Level::default() || bot_delay.unwrap_or(0) > 0 {
         service
+            .lobbies()
             .set_bots(view.game, bot_level, i64::from(bot_delay.unwrap_or(0)))
             .await?;
-        service.lobby(view.game).await?
+        service.lobbies().lobby(view.game).await?
     } else {
         view
     };
@@ -247,10 +251,11 @@ pub async fn play(
     // leave no threads behind; the message is kept to close the lobby if it stays idle.
     let msg = send::edit_public(ctx, lobby).await?;
     service
+        .lobbies()
         .set_lobby_message(view.game, id_i64(msg.id.get()))
         .await?;
-    if crate::service::Service::has_hidden_hands(kind) {
-        let view = service.lobby(view.game).await?;
+    if crate::service::has_hidden_hands(kind) {
+        let view = service.lobbies().lobby(view.game).await?;
         send::check_dm(ctx.http(), ctx.data(), &view, author_id(ctx), plang).await;
     }
     Ok(())
@@ -270,6 +275,7 @@ pub async fn move_(
     let outputs = ctx
         .data()
         .service
+        .moves()
         .play(
             PlayLine {
                 game,
@@ -284,7 +290,7 @@ pub async fn move_(
         .await;
     // Picked from an older list (or sent twice): nothing is played; show the board as it is.
     if let Err(ServiceError::Play(PlayError::Stale { .. })) = &outputs {
-        let now = ctx.data().service.show(game, lang).await;
+        let now = ctx.data().service.boards().show(game, lang).await;
         let now = named(ctx, game, now).await?;
         let text = format!(
             "{}\n{}",
@@ -320,7 +326,7 @@ pub async fn board(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
-    let outputs = ctx.data().service.show(game, lang).await;
+    let outputs = ctx.data().service.boards().show(game, lang).await;
     let outputs = named(ctx, game, outputs).await?;
     send::edit(ctx, send::board_edit(&outputs.board, outputs.hands, lang)).await
 }
@@ -339,6 +345,7 @@ pub async fn undo(ctx: Context<'_>, all: Option<bool>, game: Option<i64>) -> Res
     let outputs = ctx
         .data()
         .service
+        .moves()
         .undo(
             game,
             crate::service::Actor::User(author_id(ctx)),
@@ -361,6 +368,7 @@ pub async fn history(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     let lines = ctx
         .data()
         .service
+        .records()
         .history(game, Some(author_id(ctx)), lang)
         .await?;
     let text = if lines.is_empty() {
@@ -398,7 +406,12 @@ pub async fn resign(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
-    let view = ctx.data().service.check_resign(game, author_id(ctx)).await;
+    let view = ctx
+        .data()
+        .service
+        .moves()
+        .check_resign(game, author_id(ctx))
+        .await;
     let view = named(ctx, game, view).await?;
     super::confirm::ask(ctx, &view, ids::Confirm::Resign, lang).await
 }
@@ -415,6 +428,7 @@ pub async fn cancel(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     let check = ctx
         .data()
         .service
+        .lobbies()
         .check_cancel(game, author_id(ctx), moderator, ctx.data().service.now())
         .await;
     let check = named(ctx, game, check).await?;
@@ -441,6 +455,7 @@ pub async fn rules(
         None => ctx
             .data()
             .service
+            .find()
             .kind_here(id_i64(ctx.channel_id().get()))
             .await?
             .or_else(|| GameKind::ALL.first().copied())
@@ -468,7 +483,12 @@ pub async fn rules(
 pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
-    let lines = ctx.data().service.games_of_user(author_id(ctx), 20).await?;
+    let lines = ctx
+        .data()
+        .service
+        .find()
+        .games_of_user(author_id(ctx), 20)
+        .await?;
     let text = if lines.is_empty() {
         Text::new("bot.games.none").render(lang)
     } else {

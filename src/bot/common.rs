@@ -33,12 +33,13 @@ pub(super) async fn resolve_game(ctx: Context<'_>, game: Option<i64>) -> Result<
         return Ok(ctx
             .data()
             .service
+            .find()
             .game_here(id_i64(ctx.channel_id().get()), author_id(ctx))
             .await?);
     };
     let game = GameId(id);
     // Unknown game: the command itself reports it.
-    let Ok(view) = ctx.data().service.lobby(game).await else {
+    let Ok(view) = ctx.data().service.lobbies().lobby(game).await else {
         return Ok(game);
     };
     may_reach(ctx, game, &view.reach()).map_err(Error::User)?;
@@ -80,7 +81,7 @@ pub(super) async fn moderator_of(ctx: Context<'_>, game: GameId) -> Result<bool,
     if !is_moderator(member) {
         return Ok(false);
     }
-    let Ok(view) = ctx.data().service.lobby(game).await else {
+    let Ok(view) = ctx.data().service.lobbies().lobby(game).await else {
         return Ok(false);
     };
     if in_place(ctx, &view.reach()) {
@@ -108,6 +109,7 @@ pub(super) async fn named<T>(
             let names = ctx
                 .data()
                 .service
+                .lobbies()
                 .lobby(game)
                 .await
                 .map(|v| v.names())

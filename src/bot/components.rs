@@ -18,7 +18,7 @@ use super::{id_i64, is_moderator, user_message, Data, Error};
 use crate::engine::PlayError;
 use crate::i18n::{Lang, Text};
 use crate::model::GameStatus;
-use crate::service::{LobbyView, Player, Rematch, Service, ServiceError};
+use crate::service::{LobbyView, Player, Rematch, ServiceError};
 
 /// How a click was acknowledged, which decides how an error is shown afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +133,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             Some(_) if unavailable || stale.is_some() => Vec::new(),
             Some(g) => data
                 .service
+                .lobbies()
                 .lobby(g)
                 .await
                 .map(|v| v.names())
@@ -147,7 +148,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
                 show_error(http, &data.pace, click, ack, &text).await;
                 return;
             }
-            if let Ok(now) = data.service.show(game, lang).await {
+            if let Ok(now) = data.service.boards().show(game, lang).await {
                 let followup = CreateInteractionResponseFollowup::new()
                     .content(content(&user_message(&e, lang, &names)))
                     .allowed_mentions(nobody())
@@ -192,7 +193,7 @@ async fn group_panel(
     lang: Lang,
 ) -> Result<(), Error> {
     let user = id_i64(click.user.id.get());
-    let prompt = data.service.prompt_for(game, user, version).await?;
+    let prompt = data.service.moves().prompt_for(game, user, version).await?;
     let groups = group_options(&prompt.options).unwrap_or_default();
     let Some(picked) = groups.get(group) else {
         return Err(Error::Service(
@@ -262,6 +263,7 @@ async fn choose(
     let user = id_i64(click.user.id.get());
     let outputs = data
         .service
+        .moves()
         .choose(game, user, version, index, lang, data.service.now())
         .await?;
     // The same player decides again: an intermediate step of their turn.
@@ -356,19 +358,24 @@ async fn lobby(
     match action {
         LobbyAction::Join => {
             let view = service
+                .lobbies()
                 .join(game, clicker(click), data.service.now())
                 .await?;
             update_lobby(http, &data.pace, click, &view).await?;
-            if Service::has_hidden_hands(view.kind) {
+            if crate::service::has_hidden_hands(view.kind) {
                 send::check_dm(http, data, &view, user, view.lang).await;
             }
         }
         LobbyAction::Leave => {
-            let view = service.leave(game, user, data.service.now()).await?;
+            let view = service
+                .lobbies()
+                .leave(game, user, data.service.now())
+                .await?;
             update_lobby(http, &data.pace, click, &view).await?;
         }
         LobbyAction::Start => {
             let mut outputs = service
+                .lobbies()
                 .start_lobby(game, user, moderator, lang, data.service.now())
                 .await?;
             // The board goes where the game is played: the thread just opened, if any.
@@ -377,7 +384,7 @@ async fn lobby(
             }
             // The game has started: its first board goes out even if the lobby message
             // cannot be updated (its buttons then answer that the game is under way).
-            let updated = match service.lobby(game).await {
+            let updated = match service.lobbies().lobby(game).await {
                 Ok(view) => update_lobby(http, &data.pace, click, &view).await,
                 Err(e) => Err(e.into()),
             };
@@ -388,18 +395,21 @@ async fn lobby(
         }
         LobbyAction::Cancel => {
             let view = service
+                .lobbies()
                 .cancel(game, user, moderator, data.service.now())
                 .await?;
             update_lobby(http, &data.pace, click, &view).await?;
         }
         LobbyAction::AddBot => {
             let view = service
+                .lobbies()
                 .add_bot(game, user, moderator, data.service.now())
                 .await?;
             update_lobby(http, &data.pace, click, &view).await?;
         }
         LobbyAction::RemoveBot => {
             let view = service
+                .lobbies()
                 .remove_bot(game, user, moderator, data.service.now())
                 .await?;
             update_lobby(http, &data.pace, click, &view).await?;
@@ -424,6 +434,7 @@ async fn rematch(
     let seed = crate::clock::fresh_seed(click.id.get());
     let done = data
         .service
+        .lobbies()
         .rematch(game, clicker(click), seed, data.service.now())
         .await?;
     let (key, view) = match done {
@@ -521,9 +532,10 @@ async fn post_rematch(
     })
     .await?;
     data.service
+        .lobbies()
         .set_lobby_message(view.game, id_i64(posted.id.get()))
         .await?;
-    Ok(data.service.lobby(view.game).await?)
+    Ok(data.service.lobbies().lobby(view.game).await?)
 }
 
 /// Rewrites a lobby message from its view (a seat confirmed elsewhere than on it). Logged
@@ -599,7 +611,7 @@ async fn follow(
     game: crate::engine::GameId,
 ) -> Result<(), Error> {
     let lang = Lang::from_locale(&click.locale);
-    let view = data.service.lobby(game).await?;
+    let view = data.service.lobbies().lobby(game).await?;
     let text = match view.thread.filter(|_| view.status == GameStatus::Active) {
         Some(thread) => {
             let channel = serenity::ChannelId::new(super::id_u64(thread).max(1));
@@ -627,7 +639,7 @@ async fn open_thread(
     data: &Data,
     game: crate::engine::GameId,
 ) -> Option<i64> {
-    let view = data.service.lobby(game).await.ok()?;
+    let view = data.service.lobbies().lobby(game).await.ok()?;
     let lang = view.lang;
     if let Some(thread) = view.thread {
         let id = serenity::ChannelId::new(super::id_u64(thread).max(1));
@@ -636,7 +648,7 @@ async fn open_thread(
     }
     // A server's active threads are capped for everyone: past the bot's share, the game is
     // played in its channel.
-    match data.service.thread_room(view.guild).await {
+    match data.service.lobbies().thread_room(view.guild).await {
         Ok(true) => {}
         Ok(false) => {
             tracing::info!(%game, "the server holds the bot's share of threads; playing in the channel");
@@ -652,7 +664,12 @@ async fn open_thread(
         .await
     {
         Ok(thread) => {
-            if let Err(e) = data.service.set_thread(game, id_i64(thread.id.get())).await {
+            if let Err(e) = data
+                .service
+                .lobbies()
+                .set_thread(game, id_i64(thread.id.get()))
+                .await
+            {
                 tracing::warn!(%game, error = %e, "could not record the game's thread");
                 // Unrecorded, the game stays in the channel (where a restart would look).
                 return None;
@@ -707,7 +724,7 @@ async fn zoom(
     lang: Lang,
 ) -> Result<(), Error> {
     let user = id_i64(click.user.id.get());
-    let edit = match data.service.zoom(game, user, lang).await? {
+    let edit = match data.service.boards().zoom(game, user, lang).await? {
         Some(zoom) => EditInteractionResponse::new()
             .content(content(
                 &Text::new("bot.zoom.parts")

@@ -163,7 +163,7 @@ pub async fn answer(
         Confirm::Cancel | Confirm::CancelResigning => {
             // Moderator rights count in the game's own channel or thread only, as for the
             // command (the question was asked where the command was typed).
-            let view = data.service.lobby(game).await?;
+            let view = data.service.lobbies().lobby(game).await?;
             let here = Some(id_i64(click.channel_id.get()));
             let in_place = here == view.channel || here == view.thread;
             let moderator = in_place && is_moderator(click.member.as_ref());
@@ -179,6 +179,7 @@ pub async fn answer(
         Confirm::Agree => {
             let agreed = data
                 .service
+                .lobbies()
                 .agree_cancel(game, user, data.service.now())
                 .await?;
             agree(http, data, &agreed, user).await?;
@@ -210,9 +211,10 @@ async fn resign(
     lang: Lang,
 ) -> Result<(), Error> {
     data.service
+        .moves()
         .resign(game, user, lang, data.service.now())
         .await?;
-    let view = data.service.lobby(game).await?;
+    let view = data.service.lobbies().lobby(game).await?;
     if let (Some(place), Some(board)) = (send::place_of(&view), view.board_message) {
         send::retire_board(http, &data.pace, place, board).await;
     }
@@ -233,6 +235,7 @@ async fn cancel(
 ) -> Result<bool, Error> {
     let done = data
         .service
+        .lobbies()
         .cancel_with(game, user, moderator, resigning, data.service.now())
         .await?;
     let view = &done.view;
@@ -243,7 +246,7 @@ async fn cancel(
                 .arg("id", view.game.0)
                 .arg("seat", seat)
                 .render_with(view.lang, &view.names())];
-            match data.service.rating_lines(game, view.lang).await {
+            match data.service.records().rating_lines(game, view.lang).await {
                 Ok(r) if !r.is_empty() => {
                     lines.push(Text::new("ratings.result_title").render(view.lang));
                     lines.extend(r);

@@ -37,8 +37,8 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 
-use crate::config::Token;
 use crate::i18n::{Lang, Text};
+use crate::secret::Token;
 use crate::service::{Service, ServiceError};
 
 /// What the bot needs to run. `Debug` is written by hand: the database URL may carry a
@@ -335,11 +335,7 @@ pub async fn run_with_service(
         let mut every = tokio::time::interval(std::time::Duration::from_secs(600));
         loop {
             every.tick().await;
-            if let Err(e) = janitor
-                .store()
-                .forget_interactions_before(now() - 3600)
-                .await
-            {
+            if let Err(e) = janitor.interactions().forget_before(now() - 3600).await {
                 tracing::warn!(error = %e, "could not forget old interaction ids");
             }
         }
@@ -444,7 +440,7 @@ fn health_probe(
                     "the gateway is not connected ({connected} of {started} shards)"
                 ));
             }
-            match tokio::time::timeout(crate::ops::STORE_WAIT, service.store().ping()).await {
+            match tokio::time::timeout(crate::ops::STORE_WAIT, service.ping()).await {
                 Ok(Ok(())) => Ok(()),
                 Ok(Err(e)) if e.is_unavailable() => Err("the database is out of reach".to_string()),
                 Ok(Err(_)) => Err("the database answered with an error".to_string()),
@@ -462,7 +458,7 @@ fn refresh_probe(shards: Arc<serenity::ShardManager>, service: Service) -> crate
     Arc::new(move || {
         let (shards, service) = (Arc::clone(&shards), service.clone());
         Box::pin(async move {
-            service.refresh_gauges().await;
+            service.clocks().refresh_gauges().await;
             let (connected, started) = shard_stages(&shards).await;
             #[allow(clippy::cast_precision_loss, reason = "a few shards")]
             {
@@ -636,9 +632,8 @@ pub(crate) async fn begin(ctx: Context<'_>, ephemeral: bool) -> Result<bool, Err
 /// for the acknowledgement: if the database does not answer in time, the interaction is
 /// handled (better twice than never: the game's version check still stops a double move).
 async fn first_seen(service: &Service, interaction: u64) -> bool {
-    let check = service
-        .store()
-        .first_seen(id_i64(interaction), service.now());
+    let interactions = service.interactions();
+    let check = interactions.first_seen(id_i64(interaction));
     match tokio::time::timeout(FIRST_SEEN_WAIT, check).await {
         Ok(Ok(first)) => first,
         Ok(Err(e)) => {
@@ -660,7 +655,7 @@ const FIRST_SEEN_WAIT: std::time::Duration = std::time::Duration::from_millis(10
 /// never run the same job twice (see `Store::claim_due_jobs`).
 async fn scheduler_loop(http: Arc<serenity::Http>, data: Data, tick: Duration) {
     let worker = format!("{}-{:08x}", std::process::id(), fresh_seed(0) & 0xffff_ffff);
-    match data.service.replan(data.service.now()).await {
+    match data.service.clocks().replan(data.service.now()).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(games = n, "re-planned game clocks"),
         Err(e) => tracing::warn!(error = %e, "could not re-plan game clocks"),
@@ -669,11 +664,21 @@ async fn scheduler_loop(http: Arc<serenity::Http>, data: Data, tick: Duration) {
         sweep::BoardSweeper::new(Duration::from_secs(data.service.timers().board_grace_secs));
     loop {
         boards.sweep(&http, &data).await;
-        match data.service.idle_threads(data.service.now()).await {
+        match data
+            .service
+            .lobbies()
+            .idle_threads(data.service.now())
+            .await
+        {
             Ok(notices) => send::deliver_notices(&http, &data, notices).await,
             Err(e) => tracing::warn!(error = %e, "could not archive idle games' threads"),
         }
-        let full = match data.service.run_due_jobs_counted(&worker, JOB_BATCH).await {
+        let full = match data
+            .service
+            .clocks()
+            .run_due_jobs_counted(&worker, JOB_BATCH)
+            .await
+        {
             Ok((claimed, notices)) => {
                 let full = claimed >= JOB_BATCH as usize;
                 send::deliver_notices(&http, &data, notices).await;

@@ -73,7 +73,7 @@ pub fn replay_edit(step: &ReplayStep) -> EditInteractionResponse {
 async fn game_meant(ctx: Context<'_>, game: Option<i64>) -> Result<GameId, Error> {
     if game.is_none() {
         let here = id_i64(ctx.channel_id().get());
-        if let Some(g) = ctx.data().service.game_of_thread(here).await? {
+        if let Some(g) = ctx.data().service.find().game_of_thread(here).await? {
             return Ok(g);
         }
     }
@@ -95,6 +95,7 @@ pub async fn replay(
     let step = ctx
         .data()
         .service
+        .records()
         .replay_step(
             game,
             Some(author_id(ctx)),
@@ -113,7 +114,7 @@ pub async fn export(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
     let game = game_meant(ctx, game).await?;
-    let file = ctx.data().service.export(game).await?;
+    let file = ctx.data().service.records().export(game).await?;
     let name = file.file_name();
     let bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
     let text = Text::new("replay.export_done")
@@ -142,6 +143,7 @@ pub async fn click(
     let viewer = id_i64(click.user.id.get());
     let step = data
         .service
+        .records()
         .replay_step(
             game,
             Some(viewer),

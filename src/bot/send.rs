@@ -153,7 +153,11 @@ pub async fn hand_reply(
     user: i64,
     lang: Lang,
 ) -> Result<EditInteractionResponse, Error> {
-    let (post, prompt) = data.service.hand_with_options(game, user, lang).await?;
+    let (post, prompt) = data
+        .service
+        .moves()
+        .hand_with_options(game, user, lang)
+        .await?;
     let Some(p) = post else {
         return Ok(EditInteractionResponse::new()
             .content(Text::new("bot.hand.none").render(lang))
@@ -345,7 +349,7 @@ pub async fn all_pings_off(data: &Data, users: &[u64]) -> bool {
         return false;
     }
     for user in users {
-        match data.service.settings_of(id_i64(*user)).await {
+        match data.service.players().settings_of(id_i64(*user)).await {
             Ok(s) if !s.pings => {}
             Ok(_) => return false,
             Err(e) => {
@@ -366,7 +370,7 @@ pub async fn place_message(data: &Data, text: &str) -> CreateMessage {
 
 /// Whether `user` gets their hand by DM (`/settings hand_dms`); yes when it cannot be read.
 async fn wants_hand_dms(data: &Data, user: i64) -> bool {
-    match data.service.settings_of(user).await {
+    match data.service.players().settings_of(user).await {
         Ok(s) => s.hand_dms,
         Err(e) => {
             tracing::warn!(error = %e, "could not read a player's hand_dms setting");
@@ -480,7 +484,7 @@ async fn tell_if_closed(
             return;
         }
     };
-    match data.service.record_dm(view.game, user, ok).await {
+    match data.service.players().record_dm(view.game, user, ok).await {
         Ok(true) => {
             if let Some(place) = place_of(view) {
                 let text = Text::new("bot.dm.closed")
@@ -556,6 +560,7 @@ pub async fn deliver_after(
                     Some(place) => {
                         view = data
                             .service
+                            .lobbies()
                             .lobby(game)
                             .await
                             .map_err(|e| undelivered(e.into()))?;
@@ -604,7 +609,7 @@ pub async fn deliver_after(
 /// Rematch button. A failure is logged: the final board already says who won.
 pub async fn announce_result(http: &serenity::Http, data: &Data, view: &LobbyView, lang: Lang) {
     let game = view.game;
-    let result = match data.service.result(game, lang).await {
+    let result = match data.service.records().result(game, lang).await {
         Ok(r) => r,
         Err(e) => {
             tracing::warn!(%game, error = %e, "could not build a finished game's result");
@@ -693,7 +698,12 @@ pub fn lost_place(e: &serenity::Error) -> Option<LostPlace> {
 /// report of a loss names anyone). Failures are logged.
 pub async fn lose(http: &serenity::Http, data: &Data, game: GameId, why: LostPlace) {
     tracing::info!(%game, ?why, "the game lost its place; pausing it");
-    let notices = match data.service.lose_place(game, why, data.service.now()).await {
+    let notices = match data
+        .service
+        .clocks()
+        .lose_place(game, why, data.service.now())
+        .await
+    {
         Ok(n) => n,
         Err(e) => {
             tracing::warn!(%game, error = %e, "could not pause a game that lost its place");
@@ -704,7 +714,7 @@ pub async fn lose(http: &serenity::Http, data: &Data, game: GameId, why: LostPla
         if let Notice::Dm { user, text, .. } = notice {
             match dm(http, &data.pace, user, text_message(&text)).await {
                 Ok(sent) => {
-                    if let Err(e) = data.service.record_dm(game, user, sent).await {
+                    if let Err(e) = data.service.players().record_dm(game, user, sent).await {
                         tracing::warn!(%game, error = %e, "could not record DM status");
                     }
                 }
@@ -718,7 +728,7 @@ pub async fn lose(http: &serenity::Http, data: &Data, game: GameId, why: LostPla
 
 /// A moderator locked a thread (THREAD_UPDATE): the games played in it pause at once.
 pub async fn thread_locked(http: &serenity::Http, data: &Data, thread: i64) {
-    let games = match data.service.games_shown_in(thread).await {
+    let games = match data.service.find().games_shown_in(thread).await {
         Ok((threads, _)) => threads,
         Err(e) => {
             tracing::warn!(error = %e, "could not look up the games of a locked thread");
@@ -726,7 +736,7 @@ pub async fn thread_locked(http: &serenity::Http, data: &Data, thread: i64) {
         }
     };
     for game in games {
-        match data.service.lobby(game).await {
+        match data.service.lobbies().lobby(game).await {
             Ok(view) if view.status == GameStatus::Active => {
                 lose(http, data, game, LostPlace::Locked).await;
             }
@@ -751,6 +761,7 @@ pub async fn relocate(
         match create_game_thread(http, data, view, channel, lang).await {
             Ok(thread) => {
                 data.service
+                    .lobbies()
                     .set_thread(view.game, id_i64(thread.get()))
                     .await?;
                 tracing::info!(game = %view.game, %thread, "the game moved to a new thread");
@@ -844,7 +855,7 @@ pub async fn open_game_thread(
 /// A thread or channel was deleted (THREAD_DELETE, CHANNEL_DELETE): the games shown there
 /// move to a new thread with their current board, or pause, as when a post finds it gone.
 pub async fn place_deleted(http: &serenity::Http, data: &Data, place: i64) {
-    let (threads, channels) = match data.service.games_shown_in(place).await {
+    let (threads, channels) = match data.service.find().games_shown_in(place).await {
         Ok(found) => found,
         Err(e) => {
             tracing::warn!(error = %e, "could not look up the games of a deleted place");
@@ -862,7 +873,7 @@ pub async fn place_deleted(http: &serenity::Http, data: &Data, place: i64) {
 /// players told by DM (Discord refuses the DMs of players who share no other server with the
 /// bot; that is remembered like closed DMs).
 pub async fn guild_left(http: &serenity::Http, data: &Data, guild: i64) {
-    let games = match data.service.games_of_guild(guild).await {
+    let games = match data.service.find().games_of_guild(guild).await {
         Ok(g) => g,
         Err(e) => {
             tracing::warn!(error = %e, "could not look up the games of a server the bot left");
@@ -870,12 +881,17 @@ pub async fn guild_left(http: &serenity::Http, data: &Data, guild: i64) {
         }
     };
     for game in games {
-        match data.service.lobby(game).await {
+        match data.service.lobbies().lobby(game).await {
             Ok(mut view) => {
                 // Nothing there can be posted to: straight to the pause.
                 view.channel = None;
                 view.thread = None;
-                let lang = data.service.game_lang(game).await.unwrap_or(Lang::En);
+                let lang = data
+                    .service
+                    .clocks()
+                    .game_lang(game)
+                    .await
+                    .unwrap_or(Lang::En);
                 if let Err(e) = relocate(http, data, &view, lang).await {
                     tracing::warn!(%game, error = %e, "could not pause a game of a server the bot left");
                 }
@@ -893,14 +909,17 @@ async fn replace_place(
     game: GameId,
     deleted: i64,
 ) -> Result<(), Error> {
-    let mut view = data.service.lobby(game).await?;
+    let mut view = data.service.lobbies().lobby(game).await?;
     if view.channel == Some(deleted) {
         // Its threads went with the channel.
         view.thread = None;
     }
     if view.status != GameStatus::Active {
         // A lobby's message went with its place: it cannot be joined any more.
-        data.service.place_lost(game, data.service.now()).await?;
+        data.service
+            .clocks()
+            .place_lost(game, data.service.now())
+            .await?;
         return Ok(());
     }
     if view.lost {
@@ -911,9 +930,9 @@ async fn replace_place(
         }
         return Ok(());
     }
-    let lang = data.service.game_lang(game).await?;
+    let lang = data.service.clocks().game_lang(game).await?;
     if let Some(place) = relocate(http, data, &view, lang).await? {
-        let outputs = data.service.show_to_post(game, lang).await?;
+        let outputs = data.service.boards().show_to_post(game, lang).await?;
         let silent = outputs.board.silent;
         let msg = silenced(board_message(&outputs.board, outputs.hands, lang), silent);
         let posted = posting(&data.pace, "post a board", || {
@@ -963,7 +982,12 @@ pub async fn record_posted(
     retired: Option<serenity::MessageId>,
 ) {
     let message = posted.map(|(m, _)| id_i64(m.id.get()));
-    match data.service.board_posted(game, version, message).await {
+    match data
+        .service
+        .boards()
+        .board_posted(game, version, message)
+        .await
+    {
         Ok(Some(old)) => {
             let Some((_, place)) = posted else { return };
             if retired.map(|r| id_i64(r.get())) != Some(old) {
@@ -1016,11 +1040,11 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
             deliver(http, data, &outputs).await
         }
         Notice::Place { game, text } => {
-            let view = data.service.lobby(game).await?;
+            let view = data.service.lobbies().lobby(game).await?;
             post_in_place(http, data, &view, &text).await
         }
         Notice::LobbyClosed { game, text } => {
-            let view = data.service.lobby(game).await?;
+            let view = data.service.lobbies().lobby(game).await?;
             let (Some(channel), Some(message)) = (view.channel, view.lobby_message) else {
                 return Ok(());
             };
@@ -1035,13 +1059,13 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
             Ok(())
         }
         Notice::Archive { game } => {
-            let view = data.service.lobby(game).await?;
+            let view = data.service.lobbies().lobby(game).await?;
             archive_thread(http, &data.pace, &view).await;
             Ok(())
         }
         Notice::Private { game, post } => {
-            let lang = data.service.game_lang(game).await?;
-            let view = data.service.lobby(game).await?;
+            let lang = data.service.clocks().game_lang(game).await?;
+            let view = data.service.lobbies().lobby(game).await?;
             send_private(http, data, &view, &[post], None, lang).await;
             Ok(())
         }
@@ -1052,7 +1076,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
             fallback,
         } => {
             let view = match game {
-                Some(g) => Some(data.service.lobby(g).await?),
+                Some(g) => Some(data.service.lobbies().lobby(g).await?),
                 None => None,
             };
             let known_closed = view.as_ref().is_some_and(|v| v.dm_closed(user));
@@ -1069,7 +1093,7 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
             };
             if let Some(v) = &view {
                 if !known_closed {
-                    data.service.record_dm(v.game, user, sent).await?;
+                    data.service.players().record_dm(v.game, user, sent).await?;
                 }
                 if let (false, Some(fallback)) = (sent, fallback) {
                     post_in_place(http, data, v, &fallback).await?;

@@ -34,7 +34,7 @@ impl BoardSweeper {
 
     /// Posts the boards missing for longer than the grace.
     pub async fn sweep(&mut self, http: &serenity::Http, data: &Data) {
-        let unposted = match data.service.unposted_boards(SWEEP_BATCH).await {
+        let unposted = match data.service.boards().unposted_boards(SWEEP_BATCH).await {
             Ok(u) => u,
             Err(e) => {
                 tracing::warn!(error = %e, "could not look for unposted boards");
@@ -65,7 +65,7 @@ impl BoardSweeper {
 /// gone, the bot lost access) gives up on that board; a passing failure waits for the claim
 /// to lapse and tries again.
 async fn repost(http: &serenity::Http, data: &Data, game: GameId, version: Version) {
-    let outputs = match data.service.repost(game, version).await {
+    let outputs = match data.service.boards().repost(game, version).await {
         Ok(Some(found)) => found,
         Ok(None) => return,
         Err(e) => {
@@ -79,7 +79,12 @@ async fn repost(http: &serenity::Http, data: &Data, game: GameId, version: Versi
         }
         Err(Error::Undelivered(cause)) if refused_for_good(&cause) => {
             tracing::warn!(%game, error = %cause, "a lost board cannot be posted; giving up on it");
-            if let Err(e) = data.service.board_posted(game, version, None).await {
+            if let Err(e) = data
+                .service
+                .boards()
+                .board_posted(game, version, None)
+                .await
+            {
                 tracing::warn!(%game, error = %e, "could not record the board as given up");
             }
         }

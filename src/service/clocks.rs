@@ -7,18 +7,18 @@
 //! and that the clock is at the revision it was planned for, so a job for a game that moved on
 //! does nothing. Effects are guarded twice: the game's version (a move lands once) and a fenced
 //! completion for messages (a reminder is removed by the claim that sends it, before sending).
-use serde::{Deserialize, Serialize};
 
-use super::lobby::check_clock_len;
-use super::output::{self, Notice};
-use super::{seed_from_i64, Loaded, LobbyError, Service, ServiceError};
+use super::core::{
+    bot_job, check_clock_len, game_lang, quiet_of, same_clock, stale, Mover, TurnJob,
+};
+use super::output::{self, due, id_u64, mention, place_link, Notice};
+use super::{seed_from_i64, Clocks, Loaded, LobbyError, ServiceError};
 use crate::ai::BotPlayer;
-use crate::clock::{after_quiet, human_duration, Quiet, Zone, HOUR, MAX_TURN_SECS, MIN_TURN_SECS};
+use crate::clock::{after_quiet, human_duration, Quiet, Zone, HOUR, MAX_TURN_SECS};
 use crate::engine::{AnyGame, AppliedMove, GameId, PlayError, Seat};
 use crate::i18n::{Lang, Text};
 use crate::store::{
-    GameRecord, GameStatus, JobKind, JobRecord, NewJob, StoreError, TimeoutPolicy, TurnClock,
-    TurnPlan, UserSettings,
+    GameStatus, JobKind, JobRecord, StoreError, TimeoutPolicy, TurnClock, TurnPlan,
 };
 
 /// Jobs run at once by default: a PostgreSQL pool has 8 connections, SQLite has one writer
@@ -147,7 +147,7 @@ pub enum ClockAction {
     Change(Option<i64>),
 }
 
-/// Where a paused game goes on ([`Service::resume_in`]): its channel, its thread if any, and
+/// Where a paused game goes on ([`Clocks::resume_in`]): its channel, its thread if any, and
 /// the board the front end posted there, which becomes its live board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NewPlace {
@@ -167,294 +167,27 @@ pub enum LostPlace {
     NoAccess,
 }
 
-/// The payload of a turn job.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-struct TurnJob {
-    rev: i64,
-    seat: u8,
-    #[serde(default)]
-    last: bool,
-}
-
-fn turn_job(kind: JobKind, game: GameId, due_at: i64, rev: i64, seat: Seat, last: bool) -> NewJob {
-    let payload = TurnJob {
-        rev,
-        seat: seat.0,
-        last,
-    };
-    NewJob {
-        due_at,
-        kind,
-        game: Some(game),
-        user: None,
-        payload: serde_json::to_string(&payload).unwrap_or_default(),
-    }
-}
-
-/// Lets the seat's bot (src/ai) decide, from that seat's views only, until another seat must
-/// decide or the game ends. Returns the game and the options played.
-fn bot_turn(
-    mut work: Box<dyn AnyGame>,
-    seat: Seat,
-    level: crate::ai::Level,
-    seed: u64,
-) -> (Box<dyn AnyGame>, Result<Vec<AppliedMove>, PlayError>) {
-    let mut rng = crate::engine::GameRng::seed_from_u64(seed);
-    let mut applied = Vec::new();
-    for _ in 0..MAX_AUTO_STEPS {
-        let Some(prompt) = work.prompt() else { break };
-        if prompt.seat != seat || prompt.options.is_empty() {
-            break;
-        }
-        let pick = match work.bot_option(level, rng.next_u64()) {
-            Some(m) => m.notation,
-            None => prompt.options[rng.gen_range(0..prompt.options.len())].clone(),
-        };
-        match work.apply_notation(seat, &pick) {
-            Ok(m) => applied.push(m),
-            Err(e) => return (work, Err(e)),
-        }
-    }
-    (work, Ok(applied))
-}
-
-/// A bot seat's turn: it plays after the game's delay (none by default), so people can
-/// follow what happens.
-fn bot_job(record: &GameRecord, now: i64, rev: i64, seat: Seat) -> NewJob {
-    let due = now.saturating_add(record.bot_delay.clamp(0, super::lobby::MAX_BOT_DELAY));
-    turn_job(JobKind::Bot, record.id, due, rev, seat, false)
-}
-
-/// The language of a game's public messages.
-pub(super) fn game_lang(record: &GameRecord) -> Lang {
-    record.lang.unwrap_or_default()
-}
-
-/// The language of what a change posts in a game's place: the one the game was opened with
-/// (whoever clicked), so the whole game reads in its lobby's language; `asked` only for a game
-/// stored before games kept theirs.
-pub(super) fn public_lang(record: &GameRecord, asked: Lang) -> Lang {
-    record.lang.unwrap_or(asked)
-}
-
-/// Where a game is played, as a link: to its live board when it has one (empty when the game
-/// has no place).
-pub(super) fn place_link(record: &GameRecord) -> String {
-    link(
-        record.guild,
-        record.thread.or(record.channel),
-        record.board_message,
-    )
-}
-
-/// A link to `message` in `place` (or to the place), in `guild`.
-pub(super) fn link(guild: Option<i64>, place: Option<i64>, message: Option<i64>) -> String {
-    match (guild, place, message) {
-        (Some(g), Some(c), Some(m)) => format!(
-            "https://discord.com/channels/{}/{}/{}",
-            id_u64(g),
-            id_u64(c),
-            id_u64(m)
-        ),
-        (Some(g), Some(c), None) => {
-            format!("https://discord.com/channels/{}/{}", id_u64(g), id_u64(c))
-        }
-        (None, Some(c), _) => format!("<#{}>", id_u64(c)),
-        _ => String::new(),
-    }
-}
-
-/// A deadline as Discord shows it to each reader in their own time zone and language: how
-/// far off it is ("in 5 hours"), then the date and time.
-pub fn due(deadline: i64) -> String {
-    format!("<t:{deadline}:R> (<t:{deadline}:f>)")
-}
-
-pub(super) fn mention(user: i64) -> String {
-    format!("<@{}>", id_u64(user))
-}
-
-/// Front-end ids are u64 stored as i64 (same bits).
-fn id_u64(id: i64) -> u64 {
-    u64::from_ne_bytes(id.to_ne_bytes())
-}
-
-impl Service {
-    /// The plan for the turn that follows a change, or `None` when the same seat still decides
-    /// (unless `new_turn`). A bot seat gets a job due now; an open seat waits; a human seat
-    /// gets the deadline (after their vacation, if any) and reminders.
-    pub(crate) async fn plan_turn(
-        &self,
-        record: &GameRecord,
-        game: &dyn AnyGame,
-        now: i64,
-        new_turn: bool,
-    ) -> Result<Option<TurnPlan>, ServiceError> {
-        let seat = game.prompt().map(|p| p.seat);
-        if !new_turn && seat == record.clock.seat {
-            return Ok(None);
-        }
-        let mut plan = TurnPlan {
-            from_rev: record.clock.rev,
-            clock: TurnClock {
-                rev: record.clock.rev + 1,
-                seat,
-                started_at: seat.map(|_| now),
-                deadline_at: None,
-                paused_left: None,
-            },
-            jobs: Vec::new(),
-            seats: Vec::new(),
-            attendance: Vec::new(),
-        };
-        let Some(seat) = seat else {
-            return Ok(Some(plan));
-        };
-        let Some(holder) = record.seats.get(seat.index()) else {
-            return Ok(Some(plan));
-        };
-        if holder.is_bot {
-            plan.jobs.push(bot_job(record, now, plan.clock.rev, seat));
-            return Ok(Some(plan));
-        }
-        // Stored lengths from before the cap are capped here too.
-        let Some(len) = record
-            .clock_secs
-            .filter(|_| !holder.vacant)
-            .map(|l| l.clamp(MIN_TURN_SECS, MAX_TURN_SECS))
-        else {
-            return Ok(Some(plan));
-        };
-        if record.clock.paused_left.is_some() {
-            // The host paused the clock: the new turn waits with its full time.
-            plan.clock.paused_left = Some(len);
-            return Ok(Some(plan));
-        }
-        let settings = self.holder_settings(record, seat).await?;
-        let start = settings.vacation_until.map_or(now, |v| v.max(now));
-        self.run_clock(
-            &mut plan,
-            record.id,
-            seat,
-            start,
-            start.saturating_add(len),
-            &settings,
-            now,
-        );
-        Ok(Some(plan))
-    }
-
-    /// Runs the clock of `plan` until `deadline`: the deadline job and the reminders still to
-    /// come of a turn that started at `start`.
-    #[allow(clippy::too_many_arguments, reason = "plain values of one turn")]
-    pub(super) fn run_clock(
-        &self,
-        plan: &mut TurnPlan,
-        game: GameId,
-        seat: Seat,
-        start: i64,
-        deadline: i64,
-        settings: &UserSettings,
-        now: i64,
-    ) {
-        plan.clock.deadline_at = Some(deadline);
-        plan.clock.paused_left = None;
-        let rev = plan.clock.rev;
-        plan.jobs.push(turn_job(
-            JobKind::Deadline,
-            game,
-            deadline,
-            rev,
-            seat,
-            false,
-        ));
-        let zone = Zone::of(settings.timezone.as_deref());
-        for (at, last) in self
-            .timers
-            .reminders(start, deadline, now, zone, quiet_of(settings))
-        {
-            plan.jobs
-                .push(turn_job(JobKind::Remind, game, at, rev, seat, last));
-        }
-    }
-
-    /// The same clock under a new revision, its jobs planned again (after a seat change that
-    /// does not touch the turn, or to re-plan after a restart).
-    pub(crate) async fn replan_current(
-        &self,
-        record: &GameRecord,
-        now: i64,
-    ) -> Result<TurnPlan, ServiceError> {
-        let mut plan = same_clock(&record.clock);
-        let Some(seat) = record.clock.seat else {
-            return Ok(plan);
-        };
-        let holder = record.seats.get(seat.index());
-        if holder.is_some_and(|h| h.is_bot) {
-            plan.jobs.push(bot_job(record, now, plan.clock.rev, seat));
-        } else if let Some(deadline) = record.clock.deadline_at {
-            let settings = self.holder_settings(record, seat).await?;
-            let start = record.clock.started_at.unwrap_or(now);
-            self.run_clock(&mut plan, record.id, seat, start, deadline, &settings, now);
-        }
-        Ok(plan)
-    }
-
-    async fn holder_settings(
-        &self,
-        record: &GameRecord,
-        seat: Seat,
-    ) -> Result<UserSettings, ServiceError> {
-        match record.seats.get(seat.index()).and_then(|s| s.user) {
-            Some(u) => Ok(self.store.user_settings(u).await?),
-            None => Ok(UserSettings::default()),
-        }
-    }
-
+impl Clocks<'_> {
     /// The language of a game's public messages (chosen at `/play` from the server's).
-    pub async fn game_lang(&self, game: GameId) -> Result<Lang, ServiceError> {
-        Ok(game_lang(&self.store.game(game).await?))
-    }
-
-    pub(crate) fn wake_if_due(&self, plan: &TurnPlan, now: i64) {
-        if plan.jobs.iter().any(|j| j.due_at <= now) {
-            self.wake.notify_one();
-        }
-    }
-
-    /// Starts the clock of a game that just started (or was stored before clocks existed).
-    pub(crate) async fn start_clock(
-        &self,
-        loaded: &mut Loaded,
-        now: i64,
-    ) -> Result<(), ServiceError> {
-        if let Some(plan) = self
-            .plan_turn(&loaded.record, loaded.game.as_ref(), now, true)
-            .await?
-        {
-            if self.store.apply_turn_plan(loaded.record.id, &plan).await? {
-                loaded.record.clock = plan.clock;
-                self.wake_if_due(&plan, now);
-            }
-        }
-        Ok(())
+    pub async fn game_lang(self, game: GameId) -> Result<Lang, ServiceError> {
+        Ok(game_lang(&self.core.store.game(game).await?))
     }
 
     /// Plans the games that should have jobs and have none (start-up, after a restart or an
     /// upgrade). Returns how many were planned.
-    pub async fn replan(&self, now: i64) -> Result<usize, ServiceError> {
+    pub async fn replan(self, now: i64) -> Result<usize, ServiceError> {
         // Games are planned side by side, as many at once as the scheduler runs jobs: after
         // an outage with thousands of games, one after another would keep their timers
         // waiting for minutes (each plan is a few round trips to the store).
         let bound = std::sync::Arc::new(tokio::sync::Semaphore::new(
-            self.timers.scheduler_concurrency.max(1),
+            self.core.timers.scheduler_concurrency.max(1),
         ));
         let mut tasks = tokio::task::JoinSet::new();
-        for id in self.store.games_needing_plan(1000).await? {
-            let (service, bound) = (self.clone(), std::sync::Arc::clone(&bound));
+        for id in self.core.store.games_needing_plan(1000).await? {
+            let (core, bound) = (self.core.clone(), std::sync::Arc::clone(&bound));
             tasks.spawn(async move {
                 let _permit = bound.acquire_owned().await.ok();
-                service.replan_one(id, now).await
+                Clocks { core: &core }.replan_one(id, now).await
             });
         }
         let (mut planned, mut failed) = (0, None);
@@ -473,8 +206,8 @@ impl Service {
     }
 
     /// Plans one game's clock; `false` when the game cannot be loaded (logged, left alone).
-    async fn replan_one(&self, id: GameId, now: i64) -> Result<bool, ServiceError> {
-        let mut loaded = match self.load(id).await {
+    async fn replan_one(self, id: GameId, now: i64) -> Result<bool, ServiceError> {
+        let mut loaded = match self.core.load(id).await {
             Ok(l) => l,
             Err(e) => {
                 tracing::warn!(game = %id, error = %e, "cannot re-plan a game's clock");
@@ -482,11 +215,11 @@ impl Service {
             }
         };
         if loaded.record.clock.seat.is_none() {
-            self.start_clock(&mut loaded, now).await?;
+            self.core.start_clock(&mut loaded, now).await?;
         } else {
-            let plan = self.replan_current(&loaded.record, now).await?;
-            self.store.apply_turn_plan(id, &plan).await?;
-            self.wake_if_due(&plan, now);
+            let plan = self.core.replan_current(&loaded.record, now).await?;
+            self.core.store.apply_turn_plan(id, &plan).await?;
+            self.core.wake_if_due(&plan, now);
         }
         Ok(true)
     }
@@ -494,34 +227,34 @@ impl Service {
     /// The game's place on Discord is gone (its channel deleted, with its threads): nothing can
     /// be shown, so the place is forgotten, a running clock is paused where it stands (its
     /// reminders, deadline and bot turns wait), and every seated player is told by DM.
-    pub async fn place_lost(&self, game: GameId, now: i64) -> Result<Vec<Notice>, ServiceError> {
+    pub async fn place_lost(self, game: GameId, now: i64) -> Result<Vec<Notice>, ServiceError> {
         self.lose_place(game, LostPlace::Deleted, now).await
     }
 
     /// The game's place refused the bot for good: the channel was deleted, a moderator locked
     /// the thread, or the bot may no longer post there. The game is paused where it stands and
     /// nothing is posted for it until the host or a moderator gives it a place again
-    /// ([`Service::resume_in`]); a moderator's lock is theirs to lift, so the bot does not
+    /// ([`Clocks::resume_in`]); a moderator's lock is theirs to lift, so the bot does not
     /// open a thread elsewhere by itself. Only the first report of a loss tells anyone (by DM:
     /// the players and the host for a deletion or a lock, the host alone for lost rights).
     pub async fn lose_place(
-        &self,
+        self,
         game: GameId,
         why: LostPlace,
         now: i64,
     ) -> Result<Vec<Notice>, ServiceError> {
         if why == LostPlace::Deleted {
-            self.store.clear_place(game).await?;
+            self.core.store.clear_place(game).await?;
         }
-        if !self.store.mark_lost(game, now).await? {
+        if !self.core.store.mark_lost(game, now).await? {
             return Ok(Vec::new());
         }
-        let record = self.store.game(game).await?;
+        let record = self.core.store.game(game).await?;
         if let (None, Some(deadline)) = (record.clock.paused_left, record.clock.deadline_at) {
             let mut plan = same_clock(&record.clock);
             plan.clock.deadline_at = None;
             plan.clock.paused_left = Some(deadline.saturating_sub(now).max(0));
-            if !self.store.apply_turn_plan(game, &plan).await? {
+            if !self.core.store.apply_turn_plan(game, &plan).await? {
                 return Err(stale(&record));
             }
         }
@@ -564,15 +297,15 @@ impl Service {
             .collect())
     }
 
-    /// Whether `user` may give `game`, whose place was lost, a new one ([`Service::resume_in`]):
+    /// Whether `user` may give `game`, whose place was lost, a new one ([`Clocks::resume_in`]):
     /// its host or a moderator. Changes nothing.
     pub async fn may_resume_in(
-        &self,
+        self,
         game: GameId,
         user: i64,
         is_moderator: bool,
     ) -> Result<(), ServiceError> {
-        let loaded = self.load_active(game, None).await?;
+        let loaded = self.core.load_active(game, None).await?;
         if loaded.record.host != Some(user) && !is_moderator {
             return Err(LobbyError::NotHost.into());
         }
@@ -586,7 +319,7 @@ impl Service {
     /// for it, after the front end posted its board there: `place`) and starts its clock again
     /// with the time that was left. Returns the notice for the new place.
     pub async fn resume_in(
-        &self,
+        self,
         game: GameId,
         user: i64,
         is_moderator: bool,
@@ -599,10 +332,15 @@ impl Service {
             thread,
             board,
         } = place;
-        if !self.store.found_place(game, channel, thread, board).await? {
+        if !self
+            .core
+            .store
+            .found_place(game, channel, thread, board)
+            .await?
+        {
             return Err(LobbyError::ClockNotPaused.into());
         }
-        let record = self.store.game(game).await?;
+        let record = self.core.store.game(game).await?;
         let lang = game_lang(&record);
         let mut plan = same_clock(&record.clock);
         let names = super::text_names(&record);
@@ -613,9 +351,10 @@ impl Service {
             .arg("players", players.join(" "))
             .render_with(lang, &names);
         if let (Some(left), Some(seat)) = (record.clock.paused_left, record.clock.seat) {
-            let settings = self.holder_settings(&record, seat).await?;
+            let settings = self.core.holder_settings(&record, seat).await?;
             let left = left.clamp(0, MAX_TURN_SECS);
-            self.run_clock(&mut plan, game, seat, now, now + left, &settings, now);
+            self.core
+                .run_clock(&mut plan, game, seat, now, now + left, &settings, now);
             text.push('\n');
             text.push_str(
                 &Text::new("bot.clock.resumed")
@@ -630,24 +369,24 @@ impl Service {
         {
             plan.jobs.push(bot_job(&record, now, plan.clock.rev, seat));
         }
-        if !self.store.apply_turn_plan(game, &plan).await? {
+        if !self.core.store.apply_turn_plan(game, &plan).await? {
             return Err(stale(&record));
         }
-        self.wake_if_due(&plan, now);
+        self.core.wake_if_due(&plan, now);
         Ok(Notice::Place { game, text })
     }
 
     /// `/clock`: pause, resume, extend or change a game's clock (host or moderator). Returns
     /// the notice for the game's place.
     pub async fn clock(
-        &self,
+        self,
         game: GameId,
         user: i64,
         is_moderator: bool,
         action: ClockAction,
         now: i64,
     ) -> Result<Notice, ServiceError> {
-        let loaded = self.load_active(game, None).await?;
+        let loaded = self.core.load_active(game, None).await?;
         let record = &loaded.record;
         if record.host != Some(user) && !is_moderator {
             return Err(LobbyError::NotHost.into());
@@ -670,9 +409,10 @@ impl Service {
             ClockAction::Resume => {
                 let left = record.clock.paused_left.ok_or(LobbyError::ClockNotPaused)?;
                 let seat = seat.ok_or(LobbyError::ClockNotRunning)?;
-                let settings = self.holder_settings(record, seat).await?;
+                let settings = self.core.holder_settings(record, seat).await?;
                 let left = left.clamp(0, MAX_TURN_SECS);
-                self.run_clock(&mut plan, game, seat, now, now + left, &settings, now);
+                self.core
+                    .run_clock(&mut plan, game, seat, now, now + left, &settings, now);
                 Text::new("bot.clock.resumed").arg("due", due(now + left))
             }
             ClockAction::Extend(secs) => {
@@ -687,10 +427,11 @@ impl Service {
                         .deadline_at
                         .ok_or(LobbyError::ClockNotRunning)?;
                     let seat = seat.ok_or(LobbyError::ClockNotRunning)?;
-                    let settings = self.holder_settings(record, seat).await?;
+                    let settings = self.core.holder_settings(record, seat).await?;
                     let start = record.clock.started_at.unwrap_or(now);
                     let left = extended(deadline.saturating_sub(now).max(0), secs)?;
-                    self.run_clock(&mut plan, game, seat, start, now + left, &settings, now);
+                    self.core
+                        .run_clock(&mut plan, game, seat, start, now + left, &settings, now);
                     Text::new("bot.clock.extended").arg("due", due(now + left))
                 }
             }
@@ -698,7 +439,7 @@ impl Service {
                 if let Some(len) = len {
                     check_clock_len(len)?;
                 }
-                self.store.set_clock_secs(game, len).await?;
+                self.core.store.set_clock_secs(game, len).await?;
                 plan.clock.deadline_at = None;
                 plan.clock.paused_left = None;
                 match (len, seat) {
@@ -711,11 +452,12 @@ impl Service {
                             .get(seat.index())
                             .is_some_and(|s| !s.is_bot && !s.vacant) =>
                     {
-                        let settings = self.holder_settings(record, seat).await?;
+                        let settings = self.core.holder_settings(record, seat).await?;
                         let start = settings.vacation_until.map_or(now, |v| v.max(now));
                         plan.clock.started_at = Some(now);
                         let deadline = start.saturating_add(len);
-                        self.run_clock(&mut plan, game, seat, start, deadline, &settings, now);
+                        self.core
+                            .run_clock(&mut plan, game, seat, start, deadline, &settings, now);
                     }
                     _ => {}
                 }
@@ -729,7 +471,7 @@ impl Service {
         if let Some(seat) = seat.filter(|s| record.seats.get(s.index()).is_some_and(|h| h.is_bot)) {
             plan.jobs.push(bot_job(record, now, plan.clock.rev, seat));
         }
-        if !self.store.apply_turn_plan(game, &plan).await? {
+        if !self.core.store.apply_turn_plan(game, &plan).await? {
             return Err(stale(record));
         }
         let lang = game_lang(record);
@@ -741,18 +483,14 @@ impl Service {
 
     /// Claims the jobs due now and runs them; returns what to send. One failing job is
     /// logged and retried after its lease (dropped after `max_attempts`); the others go on.
-    pub async fn run_due_jobs(
-        &self,
-        worker: &str,
-        limit: u32,
-    ) -> Result<Vec<Notice>, ServiceError> {
+    pub async fn run_due_jobs(self, worker: &str, limit: u32) -> Result<Vec<Notice>, ServiceError> {
         Ok(self.run_due_jobs_counted(worker, limit).await?.1)
     }
 
-    /// [`Service::run_due_jobs`], with how many jobs were claimed (those that had nothing left
+    /// [`Clocks::run_due_jobs`], with how many jobs were claimed (those that had nothing left
     /// to do included): a full batch means more may be due.
     pub async fn run_due_jobs_counted(
-        &self,
+        self,
         worker: &str,
         limit: u32,
     ) -> Result<(usize, Vec<Notice>), ServiceError> {
@@ -766,14 +504,15 @@ impl Service {
     /// across processes is the claim's (see `Store::claim_due_jobs`) and the fenced effects'
     /// (a game's version, `complete_claimed`), not this process's order.
     pub async fn run_due_jobs_timed(
-        &self,
+        self,
         worker: &str,
         limit: u32,
     ) -> Result<JobsRun, ServiceError> {
-        let now = self.now();
+        let now = self.core.now();
         let jobs = self
+            .core
             .store
-            .claim_due_jobs(now, limit, worker, self.timers.lease_secs)
+            .claim_due_jobs(now, limit, worker, self.core.timers.lease_secs)
             .await?;
         let claimed = jobs.len();
         // Jobs by game, in due order (claimed jobs come sorted); a job of no game alone.
@@ -792,15 +531,15 @@ impl Service {
             }
         }
         let bound = std::sync::Arc::new(tokio::sync::Semaphore::new(
-            self.timers.scheduler_concurrency.max(1),
+            self.core.timers.scheduler_concurrency.max(1),
         ));
         // Each job runs in its own task: an error or even a panic in one job is logged and
         // the others go on (the job's lease lapses and it is retried, then dropped).
         let tasks: Vec<_> = groups
             .into_iter()
             .map(|group| {
-                let (service, worker, bound) = (
-                    self.clone(),
+                let (core, worker, bound) = (
+                    self.core.clone(),
                     worker.to_string(),
                     std::sync::Arc::clone(&bound),
                 );
@@ -809,17 +548,18 @@ impl Service {
                     let mut done = Vec::with_capacity(group.len());
                     for (i, job) in group {
                         let fired = {
-                            let (service, job, worker) =
-                                (service.clone(), job.clone(), worker.clone());
-                            tokio::spawn(async move { service.fire(&job, &worker, now).await })
-                                .await
+                            let (core, job, worker) = (core.clone(), job.clone(), worker.clone());
+                            tokio::spawn(async move {
+                                Clocks { core: &core }.fire(&job, &worker, now).await
+                            })
+                            .await
                         };
                         let fired = match fired {
                             Ok(Ok(notices)) => Ok(notices),
                             Ok(Err(e)) => Err(e.to_string()),
                             Err(panicked) => Err(format!("the job panicked: {panicked}")),
                         };
-                        service.job_ran(&job, fired.is_ok());
+                        Clocks { core: &core }.job_ran(&job, fired.is_ok());
                         done.push((i, job, fired, std::time::Instant::now()));
                     }
                     done
@@ -855,9 +595,9 @@ impl Service {
                 Err(failure) => failure,
             };
             tracing::warn!(job = job.id, kind = %job.kind, attempts = job.attempts, error = %failure, "job failed");
-            if job.attempts >= self.timers.max_attempts {
+            if job.attempts >= self.core.timers.max_attempts {
                 tracing::error!(job = job.id, kind = %job.kind, "job dropped after repeated failures");
-                if let Err(e) = self.drop_job(&job, worker).await {
+                if let Err(e) = self.core.drop_job(&job, worker).await {
                     tracing::warn!(job = job.id, error = %e, "could not drop a failed job");
                 }
             }
@@ -866,19 +606,19 @@ impl Service {
     }
 
     /// A job ran: counted by kind and result, and how late it finished after it was due.
-    fn job_ran(&self, job: &JobRecord, ok: bool) {
+    fn job_ran(self, job: &JobRecord, ok: bool) {
         let kind = job.kind.as_str();
         let result = if ok { "done" } else { "failed" };
         metrics::counter!(crate::ops::JOBS, "kind" => kind, "result" => result).increment(1);
-        let late = self.now().saturating_sub(job.due_at).max(0);
+        let late = self.core.now().saturating_sub(job.due_at).max(0);
         #[allow(clippy::cast_precision_loss, reason = "seconds, far below 2^52")]
         metrics::histogram!(crate::ops::JOB_LATENESS_SECONDS, "kind" => kind).record(late as f64);
     }
 
     /// Sets the gauges read from the database (all processes' figures): games running by
     /// game, jobs due and not held, jobs planned. Called just before a scrape.
-    pub async fn refresh_gauges(&self) {
-        match self.store.live_games_by_kind().await {
+    pub async fn refresh_gauges(self) {
+        match self.core.store.live_games_by_kind().await {
             Ok(live) => {
                 for kind in crate::engine::GameKind::ALL {
                     let n = live.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n);
@@ -888,7 +628,7 @@ impl Service {
             }
             Err(e) => tracing::warn!(error = %e, "could not count the live games"),
         }
-        match self.store.job_queue(self.now()).await {
+        match self.core.store.job_queue(self.core.now()).await {
             Ok((due, planned)) => {
                 #[allow(clippy::cast_precision_loss, reason = "a count of jobs")]
                 {
@@ -901,7 +641,7 @@ impl Service {
     }
 
     async fn fire(
-        &self,
+        self,
         job: &JobRecord,
         worker: &str,
         now: i64,
@@ -910,33 +650,26 @@ impl Service {
             JobKind::Deadline => self.fire_deadline(job, worker, now).await,
             JobKind::Bot => self.fire_bot(job, worker, now).await,
             JobKind::Remind => self.fire_reminder(job, worker, now).await,
-            JobKind::Digest => self.fire_digest(job, worker, now).await,
+            JobKind::Digest => {
+                // The digest is the players' own: its job only runs here.
+                super::Players { core: self.core }
+                    .fire_digest(job, worker, now)
+                    .await
+            }
             JobKind::Lobby => self.fire_lobby(job, worker, now).await,
             JobKind::Archive => self.fire_archive(job, worker).await,
         }
     }
 
-    /// Removes a job that has nothing (more) to do, if this claim still holds it.
-    pub(super) async fn drop_job(
-        &self,
-        job: &JobRecord,
-        worker: &str,
-    ) -> Result<bool, ServiceError> {
-        Ok(self
-            .store
-            .complete_claimed(job.id, worker, job.attempts)
-            .await?)
-    }
-
     /// The game and seat of a turn job that still applies; otherwise the job is dropped.
     async fn current_turn(
-        &self,
+        self,
         job: &JobRecord,
         worker: &str,
     ) -> Result<Option<(Loaded, Seat, bool)>, ServiceError> {
         let payload: Option<TurnJob> = serde_json::from_str(&job.payload).ok();
         let loaded = match (job.game, payload) {
-            (Some(game), Some(_)) => match self.load(game).await {
+            (Some(game), Some(_)) => match self.core.load(game).await {
                 Ok(l) => Some(l),
                 Err(ServiceError::NoGame(_) | ServiceError::Lobby(LobbyError::NotStarted(_))) => {
                     None
@@ -957,13 +690,13 @@ impl Service {
         };
         if current.is_none() {
             // The game moved on, ended, or the job is unreadable: nothing to do.
-            self.drop_job(job, worker).await?;
+            self.core.drop_job(job, worker).await?;
         }
         Ok(current)
     }
 
     pub(super) async fn fire_deadline(
-        &self,
+        self,
         job: &JobRecord,
         worker: &str,
         now: i64,
@@ -972,7 +705,7 @@ impl Service {
             return Ok(Vec::new());
         };
         if loaded.record.clock.deadline_at.is_none_or(|d| d > now) {
-            self.drop_job(job, worker).await?;
+            self.core.drop_job(job, worker).await?;
             return Ok(Vec::new());
         }
         let lang = game_lang(&loaded.record);
@@ -998,34 +731,23 @@ impl Service {
         }
     }
 
-    /// The job that archives a game's thread once its grace after the end is over.
-    pub(super) fn archive_job(&self, game: GameId, now: i64) -> NewJob {
-        NewJob {
-            due_at: now.saturating_add(self.timers.archive_grace_secs.max(0)),
-            kind: JobKind::Archive,
-            game: Some(game),
-            user: None,
-            payload: String::new(),
-        }
-    }
-
     /// A finished game's grace is over: its thread is archived (removed by this claim first,
     /// so it is asked at most once).
     async fn fire_archive(
-        &self,
+        self,
         job: &JobRecord,
         worker: &str,
     ) -> Result<Vec<Notice>, ServiceError> {
         let game = job.game;
         let ended = match game {
-            Some(g) => match self.store.game(g).await {
+            Some(g) => match self.core.store.game(g).await {
                 Ok(r) => matches!(r.status, GameStatus::Finished | GameStatus::Cancelled),
                 Err(StoreError::NotFound(_)) => false,
                 Err(e) => return Err(e.into()),
             },
             None => false,
         };
-        if !self.drop_job(job, worker).await? || !ended {
+        if !self.core.drop_job(job, worker).await? || !ended {
             return Ok(Vec::new());
         }
         Ok(game
@@ -1037,33 +759,35 @@ impl Service {
     /// An idle lobby closes: cancelled, and its message says why. A lobby touched since the job
     /// was planned waits until it has been idle for the whole time.
     async fn fire_lobby(
-        &self,
+        self,
         job: &JobRecord,
         worker: &str,
         now: i64,
     ) -> Result<Vec<Notice>, ServiceError> {
         let Some(game) = job.game else {
-            self.drop_job(job, worker).await?;
+            self.core.drop_job(job, worker).await?;
             return Ok(Vec::new());
         };
-        let record = match self.store.game(game).await {
+        let record = match self.core.store.game(game).await {
             Ok(r) if r.status == GameStatus::Lobby => r,
             Ok(_) | Err(StoreError::NotFound(_)) => {
-                self.drop_job(job, worker).await?;
+                self.core.drop_job(job, worker).await?;
                 return Ok(Vec::new());
             }
             Err(e) => return Err(e.into()),
         };
         let due = record
             .updated_at
-            .saturating_add(self.timers.lobby_idle_secs);
+            .saturating_add(self.core.timers.lobby_idle_secs);
         if due > now {
-            self.store
+            self.core
+                .store
                 .postpone_claimed(job.id, worker, job.attempts, due)
                 .await?;
             return Ok(Vec::new());
         }
         match self
+            .core
             .store
             .set_status(game, record.version, GameStatus::Cancelled, now)
             .await
@@ -1073,8 +797,8 @@ impl Service {
             Err(StoreError::Conflict { .. }) => return Ok(Vec::new()),
             Err(e) => return Err(e.into()),
         }
-        self.drop_job(job, worker).await?;
-        let hours = self.timers.lobby_idle_secs / HOUR;
+        self.core.drop_job(job, worker).await?;
+        let hours = self.core.timers.lobby_idle_secs / HOUR;
         let text = Text::new("bot.lobby.idle_closed")
             .arg("game", record.kind.display_name())
             .arg("id", game.0)
@@ -1084,7 +808,7 @@ impl Service {
     }
 
     async fn fire_bot(
-        &self,
+        self,
         job: &JobRecord,
         worker: &str,
         now: i64,
@@ -1098,7 +822,7 @@ impl Service {
             .get(seat.index())
             .is_some_and(|s| s.is_bot)
         {
-            self.drop_job(job, worker).await?;
+            self.core.drop_job(job, worker).await?;
             return Ok(Vec::new());
         }
         let lang = game_lang(&loaded.record);
@@ -1109,7 +833,7 @@ impl Service {
     /// Plays for `seat`: the pass option if given, else seeded random legal options until
     /// another seat decides or the game ends. A game that moved on meanwhile is left alone.
     async fn play_for_seat(
-        &self,
+        self,
         loaded: Loaded,
         seat: Seat,
         pass: Option<String>,
@@ -1151,6 +875,7 @@ impl Service {
             game: work,
         };
         let mut out = match self
+            .core
             .commit_applied(loaded, applied, &hands_before, lang, now, mover)
             .await
         {
@@ -1168,7 +893,7 @@ impl Service {
 
     /// The timeout policy `open`: the seat waits for a new player, the clock stops.
     async fn open_seat(
-        &self,
+        self,
         loaded: Loaded,
         seat: Seat,
         now: i64,
@@ -1196,7 +921,7 @@ impl Service {
             }],
             attendance: Vec::new(),
         };
-        if !self.store.apply_turn_plan(record.id, &plan).await? {
+        if !self.core.store.apply_turn_plan(record.id, &plan).await? {
             return Ok(Vec::new());
         }
         let text = Text::new("bot.timeout.opened")
@@ -1210,7 +935,7 @@ impl Service {
     }
 
     async fn fire_reminder(
-        &self,
+        self,
         job: &JobRecord,
         worker: &str,
         now: i64,
@@ -1226,10 +951,10 @@ impl Service {
                 .and_then(|h| h.user),
             record.clock.deadline_at,
         ) else {
-            self.drop_job(job, worker).await?;
+            self.core.drop_job(job, worker).await?;
             return Ok(Vec::new());
         };
-        let settings = self.store.user_settings(user).await?;
+        let settings = self.core.store.user_settings(user).await?;
         let away = settings.vacation_until.is_some_and(|v| v > now);
         let wake = after_quiet(
             now,
@@ -1240,15 +965,17 @@ impl Service {
             // Quiet hours (set after the plan was made): later, still before the deadline,
             // unless another reminder of this turn comes by then (one message is enough).
             let covered = self
+                .core
                 .store
                 .jobs_for_game(record.id)
                 .await?
                 .iter()
                 .any(|j| j.id != job.id && j.kind == JobKind::Remind && j.due_at <= wake);
             if covered {
-                self.drop_job(job, worker).await?;
+                self.core.drop_job(job, worker).await?;
             } else {
-                self.store
+                self.core
+                    .store
                     .postpone_claimed(job.id, worker, job.attempts, wake)
                     .await?;
             }
@@ -1256,7 +983,7 @@ impl Service {
         }
         // Removed by this claim before anything is sent: a reminder goes at most once. Late
         // ones (after an outage) are pointless once the time is up.
-        if !self.drop_job(job, worker).await? || away || wake > now || now >= deadline {
+        if !self.core.drop_job(job, worker).await? || away || wake > now || now >= deadline {
             return Ok(Vec::new());
         }
         let lang = settings
@@ -1302,7 +1029,7 @@ fn extended(left: i64, secs: i64) -> Result<i64, LobbyError> {
     Ok(left)
 }
 
-/// What one pass of the scheduler did ([`Service::run_due_jobs_timed`]).
+/// What one pass of the scheduler did ([`Clocks::run_due_jobs_timed`]).
 #[derive(Debug, Default)]
 pub struct JobsRun {
     /// Jobs claimed, those that had nothing left to do included: a full batch means more may
@@ -1328,41 +1055,29 @@ pub struct JobDone {
     pub ok: bool,
 }
 
-/// Who made a change: a player (their turn may go on), a bot seat, or the clock playing for a
-/// seat whose time ran out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mover {
-    Player,
-    Bot,
-    Timeout(Seat),
-}
-
-/// The plan that keeps `clock` under the next revision, with no jobs yet.
-pub(super) fn same_clock(clock: &TurnClock) -> TurnPlan {
-    TurnPlan {
-        from_rev: clock.rev,
-        clock: TurnClock {
-            rev: clock.rev + 1,
-            ..*clock
-        },
-        jobs: Vec::new(),
-        seats: Vec::new(),
-        attendance: Vec::new(),
+/// Lets the seat's bot (src/ai) decide, from that seat's views only, until another seat must
+/// decide or the game ends. Returns the game and the options played.
+fn bot_turn(
+    mut work: Box<dyn AnyGame>,
+    seat: Seat,
+    level: crate::ai::Level,
+    seed: u64,
+) -> (Box<dyn AnyGame>, Result<Vec<AppliedMove>, PlayError>) {
+    let mut rng = crate::engine::GameRng::seed_from_u64(seed);
+    let mut applied = Vec::new();
+    for _ in 0..MAX_AUTO_STEPS {
+        let Some(prompt) = work.prompt() else { break };
+        if prompt.seat != seat || prompt.options.is_empty() {
+            break;
+        }
+        let pick = match work.bot_option(level, rng.next_u64()) {
+            Some(m) => m.notation,
+            None => prompt.options[rng.gen_range(0..prompt.options.len())].clone(),
+        };
+        match work.apply_notation(seat, &pick) {
+            Ok(m) => applied.push(m),
+            Err(e) => return (work, Err(e)),
+        }
     }
-}
-
-/// A refused write because the game or its clock moved: the user reloads.
-pub(super) fn stale(record: &GameRecord) -> ServiceError {
-    PlayError::Stale {
-        expected: record.version,
-        found: record.version,
-    }
-    .into()
-}
-
-pub(super) fn quiet_of(s: &UserSettings) -> Option<Quiet> {
-    match (s.quiet_start, s.quiet_end) {
-        (Some(start), Some(end)) => Some(Quiet { start, end }),
-        _ => None,
-    }
+    (work, Ok(applied))
 }

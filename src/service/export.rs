@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{seed_from_i64, Service, ServiceError};
+use super::{seed_from_i64, Records, ServiceError};
 use crate::engine::{AnyGame, GameId, GameKind, GameOptions, Seat};
 use crate::i18n::Text;
 use crate::store::{GameStatus, NewGame, NewSeat, TimeoutPolicy};
@@ -111,16 +111,16 @@ impl GameFile {
     }
 }
 
-impl Service {
+impl Records<'_> {
     /// The record of a finished or cancelled game, as a file.
-    pub async fn export(&self, game: GameId) -> Result<GameFile, ServiceError> {
-        let record = self.store.game(game).await?;
+    pub async fn export(self, game: GameId) -> Result<GameFile, ServiceError> {
+        let record = self.core.store.game(game).await?;
         match record.status {
             GameStatus::Finished | GameStatus::Cancelled => {}
             GameStatus::Lobby => return Err(super::LobbyError::NotStarted(game).into()),
             GameStatus::Active => return Err(super::LobbyError::ExportRunning(game).into()),
         }
-        let moves = self.store.moves(game).await?;
+        let moves = self.core.store.moves(game).await?;
         Ok(GameFile {
             format: FILE_FORMAT.into(),
             version: FILE_VERSION,
@@ -143,7 +143,7 @@ impl Service {
 
     /// A new local game (no server, no players to ping) set up as `file`'s was, under its
     /// rules, with no move played yet: the table then plays the file's moves one by one.
-    pub async fn import(&self, file: &GameFile, now: i64) -> Result<GameId, ServiceError> {
+    pub async fn import(self, file: &GameFile, now: i64) -> Result<GameId, ServiceError> {
         let bad = |t| ServiceError::Lobby(super::LobbyError::ImportBad(t));
         let game = file.setup().map_err(bad)?;
         let new = NewGame {
@@ -170,9 +170,9 @@ impl Service {
             lang: None,
             now,
         };
-        let id = self.store.create_game(&new).await?;
-        let mut loaded = self.load(id).await?;
-        self.start_clock(&mut loaded, now).await?;
+        let id = self.core.store.create_game(&new).await?;
+        let mut loaded = self.core.load(id).await?;
+        self.core.start_clock(&mut loaded, now).await?;
         Ok(id)
     }
 }

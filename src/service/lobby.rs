@@ -1,21 +1,19 @@
-//! Lobbies and the rest of a game's life around the moves: open, join, leave, start, cancel,
-//! resign; and what front ends ask about a game (hand, history, choices, a user's games).
+//! The lobbies use case ([`Lobbies`]): a table's life around the moves: open, join, leave,
+//! bots, start (also straight from the table), cancel with its agreement, rematch.
 //!
 //! A lobby is a stored game with status `lobby` and an empty state: seats fill and empty, then
 //! `start_lobby` sets the game up with the stored seed and makes it `active`.
 
-use super::output::{self, Notice, Outputs, PrivatePost};
-use super::{Actor, Loaded, Place, Player, Service, ServiceError};
+use super::core::{check_clock_len, MAX_BOT_DELAY};
+use super::output::{self, Notice, Outputs};
+use super::{seed_to_i64, Loaded, Lobbies, Place, Player, ServiceError, StartGame};
 use crate::ai::Level;
-use crate::clock::{MAX_TURN_SECS, MIN_TURN_SECS};
-use crate::engine::{GameId, GameKind, GameOptions, PlayError, PromptInfo, Seat, Secrecy, Version};
+use crate::engine::{GameId, GameKind, GameOptions, Seat, Version};
 use crate::i18n::{Lang, Text};
 
-/// The longest wait a bot seat may be given before it plays, in seconds.
-pub const MAX_BOT_DELAY: i64 = 60;
 use crate::store::{
-    DmStatus, GameRecord, GameStatus, JobKind, JoinOutcome, LeaveOutcome, NewGame, NewJob, NewSeat,
-    SeatRecord, TimeoutPolicy,
+    DmStatus, GameRecord, GameStatus, JobKind, JoinOutcome, LeaveOutcome, NewGame, NewJob,
+    NewRematch, NewSeat, RematchOutcome, SeatRecord, TimeoutPolicy,
 };
 
 /// Why a lobby or game-life command was refused. Nothing changed.
@@ -170,20 +168,11 @@ impl LobbyError {
     }
 }
 
-/// A turn's clock length must lie within [`MIN_TURN_SECS`, `MAX_TURN_SECS`].
-pub(super) fn check_clock_len(secs: i64) -> Result<(), LobbyError> {
-    if (MIN_TURN_SECS..=MAX_TURN_SECS).contains(&secs) {
-        Ok(())
-    } else {
-        Err(LobbyError::clock_range())
-    }
-}
-
 impl LobbyError {
     /// The refusal of a clock length (or time left) past the limits.
     pub(super) fn clock_range() -> LobbyError {
         LobbyError::ClockRange {
-            max_days: MAX_TURN_SECS / crate::clock::DAY,
+            max_days: crate::clock::MAX_TURN_SECS / crate::clock::DAY,
         }
     }
 }
@@ -229,7 +218,7 @@ pub struct Reach {
 }
 
 impl Reach {
-    fn of(record: &GameRecord) -> Reach {
+    pub(super) fn of(record: &GameRecord) -> Reach {
         Reach {
             guild: record.guild,
             channel: record.channel,
@@ -286,12 +275,12 @@ impl LobbyView {
     }
 
     /// The view of a game just loaded or changed, with no second read: a started game's seat
-    /// cap is its kind's (only a lobby's cap, read by [`Service::lobby`], can be lower).
+    /// cap is its kind's (only a lobby's cap, read by [`Lobbies::lobby`], can be lower).
     pub(super) fn of_loaded(loaded: &super::Loaded) -> LobbyView {
         LobbyView::from_record(loaded.record.clone(), None)
     }
 
-    fn from_record(record: GameRecord, cap: Option<i64>) -> LobbyView {
+    pub(super) fn from_record(record: GameRecord, cap: Option<i64>) -> LobbyView {
         let kind = record.kind;
         let (min, kind_max) = kind.seat_range();
         let max = cap
@@ -376,7 +365,7 @@ impl LobbyView {
             .render(lang)];
         let invited = self.invited();
         if !invited.is_empty() {
-            let who: Vec<String> = invited.iter().map(|u| super::clocks::mention(*u)).collect();
+            let who: Vec<String> = invited.iter().map(|u| super::output::mention(*u)).collect();
             lines.push(
                 Text::new("bot.rematch.invitation")
                     .arg("invited", who.join(", "))
@@ -492,7 +481,7 @@ pub enum LineClock {
 
 impl GameLine {
     pub fn text(&self, lang: Lang) -> String {
-        let link = super::clocks::link(self.guild, self.place, self.board);
+        let link = super::output::link(self.guild, self.place, self.board);
         let key = match self.status {
             GameStatus::Lobby => "bot.games.lobby",
             GameStatus::Active if self.your_turn => "bot.games.your_turn",
@@ -502,7 +491,7 @@ impl GameLine {
         };
         let clock = match (self.status, self.clock) {
             (GameStatus::Active, LineClock::Due(deadline)) => Text::new("bot.games.left")
-                .arg("due", super::clocks::due(deadline))
+                .arg("due", super::output::due(deadline))
                 .render(lang),
             (GameStatus::Active, LineClock::Paused) => Text::new("bot.games.paused").render(lang),
             (GameStatus::Active, LineClock::OpenSeat) => {
@@ -569,6 +558,17 @@ pub struct Agreed {
     pub cancelled: bool,
 }
 
+/// What a click on Rematch did.
+#[derive(Clone, Debug)]
+pub enum Rematch {
+    /// The rematch's lobby was opened by this click: post it (its `invited` are pinged).
+    Opened { view: LobbyView, invited: Vec<i64> },
+    /// The clicker confirmed their seat in the rematch already open.
+    Confirmed(LobbyView),
+    /// The clicker was already seated in it: nothing changed.
+    Seated(LobbyView),
+}
+
 /// What resigning did.
 #[derive(Clone, Debug)]
 pub struct Resigned {
@@ -577,9 +577,9 @@ pub struct Resigned {
     pub text: String,
 }
 
-impl Service {
+impl Lobbies<'_> {
     /// Opens a lobby with the host in seat 1. The options are checked now, not at start.
-    pub async fn open_lobby(&self, cmd: OpenLobby, now: i64) -> Result<LobbyView, ServiceError> {
+    pub async fn open_lobby(self, cmd: OpenLobby, now: i64) -> Result<LobbyView, ServiceError> {
         let (min, max) = cmd.kind.seat_range();
         if let Some(n) = cmd.max_players {
             if n < min || n > max {
@@ -639,16 +639,17 @@ impl Service {
             lang: Some(cmd.lang),
             now,
         };
-        let id = self.store.create_game(&new).await?;
+        let id = self.core.store.create_game(&new).await?;
         let cap = cmd.max_players.and_then(|n| i64::try_from(n).ok());
-        self.store.set_max_seats(id, cap).await?;
+        self.core.store.set_max_seats(id, cap).await?;
         if !cmd.rated {
-            self.store.set_casual(id, true).await?;
+            self.core.store.set_casual(id, true).await?;
         }
         // An idle lobby closes by itself; the start replaces every job of the game.
-        self.store
+        self.core
+            .store
             .schedule_job(&NewJob {
-                due_at: now.saturating_add(self.timers.lobby_idle_secs),
+                due_at: now.saturating_add(self.core.timers.lobby_idle_secs),
                 kind: JobKind::Lobby,
                 game: Some(id),
                 user: None,
@@ -660,12 +661,12 @@ impl Service {
 
     /// One member, or one busy channel, cannot fill a server with lobbies (and threads).
     pub(super) async fn check_lobby_limits(
-        &self,
+        self,
         host: Option<i64>,
         channel: Option<i64>,
     ) -> Result<(), ServiceError> {
-        let (mine, here) = self.store.open_lobbies(host, channel).await?;
-        let t = &self.timers;
+        let (mine, here) = self.core.store.open_lobbies(host, channel).await?;
+        let t = &self.core.timers;
         if host.is_some() && mine >= i64::from(t.lobbies_per_member) {
             return Err(LobbyError::TooManyLobbiesOfMember {
                 open: mine,
@@ -686,13 +687,13 @@ impl Service {
     /// Running games count too: each holds a thread and pings its players for days. `this`
     /// is how many of the counted games are the one being checked (a lobby at its start).
     pub(super) async fn check_game_limits(
-        &self,
+        self,
         host: Option<i64>,
         channel: Option<i64>,
         this: i64,
     ) -> Result<(), ServiceError> {
-        let (mine, here) = self.store.live_games(host, channel).await?;
-        let t = &self.timers;
+        let (mine, here) = self.core.store.live_games(host, channel).await?;
+        let t = &self.core.timers;
         let (mine, here) = (mine - this, here - this);
         if host.is_some() && mine >= i64::from(t.games_per_member) {
             return Err(LobbyError::TooManyGamesOfMember {
@@ -713,16 +714,16 @@ impl Service {
 
     /// Archives the threads of games nobody played in for `IDLE_ARCHIVE_DAYS` (bots and
     /// timeouts do not count): each is told so, then archived. Returns what to send.
-    pub async fn idle_threads(&self, now: i64) -> Result<Vec<Notice>, ServiceError> {
-        let cutoff = now.saturating_sub(self.timers.idle_archive_secs);
+    pub async fn idle_threads(self, now: i64) -> Result<Vec<Notice>, ServiceError> {
+        let cutoff = now.saturating_sub(self.core.timers.idle_archive_secs);
         let mut notices = Vec::new();
-        for game in self.store.idle_games(cutoff, 100).await? {
-            if !self.store.mark_idle(game, now).await? {
+        for game in self.core.store.idle_games(cutoff, 100).await? {
+            if !self.core.store.mark_idle(game, now).await? {
                 continue;
             }
-            let record = self.store.game(game).await?;
-            let lang = super::clocks::game_lang(&record);
-            let days = self.timers.idle_archive_secs / (24 * 3600);
+            let record = self.core.store.game(game).await?;
+            let lang = super::core::game_lang(&record);
+            let days = self.core.timers.idle_archive_secs / (24 * 3600);
             let text = Text::new("bot.place.idle")
                 .arg("game", record.kind.display_name())
                 .arg("id", game.0)
@@ -736,32 +737,32 @@ impl Service {
 
     /// Whether a game starting in `guild` may have a thread of its own: fewer running games
     /// there have one than `MAX_THREADS_PER_SERVER`. Beyond, it is played in its channel.
-    pub async fn thread_room(&self, guild: Option<i64>) -> Result<bool, ServiceError> {
+    pub async fn thread_room(self, guild: Option<i64>) -> Result<bool, ServiceError> {
         let Some(guild) = guild else { return Ok(true) };
-        let used = self.store.games_with_threads(guild).await?;
-        Ok(used < i64::from(self.timers.threads_per_server))
+        let used = self.core.store.games_with_threads(guild).await?;
+        Ok(used < i64::from(self.core.timers.threads_per_server))
     }
 
     /// Records the lobby message the front end posted.
-    pub async fn set_lobby_message(&self, game: GameId, message: i64) -> Result<(), ServiceError> {
-        Ok(self.store.set_lobby_message(game, message).await?)
+    pub async fn set_lobby_message(self, game: GameId, message: i64) -> Result<(), ServiceError> {
+        Ok(self.core.store.set_lobby_message(game, message).await?)
     }
 
     /// A lobby (or a game that was one) as it stands.
-    pub async fn lobby(&self, game: GameId) -> Result<LobbyView, ServiceError> {
-        let record = self.store.game(game).await?;
-        let cap = self.store.max_seats(game).await?;
+    pub async fn lobby(self, game: GameId) -> Result<LobbyView, ServiceError> {
+        let record = self.core.store.game(game).await?;
+        let cap = self.core.store.max_seats(game).await?;
         Ok(LobbyView::from_record(record, cap))
     }
 
     /// Records the thread opened for a game.
-    pub async fn set_thread(&self, game: GameId, thread: i64) -> Result<(), ServiceError> {
-        Ok(self.store.set_thread(game, Some(thread)).await?)
+    pub async fn set_thread(self, game: GameId, thread: i64) -> Result<(), ServiceError> {
+        Ok(self.core.store.set_thread(game, Some(thread)).await?)
     }
 
     /// Takes the next free seat.
     pub async fn join(
-        &self,
+        self,
         game: GameId,
         player: Player,
         now: i64,
@@ -771,6 +772,7 @@ impl Service {
         };
         let view = self.lobby(game).await?;
         match self
+            .core
             .store
             .lobby_join(game, user, &player.name, view.max, now)
             .await?
@@ -783,17 +785,12 @@ impl Service {
     }
 
     /// Gives a seat back. The host cancels instead.
-    pub async fn leave(
-        &self,
-        game: GameId,
-        user: i64,
-        now: i64,
-    ) -> Result<LobbyView, ServiceError> {
+    pub async fn leave(self, game: GameId, user: i64, now: i64) -> Result<LobbyView, ServiceError> {
         let view = self.lobby(game).await?;
         if view.host == Some(user) && view.status == GameStatus::Lobby {
             return Err(LobbyError::HostLeaves.into());
         }
-        match self.store.lobby_leave(game, user, now).await? {
+        match self.core.store.lobby_leave(game, user, now).await? {
             LeaveOutcome::Left => self.lobby(game).await,
             LeaveOutcome::NotSeated => Err(LobbyError::NotSeated.into()),
             LeaveOutcome::NotLobby(_) => Err(LobbyError::NotLobby(game).into()),
@@ -802,7 +799,7 @@ impl Service {
 
     /// A lobby, if `user` hosts it or moderates.
     async fn hosted_lobby(
-        &self,
+        self,
         game: GameId,
         user: i64,
         is_moderator: bool,
@@ -816,7 +813,7 @@ impl Service {
 
     /// Seats a bot in the next free seat (host or moderator).
     pub async fn add_bot(
-        &self,
+        self,
         game: GameId,
         user: i64,
         is_moderator: bool,
@@ -828,7 +825,12 @@ impl Service {
         let name = Text::new("bot.lobby.bot_name")
             .arg("n", bots + 1)
             .render(view.lang);
-        match self.store.lobby_add_bot(game, &name, view.max, now).await? {
+        match self
+            .core
+            .store
+            .lobby_add_bot(game, &name, view.max, now)
+            .await?
+        {
             JoinOutcome::Joined(_) | JoinOutcome::AlreadySeated(_) => self.lobby(game).await,
             JoinOutcome::Full => Err(LobbyError::Full { max: view.max }.into()),
             JoinOutcome::NotLobby(_) => Err(LobbyError::NotLobby(game).into()),
@@ -837,14 +839,14 @@ impl Service {
 
     /// Takes the last bot out of the lobby (host or moderator).
     pub async fn remove_bot(
-        &self,
+        self,
         game: GameId,
         user: i64,
         is_moderator: bool,
         now: i64,
     ) -> Result<LobbyView, ServiceError> {
         self.hosted_lobby(game, user, is_moderator).await?;
-        match self.store.lobby_remove_bot(game, now).await? {
+        match self.core.store.lobby_remove_bot(game, now).await? {
             LeaveOutcome::Left => self.lobby(game).await,
             LeaveOutcome::NotSeated => Err(LobbyError::NoBot.into()),
             LeaveOutcome::NotLobby(_) => Err(LobbyError::NotLobby(game).into()),
@@ -854,19 +856,19 @@ impl Service {
     /// How the game's bot seats play: level, and seconds they wait before each decision so
     /// people can follow (at most a minute).
     pub async fn set_bots(
-        &self,
+        self,
         game: GameId,
         level: Level,
         delay_secs: i64,
     ) -> Result<(), ServiceError> {
         let delay = delay_secs.clamp(0, MAX_BOT_DELAY);
-        Ok(self.store.set_bots(game, level, delay).await?)
+        Ok(self.core.store.set_bots(game, level, delay).await?)
     }
 
     /// Starts a lobby (host or moderator, enough players): sets the game up with the stored
     /// seed and returns the first board post.
     pub async fn start_lobby(
-        &self,
+        self,
         game: GameId,
         user: i64,
         is_moderator: bool,
@@ -892,30 +894,34 @@ impl Service {
         if view.confirmed() < view.seats.len() {
             // A rematch started without the invited players who never confirmed: their
             // seats go, the others keep their order.
-            self.store.lobby_drop_unconfirmed(game, now).await?;
+            self.core.store.lobby_drop_unconfirmed(game, now).await?;
             view = self.lobby(game).await?;
         }
-        let record = self.store.game(game).await?;
+        let record = self.core.store.game(game).await?;
         let state = view.kind.setup(
             &view.options,
             view.seats.len(),
             super::seed_from_i64(record.seed),
         )?;
-        self.store
+        self.core
+            .store
             .start_lobby(game, view.version, &state.to_json(), now)
             .await?;
-        let mut loaded = self.load(game).await?;
-        self.start_clock(&mut loaded, now).await?;
-        let lang = super::clocks::public_lang(&loaded.record, lang);
-        Ok(self.with_settings(output::first_board(&loaded, lang)).await)
+        let mut loaded = self.core.load(game).await?;
+        self.core.start_clock(&mut loaded, now).await?;
+        let lang = super::core::public_lang(&loaded.record, lang);
+        Ok(self
+            .core
+            .with_settings(output::first_board(&loaded, lang))
+            .await)
     }
 
     /// Cancels a lobby or a running game (host or moderator) when that moves no rating: a
     /// lobby, a moderator's cancel, or a running game every other seated member agreed to
     /// stop. A host's cancel that would count as their resignation is refused
-    /// ([`LobbyError::CancelNotAgreed`]): that takes [`Service::cancel_with`].
+    /// ([`LobbyError::CancelNotAgreed`]): that takes [`Lobbies::cancel_with`].
     pub async fn cancel(
-        &self,
+        self,
         game: GameId,
         user: i64,
         is_moderator: bool,
@@ -933,21 +939,22 @@ impl Service {
     /// was told so and went on (else such a cancel is refused and nothing changes). A
     /// moderator's cancel never counts for anyone.
     pub async fn cancel_with(
-        &self,
+        self,
         game: GameId,
         user: i64,
         is_moderator: bool,
         as_resignation: bool,
         now: i64,
     ) -> Result<Cancelled, ServiceError> {
-        let record = self.store.game(game).await?;
+        let record = self.core.store.game(game).await?;
         let forfeit = match self.cancel_kind(&record, user, is_moderator, now).await? {
             CancelKind::Neutral | CancelKind::Agreed => None,
             CancelKind::Resignation { seat, .. } if as_resignation => Some(seat),
             CancelKind::Resignation { .. } => return Err(LobbyError::CancelNotAgreed(game).into()),
             CancelKind::Agree { .. } => return Err(LobbyError::NotHost.into()),
         };
-        self.store
+        self.core
+            .store
             .cancel_game(game, record.version, forfeit, now)
             .await?;
         Ok(Cancelled {
@@ -956,18 +963,18 @@ impl Service {
         })
     }
 
-    /// The checks of [`Service::cancel`], changing nothing: asked before "are you sure?",
+    /// The checks of [`Lobbies::cancel`], changing nothing: asked before "are you sure?",
     /// with what the cancel would mean for the ratings.
     pub async fn check_cancel(
-        &self,
+        self,
         game: GameId,
         user: i64,
         is_moderator: bool,
         now: i64,
     ) -> Result<CancelCheck, ServiceError> {
-        let record = self.store.game(game).await?;
+        let record = self.core.store.game(game).await?;
         let kind = self.cancel_kind(&record, user, is_moderator, now).await?;
-        let cap = self.store.max_seats(game).await?;
+        let cap = self.core.store.max_seats(game).await?;
         Ok(CancelCheck {
             view: LobbyView::from_record(record, cap),
             kind,
@@ -977,12 +984,12 @@ impl Service {
     /// A seated member of a running game asks, or agrees, to cancel it with no rating. Once
     /// every seated member has (each within [`CANCEL_AGREEMENT_SECS`]), the game is cancelled.
     pub async fn agree_cancel(
-        &self,
+        self,
         game: GameId,
         user: i64,
         now: i64,
     ) -> Result<Agreed, ServiceError> {
-        let record = self.store.game(game).await?;
+        let record = self.core.store.game(game).await?;
         if record.status != GameStatus::Active {
             return Err(ServiceError::NotActive(game));
         }
@@ -990,7 +997,7 @@ impl Service {
         if !members.contains(&user) {
             return Err(LobbyError::CancelNotPlayer(game).into());
         }
-        self.store.vote_cancel(game, user, now).await?;
+        self.core.store.vote_cancel(game, user, now).await?;
         let agreed = self.agreed(&record, now).await?;
         let waiting: Vec<i64> = members
             .iter()
@@ -999,7 +1006,8 @@ impl Service {
             .collect();
         let cancelled = waiting.is_empty();
         if cancelled {
-            self.store
+            self.core
+                .store
                 .cancel_game(game, record.version, None, now)
                 .await?;
         }
@@ -1013,10 +1021,11 @@ impl Service {
     }
 
     /// The seated members of `record` who asked or agreed to cancel it lately.
-    async fn agreed(&self, record: &GameRecord, now: i64) -> Result<Vec<i64>, ServiceError> {
+    async fn agreed(self, record: &GameRecord, now: i64) -> Result<Vec<i64>, ServiceError> {
         let members = seated_members(record);
         let since = now.saturating_sub(CANCEL_AGREEMENT_SECS);
         Ok(self
+            .core
             .store
             .cancel_votes(record.id, since)
             .await?
@@ -1027,7 +1036,7 @@ impl Service {
 
     /// What `user`'s cancel of `record` would be (see [`CancelKind`]), or why they may not.
     async fn cancel_kind(
-        &self,
+        self,
         record: &GameRecord,
         user: i64,
         is_moderator: bool,
@@ -1078,333 +1087,211 @@ impl Service {
         Err(LobbyError::NotHost.into())
     }
 
-    /// The checks of [`Service::resign`], changing nothing: asked before "are you sure?".
-    pub async fn check_resign(&self, game: GameId, user: i64) -> Result<LobbyView, ServiceError> {
-        let record = self.store.game(game).await?;
-        if record.status != GameStatus::Active {
-            return Err(ServiceError::NotActive(game));
-        }
-        // As `resign` finds the seat.
-        if !record.seats.iter().any(|s| s.user == Some(user)) {
-            return Err(ServiceError::NotSeated);
-        }
-        let cap = self.store.max_seats(game).await?;
-        Ok(LobbyView::from_record(record, cap))
-    }
-
-    /// A seated player gives up: the game ends for everyone (games have no seat-leaving rule),
-    /// with the current standings.
-    pub async fn resign(
-        &self,
-        game: GameId,
-        user: i64,
+    /// Creates and starts a game; returns its first board post.
+    pub async fn start(
+        self,
+        cmd: StartGame,
         lang: Lang,
         now: i64,
-    ) -> Result<Resigned, ServiceError> {
-        self.resign_as(game, Actor::User(user), lang, now).await
+    ) -> Result<(GameId, Outputs), ServiceError> {
+        self.start_with_policy(cmd, TimeoutPolicy::default(), lang, now)
+            .await
     }
 
-    /// [`Service::resign`] by a seat or a member (the local table resigns its seat in turn).
-    pub async fn resign_as(
-        &self,
-        game: GameId,
-        actor: Actor,
+    /// [`Lobbies::start`] with what happens when a turn's time runs out.
+    pub async fn start_with_policy(
+        self,
+        cmd: StartGame,
+        policy: TimeoutPolicy,
         lang: Lang,
         now: i64,
-    ) -> Result<Resigned, ServiceError> {
-        let loaded = self.load(game).await?;
-        if loaded.record.status != GameStatus::Active {
-            return Err(ServiceError::NotActive(game));
-        }
-        let seat = self.seat_of(&loaded, actor)?;
-        let archive = self.archive_job(game, now);
-        self.store
-            .resign_game(game, loaded.record.version, seat, &[archive], now)
-            .await?;
-        let text = Text::new("bot.resigned")
-            .arg("seat", seat)
-            .arg("id", game.0)
-            .render_with(
-                super::clocks::public_lang(&loaded.record, lang),
-                &loaded.names(),
-            );
-        Ok(Resigned { seat, text })
-    }
-
-    /// The live moves, one line each: `3. Ann: put 1 g`.
-    pub async fn history(
-        &self,
-        game: GameId,
-        viewer: Option<i64>,
-        lang: Lang,
-    ) -> Result<Vec<String>, ServiceError> {
-        let record = self.store.game(game).await?;
-        if record.status == GameStatus::Lobby {
-            return Err(LobbyError::NotStarted(game).into());
-        }
-        let names = super::text_names(&record);
-        let own = viewer.and_then(|u| record.seats.iter().position(|s| s.user == Some(u)));
-        let moves = self.store.moves(game).await?;
-        // Replayed to learn each option's secrecy when taken (a card of a hand, a ballot):
-        // those show as "a private choice" to everyone but the seat that took them, until
-        // the game reveals them. A log that no longer replays hides every line.
-        let secrecy = super::replay::replay_to(&record, &moves, moves.len())
-            .map_or_else(|_| vec![Secrecy::Hand; moves.len()], |(_, s)| s);
-        let lines = moves
-            .iter()
-            .zip(secrecy)
-            .enumerate()
-            .map(|(i, (m, secrecy))| {
-                let shown = if super::replay::choice_shown(&record, m, secrecy, own) {
-                    Text::raw(m.notation.clone())
-                } else {
-                    Text::new("bot.history_private")
-                };
-                Text::new("bot.history_line")
-                    .arg("n", i + 1)
-                    .arg("seat", m.seat)
-                    .arg("move", shown)
-                    .render_with(lang, &names)
-            })
-            .collect();
-        Ok(lines)
-    }
-
-    /// The user's private post (hidden hand), if the game has one for their seat.
-    pub async fn hand(
-        &self,
-        game: GameId,
-        user: i64,
-        lang: Lang,
-    ) -> Result<Option<PrivatePost>, ServiceError> {
-        Ok(self.hand_with_options(game, user, lang).await?.0)
-    }
-
-    /// The user's hand and, when they must decide now among options that name its cards, that
-    /// prompt with its version: shown together, to that player only. One load, one image.
-    pub async fn hand_with_options(
-        &self,
-        game: GameId,
-        user: i64,
-        lang: Lang,
-    ) -> Result<(Option<PrivatePost>, Option<(Version, PromptInfo)>), ServiceError> {
-        let loaded = self.load(game).await?;
-        let seat = self.seat_of(&loaded, Actor::User(user))?;
-        let post = output::private_post(&loaded, seat, lang);
-        let prompt = loaded
-            .game
-            .prompt()
-            .filter(|p| p.private && p.seat == seat)
-            .map(|p| (loaded.record.version, p));
-        Ok((post, prompt))
-    }
-
-    /// The pending prompt, for the user who must decide it, as it stood at `seen` (a panel
-    /// opened from a board). Refused for anyone else: private options stay private.
-    pub async fn prompt_for(
-        &self,
-        game: GameId,
-        user: i64,
-        seen: Version,
-    ) -> Result<PromptInfo, ServiceError> {
-        let loaded = self.load_active(game, Some(seen)).await?;
-        Ok(self.deciding(&loaded, user)?.1)
-    }
-
-    /// The user's seat and the prompt it must decide now, or why they may not.
-    pub(super) fn deciding(
-        &self,
-        loaded: &Loaded,
-        user: i64,
-    ) -> Result<(Seat, PromptInfo), ServiceError> {
-        let seat = self.seat_of(loaded, Actor::User(user))?;
-        let prompt = loaded.game.prompt().ok_or(PlayError::GameOver)?;
-        if prompt.seat != seat {
-            return Err(PlayError::NotYourTurn {
-                waiting_for: prompt.seat,
-            }
-            .into());
-        }
-        Ok((seat, prompt))
-    }
-
-    /// The current prompt's options the user may pick, filtered by what they typed (every
-    /// word typed must appear in the option), with the version they belong to. No options if
-    /// it is not their turn.
-    pub async fn choices(
-        &self,
-        game: GameId,
-        user: i64,
-        typed: &str,
-    ) -> Result<Choices, ServiceError> {
-        let loaded = self.load(game).await?;
-        let mut choices = Choices {
-            version: loaded.record.version,
-            options: Vec::new(),
-            reach: Reach::of(&loaded.record),
+    ) -> Result<(GameId, Outputs), ServiceError> {
+        let game = cmd.kind.setup(&cmd.options, cmd.players.len(), cmd.seed)?;
+        let new = NewGame {
+            kind: cmd.kind,
+            options: cmd.options.clone(),
+            seed: seed_to_i64(cmd.seed),
+            state: game.to_json(),
+            status: GameStatus::Active,
+            guild: cmd.place.guild,
+            channel: cmd.place.channel,
+            thread: cmd.place.thread,
+            host: cmd.host,
+            seats: cmd
+                .players
+                .iter()
+                .map(|p| NewSeat {
+                    user: p.user,
+                    name: p.name.clone(),
+                    is_bot: p.is_bot,
+                })
+                .collect(),
+            clock_secs: cmd.clock_secs,
+            policy,
+            lang: Some(lang),
+            now,
         };
-        let Ok(seat) = self.seat_of(&loaded, Actor::User(user)) else {
-            return Ok(choices);
+        let id = self.core.store.create_game(&new).await?;
+        let mut loaded = self.core.load(id).await?;
+        self.core.start_clock(&mut loaded, now).await?;
+        let outputs = self
+            .core
+            .with_settings(output::first_board(&loaded, lang))
+            .await;
+        Ok((id, outputs))
+    }
+
+    /// A player of finished game `old` clicks Rematch. The first click opens a lobby in the
+    /// same channel with the same game, options, clock and bots, its seats in the old order:
+    /// the clicker hosts and is seated, bots are seated, every other player's seat is kept
+    /// for them until they confirm (Join, or Rematch again). Later clicks by old players
+    /// confirm their seat. Anyone else may take a free seat with Join, as in any lobby.
+    pub async fn rematch(
+        self,
+        old: GameId,
+        player: Player,
+        seed: u64,
+        now: i64,
+    ) -> Result<Rematch, ServiceError> {
+        let record = self.core.store.game(old).await?;
+        let Some(user) = player.user else {
+            return Err(LobbyError::RematchNotPlayer(old).into());
         };
-        let Some(prompt) = loaded.game.prompt() else {
-            return Ok(choices);
-        };
-        if prompt.seat == seat {
-            choices.options = filter_choices(&prompt.options, typed);
+        if record.status != GameStatus::Finished {
+            return Err(LobbyError::RematchNotFinished(old).into());
         }
-        Ok(choices)
-    }
-
-    /// The user's games, with whose turn it is and when its time runs out: the games where it
-    /// is their turn first, then the other running games, each by nearest deadline; then open
-    /// lobbies and ended games, most recent first.
-    pub async fn games_of_user(
-        &self,
-        user: i64,
-        limit: u32,
-    ) -> Result<Vec<GameLine>, ServiceError> {
-        let records = self.store.games_of_user(user, None, limit).await?;
-        let mut out = Vec::with_capacity(records.len());
-        for record in records {
-            let kind = record.kind;
-            let turn_seat = if record.status == GameStatus::Active {
-                GameKind::load(&record.state)
-                    .ok()
-                    .and_then(|g| g.prompt())
-                    .and_then(|p| record.seats.get(p.seat.index()))
-            } else {
-                None
-            };
-            let clock = match (
-                turn_seat,
-                record.clock.deadline_at,
-                record.clock.paused_left,
-            ) {
-                (Some(s), _, _) if s.vacant => LineClock::OpenSeat,
-                (_, _, Some(_)) => LineClock::Paused,
-                (_, Some(d), _) => LineClock::Due(d),
-                _ => LineClock::None,
-            };
-            out.push(GameLine {
-                game: record.id,
-                kind,
-                status: record.status,
-                guild: record.guild,
-                place: record.thread.or(record.channel),
-                board: record.board_message,
-                your_turn: turn_seat.is_some_and(|s| s.user == Some(user) && !s.vacant),
-                turn: turn_seat.map(|s| super::text_name(&record, &s.name)),
-                clock,
-            });
-        }
-        // Stable: within a group the store's order (most recent first) stays.
-        out.sort_by_key(|line| {
-            let group = match line.status {
-                GameStatus::Active if line.your_turn => 0,
-                GameStatus::Active => 1,
-                GameStatus::Lobby => 2,
-                GameStatus::Finished | GameStatus::Cancelled => 3,
-            };
-            let deadline = match line.clock {
-                LineClock::Due(at) if group < 2 => at,
-                _ => i64::MAX,
-            };
-            (group, deadline)
-        });
-        Ok(out)
-    }
-
-    /// The game a command typed in `channel` (a channel or a thread) is about: the one played
-    /// in that thread, else the only lobby or running game there in which `user` is seated (or the only
-    /// one at all).
-    pub async fn game_here(&self, channel: i64, user: i64) -> Result<GameId, ServiceError> {
-        let games: Vec<GameRecord> = self
-            .store
-            .games_in_channel(channel, None, 50)
-            .await?
-            .into_iter()
-            .filter(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active))
-            .collect();
-        if let Some(g) = games.iter().find(|g| g.thread == Some(channel)) {
-            return Ok(g.id);
-        }
-        let mine: Vec<&GameRecord> = games
-            .iter()
-            .filter(|g| g.seats.iter().any(|s| s.user == Some(user)))
-            .collect();
-        let pick: Vec<GameId> = if mine.is_empty() {
-            games.iter().map(|g| g.id).collect()
-        } else {
-            mine.iter().map(|g| g.id).collect()
-        };
-        match pick.as_slice() {
-            [] => Err(LobbyError::NoGameHere.into()),
-            [one] => Ok(*one),
-            many => Err(LobbyError::SeveralGames(many.to_vec()).into()),
-        }
-    }
-
-    /// Lobbies and running games shown in `place` (a deleted thread or channel): those whose
-    /// thread it was, and those whose channel it was.
-    pub async fn games_shown_in(
-        &self,
-        place: i64,
-    ) -> Result<(Vec<GameId>, Vec<GameId>), ServiceError> {
-        let games = self.store.games_in_channel(place, None, 1000).await?;
-        let live = games
-            .iter()
-            .filter(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active));
-        let (threads, channels): (Vec<&GameRecord>, Vec<&GameRecord>) =
-            live.partition(|g| g.thread == Some(place));
-        Ok((
-            threads.iter().map(|g| g.id).collect(),
-            channels.iter().map(|g| g.id).collect(),
-        ))
-    }
-
-    /// Lobbies and running games of a guild the bot was removed from.
-    pub async fn games_of_guild(&self, guild: i64) -> Result<Vec<GameId>, ServiceError> {
-        Ok(self.store.live_games_in_guild(guild, 10_000).await?)
-    }
-
-    /// The game kind of a thread's game, if the channel is a game's thread (for `/rules`).
-    pub async fn kind_here(&self, channel: i64) -> Result<Option<GameKind>, ServiceError> {
-        let games = self.store.games_in_channel(channel, None, 50).await?;
-        Ok(games
-            .iter()
-            .find(|g| g.thread == Some(channel))
-            .map(|g| g.kind))
-    }
-
-    /// Records whether a DM to `user` about `game` went through. Returns true when this is
-    /// the first failure (the front end then tells the player once, in public, that their hand
-    /// is served privately).
-    pub async fn record_dm(&self, game: GameId, user: i64, ok: bool) -> Result<bool, ServiceError> {
-        let record = self.store.game(game).await?;
-        let before = record
+        if !record
             .seats
             .iter()
-            .find(|s| s.user == Some(user))
-            .map(|s| s.dm_status);
-        let status = if ok { DmStatus::Open } else { DmStatus::Closed };
-        if before != Some(status) {
-            self.store.set_dm_status(game, user, status).await?;
+            .any(|s| !s.is_bot && s.user == Some(user))
+        {
+            return Err(LobbyError::RematchNotPlayer(old).into());
         }
-        Ok(!ok && before.is_some_and(|b| b != DmStatus::Closed))
+        if let Some(existing) = self.core.store.ending(old).await?.rematch {
+            return self
+                .confirm_rematch(existing, user, &player.name, now)
+                .await;
+        }
+        self.check_lobby_limits(Some(user), record.channel).await?;
+        let seats: Vec<NewSeat> = record
+            .seats
+            .iter()
+            .map(|s| NewSeat {
+                user: if s.is_bot { None } else { s.user },
+                name: if s.user == Some(user) {
+                    player.name.clone()
+                } else {
+                    s.name.clone()
+                },
+                is_bot: s.is_bot,
+            })
+            .collect();
+        // Seats of people other than the opener wait for them; an opened seat (its player
+        // timed out and nobody took it) has nobody to ask and is left out.
+        let mut invited = Vec::new();
+        let mut seats_kept = Vec::new();
+        let mut invited_users = Vec::new();
+        for (s, new) in record.seats.iter().zip(seats) {
+            if !s.is_bot && s.user.is_none() {
+                continue;
+            }
+            if !s.is_bot && s.user != Some(user) {
+                if s.user.is_some_and(|u| invited_users.contains(&u)) {
+                    continue;
+                }
+                invited.push(seats_kept.len());
+                invited_users.extend(s.user);
+            }
+            seats_kept.push(new);
+        }
+        // One seat per person: a player who held two seats gets one.
+        let mut opener_seated = false;
+        seats_kept.retain(|s| {
+            if s.user == Some(user) {
+                let keep = !opener_seated;
+                opener_seated = true;
+                keep
+            } else {
+                true
+            }
+        });
+        let new = NewRematch {
+            game: NewGame {
+                kind: record.kind,
+                options: record.options.clone(),
+                seed: super::seed_to_i64(seed),
+                state: String::new(),
+                status: GameStatus::Lobby,
+                guild: record.guild,
+                channel: record.channel,
+                thread: None,
+                host: Some(user),
+                seats: seats_kept,
+                clock_secs: record.clock_secs,
+                policy: record.policy,
+                lang: record.lang,
+                now,
+            },
+            invited,
+            max_seats: self.core.store.max_seats(old).await?,
+            bot_level: record.bot_level,
+            bot_delay: record.bot_delay,
+            idle: NewJob {
+                due_at: now.saturating_add(self.core.timers.lobby_idle_secs),
+                kind: JobKind::Lobby,
+                game: None,
+                user: None,
+                payload: String::new(),
+            },
+        };
+        match self.core.store.open_rematch(old, &new).await? {
+            RematchOutcome::Opened(id) => Ok(Rematch::Opened {
+                view: {
+                    // A casual game's rematch is casual too.
+                    if record.casual {
+                        self.core.store.set_casual(id, true).await?;
+                    }
+                    self.lobby(id).await?
+                },
+                invited: invited_users,
+            }),
+            RematchOutcome::Exists(id) => self.confirm_rematch(id, user, &player.name, now).await,
+            RematchOutcome::NotFinished(_) => Err(LobbyError::RematchNotFinished(old).into()),
+        }
     }
 
-    /// Whether a game has any private information for a seat (so the bot checks DMs at join).
-    pub fn has_hidden_hands(kind: GameKind) -> bool {
-        // A game with private views renders them from setup on; try the fewest players.
-        let (min, _) = kind.seat_range();
-        kind.setup(&GameOptions::new(), min, 0).is_ok_and(|g| {
-            (0..g.seat_count()).any(|i| {
-                u8::try_from(i)
-                    .ok()
-                    .is_some_and(|s| g.private_view_json(Seat(s)).is_some())
-            })
-        })
+    /// An old player's click on Rematch once it is open: confirms their kept seat.
+    async fn confirm_rematch(
+        self,
+        rematch: GameId,
+        user: i64,
+        name: &str,
+        now: i64,
+    ) -> Result<Rematch, ServiceError> {
+        let view = self.lobby(rematch).await?;
+        if view.status != GameStatus::Lobby {
+            return Err(LobbyError::RematchClosed(rematch).into());
+        }
+        match self
+            .core
+            .store
+            .lobby_join(rematch, user, name, view.max, now)
+            .await?
+        {
+            JoinOutcome::Joined(_) => Ok(Rematch::Confirmed(self.lobby(rematch).await?)),
+            JoinOutcome::AlreadySeated(_) => Ok(Rematch::Seated(view)),
+            JoinOutcome::Full => Err(LobbyError::Full { max: view.max }.into()),
+            JoinOutcome::NotLobby(_) => Err(LobbyError::RematchClosed(rematch).into()),
+        }
     }
+}
+
+/// Whether a game has any private information for a seat (so the bot checks DMs at join).
+pub fn has_hidden_hands(kind: GameKind) -> bool {
+    // A game with private views renders them from setup on; try the fewest players.
+    let (min, _) = kind.seat_range();
+    kind.setup(&GameOptions::new(), min, 0)
+        .is_ok_and(|g| Seat::all(g.seat_count()).any(|s| g.private_view_json(s).is_some()))
 }
 
 impl Loaded {

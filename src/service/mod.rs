@@ -6,8 +6,11 @@
 //! play the line on the engine (all or nothing) -> one store transaction (moves appended, new
 //! snapshot, version+1) -> outputs (board post with image and text, private views).
 
+mod boards;
 mod clocks;
+mod core;
 mod export;
+mod finder;
 mod lobby;
 mod moves;
 mod output;
@@ -20,16 +23,17 @@ pub use crate::model::JobKind;
 /// For front ends that print a database URL (the bot's `Debug`): never its password.
 pub use crate::store::redact_url;
 pub use clocks::{
-    due, ClockAction, JobDone, JobsRun, LostPlace, NewPlace, Timers, DEFAULT_SCHEDULER_CONCURRENCY,
+    ClockAction, JobDone, JobsRun, LostPlace, NewPlace, Timers, DEFAULT_SCHEDULER_CONCURRENCY,
 };
 pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
 pub use lobby::{
-    filter_choices, Agreed, CancelCheck, CancelKind, Cancelled, Choices, GameLine, LineClock,
-    LobbyError, LobbyView, OpenLobby, Reach, Resigned, CANCEL_AGREEMENT_SECS,
+    filter_choices, has_hidden_hands, Agreed, CancelCheck, CancelKind, Cancelled, Choices,
+    GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Rematch, Resigned,
+    CANCEL_AGREEMENT_SECS,
 };
 pub use output::{
-    board_text, encode_indexed, encode_png, encode_rgb, outcome_text, BoardPost, Notice, Outputs,
-    PrivatePost, ZoomPost,
+    board_text, due, encode_indexed, encode_png, encode_rgb, outcome_text, BoardPost, Notice,
+    Outputs, PrivatePost, ZoomPost,
 };
 pub use players::{Newcomer, Replaced, SettingsChange};
 pub use ratings::{
@@ -39,10 +43,11 @@ pub use ratings::{
 pub use replay::{replay_frames, replay_gif, turn_bounds, ReplayStep};
 pub use result::{
     count_turns, length, result_card, result_image, result_lines, standings, Ending, GameResult,
-    Rematch,
 };
 
 use std::sync::Arc;
+
+pub(crate) use self::core::Core;
 
 use crate::clock::{Clock, SystemClock};
 
@@ -51,7 +56,7 @@ use crate::engine::{
     SetupError, Version,
 };
 use crate::i18n::{Lang, Text};
-use crate::store::{GameRecord, GameStatus, NewGame, NewSeat, Store, StoreError, TimeoutPolicy};
+use crate::store::{GameRecord, GameStatus, Store, StoreError};
 
 /// How long a process keeps the re-post of a lost board before another may try again.
 pub const BOARD_LEASE_SECS: i64 = 300;
@@ -254,29 +259,29 @@ fn text_name_in(guild: Option<i64>, name: &str) -> String {
     }
 }
 
-/// The service. Cheap to clone.
+/// The service: the use cases a front end drives, each a small type handed out here over one
+/// shared [`Core`] (the store, the clock, the timers). Cheap to clone.
+///
+/// A front end never holds the store: what it needs besides the use cases (interaction
+/// de-duplication, a health check) has its own handle.
 #[derive(Clone)]
 pub struct Service {
-    store: Store,
-    clock: Arc<dyn Clock>,
-    timers: Timers,
-    /// Woken when a job becomes due now (a bot seat to play), so the scheduler need not wait
-    /// for its next tick.
-    wake: Arc<tokio::sync::Notify>,
+    core: Core,
 }
 
 impl Service {
     /// On the wall clock with the default timers.
     pub fn new(store: Store) -> Service {
         Service {
-            store,
-            clock: Arc::new(SystemClock),
-            timers: Timers::default(),
-            wake: Arc::new(tokio::sync::Notify::new()),
+            core: Core {
+                store,
+                clock: Arc::new(SystemClock),
+                timers: Timers::default(),
+                wake: Arc::new(tokio::sync::Notify::new()),
+            },
         }
     }
 
-    /// Reads time from `clock` (tests inject a [`crate::clock::ManualClock`]).
     /// Opens the store at `url` (SQLite or PostgreSQL, migrated) and serves it: a front end
     /// starts here and never names the store.
     pub async fn connect(url: &str) -> Result<Service, ServiceError> {
@@ -293,224 +298,152 @@ impl Service {
         Ok(Service::new(Store::open(url, &how).await?))
     }
 
+    /// Reads time from `clock` (tests inject a [`crate::clock::ManualClock`]).
     pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Service {
-        self.clock = clock;
+        self.core.clock = clock;
         self
     }
 
     pub fn with_timers(mut self, timers: Timers) -> Service {
-        self.timers = timers;
+        self.core.timers = timers;
         self
     }
 
+    /// The store itself, for tests that check what was written. Front ends use the use cases
+    /// and handles below; `tests/suite/tidy.rs` fails on a call from anywhere else in `src/`.
+    #[doc(hidden)]
     pub fn store(&self) -> &Store {
-        &self.store
+        &self.core.store
     }
 
     /// The current time, from the injected clock.
     pub fn now(&self) -> i64 {
-        self.clock.now()
+        self.core.now()
     }
 
     pub fn timers(&self) -> &Timers {
-        &self.timers
+        &self.core.timers
     }
 
     /// Resolves when a job was planned due now (the scheduler then runs at once).
     pub async fn woken(&self) {
-        self.wake.notified().await;
+        self.core.wake.notified().await;
     }
 
-    /// Creates and starts a game; returns its first board post.
-    pub async fn start(
-        &self,
-        cmd: StartGame,
-        lang: Lang,
-        now: i64,
-    ) -> Result<(GameId, Outputs), ServiceError> {
-        self.start_with_policy(cmd, TimeoutPolicy::default(), lang, now)
-            .await
-    }
-
-    /// [`Service::start`] with what happens when a turn's time runs out.
-    pub async fn start_with_policy(
-        &self,
-        cmd: StartGame,
-        policy: TimeoutPolicy,
-        lang: Lang,
-        now: i64,
-    ) -> Result<(GameId, Outputs), ServiceError> {
-        let game = cmd.kind.setup(&cmd.options, cmd.players.len(), cmd.seed)?;
-        let new = NewGame {
-            kind: cmd.kind,
-            options: cmd.options.clone(),
-            seed: seed_to_i64(cmd.seed),
-            state: game.to_json(),
-            status: GameStatus::Active,
-            guild: cmd.place.guild,
-            channel: cmd.place.channel,
-            thread: cmd.place.thread,
-            host: cmd.host,
-            seats: cmd
-                .players
-                .iter()
-                .map(|p| NewSeat {
-                    user: p.user,
-                    name: p.name.clone(),
-                    is_bot: p.is_bot,
-                })
-                .collect(),
-            clock_secs: cmd.clock_secs,
-            policy,
-            lang: Some(lang),
-            now,
-        };
-        let id = self.store.create_game(&new).await?;
-        let mut loaded = self.load(id).await?;
-        self.start_clock(&mut loaded, now).await?;
-        let outputs = self.with_settings(output::first_board(&loaded, lang)).await;
-        Ok((id, outputs))
-    }
-
-    /// Loads a game and its engine state from the snapshot.
+    /// Loads a game and its engine state (every front end reads games this way).
     pub async fn load(&self, id: GameId) -> Result<Loaded, ServiceError> {
-        let record = self.store.game(id).await?;
-        if record.status == GameStatus::Lobby {
-            return Err(LobbyError::NotStarted(id).into());
-        }
-        let game = GameKind::load(&record.state)
-            .map_err(|error| ServiceError::Load { game: id, error })?;
-        Ok(Loaded { record, game })
+        self.core.load(id).await
     }
 
-    /// Rebuilds a game from its seed and live moves (the snapshot is not read).
-    pub async fn replay(&self, id: GameId) -> Result<Box<dyn AnyGame>, ServiceError> {
-        let record = self.store.game(id).await?;
-        let moves = self.store.moves(id).await?;
-        let notations: Vec<(Seat, String)> =
-            moves.iter().map(|m| (m.seat, m.notation.clone())).collect();
-        rebuild(&record, &notations).map_err(|(i, error)| ServiceError::Replay {
-            game: id,
-            seq: moves.get(i).map_or(-1, |m| m.seq),
-            error,
-        })
+    /// Playing: lines, clicks, undo, resign, and what a seat needs to decide.
+    pub fn moves(&self) -> Moves<'_> {
+        Moves { core: &self.core }
     }
 
-    /// The current board (and the viewer's private post, if any) without changing anything,
-    /// to show to one member: the players' settings are not read (nothing is posted).
-    pub async fn show(&self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
-        let loaded = self.load(game).await?;
-        Ok(output::after_change(&loaded, &[], lang))
+    /// A table's life before and around play: lobbies, seats, bots, start, cancel, rematch.
+    pub fn lobbies(&self) -> Lobbies<'_> {
+        Lobbies { core: &self.core }
     }
 
-    /// The board of a game ended by a resignation or a cancel: no prompt, and the final
-    /// standings ([`standings`]: the resigning seat last, a resigned puzzle unsolved) after
-    /// `note`.
-    pub async fn show_ended(
-        &self,
-        game: GameId,
-        note: &str,
-        lang: Lang,
-    ) -> Result<Outputs, ServiceError> {
-        let loaded = self.load(game).await?;
-        let mut out = output::after_change(&loaded, &[], lang);
-        let resigned = self.store.ending(game).await?.resigned;
-        let outcome = standings(loaded.game.as_ref(), resigned);
-        let board = &mut out.board;
-        board.prompt = None;
-        board.deadline = None;
-        board.mention = None;
-        board.text = format!(
-            "{note}\n{}",
-            outcome_text(&outcome).render_with(lang, &loaded.names())
-        );
-        board.scores.clone_from(&outcome.scores);
-        board.outcome = Some(outcome);
-        Ok(out)
+    /// Turn clocks and timed jobs: deadlines, reminders, bot turns, lost places.
+    pub fn clocks(&self) -> Clocks<'_> {
+        Clocks { core: &self.core }
     }
 
-    /// [`Service::show`] to post again in the game's place: with what the players' settings
-    /// say about pings and hand DMs.
-    pub async fn show_to_post(&self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
-        Ok(self.with_settings(self.show(game, lang).await?).await)
+    /// Members and servers: settings, languages, replacing and kicking players, digests.
+    pub fn players(&self) -> Players<'_> {
+        Players { core: &self.core }
     }
 
-    /// The Zoom answer for `user` (a player or a spectator): the parts of the current board that
-    /// matter to them, at full size, in the board's language (the game's; `lang` only for a game
-    /// stored without one). `None` if the game has no part
-    /// to show (no board yet).
-    pub async fn zoom(
-        &self,
-        game: GameId,
-        user: i64,
-        lang: Lang,
-    ) -> Result<Option<ZoomPost>, ServiceError> {
-        let loaded = self.load(game).await?;
-        let lang = clocks::public_lang(&loaded.record, lang);
-        Ok(output::zoom_post(&loaded, user, lang))
+    /// What stays after play: results, ratings, replays, export and import.
+    pub fn records(&self) -> Records<'_> {
+        Records { core: &self.core }
     }
 
-    /// Notes that the board of `version` went out, so nobody posts it again. With its message,
-    /// that board becomes the live one; returns the board message it replaced (to retire).
-    pub async fn board_posted(
-        &self,
-        game: GameId,
-        version: Version,
-        message: Option<i64>,
-    ) -> Result<Option<i64>, ServiceError> {
-        Ok(self.store.mark_posted(game, version, message).await?)
+    /// The board of a game: shown, posted, re-posted, zoomed.
+    pub fn boards(&self) -> Boards<'_> {
+        Boards { core: &self.core }
     }
 
-    /// Started or finished games whose current version has no board out yet, with that
-    /// version. Boards on their way are among them: re-post only what stays here a while.
-    pub async fn unposted_boards(
-        &self,
-        limit: u32,
-    ) -> Result<Vec<(GameId, Version)>, ServiceError> {
-        Ok(self.store.unposted_boards(self.now(), limit).await?)
+    /// Which games: in a channel, of a member, of a server.
+    pub fn find(&self) -> Finder<'_> {
+        Finder { core: &self.core }
     }
 
-    /// The current board of a game whose board of `version` never went out, if this process
-    /// wins the re-post (for [`BOARD_LEASE_SECS`]; then it retries) and the game is still at
-    /// `version`. In the game's language, with every hand again: those DMs were lost with it.
-    pub async fn repost(
-        &self,
-        game: GameId,
-        version: Version,
-    ) -> Result<Option<Outputs>, ServiceError> {
-        if !self
-            .store
-            .claim_board(game, version, self.now(), BOARD_LEASE_SECS)
-            .await?
-        {
-            return Ok(None);
-        }
-        let loaded = self.load(game).await?;
-        if loaded.record.version != version {
-            return Ok(None);
-        }
-        let lang = clocks::game_lang(&loaded.record);
-        let mut out = self
-            .with_settings(output::after_change(&loaded, &[], lang))
-            .await;
-        // Said as the board's event: the ping and the turn line still lead.
-        out.board.events = vec![Text::new("bot.turn.reposted").render(lang)];
-        out.board.text = output::board_text(&loaded, &out.board.events, lang);
-        Ok(Some(out))
+    /// Redelivered interactions, recognised so a click is handled once.
+    pub fn interactions(&self) -> Interactions<'_> {
+        Interactions { core: &self.core }
     }
 
-    pub(crate) fn seat_of(&self, loaded: &Loaded, actor: Actor) -> Result<Seat, ServiceError> {
-        match actor {
-            Actor::Seat(seat) if seat.index() < loaded.game.seat_count() => Ok(seat),
-            Actor::Seat(_) => Err(ServiceError::NotSeated),
-            Actor::User(user) => loaded
-                .record
-                .seats
-                .iter()
-                .position(|s| s.user == Some(user))
-                .map(Seat::at)
-                .ok_or(ServiceError::NotSeated),
-        }
+    /// Whether the store answers (the health endpoint).
+    pub async fn ping(&self) -> Result<(), ServiceError> {
+        Ok(self.core.store.ping().await?)
+    }
+
+    /// Closes the store's connections (a clean exit: SQLite's log is folded into its file).
+    pub async fn close(&self) {
+        self.core.store.close().await;
+    }
+}
+
+/// See [`Service::moves`].
+#[derive(Clone, Copy)]
+pub struct Moves<'a> {
+    core: &'a Core,
+}
+
+/// See [`Service::lobbies`].
+#[derive(Clone, Copy)]
+pub struct Lobbies<'a> {
+    core: &'a Core,
+}
+
+/// See [`Service::clocks`].
+#[derive(Clone, Copy)]
+pub struct Clocks<'a> {
+    core: &'a Core,
+}
+
+/// See [`Service::players`].
+#[derive(Clone, Copy)]
+pub struct Players<'a> {
+    core: &'a Core,
+}
+
+/// See [`Service::records`].
+#[derive(Clone, Copy)]
+pub struct Records<'a> {
+    core: &'a Core,
+}
+
+/// See [`Service::boards`].
+#[derive(Clone, Copy)]
+pub struct Boards<'a> {
+    core: &'a Core,
+}
+
+/// See [`Service::find`].
+#[derive(Clone, Copy)]
+pub struct Finder<'a> {
+    core: &'a Core,
+}
+
+/// See [`Service::interactions`].
+#[derive(Clone, Copy)]
+pub struct Interactions<'a> {
+    core: &'a Core,
+}
+
+impl Interactions<'_> {
+    /// Whether interaction `id` is seen here for the first time (it is then remembered).
+    pub async fn first_seen(self, id: i64) -> Result<bool, ServiceError> {
+        Ok(self.core.store.first_seen(id, self.core.now()).await?)
+    }
+
+    /// Forgets interactions seen before `before` (Discord stops redelivering long before);
+    /// returns how many.
+    pub async fn forget_before(self, before: i64) -> Result<u64, ServiceError> {
+        Ok(self.core.store.forget_interactions_before(before).await?)
     }
 }
 

@@ -2,21 +2,148 @@
 //! is checked against the version they saw, played on a copy of the game, stored with the next
 //! turn's clock in one transaction (tried once more when only the clock moved under it), and
 //! turned into everything a front end posts ([`Outputs`]); undo takes options back. Bots and
-//! timeouts store their options through [`Service::commit_applied`] too.
+//! timeouts store their options through `Core::commit_applied` (core.rs) too.
 
-use super::clocks::{same_clock, stale, Mover};
 use super::*;
-use crate::store::Attendance;
+use crate::engine::PromptInfo;
 
-impl Service {
+impl Moves<'_> {
+    /// The seat that played the last live option, if any (the local table's `undo` takes
+    /// back that seat's, as it plays every seat).
+    pub async fn last_mover(self, game: GameId) -> Result<Option<Seat>, ServiceError> {
+        Ok(self.core.store.moves(game).await?.last().map(|m| m.seat))
+    }
+
+    /// The checks of [`Moves::resign`], changing nothing: asked before "are you sure?".
+    pub async fn check_resign(self, game: GameId, user: i64) -> Result<LobbyView, ServiceError> {
+        let record = self.core.store.game(game).await?;
+        if record.status != GameStatus::Active {
+            return Err(ServiceError::NotActive(game));
+        }
+        // As `resign` finds the seat.
+        if !record.seats.iter().any(|s| s.user == Some(user)) {
+            return Err(ServiceError::NotSeated);
+        }
+        let cap = self.core.store.max_seats(game).await?;
+        Ok(LobbyView::from_record(record, cap))
+    }
+
+    /// A seated player gives up: the game ends for everyone (games have no seat-leaving rule),
+    /// with the current standings.
+    pub async fn resign(
+        self,
+        game: GameId,
+        user: i64,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Resigned, ServiceError> {
+        self.resign_as(game, Actor::User(user), lang, now).await
+    }
+
+    /// [`Moves::resign`] by a seat or a member (the local table resigns its seat in turn).
+    pub async fn resign_as(
+        self,
+        game: GameId,
+        actor: Actor,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Resigned, ServiceError> {
+        let loaded = self.core.load(game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(ServiceError::NotActive(game));
+        }
+        let seat = self.core.seat_of(&loaded, actor)?;
+        let archive = self.core.archive_job(game, now);
+        self.core
+            .store
+            .resign_game(game, loaded.record.version, seat, &[archive], now)
+            .await?;
+        let text = Text::new("bot.resigned")
+            .arg("seat", seat)
+            .arg("id", game.0)
+            .render_with(
+                super::core::public_lang(&loaded.record, lang),
+                &loaded.names(),
+            );
+        Ok(Resigned { seat, text })
+    }
+
+    /// The user's private post (hidden hand), if the game has one for their seat.
+    pub async fn hand(
+        self,
+        game: GameId,
+        user: i64,
+        lang: Lang,
+    ) -> Result<Option<PrivatePost>, ServiceError> {
+        Ok(self.hand_with_options(game, user, lang).await?.0)
+    }
+
+    /// The user's hand and, when they must decide now among options that name its cards, that
+    /// prompt with its version: shown together, to that player only. One load, one image.
+    pub async fn hand_with_options(
+        self,
+        game: GameId,
+        user: i64,
+        lang: Lang,
+    ) -> Result<(Option<PrivatePost>, Option<(Version, PromptInfo)>), ServiceError> {
+        let loaded = self.core.load(game).await?;
+        let seat = self.core.seat_of(&loaded, Actor::User(user))?;
+        let post = output::private_post(&loaded, seat, lang);
+        let prompt = loaded
+            .game
+            .prompt()
+            .filter(|p| p.private && p.seat == seat)
+            .map(|p| (loaded.record.version, p));
+        Ok((post, prompt))
+    }
+
+    /// The pending prompt, for the user who must decide it, as it stood at `seen` (a panel
+    /// opened from a board). Refused for anyone else: private options stay private.
+    pub async fn prompt_for(
+        self,
+        game: GameId,
+        user: i64,
+        seen: Version,
+    ) -> Result<PromptInfo, ServiceError> {
+        let loaded = self.core.load_active(game, Some(seen)).await?;
+        Ok(self.deciding(&loaded, user)?.1)
+    }
+
+    /// The current prompt's options the user may pick, filtered by what they typed (every
+    /// word typed must appear in the option), with the version they belong to. No options if
+    /// it is not their turn.
+    pub async fn choices(
+        self,
+        game: GameId,
+        user: i64,
+        typed: &str,
+    ) -> Result<Choices, ServiceError> {
+        let loaded = self.core.load(game).await?;
+        let mut choices = Choices {
+            version: loaded.record.version,
+            options: Vec::new(),
+            reach: Reach::of(&loaded.record),
+        };
+        let Ok(seat) = self.core.seat_of(&loaded, Actor::User(user)) else {
+            return Ok(choices);
+        };
+        let Some(prompt) = loaded.game.prompt() else {
+            return Ok(choices);
+        };
+        if prompt.seat == seat {
+            choices.options = filter_choices(&prompt.options, typed);
+        }
+        Ok(choices)
+    }
+
     /// Plays a line for an actor. On success the moves are stored before any output is made.
-    pub async fn play(&self, cmd: PlayLine, lang: Lang, now: i64) -> Result<Outputs, ServiceError> {
+    pub async fn play(self, cmd: PlayLine, lang: Lang, now: i64) -> Result<Outputs, ServiceError> {
         let mut seen = cmd.seen;
         let mut retried = false;
         loop {
-            let loaded = self.load_active(cmd.game, seen).await?;
+            let loaded = self.core.load_active(cmd.game, seen).await?;
             let version = loaded.record.version;
-            let seat = self.seat_of(&loaded, cmd.actor)?;
+            let seat = self.core.seat_of(&loaded, cmd.actor)?;
             match self.commit_line(loaded, seat, &cmd.line, lang, now).await {
                 Err(e) if !retried && clock_only_moved(&e) => {
                     (seen, retried) = (Some(version), true);
@@ -26,31 +153,10 @@ impl Service {
         }
     }
 
-    /// Loads a running game, refusing it if the actor saw another version (a click on an old
-    /// board).
-    pub(crate) async fn load_active(
-        &self,
-        game: GameId,
-        seen: Option<Version>,
-    ) -> Result<Loaded, ServiceError> {
-        let loaded = self.load(game).await?;
-        if loaded.record.status != GameStatus::Active {
-            return Err(ServiceError::NotActive(game));
-        }
-        match seen {
-            Some(seen) if seen != loaded.record.version => Err(PlayError::Stale {
-                expected: seen,
-                found: loaded.record.version,
-            }
-            .into()),
-            _ => Ok(loaded),
-        }
-    }
-
     /// Plays `line` for `seat` on a loaded game and stores the result in one transaction
     /// (with the next turn's clock when the turn changed).
     pub(crate) async fn commit_line(
-        &self,
+        self,
         mut loaded: Loaded,
         seat: Seat,
         line: &str,
@@ -60,15 +166,16 @@ impl Service {
         let hands_before = output::private_views(loaded.game.as_ref());
         let mut out = match loaded.game.play_line(seat, line) {
             Ok(applied) => {
-                self.commit_applied(
-                    loaded,
-                    applied,
-                    &hands_before,
-                    lang,
-                    now,
-                    clocks::Mover::Player,
-                )
-                .await?
+                self.core
+                    .commit_applied(
+                        loaded,
+                        applied,
+                        &hands_before,
+                        lang,
+                        now,
+                        super::core::Mover::Player,
+                    )
+                    .await?
             }
             // Part of the line stands (it crossed a barrier, or the game keeps played parts):
             // store it like any moves, and tell the player why the rest was not played.
@@ -78,13 +185,14 @@ impl Service {
                     return Err(e.into());
                 };
                 let mut out = self
+                    .core
                     .commit_applied(
                         loaded,
                         kept,
                         &hands_before,
                         lang,
                         now,
-                        clocks::Mover::Player,
+                        super::core::Mover::Player,
                     )
                     .await?;
                 out.refused = Some(why);
@@ -101,18 +209,18 @@ impl Service {
 
     /// Takes back the actor's own options since the last barrier (one, or all of them).
     pub async fn undo(
-        &self,
+        self,
         game: GameId,
         actor: Actor,
         scope: UndoScope,
         lang: Lang,
         now: i64,
     ) -> Result<Outputs, ServiceError> {
-        let loaded = self.load_active(game, None).await?;
-        let lang = clocks::public_lang(&loaded.record, lang);
-        let seat = self.seat_of(&loaded, actor)?;
+        let loaded = self.core.load_active(game, None).await?;
+        let lang = super::core::public_lang(&loaded.record, lang);
+        let seat = self.core.seat_of(&loaded, actor)?;
         let hands_before = output::private_views(loaded.game.as_ref());
-        let moves = self.store.moves(game).await?;
+        let moves = self.core.store.moves(game).await?;
         let count = undoable(
             &moves
                 .iter()
@@ -132,6 +240,7 @@ impl Service {
                 error,
             })?;
         let version = self
+            .core
             .store
             .undo_moves(game, loaded.record.version, count, &rebuilt.to_json(), now)
             .await?;
@@ -142,15 +251,17 @@ impl Service {
         after.record.version = version;
         // Taking back the option that ended a turn gives the turn back: its clock restarts.
         if let Some(plan) = self
+            .core
             .plan_turn(&after.record, after.game.as_ref(), now, false)
             .await?
         {
-            if self.store.apply_turn_plan(game, &plan).await? {
+            if self.core.store.apply_turn_plan(game, &plan).await? {
                 after.record.clock = plan.clock;
-                self.wake_if_due(&plan, now);
+                self.core.wake_if_due(&plan, now);
             }
         }
         let mut out = self
+            .core
             .with_settings(output::after_change_since(&after, &[], lang, &hands_before))
             .await;
         out.board.events = vec![Text::new("core.event.undone")
@@ -163,7 +274,7 @@ impl Service {
 
     /// Plays the `index`-th option of the prompt the user saw at `seen` (a button or a menu).
     pub async fn choose(
-        &self,
+        self,
         game: GameId,
         user: i64,
         seen: Version,
@@ -175,7 +286,7 @@ impl Service {
         // under the first: see `clock_only_moved`).
         let mut retried = false;
         loop {
-            let loaded = self.load_active(game, Some(seen)).await?;
+            let loaded = self.core.load_active(game, Some(seen)).await?;
             let (seat, prompt) = self.deciding(&loaded, user)?;
             let line = prompt
                 .options
@@ -189,103 +300,21 @@ impl Service {
         }
     }
 
-    /// Plays the applied options (already on `loaded.game`) into the store with the next
-    /// turn's plan, and builds the outputs.
-    pub(crate) async fn commit_applied(
-        &self,
-        mut loaded: Loaded,
-        applied: Vec<AppliedMove>,
-        hands_before: &[Option<serde_json::Value>],
-        lang: Lang,
-        now: i64,
-        mover: Mover,
-    ) -> Result<Outputs, ServiceError> {
-        let lang = clocks::public_lang(&loaded.record, lang);
-        let status = if loaded.game.outcome().is_some() {
-            GameStatus::Finished
-        } else {
-            GameStatus::Active
-        };
-        let moves: Vec<crate::store::NewMove> = applied
-            .iter()
-            .map(|m| crate::store::NewMove {
-                seat: m.seat,
-                notation: m.notation.clone(),
-                barrier: m.barrier,
-            })
-            .collect();
-        let mut plan = self
-            .plan_turn(
-                &loaded.record,
-                loaded.game.as_ref(),
-                now,
-                mover != Mover::Player,
-            )
-            .await?;
-        if let Some(plan) = plan.as_mut() {
-            match mover {
-                Mover::Timeout(seat) => plan.attendance.push((seat, Attendance::Missed)),
-                Mover::Player => {
-                    for m in &applied {
-                        let back = (m.seat, Attendance::Played);
-                        let missed = loaded
-                            .record
-                            .seats
-                            .get(m.seat.index())
-                            .is_some_and(|s| s.timeouts > 0);
-                        if missed && !plan.attendance.contains(&back) {
-                            plan.attendance.push(back);
-                        }
-                    }
-                }
-                Mover::Bot => {}
+    /// The user's seat and the prompt it must decide now, or why they may not.
+    pub(super) fn deciding(
+        self,
+        loaded: &Loaded,
+        user: i64,
+    ) -> Result<(Seat, PromptInfo), ServiceError> {
+        let seat = self.core.seat_of(loaded, Actor::User(user))?;
+        let prompt = loaded.game.prompt().ok_or(PlayError::GameOver)?;
+        if prompt.seat != seat {
+            return Err(PlayError::NotYourTurn {
+                waiting_for: prompt.seat,
             }
+            .into());
         }
-        if status == GameStatus::Finished {
-            // The end replaces the game's jobs: only the archive of its thread, after a grace.
-            let plan = plan.get_or_insert_with(|| same_clock(&loaded.record.clock));
-            plan.jobs.push(self.archive_job(loaded.record.id, now));
-        }
-        let ranks = loaded.game.outcome().map(|o| o.ranks).unwrap_or_default();
-        let version = self
-            .store
-            .record_moves_planned(
-                loaded.record.id,
-                loaded.record.version,
-                &moves,
-                &loaded.game.to_json(),
-                status,
-                now,
-                plan.as_ref(),
-                &ranks,
-            )
-            .await
-            .map_err(|e| match e {
-                StoreError::ClockChanged(_) => stale(&loaded.record),
-                other => ServiceError::from(other),
-            })?;
-        if mover == Mover::Player {
-            // A person played: the game is not idle (its boards post again).
-            self.store.set_human_move_at(loaded.record.id, now).await?;
-            loaded.record.human_move_at = Some(now);
-        }
-        metrics::counter!(crate::ops::MOVES, "game" => loaded.record.kind.id())
-            .increment(u64::try_from(applied.len()).unwrap_or(u64::MAX));
-        loaded.record.version = version;
-        loaded.record.status = status;
-        if let Some(plan) = &plan {
-            loaded.record.clock = plan.clock;
-            self.wake_if_due(plan, now);
-        }
-        // Rendering and encoding the board (milliseconds of CPU) runs on a blocking thread,
-        // so concurrent jobs and clicks do not hold up the async workers.
-        let before = hands_before.to_vec();
-        let out = tokio::task::spawn_blocking(move || {
-            output::after_change_since(&loaded, &applied, lang, &before)
-        })
-        .await
-        .map_err(|e| ServiceError::Task(e.to_string()))?;
-        Ok(self.with_settings(out).await)
+        Ok((seat, prompt))
     }
 }
 
@@ -354,6 +383,7 @@ mod tests {
             is_bot: false,
         };
         let (game, _) = svc
+            .lobbies()
             .start(
                 StartGame {
                     kind: GameKind::Cortexcape,
@@ -390,14 +420,16 @@ mod tests {
                 line,
                 seen: None,
             };
-            svc.play(cmd, Lang::En, 5).await.unwrap();
+            svc.moves().play(cmd, Lang::En, 5).await.unwrap();
             steps += 1;
             assert!(steps < 200, "no option ends a turn");
         };
-        svc.clock(game, 1, false, ClockAction::Extend(3_600), 10)
+        svc.clocks()
+            .clock(game, 1, false, ClockAction::Extend(3_600), 10)
             .await
             .unwrap();
         let refused = svc
+            .moves()
             .commit_line(before, prompt.seat, &line, Lang::En, 20)
             .await
             .unwrap_err();
@@ -405,11 +437,13 @@ mod tests {
         // On a fresh read the same move plays; an old read after it is a stale move.
         let old = svc.load(game).await.unwrap();
         let fresh = svc.load(game).await.unwrap();
-        svc.commit_line(fresh, prompt.seat, &line, Lang::En, 30)
+        svc.moves()
+            .commit_line(fresh, prompt.seat, &line, Lang::En, 30)
             .await
             .unwrap();
         let next = old.game.prompt().unwrap();
         let again = svc
+            .moves()
             .commit_line(old, next.seat, &next.options[0], Lang::En, 40)
             .await
             .unwrap_err();

@@ -351,44 +351,44 @@ fn build(
     }
 }
 
-impl super::Service {
-    /// Fills in what the players' own settings say about posting `out`: a board whose
-    /// mentioned player turned pings off goes out silently, and a hand goes by DM only to a
-    /// player who keeps hand DMs on. A settings read that fails keeps the defaults (a ping, a
-    /// DM): a missed preference is better than a missed turn.
-    pub(super) async fn with_settings(&self, mut out: Outputs) -> Outputs {
-        // Each user's settings are read once: the pinged player often also gets a hand.
-        let mut read: Vec<(i64, Option<crate::store::UserSettings>)> = Vec::new();
-        let users = out
-            .board
-            .mention
-            .into_iter()
-            .chain(out.private.iter().filter_map(|p| p.user));
-        for user in users {
-            if read.iter().any(|(u, _)| *u == user) {
-                continue;
-            }
-            match self.settings_of(user).await {
-                Ok(s) => read.push((user, Some(s))),
-                Err(e) => {
-                    tracing::warn!(game = %out.board.game, error = %e, "could not read a player's settings");
-                    read.push((user, None));
-                }
-            }
+/// Where a game is played, as a link: to its live board when it has one (empty when the game
+/// has no place).
+pub(super) fn place_link(record: &crate::store::GameRecord) -> String {
+    link(
+        record.guild,
+        record.thread.or(record.channel),
+        record.board_message,
+    )
+}
+
+/// A link to `message` in `place` (or to the place), in `guild`.
+pub(super) fn link(guild: Option<i64>, place: Option<i64>, message: Option<i64>) -> String {
+    match (guild, place, message) {
+        (Some(g), Some(c), Some(m)) => format!(
+            "https://discord.com/channels/{}/{}/{}",
+            id_u64(g),
+            id_u64(c),
+            id_u64(m)
+        ),
+        (Some(g), Some(c), None) => {
+            format!("https://discord.com/channels/{}/{}", id_u64(g), id_u64(c))
         }
-        let of = |user: i64| {
-            read.iter()
-                .find(|(u, _)| *u == user)
-                .and_then(|(_, s)| s.as_ref())
-        };
-        if let Some(s) = out.board.mention.and_then(of) {
-            out.board.silent = !s.pings;
-        }
-        for post in &mut out.private {
-            if let Some(s) = post.user.and_then(of) {
-                post.by_dm = s.hand_dms;
-            }
-        }
-        out
+        (None, Some(c), _) => format!("<#{}>", id_u64(c)),
+        _ => String::new(),
     }
+}
+
+/// A deadline as Discord shows it to each reader in their own time zone and language: how
+/// far off it is ("in 5 hours"), then the date and time.
+pub fn due(deadline: i64) -> String {
+    format!("<t:{deadline}:R> (<t:{deadline}:f>)")
+}
+
+pub(super) fn mention(user: i64) -> String {
+    format!("<@{}>", id_u64(user))
+}
+
+/// Front-end ids are u64 stored as i64 (same bits).
+pub(super) fn id_u64(id: i64) -> u64 {
+    u64::from_ne_bytes(id.to_ne_bytes())
 }

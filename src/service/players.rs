@@ -2,15 +2,16 @@
 //! DMs), absent
 //! players (`/replace`, `/kick`), the daily digest and `/stats`.
 
-use super::clocks::{game_lang, mention, quiet_of, stale};
+use super::core::{game_lang, quiet_of, stale};
+use super::output::mention;
 use super::output::{self, Notice};
-use super::{Actor, Loaded, LobbyError, Service, ServiceError};
+use super::{Actor, Loaded, LobbyError, Players, ServiceError};
 use crate::clock::{after_quiet, Date, Quiet, Zone};
 use crate::engine::{GameId, Seat};
 use crate::i18n::{Lang, Text};
 use crate::model::JobKind;
 use crate::store::{
-    GameRecord, GameStatus, JobRecord, NewJob, SeatChange, SeatRequest, UserSettings,
+    DmStatus, GameRecord, GameStatus, JobRecord, NewJob, SeatChange, SeatRequest, UserSettings,
 };
 
 /// A `/settings` change: each `Some` field is set, the others are kept.
@@ -42,16 +43,33 @@ pub enum Newcomer {
     Bot,
 }
 
-impl Service {
+impl Players<'_> {
+    /// Records whether a DM to `user` about `game` went through. Returns true when this is
+    /// the first failure (the front end then tells the player once, in public, that their hand
+    /// is served privately).
+    pub async fn record_dm(self, game: GameId, user: i64, ok: bool) -> Result<bool, ServiceError> {
+        let record = self.core.store.game(game).await?;
+        let before = record
+            .seats
+            .iter()
+            .find(|s| s.user == Some(user))
+            .map(|s| s.dm_status);
+        let status = if ok { DmStatus::Open } else { DmStatus::Closed };
+        if before != Some(status) {
+            self.core.store.set_dm_status(game, user, status).await?;
+        }
+        Ok(!ok && before.is_some_and(|b| b != DmStatus::Closed))
+    }
+
     /// Applies a settings change; returns the settings and what to tell the games (a
     /// vacation pauses the player's clocks and the other players are told).
     pub async fn update_settings(
-        &self,
+        self,
         user: i64,
         change: SettingsChange,
         now: i64,
     ) -> Result<(UserSettings, Vec<Notice>), ServiceError> {
-        let before = self.store.user_settings(user).await?;
+        let before = self.core.store.user_settings(user).await?;
         let mut s = before.clone();
         if let Some(tz) = &change.timezone {
             let name =
@@ -87,7 +105,7 @@ impl Service {
         if let Some(h) = change.hand_dms {
             s.hand_dms = h;
         }
-        self.store.save_user_settings(user, &s, now).await?;
+        self.core.store.save_user_settings(user, &s, now).await?;
         if change.digest.is_some() || (s.digest && s.timezone != before.timezone) {
             self.schedule_digest(user, &s, now).await?;
         }
@@ -99,15 +117,15 @@ impl Service {
     }
 
     /// The language a server chose for its public messages (`None`: each lobby's host's).
-    pub async fn server_lang(&self, guild: i64) -> Result<Option<Lang>, ServiceError> {
-        Ok(self.store.guild_lang(guild).await?)
+    pub async fn server_lang(self, guild: i64) -> Result<Option<Lang>, ServiceError> {
+        Ok(self.core.store.guild_lang(guild).await?)
     }
 
     /// Sets (or, with `None`, clears) a server's language. Only a member who may manage the
     /// server (`manages_server`, as Discord computed it for them) may; anyone else is refused
     /// and nothing changes. Running games keep the language they were opened with.
     pub async fn set_server_lang(
-        &self,
+        self,
         guild: Option<i64>,
         lang: Option<Lang>,
         manages_server: bool,
@@ -117,18 +135,18 @@ impl Service {
         if !manages_server {
             return Err(LobbyError::NotServerManager.into());
         }
-        self.store.set_guild_lang(guild, lang, now).await?;
+        self.core.store.set_guild_lang(guild, lang, now).await?;
         Ok(lang)
     }
 
     /// A user's settings (the defaults for one never saved).
-    pub async fn settings_of(&self, user: i64) -> Result<UserSettings, ServiceError> {
-        Ok(self.store.user_settings(user).await?)
+    pub async fn settings_of(self, user: i64) -> Result<UserSettings, ServiceError> {
+        Ok(self.core.store.user_settings(user).await?)
     }
 
     /// Moves the deadlines of the user's running turns by the vacation, and tells each game.
     async fn vacation_changed(
-        &self,
+        self,
         user: i64,
         before: &UserSettings,
         after: &UserSettings,
@@ -136,6 +154,7 @@ impl Service {
     ) -> Result<Vec<Notice>, ServiceError> {
         let mut notices = Vec::new();
         let games = self
+            .core
             .store
             .games_of_user(user, Some(GameStatus::Active), 200)
             .await?;
@@ -149,9 +168,9 @@ impl Service {
                 let old_away = before.vacation_until.filter(|v| *v > now);
                 let left = deadline - old_away.unwrap_or(now).max(now);
                 let start = after.vacation_until.map_or(now, |v| v.max(now));
-                let mut plan = self.replan_current(&record, now).await?;
+                let mut plan = self.core.replan_current(&record, now).await?;
                 plan.jobs.clear();
-                self.run_clock(
+                self.core.run_clock(
                     &mut plan,
                     record.id,
                     seat.seat,
@@ -160,7 +179,7 @@ impl Service {
                     after,
                     now,
                 );
-                self.store.apply_turn_plan(record.id, &plan).await?;
+                self.core.store.apply_turn_plan(record.id, &plan).await?;
             }
             let names = super::text_names(&record);
             let text = match after.vacation_until {
@@ -182,7 +201,7 @@ impl Service {
 
     /// Plans (or removes) the user's next digest.
     async fn schedule_digest(
-        &self,
+        self,
         user: i64,
         s: &UserSettings,
         now: i64,
@@ -194,16 +213,17 @@ impl Service {
             user: Some(user),
             payload: "{}".to_string(),
         });
-        self.store
+        self.core
+            .store
             .replace_user_job(user, JobKind::Digest, job.as_ref())
             .await?;
         Ok(())
     }
 
     /// The next digest time after `now`: the configured local time, after quiet hours.
-    pub fn next_digest(&self, s: &UserSettings, now: i64) -> i64 {
+    pub fn next_digest(self, s: &UserSettings, now: i64) -> i64 {
         let zone = Zone::of(s.timezone.as_deref());
-        let minute = self.timers.digest_minute;
+        let minute = self.core.timers.digest_minute;
         let mut at = zone.at_local(zone.date(now), minute);
         if at <= now {
             at = zone.at_local(zone.date(now).next(), minute);
@@ -212,8 +232,9 @@ impl Service {
     }
 
     /// The lines of the games where it is `user`'s turn, for the digest.
-    pub async fn waiting_lines(&self, user: i64, lang: Lang) -> Result<Vec<String>, ServiceError> {
+    pub async fn waiting_lines(self, user: i64, lang: Lang) -> Result<Vec<String>, ServiceError> {
         Ok(self
+            .core
             .games_of_user(user, 100)
             .await?
             .into_iter()
@@ -223,20 +244,20 @@ impl Service {
     }
 
     pub(super) async fn fire_digest(
-        &self,
+        self,
         job: &JobRecord,
         worker: &str,
         now: i64,
     ) -> Result<Vec<Notice>, ServiceError> {
         let Some(user) = job.user else {
-            self.drop_job(job, worker).await?;
+            self.core.drop_job(job, worker).await?;
             return Ok(Vec::new());
         };
         // Removed by this claim before anything is sent: one digest per day at most.
-        if !self.drop_job(job, worker).await? {
+        if !self.core.drop_job(job, worker).await? {
             return Ok(Vec::new());
         }
-        let s = self.store.user_settings(user).await?;
+        let s = self.core.store.user_settings(user).await?;
         if !s.digest {
             return Ok(Vec::new());
         }
@@ -263,7 +284,7 @@ impl Service {
     /// starts again with a full clock and the board is posted again.
     #[allow(clippy::too_many_arguments, reason = "one command's inputs")]
     pub async fn replace(
-        &self,
+        self,
         game: GameId,
         actor: i64,
         is_moderator: bool,
@@ -277,12 +298,12 @@ impl Service {
             .1)
     }
 
-    /// [`Service::replace`], saying what happened: a seat whose hidden hand would reach a
+    /// [`Players::replace`], saying what happened: a seat whose hidden hand would reach a
     /// newcomer changes hands only once every other seated person agreed (each types the same
     /// `/replace`), unless it is open or a moderator who holds no seat gives it.
     #[allow(clippy::too_many_arguments, reason = "one command's inputs")]
     pub async fn replace_asking(
-        &self,
+        self,
         game: GameId,
         actor: i64,
         is_moderator: bool,
@@ -290,11 +311,11 @@ impl Service {
         newcomer: Newcomer,
         now: i64,
     ) -> Result<(Replaced, Vec<Notice>), ServiceError> {
-        let loaded = self.load_active(game, None).await?;
+        let loaded = self.core.load_active(game, None).await?;
         let seat = seat_index(&loaded.record.seats, seat_number)?;
         if let Newcomer::User { id, .. } = &newcomer {
             // A seated person agreeing to the request waiting for this seat.
-            if let Some(request) = self.store.seat_request(game, seat).await? {
+            if let Some(request) = self.core.store.seat_request(game, seat).await? {
                 let asked = must_agree(&loaded, seat, request.asked_by, request.by_moderator);
                 if request.newcomer == *id && actor != request.asked_by && asked.contains(&actor) {
                     return self.agree(loaded, request, actor, &asked, now).await;
@@ -303,7 +324,7 @@ impl Service {
         }
         may_take_over(&loaded.record, seat, actor, is_moderator, now)?;
         if let Newcomer::User { id, name } = &newcomer {
-            if self.seat_of(&loaded, Actor::User(*id)).is_ok() {
+            if self.core.seat_of(&loaded, Actor::User(*id)).is_ok() {
                 return Err(LobbyError::AlreadyInGame.into());
             }
             let asked = must_agree(&loaded, seat, actor, is_moderator);
@@ -317,7 +338,7 @@ impl Service {
                     by_moderator: is_moderator,
                     agreed: vec![actor],
                 };
-                self.store.put_seat_request(&request, now).await?;
+                self.core.store.put_seat_request(&request, now).await?;
                 let lang = game_lang(&loaded.record);
                 let text = Text::new("bot.replace.asked")
                     .arg("n", seat.index() + 1)
@@ -345,7 +366,7 @@ impl Service {
     /// `actor` agrees to `request`: recorded, and once everyone asked agreed, the seat changes
     /// hands (the asker's rights checked again: the game may have moved on).
     async fn agree(
-        &self,
+        self,
         loaded: Loaded,
         request: SeatRequest,
         actor: i64,
@@ -364,7 +385,7 @@ impl Service {
             .filter(|u| !agreed.contains(u))
             .collect();
         if !missing.is_empty() {
-            self.store.set_seat_agreed(game, seat, &agreed).await?;
+            self.core.store.set_seat_agreed(game, seat, &agreed).await?;
             let names = loaded.names();
             let name_of = |u: i64| {
                 loaded
@@ -389,7 +410,7 @@ impl Service {
                 .render(lang);
             return Ok((Replaced::Agreed, vec![Notice::Place { game, text }]));
         }
-        if !self.store.drop_seat_request(game, seat).await? {
+        if !self.core.store.drop_seat_request(game, seat).await? {
             return Err(LobbyError::NoSeatRequest(seat.index() + 1).into());
         }
         may_take_over(
@@ -399,7 +420,11 @@ impl Service {
             request.by_moderator,
             now,
         )?;
-        if self.seat_of(&loaded, Actor::User(request.newcomer)).is_ok() {
+        if self
+            .core
+            .seat_of(&loaded, Actor::User(request.newcomer))
+            .is_ok()
+        {
             return Err(LobbyError::AlreadyInGame.into());
         }
         let newcomer = Newcomer::User {
@@ -414,7 +439,7 @@ impl Service {
 
     /// Gives `seat` to `newcomer` (every check passed).
     async fn hand_over(
-        &self,
+        self,
         mut loaded: Loaded,
         seat: Seat,
         newcomer: Newcomer,
@@ -422,12 +447,12 @@ impl Service {
     ) -> Result<Vec<Notice>, ServiceError> {
         let game = loaded.record.id;
         // Whatever was asked for this seat is settled.
-        self.store.drop_seat_request(game, seat).await?;
+        self.core.store.drop_seat_request(game, seat).await?;
         let lang = game_lang(&loaded.record);
         let old_name = loaded.record.seats[seat.index()].name.clone();
         let (user, name, is_bot) = match newcomer {
             Newcomer::User { id, name } => {
-                if self.seat_of(&loaded, Actor::User(id)).is_ok() {
+                if self.core.seat_of(&loaded, Actor::User(id)).is_ok() {
                     return Err(LobbyError::AlreadyInGame.into());
                 }
                 (Some(id), name, false)
@@ -450,18 +475,19 @@ impl Service {
         }
         let their_turn = loaded.game.prompt().is_some_and(|p| p.seat == seat);
         let mut plan = if their_turn {
-            self.plan_turn(&loaded.record, loaded.game.as_ref(), now, true)
+            self.core
+                .plan_turn(&loaded.record, loaded.game.as_ref(), now, true)
                 .await?
-                .unwrap_or(self.replan_current(&loaded.record, now).await?)
+                .unwrap_or(self.core.replan_current(&loaded.record, now).await?)
         } else {
-            self.replan_current(&loaded.record, now).await?
+            self.core.replan_current(&loaded.record, now).await?
         };
         plan.seats.push(change);
-        if !self.store.apply_turn_plan(game, &plan).await? {
+        if !self.core.store.apply_turn_plan(game, &plan).await? {
             return Err(stale(&loaded.record));
         }
         loaded.record.clock = plan.clock;
-        self.wake_if_due(&plan, now);
+        self.core.wake_if_due(&plan, now);
         let mut names: Vec<String> = loaded.names();
         names[seat.index()] = super::text_name(&loaded.record, &old_name);
         let who = match user {
@@ -475,6 +501,7 @@ impl Service {
             .render_with(lang, &names);
         let mut notices = vec![Notice::Place { game, text }];
         let out = self
+            .core
             .with_settings(output::after_change(&loaded, &[], lang))
             .await;
         if let Some(post) = out
@@ -499,14 +526,14 @@ impl Service {
     /// `/kick`: opens a seat of a running game (host or moderator). If it must decide now,
     /// the clock stops until someone takes it with `/replace`.
     pub async fn kick(
-        &self,
+        self,
         game: GameId,
         actor: i64,
         is_moderator: bool,
         seat_number: usize,
         now: i64,
     ) -> Result<Vec<Notice>, ServiceError> {
-        let mut loaded = self.load_active(game, None).await?;
+        let mut loaded = self.core.load_active(game, None).await?;
         let seat = seat_index(&loaded.record.seats, seat_number)?;
         may_take_over(&loaded.record, seat, actor, is_moderator, now)?;
         // An open seat goes to whoever the host names, hand and all: a seat whose hidden hand
@@ -532,7 +559,7 @@ impl Service {
             s.vacant = true;
         }
         let their_turn = loaded.game.prompt().is_some_and(|p| p.seat == seat);
-        let mut plan = self.replan_current(&loaded.record, now).await?;
+        let mut plan = self.core.replan_current(&loaded.record, now).await?;
         if their_turn {
             plan.jobs.clear();
             plan.clock.deadline_at = None;
@@ -545,7 +572,7 @@ impl Service {
             is_bot: false,
             vacant: true,
         });
-        if !self.store.apply_turn_plan(game, &plan).await? {
+        if !self.core.store.apply_turn_plan(game, &plan).await? {
             return Err(stale(&loaded.record));
         }
         let lang = game_lang(&loaded.record);

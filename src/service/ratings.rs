@@ -9,7 +9,7 @@
 //! A member is provisional, and left off the leaderboard, until their uncertainty is below
 //! [`PROVISIONAL_SIGMA`] (about five two-player games).
 //!
-//! A game is rated once, after it ends, by [`Service::settle_ratings`]: it rates every finished
+//! A game is rated once, after it ends, by [`Records::settle_ratings`]: it rates every finished
 //! game of the server not rated yet, oldest end first, so the games finished before ratings
 //! existed (the 0009 migration leaves them unrated) are replayed in the order they ended
 //! before any new one counts. It runs when a result is built and before a leaderboard is read.
@@ -17,7 +17,7 @@
 use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
 use skillratings::MultiTeamOutcome;
 
-use super::{Service, ServiceError};
+use super::{Records, ServiceError};
 use crate::ai::Level;
 use crate::engine::{GameId, GameKind, Outcome, Seat};
 use crate::i18n::{escape_markdown, Lang, Text};
@@ -46,7 +46,7 @@ pub fn games_to_place(s: Skill) -> usize {
     games
 }
 
-/// Games rated by one [`Service::settle_ratings`] at most (a server's whole history after the
+/// Games rated by one [`Records::settle_ratings`] at most (a server's whole history after the
 /// migration takes several calls only past this).
 const SETTLE_BATCH: usize = 5_000;
 
@@ -300,39 +300,40 @@ fn board_lines(rows: &[RatingRow], viewer: Option<i64>, top: usize, lang: Lang) 
     lines
 }
 
-impl Service {
+impl Records<'_> {
     /// Rates every finished game of a server not rated yet, oldest end first (see the module
     /// doc). Returns how many games it rated. A game whose state cannot be read is logged and
     /// left out of the ratings rather than blocking the ones after it.
-    pub async fn settle_ratings(&self, guild: Option<i64>) -> Result<usize, ServiceError> {
+    pub async fn settle_ratings(self, guild: Option<i64>) -> Result<usize, ServiceError> {
         let mut rated = 0;
         for _ in 0..SETTLE_BATCH {
-            let Some(game) = self.store.next_unrated(guild).await? else {
+            let Some(game) = self.core.store.next_unrated(guild).await? else {
                 break;
             };
-            let loaded = match self.load(game).await {
+            let loaded = match self.core.load(game).await {
                 Ok(l) => l,
                 Err(e @ ServiceError::Load { .. }) => {
                     tracing::warn!(%game, error = %e, "a finished game left out of the ratings");
-                    self.store.skip_rating(game).await?;
+                    self.core.store.skip_rating(game).await?;
                     continue;
                 }
                 Err(e) => return Err(e),
             };
             if loaded.record.casual {
-                self.store.skip_rating(game).await?;
+                self.core.store.skip_rating(game).await?;
                 continue;
             }
-            let resigned = self.store.ending(game).await?.resigned;
+            let resigned = self.core.store.ending(game).await?.resigned;
             let outcome = super::standings(loaded.game.as_ref(), resigned);
             let entrants = entrants(&loaded.record, &outcome, |s| loaded.game.team_of(s));
             if entrants.is_empty() {
-                self.store.skip_rating(game).await?;
+                self.core.store.skip_rating(game).await?;
                 continue;
             }
             let ranks: Vec<i64> = entrants.iter().map(|e| e.rank).collect();
             let teams: Vec<Option<u8>> = entrants.iter().map(|e| e.team).collect();
             let done = self
+                .core
                 .store
                 .rate_game(
                     game,
@@ -340,7 +341,7 @@ impl Service {
                     loaded.record.kind,
                     &entrants,
                     start(),
-                    self.now(),
+                    self.core.now(),
                     |before| update(before, &ranks, &teams),
                 )
                 .await?;
@@ -351,14 +352,10 @@ impl Service {
 
     /// How one finished game moved its players' ratings, one line each ("Ann 25.0 → 29.4
     /// (+4.4)"), empty when it was not rated. Rates the server's pending games first.
-    pub async fn rating_lines(
-        &self,
-        game: GameId,
-        lang: Lang,
-    ) -> Result<Vec<String>, ServiceError> {
-        let record = self.store.game(game).await?;
+    pub async fn rating_lines(self, game: GameId, lang: Lang) -> Result<Vec<String>, ServiceError> {
+        let record = self.core.store.game(game).await?;
         self.settle_ratings(record.guild).await?;
-        let changes = self.store.rating_changes_of_game(game).await?;
+        let changes = self.core.store.rating_changes_of_game(game).await?;
         Ok(changes
             .iter()
             .map(|c| change_line(c, &record, lang))
@@ -369,21 +366,21 @@ impl Service {
     /// top ten, each under the game's figures (games finished, average turn), with the
     /// viewer's own place when they are further down. Rates the pending games first.
     pub async fn stats_board(
-        &self,
+        self,
         guild: Option<i64>,
         kind: Option<GameKind>,
         viewer: Option<i64>,
         lang: Lang,
     ) -> Result<String, ServiceError> {
         self.settle_ratings(guild).await?;
-        let stats = self.store.stats(guild.unwrap_or(0)).await?;
+        let stats = self.core.store.stats(guild.unwrap_or(0)).await?;
         let kinds: Vec<GameKind> = match kind {
             Some(k) => vec![k],
             None => GameKind::ALL.to_vec(),
         };
         let mut boards = Vec::new();
         for k in kinds {
-            let rows = ordered(self.store.ratings_of_kind(guild, k).await?);
+            let rows = ordered(self.core.store.ratings_of_kind(guild, k).await?);
             let counts = stats.iter().find(|s| s.kind == k);
             if rows.is_empty() && counts.is_none_or(|c| c.finished == 0) {
                 continue;
@@ -437,14 +434,18 @@ impl Service {
 
     /// `/stats user:`: one member's ratings on this server, a line per game with their place.
     pub async fn profile_text(
-        &self,
+        self,
         guild: Option<i64>,
         user: i64,
         name: &str,
         lang: Lang,
     ) -> Result<String, ServiceError> {
         self.settle_ratings(guild).await?;
-        let mine = self.store.ratings_of_player(guild, &user_key(user)).await?;
+        let mine = self
+            .core
+            .store
+            .ratings_of_player(guild, &user_key(user))
+            .await?;
         let shown = escape_markdown(name);
         if mine.is_empty() {
             return Ok(Text::new("ratings.profile_none")
@@ -467,10 +468,11 @@ impl Service {
                 );
                 continue;
             }
-            let board: Vec<RatingRow> = ordered(self.store.ratings_of_kind(guild, row.kind).await?)
-                .into_iter()
-                .filter(|r| !provisional(r.skill))
-                .collect();
+            let board: Vec<RatingRow> =
+                ordered(self.core.store.ratings_of_kind(guild, row.kind).await?)
+                    .into_iter()
+                    .filter(|r| !provisional(r.skill))
+                    .collect();
             let place = board
                 .iter()
                 .position(|r| r.player == row.player)
@@ -493,11 +495,11 @@ impl Service {
     /// Every rating change of a server in the order made (the history the leaderboard is
     /// rebuilt from).
     pub async fn rating_history(
-        &self,
+        self,
         guild: Option<i64>,
     ) -> Result<Vec<RatingChange>, ServiceError> {
         self.settle_ratings(guild).await?;
-        Ok(self.store.rating_history(guild).await?)
+        Ok(self.core.store.rating_history(guild).await?)
     }
 }
 

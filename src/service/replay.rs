@@ -7,7 +7,7 @@
 //! it until its reveal, as `/history` does.
 
 use super::output::{encode_png, outcome_text};
-use super::{rebuild, text_names, Service, ServiceError};
+use super::{rebuild, text_names, LobbyError, Records, ServiceError};
 use crate::engine::{AnyGame, GameId, RenderCtx, Seat, Secrecy};
 use crate::i18n::{Lang, Text};
 use crate::render::anim;
@@ -114,25 +114,36 @@ pub fn replay_frames(
     Ok(frames)
 }
 
-impl Service {
-    /// The game whose thread `channel` is, whatever its status (a finished game's thread
-    /// stays where its players look for its replay), if any.
-    pub async fn game_of_thread(&self, channel: i64) -> Result<Option<GameId>, ServiceError> {
-        Ok(self
-            .store
-            .games_in_channel(channel, None, 50)
-            .await?
-            .iter()
-            .find(|g| g.thread == Some(channel))
-            .map(|g| g.id))
+impl Records<'_> {
+    /// Rebuilds a game from its seed and live moves (the snapshot is not read).
+    pub async fn replay(self, id: GameId) -> Result<Box<dyn AnyGame>, ServiceError> {
+        let record = self.core.store.game(id).await?;
+        let moves = self.core.store.moves(id).await?;
+        let notations: Vec<(Seat, String)> =
+            moves.iter().map(|m| (m.seat, m.notation.clone())).collect();
+        rebuild(&record, &notations).map_err(|(i, error)| ServiceError::Replay {
+            game: id,
+            seq: moves.get(i).map_or(-1, |m| m.seq),
+            error,
+        })
     }
 
     /// The animated replay of a stored game (see [`replay_gif`]), built on a blocking
     /// thread. `None` when it cannot be built (logged): the result goes out without it.
-    pub async fn replay_animation(&self, game: GameId, lang: Lang) -> Option<Vec<u8>> {
+    pub async fn replay_animation(self, game: GameId, lang: Lang) -> Option<Vec<u8>> {
         let built: Result<Vec<u8>, String> = async {
-            let record = self.store.game(game).await.map_err(|e| e.to_string())?;
-            let moves = self.store.moves(game).await.map_err(|e| e.to_string())?;
+            let record = self
+                .core
+                .store
+                .game(game)
+                .await
+                .map_err(|e| e.to_string())?;
+            let moves = self
+                .core
+                .store
+                .moves(game)
+                .await
+                .map_err(|e| e.to_string())?;
             let start = rebuild(&record, &[]).map_err(|(_, e)| e.to_string())?;
             let ends: Vec<usize> = turn_bounds(&moves).iter().map(|t| t.1).collect();
             let log: Vec<(Seat, String)> =
@@ -158,13 +169,13 @@ impl Service {
     /// Step `step` (clamped to the last) of game `game`'s replay as `viewer` sees it: anyone
     /// who may reach a finished or cancelled game, only its players while it runs.
     pub async fn replay_step(
-        &self,
+        self,
         game: GameId,
         viewer: Option<i64>,
         step: usize,
         lang: Lang,
     ) -> Result<ReplayStep, ServiceError> {
-        let record = self.store.game(game).await?;
+        let record = self.core.store.game(game).await?;
         let own = viewer.and_then(|u| {
             record
                 .seats
@@ -180,7 +191,7 @@ impl Service {
             }
             _ => {}
         }
-        let moves = self.store.moves(game).await?;
+        let moves = self.core.store.moves(game).await?;
         let turns = turn_bounds(&moves);
         let steps = turns.len();
         let step = step.min(steps);
@@ -243,5 +254,44 @@ impl Service {
             png,
             alt,
         })
+    }
+
+    /// The live moves, one line each: `3. Ann: put 1 g`.
+    pub async fn history(
+        self,
+        game: GameId,
+        viewer: Option<i64>,
+        lang: Lang,
+    ) -> Result<Vec<String>, ServiceError> {
+        let record = self.core.store.game(game).await?;
+        if record.status == GameStatus::Lobby {
+            return Err(LobbyError::NotStarted(game).into());
+        }
+        let names = super::text_names(&record);
+        let own = viewer.and_then(|u| record.seats.iter().position(|s| s.user == Some(u)));
+        let moves = self.core.store.moves(game).await?;
+        // Replayed to learn each option's secrecy when taken (a card of a hand, a ballot):
+        // those show as "a private choice" to everyone but the seat that took them, until
+        // the game reveals them. A log that no longer replays hides every line.
+        let secrecy = replay_to(&record, &moves, moves.len())
+            .map_or_else(|_| vec![Secrecy::Hand; moves.len()], |(_, s)| s);
+        let lines = moves
+            .iter()
+            .zip(secrecy)
+            .enumerate()
+            .map(|(i, (m, secrecy))| {
+                let shown = if choice_shown(&record, m, secrecy, own) {
+                    Text::raw(m.notation.clone())
+                } else {
+                    Text::new("bot.history_private")
+                };
+                Text::new("bot.history_line")
+                    .arg("n", i + 1)
+                    .arg("seat", m.seat)
+                    .arg("move", shown)
+                    .render_with(lang, &names)
+            })
+            .collect();
+        Ok(lines)
     }
 }

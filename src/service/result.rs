@@ -6,17 +6,13 @@
 //! [`result_lines`]) from the finished game and a few figures the store keeps ([`Ending`]),
 //! so the golden images test exactly what the bot posts.
 
-use super::clocks::mention;
-use super::lobby::{LobbyError, LobbyView};
 use super::output::encode_png;
-use super::{Player, Service, ServiceError};
+use super::output::mention;
+use super::{Records, ServiceError};
 use crate::engine::{AnyGame, GameId, Outcome, Seat};
 use crate::i18n::{Lang, Text};
-use crate::model::JobKind;
 use crate::render::result::{render_result, ResultCard, ResultRow};
-use crate::store::{
-    GameStatus, JoinOutcome, MoveRecord, NewGame, NewJob, NewRematch, NewSeat, RematchOutcome,
-};
+use crate::store::{GameStatus, MoveRecord};
 
 /// What the result card tells besides the game itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,17 +42,6 @@ pub struct GameResult {
     pub alt: String,
     /// The game's animated replay (GIF), when it could be built.
     pub gif: Option<Vec<u8>>,
-}
-
-/// What a click on Rematch did.
-#[derive(Clone, Debug)]
-pub enum Rematch {
-    /// The rematch's lobby was opened by this click: post it (its `invited` are pinged).
-    Opened { view: LobbyView, invited: Vec<i64> },
-    /// The clicker confirmed their seat in the rematch already open.
-    Confirmed(LobbyView),
-    /// The clicker was already seated in it: nothing changed.
-    Seated(LobbyView),
 }
 
 /// Turns in a move log: each run of options by one seat is one turn.
@@ -305,16 +290,16 @@ pub fn result_image(
     render_result(&result_card(game, id, names, ending, lang))
 }
 
-impl Service {
+impl Records<'_> {
     /// The result of a finished game, for its players and its channel.
-    pub async fn result(&self, game: GameId, lang: Lang) -> Result<GameResult, ServiceError> {
-        let loaded = self.load(game).await?;
+    pub async fn result(self, game: GameId, lang: Lang) -> Result<GameResult, ServiceError> {
+        let loaded = self.core.load(game).await?;
         let record = &loaded.record;
         if record.status != GameStatus::Finished {
             return Err(ServiceError::NotActive(game));
         }
-        let stored = self.store.ending(game).await?;
-        let moves = self.store.moves(game).await?;
+        let stored = self.core.store.ending(game).await?;
+        let moves = self.core.store.moves(game).await?;
         let started = stored.started_at.unwrap_or(record.created_at);
         let ending = Ending {
             turns: count_turns(&moves),
@@ -369,149 +354,6 @@ impl Service {
             png: encode_png(&card),
             gif: self.replay_animation(game, lang).await,
         })
-    }
-
-    /// A player of finished game `old` clicks Rematch. The first click opens a lobby in the
-    /// same channel with the same game, options, clock and bots, its seats in the old order:
-    /// the clicker hosts and is seated, bots are seated, every other player's seat is kept
-    /// for them until they confirm (Join, or Rematch again). Later clicks by old players
-    /// confirm their seat. Anyone else may take a free seat with Join, as in any lobby.
-    pub async fn rematch(
-        &self,
-        old: GameId,
-        player: Player,
-        seed: u64,
-        now: i64,
-    ) -> Result<Rematch, ServiceError> {
-        let record = self.store.game(old).await?;
-        let Some(user) = player.user else {
-            return Err(LobbyError::RematchNotPlayer(old).into());
-        };
-        if record.status != GameStatus::Finished {
-            return Err(LobbyError::RematchNotFinished(old).into());
-        }
-        if !record
-            .seats
-            .iter()
-            .any(|s| !s.is_bot && s.user == Some(user))
-        {
-            return Err(LobbyError::RematchNotPlayer(old).into());
-        }
-        if let Some(existing) = self.store.ending(old).await?.rematch {
-            return self
-                .confirm_rematch(existing, user, &player.name, now)
-                .await;
-        }
-        self.check_lobby_limits(Some(user), record.channel).await?;
-        let seats: Vec<NewSeat> = record
-            .seats
-            .iter()
-            .map(|s| NewSeat {
-                user: if s.is_bot { None } else { s.user },
-                name: if s.user == Some(user) {
-                    player.name.clone()
-                } else {
-                    s.name.clone()
-                },
-                is_bot: s.is_bot,
-            })
-            .collect();
-        // Seats of people other than the opener wait for them; an opened seat (its player
-        // timed out and nobody took it) has nobody to ask and is left out.
-        let mut invited = Vec::new();
-        let mut seats_kept = Vec::new();
-        let mut invited_users = Vec::new();
-        for (s, new) in record.seats.iter().zip(seats) {
-            if !s.is_bot && s.user.is_none() {
-                continue;
-            }
-            if !s.is_bot && s.user != Some(user) {
-                if s.user.is_some_and(|u| invited_users.contains(&u)) {
-                    continue;
-                }
-                invited.push(seats_kept.len());
-                invited_users.extend(s.user);
-            }
-            seats_kept.push(new);
-        }
-        // One seat per person: a player who held two seats gets one.
-        let mut opener_seated = false;
-        seats_kept.retain(|s| {
-            if s.user == Some(user) {
-                let keep = !opener_seated;
-                opener_seated = true;
-                keep
-            } else {
-                true
-            }
-        });
-        let new = NewRematch {
-            game: NewGame {
-                kind: record.kind,
-                options: record.options.clone(),
-                seed: super::seed_to_i64(seed),
-                state: String::new(),
-                status: GameStatus::Lobby,
-                guild: record.guild,
-                channel: record.channel,
-                thread: None,
-                host: Some(user),
-                seats: seats_kept,
-                clock_secs: record.clock_secs,
-                policy: record.policy,
-                lang: record.lang,
-                now,
-            },
-            invited,
-            max_seats: self.store.max_seats(old).await?,
-            bot_level: record.bot_level,
-            bot_delay: record.bot_delay,
-            idle: NewJob {
-                due_at: now.saturating_add(self.timers.lobby_idle_secs),
-                kind: JobKind::Lobby,
-                game: None,
-                user: None,
-                payload: String::new(),
-            },
-        };
-        match self.store.open_rematch(old, &new).await? {
-            RematchOutcome::Opened(id) => Ok(Rematch::Opened {
-                view: {
-                    // A casual game's rematch is casual too.
-                    if record.casual {
-                        self.store.set_casual(id, true).await?;
-                    }
-                    self.lobby(id).await?
-                },
-                invited: invited_users,
-            }),
-            RematchOutcome::Exists(id) => self.confirm_rematch(id, user, &player.name, now).await,
-            RematchOutcome::NotFinished(_) => Err(LobbyError::RematchNotFinished(old).into()),
-        }
-    }
-
-    /// An old player's click on Rematch once it is open: confirms their kept seat.
-    async fn confirm_rematch(
-        &self,
-        rematch: GameId,
-        user: i64,
-        name: &str,
-        now: i64,
-    ) -> Result<Rematch, ServiceError> {
-        let view = self.lobby(rematch).await?;
-        if view.status != GameStatus::Lobby {
-            return Err(LobbyError::RematchClosed(rematch).into());
-        }
-        match self
-            .store
-            .lobby_join(rematch, user, name, view.max, now)
-            .await?
-        {
-            JoinOutcome::Joined(_) => Ok(Rematch::Confirmed(self.lobby(rematch).await?)),
-            JoinOutcome::AlreadySeated(_) => Ok(Rematch::Seated(view)),
-            JoinOutcome::Full => Err(LobbyError::Full { max: view.max }.into()),
-            JoinOutcome::NotLobby(_) => Err(LobbyError::RematchClosed(rematch).into()),
-        }
     }
 }
 

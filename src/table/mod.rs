@@ -231,7 +231,7 @@ pub async fn import(
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
     let file = crate::service::GameFile::parse(&text)
         .map_err(|t| anyhow::anyhow!("{}", t.render(lang)))?;
-    let id = service.import(&file, now()).await?;
+    let id = service.records().import(&file, now()).await?;
     let lines = file
         .moves
         .iter()
@@ -251,7 +251,7 @@ pub async fn run(
     let (game, first) = match args.resume {
         Some(id) => {
             let id = GameId(id);
-            (id, service.show(id, lang).await?)
+            (id, service.boards().show(id, lang).await?)
         }
         None => {
             let kind = args.game.unwrap_or(GameKind::Cortexcape);
@@ -303,7 +303,7 @@ pub async fn run(
                 host: None,
                 clock_secs: None,
             };
-            match service.start(start, lang, now()).await {
+            match service.lobbies().start(start, lang, now()).await {
                 Ok(ok) => ok,
                 Err(ServiceError::Setup(e)) => anyhow::bail!("{}", e.text().render(lang)),
                 Err(e) => return Err(e.into()),
@@ -348,16 +348,18 @@ pub async fn run(
                 table.help(&loaded.game.notation_forms())?;
                 continue;
             }
-            "board" => table.service.show(table.game, lang).await,
+            "board" => table.service.boards().show(table.game, lang).await,
             // The seat whose turn it is gives up; the game ends with the standings then.
             "resign" => match table
                 .service
+                .moves()
                 .resign_as(table.game, Actor::Seat(seat), lang, now())
                 .await
             {
                 Ok(resigned) => {
                     table
                         .service
+                        .boards()
                         .show_ended(table.game, &resigned.text, lang)
                         .await
                 }
@@ -366,6 +368,7 @@ pub async fn run(
             "undo" => {
                 table
                     .service
+                    .moves()
                     .undo(
                         table.game,
                         Actor::Seat(seat_for_undo(&table, seat).await?),
@@ -378,6 +381,7 @@ pub async fn run(
             "undo all" => {
                 table
                     .service
+                    .moves()
                     .undo(
                         table.game,
                         Actor::Seat(seat_for_undo(&table, seat).await?),
@@ -391,6 +395,7 @@ pub async fn run(
                 let line = pick_numbered(typed, &last);
                 table
                     .service
+                    .moves()
                     .play(
                         PlayLine {
                             game: table.game,
@@ -450,6 +455,7 @@ async fn play_bots<W: Write>(table: &mut Table<'_, W>, last: &mut Outputs) -> an
         };
         let outputs = table
             .service
+            .moves()
             .play(
                 PlayLine {
                     game: table.game,
@@ -469,8 +475,8 @@ async fn play_bots<W: Write>(table: &mut Table<'_, W>, last: &mut Outputs) -> an
 
 /// The table plays every seat: `undo` takes back the last mover's option.
 async fn seat_for_undo<W: Write>(table: &Table<'_, W>, fallback: Seat) -> anyhow::Result<Seat> {
-    let moves = table.service.store().moves(table.game).await?;
-    Ok(moves.last().map_or(fallback, |m| m.seat))
+    let last = table.service.moves().last_mover(table.game).await?;
+    Ok(last.unwrap_or(fallback))
 }
 
 async fn names_of<W: Write>(table: &Table<'_, W>) -> Vec<String> {

@@ -38,7 +38,13 @@ async fn a_backup_taken_while_moves_are_written_replays_every_game() {
     let svc = Arc::new(Service::new(live.clone()));
     let mut games = Vec::new();
     for seed in 0..6 {
-        games.push(svc.start(start(seed), Lang::En, 1).await.unwrap().0);
+        games.push(
+            svc.lobbies()
+                .start(start(seed), Lang::En, 1)
+                .await
+                .unwrap()
+                .0,
+        );
     }
 
     // A writer plays round the games without pause until told to stop.
@@ -88,7 +94,7 @@ async fn a_backup_taken_while_moves_are_written_replays_every_game() {
     let mut moves_in_copy = 0usize;
     for &id in &games {
         let loaded = restored.load(id).await.unwrap();
-        let replayed = restored.replay(id).await.unwrap();
+        let replayed = restored.records().replay(id).await.unwrap();
         assert_eq!(replayed.to_json(), loaded.game.to_json(), "game {id}");
         moves_in_copy += restored.store().moves(id).await.unwrap().len();
     }

@@ -595,6 +595,7 @@ async fn bad_payloads_through_the_service_change_nothing() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store);
         let (a, _) = svc
+            .lobbies()
             .start(
                 start(GameKind::Cortexcape, GameOptions::new(), 3, 7000),
                 Lang::En,
@@ -603,6 +604,7 @@ async fn bad_payloads_through_the_service_change_nothing() {
             .await
             .unwrap();
         let (b, _) = svc
+            .lobbies()
             .start(
                 start(GameKind::Vortex, GameOptions::new(), 4, 8000),
                 Lang::En,
@@ -627,7 +629,7 @@ async fn bad_payloads_through_the_service_change_nothing() {
                     line: text.clone(),
                     seen: None,
                 };
-                let e = svc.play(cmd, Lang::Fr, 2).await.unwrap_err();
+                let e = svc.moves().play(cmd, Lang::Fr, 2).await.unwrap_err();
                 assert!(e.is_user_error(), "{backend}: {e}");
                 let msg = e.text().render(Lang::En);
                 assert!(
@@ -641,6 +643,7 @@ async fn bad_payloads_through_the_service_change_nothing() {
         // version, an option that does not exist.
         let b_before = stored(&svc, b).await;
         let e = svc
+            .moves()
             .choose(b, decider, b_before.0, 0, Lang::En, 2)
             .await
             .map(|_| ())
@@ -654,6 +657,7 @@ async fn bad_payloads_through_the_service_change_nothing() {
             (before.0, 10_000),
         ] {
             let e = svc
+                .moves()
                 .choose(a, decider, version, index, Lang::En, 2)
                 .await
                 .map(|_| ())
@@ -663,6 +667,7 @@ async fn bad_payloads_through_the_service_change_nothing() {
         }
         // Someone not seated clicking a real option of the current board.
         let e = svc
+            .moves()
             .choose(a, 1, before.0, 0, Lang::En, 2)
             .await
             .map(|_| ())
@@ -673,6 +678,7 @@ async fn bad_payloads_through_the_service_change_nothing() {
         let mut portal = GameOptions::new();
         portal.insert("hands".into(), "hidden".into());
         let e = svc
+            .lobbies()
             .start(start(GameKind::Cortexcape, portal, 5, 7000), Lang::Fr, 1)
             .await
             .map(|_| ())

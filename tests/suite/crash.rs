@@ -79,7 +79,12 @@ fn seed() -> u64 {
 /// The snapshot the bot stored is exactly what seed + moves give.
 async fn assert_snapshot_is_replay(service: &Service, game: GameId) {
     let stored = service.load(game).await.expect("load").game.to_json();
-    let replayed = service.replay(game).await.expect("replay").to_json();
+    let replayed = service
+        .records()
+        .replay(game)
+        .await
+        .expect("replay")
+        .to_json();
     assert!(stored == replayed, "the snapshot differs from the replay");
 }
 

@@ -175,13 +175,14 @@ async fn two_player_short_game_through_buttons_menus_and_move() {
 /// The final board says who won, by name.
 async fn assert_names_winner(service: &Service, game: GameId, last: &Message) {
     let outcome = service
+        .boards()
         .show(game, Lang::En)
         .await
         .expect("final board")
         .board
         .outcome
         .expect("an outcome");
-    let seats = service.lobby(game).await.expect("game").seats;
+    let seats = service.lobbies().lobby(game).await.expect("game").seats;
     let winners: Vec<String> = outcome
         .winners
         .iter()
@@ -240,7 +241,7 @@ async fn decide_with_move(
     assert_eq!(all, shown(""));
     assert!(!all.is_empty());
     // Each value carries the version the option belongs to.
-    let version = service.lobby(game).await.expect("game").version;
+    let version = service.lobbies().lobby(game).await.expect("game").version;
     for (name, value) in &picked {
         assert_eq!(value, &format!("{name} #v{}", version.0));
     }
@@ -267,7 +268,7 @@ async fn decide_with_move(
     let after = latest_board_after(fake, thread, board.id).await;
     // The same pick sent again (a retry of an answer that seemed lost) plays nothing: it
     // belongs to the version before the move, and the player sees the board as it is.
-    let moved = service.lobby(game).await.expect("game").version;
+    let moved = service.lobbies().lobby(game).await.expect("game").version;
     let again = send_move(fake, user, thread, &picked[0].1).await;
     let answer = answer_of(fake, again.id).await;
     if status(service, game).await == GameStatus::Active {
@@ -281,7 +282,10 @@ async fn decide_with_move(
         // That move ended the game: the thread has no game running any more.
         assert!(answer.content.starts_with("There is no game running here"));
     }
-    assert_eq!(service.lobby(game).await.expect("game").version, moved);
+    assert_eq!(
+        service.lobbies().lobby(game).await.expect("game").version,
+        moved
+    );
     after
 }
 
@@ -383,7 +387,7 @@ async fn stale_and_foreign(db: &Db) {
     let id = first_decision(&board);
 
     // Foreign: the other player clicks; only they are told, and nothing changes.
-    let version = w.service.lobby(game).await.expect("game").version;
+    let version = w.service.lobbies().lobby(game).await.expect("game").version;
     let p = fake
         .push(
             Push::button(board.id, &id)
@@ -393,7 +397,7 @@ async fn stale_and_foreign(db: &Db) {
         .await;
     assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
     let answer = ephemeral_followup(fake, p.id).await;
-    let seats = w.service.lobby(game).await.expect("game").seats;
+    let seats = w.service.lobbies().lobby(game).await.expect("game").seats;
     let name = seats
         .iter()
         .find(|s| s.user == Some(croupier_user(player)))
@@ -403,7 +407,10 @@ async fn stale_and_foreign(db: &Db) {
         answer.content,
         format!("It is not your turn: {name} must decide now.")
     );
-    assert_eq!(w.service.lobby(game).await.expect("game").version, version);
+    assert_eq!(
+        w.service.lobbies().lobby(game).await.expect("game").version,
+        version
+    );
     assert_eq!(
         fake.message(board.id).expect("board").components,
         board.components
@@ -421,6 +428,7 @@ async fn stale_and_foreign(db: &Db) {
     );
     let options = w
         .service
+        .moves()
         .choices(game, croupier_user(player), "")
         .await
         .expect("choices")
@@ -428,7 +436,7 @@ async fn stale_and_foreign(db: &Db) {
     let cmd = send_move(fake, player, thread, &options[0]).await;
     fake.wait_for_callback(cmd.id).await;
     let newer = latest_board_after(fake, thread, board.id).await;
-    let version = w.service.lobby(game).await.expect("game").version;
+    let version = w.service.lobbies().lobby(game).await.expect("game").version;
     let boards = public(fake, thread).len();
 
     // Stale: a button of the older board; the clicker sees the current board, privately.
@@ -442,7 +450,10 @@ async fn stale_and_foreign(db: &Db) {
         "The board changed since you looked at it. Here is the current one."
     );
     assert_png(&answer);
-    assert_eq!(w.service.lobby(game).await.expect("game").version, version);
+    assert_eq!(
+        w.service.lobbies().lobby(game).await.expect("game").version,
+        version
+    );
     assert_eq!(public(fake, thread).len(), boards);
     assert_eq!(
         fake.message(newer.id).expect("board").components,
@@ -471,9 +482,9 @@ async fn restart_mid_game(db: &Db) {
 
     let store = w.service.store().clone();
     let bot = Bot::start_ticking(fake, Service::new(store), Some(TICK)).await;
-    let version = w.service.lobby(game).await.expect("game").version;
+    let version = w.service.lobbies().lobby(game).await.expect("game").version;
     let next = decide_first(fake, &board).await;
-    assert!(w.service.lobby(game).await.expect("game").version > version);
+    assert!(w.service.lobbies().lobby(game).await.expect("game").version > version);
     assert_png(&next);
     finish(fake).await;
     bot.stop().await;
@@ -490,22 +501,26 @@ async fn two_games_in_one_channel_keep_apart() {
     assert_ne!(g1, g2);
     assert_ne!(t1, t2);
     assert_eq!(fake.threads().len(), 2);
-    let v2 = w.service.lobby(g2).await.expect("game").version;
+    let v2 = w.service.lobbies().lobby(g2).await.expect("game").version;
     let in_t2: Vec<(u64, u32)> = fake.messages(t2).iter().map(|m| (m.id, m.edits)).collect();
 
     let next1 = decide_first(fake, &b1).await;
     assert_eq!(next1.channel_id, t1);
-    assert!(w.service.lobby(g1).await.expect("game").version > b1_version(&b1));
+    assert!(w.service.lobbies().lobby(g1).await.expect("game").version > b1_version(&b1));
     // Game 2 did not move, nothing was posted in its thread.
-    assert_eq!(w.service.lobby(g2).await.expect("game").version, v2);
+    assert_eq!(
+        w.service.lobbies().lobby(g2).await.expect("game").version,
+        v2
+    );
     let now_t2: Vec<(u64, u32)> = fake.messages(t2).iter().map(|m| (m.id, m.edits)).collect();
     assert_eq!(now_t2, in_t2);
 
     // A /move typed in game 2's thread plays game 2 only.
-    let v1 = w.service.lobby(g1).await.expect("game").version;
+    let v1 = w.service.lobbies().lobby(g1).await.expect("game").version;
     let player = mentioned(&b2).expect("who decides");
     let options = w
         .service
+        .moves()
         .choices(g2, croupier_user(player), "")
         .await
         .expect("choices")
@@ -514,8 +529,11 @@ async fn two_games_in_one_channel_keep_apart() {
     fake.wait_for_callback(cmd.id).await;
     let next2 = latest_board_after(fake, t2, b2.id).await;
     assert_eq!(next2.channel_id, t2);
-    assert!(w.service.lobby(g2).await.expect("game").version > v2);
-    assert_eq!(w.service.lobby(g1).await.expect("game").version, v1);
+    assert!(w.service.lobbies().lobby(g2).await.expect("game").version > v2);
+    assert_eq!(
+        w.service.lobbies().lobby(g1).await.expect("game").version,
+        v1
+    );
     finish(fake).await;
     w.bot.stop().await;
 }
@@ -730,7 +748,7 @@ async fn a_french_lobby_stays_french_when_an_english_user_joins() {
     fake.set_guild_locale("fr");
     fake.set_member_permissions(BOB, PLAIN_MEMBER);
     let (game, lobby, _thread) = open_lobby(fake, "short=true", "fr").await;
-    let view = w.service.lobby(game).await.expect("lobby");
+    let view = w.service.lobbies().lobby(game).await.expect("lobby");
     assert_eq!(lobby.content, content_of(&view.text(Lang::Fr)));
     // Bob's client is in English: the shared lobby stays in the guild's French.
     let edits = fake.message(lobby.id).expect("lobby").edits;
@@ -746,7 +764,7 @@ async fn a_french_lobby_stays_french_when_an_english_user_joins() {
         (st.message(lobby.id)?.edits > edits).then_some(())
     })
     .await;
-    let view = w.service.lobby(game).await.expect("lobby");
+    let view = w.service.lobbies().lobby(game).await.expect("lobby");
     assert_eq!(view.seats.len(), 2);
     let now = fake.message(lobby.id).expect("lobby");
     assert_eq!(now.content, content_of(&view.text(Lang::Fr)));
@@ -808,7 +826,7 @@ async fn closed_dms_are_remembered_and_noticed_once_without_the_hand() {
         .collect();
     let data = Data::new(w.service.clone());
     let http = fake.http();
-    let view = w.service.lobby(game).await.expect("game");
+    let view = w.service.lobbies().lobby(game).await.expect("game");
     send_private(&http, &data, &view, &posts, None, Lang::En).await;
 
     // Alice got her DM; Bob's refusal is stored and told once in the thread.
@@ -817,7 +835,7 @@ async fn closed_dms_are_remembered_and_noticed_once_without_the_hand() {
     assert!(dms[0].content.ends_with(secret), "{}", dms[0].content);
     assert_eq!(dms[0].attachments[0].filename, "hand.png");
     assert!(fake.dms(BOB).is_empty());
-    let seats = w.service.lobby(game).await.expect("game").seats;
+    let seats = w.service.lobbies().lobby(game).await.expect("game").seats;
     let status_of = |u: u64| {
         seats
             .iter()
@@ -846,7 +864,7 @@ async fn closed_dms_are_remembered_and_noticed_once_without_the_hand() {
             .count()
     };
     let asked = dm_requests(fake);
-    let view = w.service.lobby(game).await.expect("game");
+    let view = w.service.lobbies().lobby(game).await.expect("game");
     send_private(&http, &data, &view, &posts[1..], None, Lang::En).await;
     assert_eq!(dm_requests(fake), asked);
     assert_eq!(public(fake, thread).len(), before + 1);
@@ -907,7 +925,7 @@ async fn three_player_standard_game_with_typed_lines() {
     let (game, lobby, thread) = open_lobby(fake, "", "en-US").await;
     join_and_start(fake, &lobby, &[BOB, CAROL], ALICE).await;
     let mut board = latest_board_after(fake, thread, 0).await;
-    let seats = w.service.lobby(game).await.expect("game").seats;
+    let seats = w.service.lobbies().lobby(game).await.expect("game").seats;
     assert_eq!(seats.len(), 3);
     let mut turns = 0;
     while let Some((seat, line)) = plan_turn(&w.service, game).await {
@@ -972,7 +990,7 @@ async fn a_player_who_left_the_server_is_reminded_in_the_thread() {
     clock.advance(12 * HOUR);
     said(fake, thread, &format!("<@{mover}>, it is your turn")).await;
     assert!(fake.dms(mover).is_empty());
-    let seats = w.service.lobby(game).await.expect("game").seats;
+    let seats = w.service.lobbies().lobby(game).await.expect("game").seats;
     let seat = seats
         .iter()
         .find(|s| s.user == Some(croupier_user(mover)))
@@ -1130,7 +1148,7 @@ async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
     .await;
     assert_eq!(done, "✅ Seat handed over.");
     said(fake, thread, &format!("is replaced by <@{CAROL}>")).await;
-    let seats = w.service.lobby(game).await.expect("game").seats;
+    let seats = w.service.lobbies().lobby(game).await.expect("game").seats;
     let absent = usize::try_from(absent).expect("a seat");
     assert_eq!(seats[absent - 1].user, Some(croupier_user(CAROL)));
     // /stats: nothing finished yet.
@@ -1165,7 +1183,7 @@ async fn two_processes_on_one_postgres_apply_each_interaction_and_job_once() {
     // would be a violation), and the lobby, the seat and the start happen once.
     let (game, thread, board) = started(&fake, "short=true").await;
     assert_eq!(fake.threads().len(), 1);
-    let seats = services[0].lobby(game).await.expect("game").seats;
+    let seats = services[0].lobbies().lobby(game).await.expect("game").seats;
     assert_eq!(seats.len(), 2);
     // Two clicks on the same option at once: one move lands, the other click is told.
     let mover = mentioned(&board).expect("a mention");
@@ -1205,6 +1223,7 @@ async fn deadline_fired_once_then_stop(
     said(fake, thread, "ran out of time").await;
     for (i, s) in services.iter().enumerate() {
         let late = s
+            .clocks()
             .run_due_jobs(&format!("probe{i}"), 100)
             .await
             .expect("jobs");
@@ -1301,7 +1320,7 @@ async fn a_list_option_passes_play_and_the_game_starts_with_it() {
     let fake = &w.fake;
     let (game, lobby, _thread) = open_lobby_of(fake, "portal", "colours=green,red", "en-US").await;
     join_and_start(fake, &lobby, &[BOB], ALICE).await;
-    let view = w.service.lobby(game).await.expect("the game");
+    let view = w.service.lobbies().lobby(game).await.expect("the game");
     assert_eq!(view.status, GameStatus::Active);
     assert_eq!(
         view.options.get("colours").map(String::as_str),
@@ -1554,6 +1573,7 @@ async fn a_bot_added_in_the_lobby_plays_its_turns() {
     let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
     let game = w
         .service
+        .find()
         .games_of_user(croupier_user(ALICE), 10)
         .await
         .expect("games")
@@ -1574,7 +1594,7 @@ async fn a_bot_added_in_the_lobby_plays_its_turns() {
     let ids = custom_ids(&lobby.components);
     assert!(ids.contains(&format!("l:{}:unbot", game.0)), "{ids:?}");
     assert!(!ids.contains(&add), "two seats, both taken: {ids:?}");
-    let view = w.service.lobby(game).await.expect("lobby");
+    let view = w.service.lobbies().lobby(game).await.expect("lobby");
     assert!(view.seats[1].is_bot && view.seats[1].user.is_none());
     let cb = click(
         fake,
@@ -1724,7 +1744,7 @@ async fn a_game_whose_thread_is_deleted_goes_on_in_a_new_thread() {
     let version = w.service.load(game).await.expect("game").record.version;
     assert!(offers_version(&again, game, version.0), "{again:?}");
     assert_eq!(custom_ids(&again.components), custom_ids(&board.components));
-    let view = w.service.lobby(game).await.expect("game");
+    let view = w.service.lobbies().lobby(game).await.expect("game");
     assert_eq!(view.thread, Some(moved as i64));
     // And the game plays on there.
     let pushed = click_first(fake, &again).await;
@@ -1750,7 +1770,7 @@ async fn a_game_whose_channel_is_deleted_is_paused_and_its_players_told() {
     let record = w.service.load(game).await.expect("game").record;
     assert!(record.clock.paused_left.is_some(), "{:?}", record.clock);
     assert_eq!(record.clock.deadline_at, None);
-    let view = w.service.lobby(game).await.expect("game");
+    let view = w.service.lobbies().lobby(game).await.expect("game");
     assert_eq!((view.channel, view.thread), (None, None));
     finish(fake).await;
     w.bot.stop().await;

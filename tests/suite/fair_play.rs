@@ -492,12 +492,12 @@ async fn one_member_cannot_flood_a_server(db: &Db) {
         assert!(closed.starts_with("💤"), "{closed}");
         assert!(closed.contains(&format!("#{}", id.0)), "{closed}");
         assert_eq!(
-            w.service.lobby(id).await.unwrap().status,
+            w.service.lobbies().lobby(id).await.unwrap().status,
             GameStatus::Cancelled
         );
     }
     assert_eq!(
-        w.service.lobby(started).await.unwrap().status,
+        w.service.lobbies().lobby(started).await.unwrap().status,
         GameStatus::Active,
         "a started game is no lobby"
     );
@@ -676,7 +676,12 @@ async fn every_interaction_is_acknowledged_before_any_database_work(db: &Db) {
     let unbot = unbot.expect("the bot seat removed");
     assert!(!unbot.content.contains("🤖"), "{}", unbot.content);
     assert_eq!(
-        w.service.lobby(game_of(&l2)).await.unwrap().status,
+        w.service
+            .lobbies()
+            .lobby(game_of(&l2))
+            .await
+            .unwrap()
+            .status,
         GameStatus::Cancelled
     );
     w.bot.stop_clean(fake).await;
@@ -758,7 +763,10 @@ async fn a_host_cannot_dodge_a_loss_by_cancelling(db: &Db) {
     // Cancelling anyway: the game stops, and the ratings count it as Alice's resignation.
     let done = click_private(fake, &question, &k(game, "forfeit"), ALICE).await;
     assert_eq!(done.content, en("bot.done.cancelled_resigned"));
-    assert_eq!(svc.lobby(game).await.unwrap().status, GameStatus::Cancelled);
+    assert_eq!(
+        svc.lobbies().lobby(game).await.unwrap().status,
+        GameStatus::Cancelled
+    );
     let notice = posted(fake, CHANNEL_ID, "counts as Alice's resignation").await;
     assert!(notice.content.contains("📈"), "{}", notice.content);
     let changes = svc.store().rating_changes_of_game(game).await.unwrap();
@@ -778,7 +786,10 @@ async fn a_host_cannot_dodge_a_loss_by_cancelling(db: &Db) {
     let question = cancel(ALICE, game).await;
     let done = click_private(fake, &question, &k(game, "agree"), ALICE).await;
     assert!(done.content.contains("1 of 2"), "{}", done.content);
-    assert_eq!(svc.lobby(game).await.unwrap().status, GameStatus::Active);
+    assert_eq!(
+        svc.lobbies().lobby(game).await.unwrap().status,
+        GameStatus::Active
+    );
     let asked = posted(fake, CHANNEL_ID, &format!("game {} with no rating", game.0)).await;
     assert_eq!(asked.pinged_users, vec![BOB], "{asked:?}");
     let question = cancel(BOB, game).await;
@@ -793,9 +804,15 @@ async fn a_host_cannot_dodge_a_loss_by_cancelling(db: &Db) {
     );
     let done = click_private(fake, &question, &k(game, "agree"), BOB).await;
     assert_eq!(done.content, en("bot.done.cancelled"));
-    assert_eq!(svc.lobby(game).await.unwrap().status, GameStatus::Cancelled);
+    assert_eq!(
+        svc.lobbies().lobby(game).await.unwrap().status,
+        GameStatus::Cancelled
+    );
     posted(fake, CHANNEL_ID, "every player agreed").await;
-    svc.settle_ratings(Some(uid(GUILD_ID))).await.unwrap();
+    svc.records()
+        .settle_ratings(Some(uid(GUILD_ID)))
+        .await
+        .unwrap();
     assert!(svc
         .store()
         .rating_changes_of_game(game)
@@ -822,7 +839,10 @@ async fn a_host_cannot_dodge_a_loss_by_cancelling(db: &Db) {
     w.clock().set(T0 + 25 * HOUR);
     let refused = refused_click(fake, &question, &k(game, "cancel"), ALICE).await;
     assert!(refused.contains("24 hours"), "{refused}");
-    assert_eq!(svc.lobby(game).await.unwrap().status, GameStatus::Active);
+    assert_eq!(
+        svc.lobbies().lobby(game).await.unwrap().status,
+        GameStatus::Active
+    );
     let question = cancel(ALICE, game).await;
     assert!(
         question.content.contains("counts as your resignation"),
@@ -859,8 +879,14 @@ async fn a_host_cannot_dodge_a_loss_by_cancelling(db: &Db) {
     );
     let done = click_private(fake, &question, &k(game, "cancel"), MOD).await;
     assert_eq!(done.content, en("bot.done.cancelled"));
-    assert_eq!(svc.lobby(game).await.unwrap().status, GameStatus::Cancelled);
-    svc.settle_ratings(Some(uid(GUILD_ID))).await.unwrap();
+    assert_eq!(
+        svc.lobbies().lobby(game).await.unwrap().status,
+        GameStatus::Cancelled
+    );
+    svc.records()
+        .settle_ratings(Some(uid(GUILD_ID)))
+        .await
+        .unwrap();
     assert!(svc
         .store()
         .rating_changes_of_game(game)
@@ -1004,7 +1030,7 @@ async fn a_locked_thread_pauses_the_game_until_the_host_or_a_moderator_resumes_i
     assert!(w.service.load(game).await.unwrap().record.lost_at.is_some());
     let answer = resume_as(fake, MOD, CHANNEL_ID, Some(game)).await;
     assert_eq!(answer.content, en("bot.done.resumed_here"));
-    let view = w.service.lobby(game).await.unwrap();
+    let view = w.service.lobbies().lobby(game).await.unwrap();
     let second = view.thread.expect("a new thread") as u64;
     assert_ne!(second, thread);
     assert!(!view.lost);
@@ -1031,6 +1057,7 @@ async fn a_locked_thread_pauses_the_game_until_the_host_or_a_moderator_resumes_i
     assert_eq!(answer.content, en("bot.done.resumed_here"));
     let third = w
         .service
+        .lobbies()
         .lobby(game)
         .await
         .unwrap()
@@ -1093,7 +1120,7 @@ async fn a_place_the_bot_may_no_longer_post_in_pauses_the_game_and_tells_the_hos
     let before = fake.messages(thread).len();
     let answer = resume_as(fake, ALICE, thread, None).await;
     assert_eq!(answer.content, en("bot.done.resumed_here"));
-    let view = w.service.lobby(game).await.unwrap();
+    let view = w.service.lobbies().lobby(game).await.unwrap();
     assert_eq!(view.thread, Some(thread as i64));
     assert!(!view.lost);
     assert!(fake.messages(thread)[before..].iter().any(is_board));
@@ -1127,18 +1154,19 @@ async fn play_until_seat(svc: &Service, game: GameId, seat: u8) {
             return;
         }
         let user = l.record.seats[prompt.seat.index()].user.expect("a person");
-        svc.play(
-            PlayLine {
-                game,
-                actor: Actor::User(user),
-                line: prompt.options[0].clone(),
-                seen: None,
-            },
-            Lang::En,
-            svc.now(),
-        )
-        .await
-        .expect("played");
+        svc.moves()
+            .play(
+                PlayLine {
+                    game,
+                    actor: Actor::User(user),
+                    line: prompt.options[0].clone(),
+                    seen: None,
+                },
+                Lang::En,
+                svc.now(),
+            )
+            .await
+            .expect("played");
     }
     panic!("seat {seat} never decided");
 }
@@ -1161,6 +1189,7 @@ async fn a_hidden_hand_reaches_a_newcomer_only_when_the_seat_is_open_or_everyone
     };
     let (game, _) = w
         .service
+        .lobbies()
         .start(
             StartGame {
                 kind: GameKind::Gates,
@@ -1347,6 +1376,7 @@ async fn running_games_count_in_the_caps_and_solo_games_hold_no_thread_for_long(
         .min()
         .unwrap();
     w.service
+        .lobbies()
         .cancel(first, uid(ALICE), false, T0)
         .await
         .unwrap();
@@ -1493,6 +1523,7 @@ async fn pings_off_silences_every_message_that_mentions_only_such_players(db: &D
     assert_eq!(answer.content, en("bot.done.resumed_here"));
     let place = w
         .service
+        .lobbies()
         .lobby(game)
         .await
         .unwrap()

@@ -492,7 +492,12 @@ async fn postgres_out_of_reach_gets_try_again_later_and_the_bot_recovers_alone()
     );
     assert_eq!(move_count(&direct, game).await, m0 + 1);
     assert_eq!(
-        direct.replay(game).await.expect("replay").to_json(),
+        direct
+            .records()
+            .replay(game)
+            .await
+            .expect("replay")
+            .to_json(),
         direct.load(game).await.expect("load").game.to_json()
     );
     fake.assert_clean();
@@ -539,7 +544,7 @@ async fn a_burst_of_reminders_stays_under_the_global_limit() {
         deciders.push(if seat.index() == 0 { a } else { b });
     }
     let mut config = config(
-        croupier::config::Token::new(TOKEN),
+        croupier::secret::Token::new(TOKEN),
         &fake,
         None,
         Some(Duration::from_millis(50)),

@@ -427,7 +427,12 @@ async fn a_real_ending_result_archive_and_rematch(w: World) {
         .expect("game id");
     let rematch = GameId(r);
     assert_eq!(
-        w.service.lobby(rematch).await.expect("rematch").host,
+        w.service
+            .lobbies()
+            .lobby(rematch)
+            .await
+            .expect("rematch")
+            .host,
         Some(i64::try_from(BOB).expect("id"))
     );
     // The result links the rematch and keeps its button for the others.
@@ -460,7 +465,7 @@ async fn a_real_ending_result_archive_and_rematch(w: World) {
         .expect("Bob starts the rematch");
     let second = thread_of(fake, new_lobby.id).await;
     latest_board_after(fake, second, 0).await;
-    let view = w.service.lobby(rematch).await.expect("rematch");
+    let view = w.service.lobbies().lobby(rematch).await.expect("rematch");
     assert_eq!(view.status, GameStatus::Active);
     assert_eq!(view.options.get("short").map(String::as_str), Some("true"));
     let seats: Vec<Option<i64>> = view.seats.iter().map(|s| s.user).collect();

@@ -10,7 +10,7 @@ use crate::bot_play::*;
 use crate::fake_discord::*;
 use crate::store_db::{status, Db};
 use croupier::bot::{run_with_service, BotConfig};
-use croupier::config::Token;
+use croupier::secret::Token;
 use croupier::service::Service;
 use croupier::store::{GameStatus, Store};
 use tokio::sync::oneshot;

@@ -322,8 +322,8 @@ async fn service_twins_log_and_post_the_same(db: &Db) {
     for (kind, seed) in HIDDEN_GAMES {
         let seats = kind.seat_range().0.max(2);
         let start = || local_game(kind, seed, 600);
-        let (a, _) = svc.start(start(), Lang::En, 1).await.unwrap();
-        let (b, _) = svc.start(start(), Lang::En, 1).await.unwrap();
+        let (a, _) = svc.lobbies().start(start(), Lang::En, 1).await.unwrap();
+        let (b, _) = svc.lobbies().start(start(), Lang::En, 1).await.unwrap();
         // Play both a few options in (the same ones), then give b a twin state.
         let mut rng = GameRng::seed_from_u64(seed);
         for _ in 0..8 {
@@ -337,7 +337,7 @@ async fn service_twins_log_and_post_the_same(db: &Db) {
                     line: pick.clone(),
                     seen: None,
                 };
-                svc.play(line, Lang::En, 2).await.unwrap();
+                svc.moves().play(line, Lang::En, 2).await.unwrap();
             }
         }
         let g = svc.load(a).await.unwrap().game;
@@ -369,7 +369,12 @@ async fn service_twins_log_and_post_the_same(db: &Db) {
                         line: line.clone(),
                         seen: None,
                     };
-                    let e = svc.play(cmd, Lang::En, 3).await.map(|_| ()).unwrap_err();
+                    let e = svc
+                        .moves()
+                        .play(cmd, Lang::En, 3)
+                        .await
+                        .map(|_| ())
+                        .unwrap_err();
                     out.push(format!("{s} {line}: {}", e.text().render(Lang::En)));
                 }
             }
@@ -380,7 +385,7 @@ async fn service_twins_log_and_post_the_same(db: &Db) {
                 line: options[0].clone(),
                 seen: None,
             };
-            let o = svc.play(cmd, Lang::En, 4).await.unwrap();
+            let o = svc.moves().play(cmd, Lang::En, 4).await.unwrap();
             out.push(format!("version {}", o.board.version.0));
             drop(guard);
             logs.push(captured.text().replace(&format!("game={}", id.0), "game=G"));
@@ -405,6 +410,7 @@ async fn replays_show_each_step_as_its_twin_would(db: &Db) {
         let seats = kind.seat_range().0.max(2);
         let user = |s: usize| 700 + s as i64;
         let (id, _) = svc
+            .lobbies()
             .start(local_game(kind, seed, user(0)), Lang::En, 1)
             .await
             .unwrap();
@@ -419,13 +425,17 @@ async fn replays_show_each_step_as_its_twin_would(db: &Db) {
                 line: pick,
                 seen: None,
             };
-            svc.play(line, Lang::En, 2).await.unwrap();
+            svc.moves().play(line, Lang::En, 2).await.unwrap();
         }
         assert!(
-            svc.replay_step(id, Some(999), 0, Lang::En).await.is_err(),
+            svc.records()
+                .replay_step(id, Some(999), 0, Lang::En)
+                .await
+                .is_err(),
             "{kind}: a spectator replayed a running game"
         );
         assert!(svc
+            .records()
             .replay_step(GameId(id.0 + 1000), Some(user(0)), 0, Lang::En)
             .await
             .is_err());
@@ -452,6 +462,7 @@ async fn replays_show_each_step_as_its_twin_would(db: &Db) {
             }));
             for v in 0..seats {
                 let shown = svc
+                    .records()
                     .replay_step(id, Some(user(v)), step, Lang::En)
                     .await
                     .unwrap();
@@ -635,21 +646,30 @@ async fn public_outputs(
 ) -> (Vec<String>, Vec<Vec<u8>>) {
     let mut texts = Vec::new();
     let mut pngs = Vec::new();
-    texts.push(format!("{:?}", svc.history(id, None, Lang::En).await));
+    texts.push(format!(
+        "{:?}",
+        svc.records().history(id, None, Lang::En).await
+    ));
     let others = (0..seats).filter(|s| *s != secret_seat.index());
     for s in others {
         let user = first + s as i64;
         for lang in [Lang::En, Lang::Fr] {
-            texts.push(format!("{:?}", svc.history(id, Some(user), lang).await));
+            texts.push(format!(
+                "{:?}",
+                svc.records().history(id, Some(user), lang).await
+            ));
         }
-        let last = svc.replay_step(id, Some(user), usize::MAX, Lang::En).await;
+        let last = svc
+            .records()
+            .replay_step(id, Some(user), usize::MAX, Lang::En)
+            .await;
         let last = last.unwrap();
         texts.push(format!("{} {} {}", last.step, last.text, last.alt));
         pngs.push(last.png);
-        let choices = svc.choices(id, user, "").await.map(|c| c.options);
+        let choices = svc.moves().choices(id, user, "").await.map(|c| c.options);
         texts.push(format!("{choices:?}"));
     }
-    let shown = svc.show(id, Lang::En).await.unwrap();
+    let shown = svc.boards().show(id, Lang::En).await.unwrap();
     texts.push(board_face(&shown));
     pngs.push(shown.board.png);
     let g = svc.load(id).await.unwrap().game;
@@ -739,8 +759,8 @@ async fn twins_that_differ_in_one_secret_choice_look_the_same(db: &Db) {
             host: Some(first),
             clock_secs: None,
         };
-        let (a, _) = svc.start(start(), Lang::En, 1).await.unwrap();
-        let (b, _) = svc.start(start(), Lang::En, 1).await.unwrap();
+        let (a, _) = svc.lobbies().start(start(), Lang::En, 1).await.unwrap();
+        let (b, _) = svc.lobbies().start(start(), Lang::En, 1).await.unwrap();
         let play = |id, seat: Seat, line: String| PlayLine {
             game: id,
             actor: Actor::User(first + i64::from(seat.0)),
@@ -749,16 +769,19 @@ async fn twins_that_differ_in_one_secret_choice_look_the_same(db: &Db) {
         };
         for (seat, line) in &fork.before {
             for id in [a, b] {
-                svc.play(play(id, *seat, line.clone()), Lang::En, 2)
+                svc.moves()
+                    .play(play(id, *seat, line.clone()), Lang::En, 2)
                     .await
                     .unwrap();
             }
         }
         let chooser = svc.load(a).await.unwrap().game.prompt().unwrap().seat;
         let oa = svc
+            .moves()
             .play(play(a, chooser, fork.a.clone()), Lang::En, 3)
             .await;
         let ob = svc
+            .moves()
             .play(play(b, chooser, fork.b.clone()), Lang::En, 3)
             .await;
         let (oa, ob) = (oa.unwrap(), ob.unwrap());
@@ -793,8 +816,14 @@ async fn twins_that_differ_in_one_secret_choice_look_the_same(db: &Db) {
                 // This option reveals (or the check has gone far enough).
                 break;
             }
-            let oa = svc.play(play(a, p.seat, next.clone()), Lang::En, 4).await;
-            let ob = svc.play(play(b, p.seat, next.clone()), Lang::En, 4).await;
+            let oa = svc
+                .moves()
+                .play(play(a, p.seat, next.clone()), Lang::En, 4)
+                .await;
+            let ob = svc
+                .moves()
+                .play(play(b, p.seat, next.clone()), Lang::En, 4)
+                .await;
             assert_eq!(board_face(&oa.unwrap()), board_face(&ob.unwrap()), "{what}");
         }
         compared.push(format!("{what}: {steps} states"));

@@ -167,6 +167,7 @@ async fn who_may_do_what() {
         )
         .await;
         let refused = svc
+            .moves()
             .play(
                 PlayLine {
                     game,
@@ -224,6 +225,7 @@ async fn who_may_do_what() {
     let mut dms = 0;
     for user in [ALICE, BOB] {
         let own = svc
+            .moves()
             .hand(pgame, uid(user), Lang::En)
             .await
             .unwrap()

@@ -84,6 +84,7 @@ async fn pings_off_sends_the_boards_that_call_a_player_silently_for_a_week(db: &
     assert!(answer.contains("arrive silently"), "{answer}");
     assert!(
         !w.service
+            .players()
             .settings_of(uid(BOB))
             .await
             .expect("settings")
@@ -95,14 +96,16 @@ async fn pings_off_sends_the_boards_that_call_a_player_silently_for_a_week(db: &
     let (game, thread) = start(fake, ALICE, "vortex", BOB).await;
     let mut board = latest_board_after(fake, thread, 0).await;
     for _ in 0..12 {
-        if w.service.lobby(game).await.expect("game").status != GameStatus::Active {
+        if w.service.lobbies().lobby(game).await.expect("game").status != GameStatus::Active {
             break;
         }
         board = play_one(&w, game, thread, board.id).await;
     }
     // ...then over days where nobody plays: reminders, then the clock plays for them.
     let mut days = 0;
-    while days < 7 && w.service.lobby(game).await.expect("game").status == GameStatus::Active {
+    while days < 7
+        && w.service.lobbies().lobby(game).await.expect("game").status == GameStatus::Active
+    {
         let who = mentioned(&board).expect("someone decides");
         let before = reminders(fake, who).len();
         w.clock().advance(12 * HOUR);
@@ -160,7 +163,7 @@ async fn pings_off_sends_the_boards_that_call_a_player_silently_for_a_week(db: &
     assert!(!answer.contains("arrive silently"), "{answer}");
     let mut loud = None;
     for _ in 0..12 {
-        if w.service.lobby(game).await.expect("game").status != GameStatus::Active {
+        if w.service.lobbies().lobby(game).await.expect("game").status != GameStatus::Active {
             break;
         }
         board = play_one(&w, game, thread, board.id).await;
@@ -188,7 +191,7 @@ async fn hand_dms_off_sends_no_hand_by_dm_and_the_hand_comes_on_request(db: &Db)
     let (game, thread) = start(fake, ALICE, "gates", BOB).await;
     let mut board = latest_board_after(fake, thread, 0).await;
     for _ in 0..10 {
-        if w.service.lobby(game).await.expect("game").status != GameStatus::Active {
+        if w.service.lobbies().lobby(game).await.expect("game").status != GameStatus::Active {
             break;
         }
         board = play_one(&w, game, thread, board.id).await;
@@ -236,7 +239,8 @@ async fn hand_dms_off_sends_no_hand_by_dm_and_the_hand_comes_on_request(db: &Db)
     // Back on: his hand comes by DM again when it changes.
     settings(fake, BOB, vec![opt::boolean("hand_dms", true)]).await;
     for _ in 0..20 {
-        if hands(BOB) > 0 || w.service.lobby(game).await.expect("game").status != GameStatus::Active
+        if hands(BOB) > 0
+            || w.service.lobbies().lobby(game).await.expect("game").status != GameStatus::Active
         {
             break;
         }
@@ -368,7 +372,7 @@ async fn a_servers_language_is_its_own_not_discords_default(db: &Db) {
     assert_eq!(sent["guild_locale"], "en-US");
     assert_eq!(sent["locale"], "fr");
     let game = game_of(&lobby);
-    let view = w.service.lobby(game).await.expect("lobby");
+    let view = w.service.lobbies().lobby(game).await.expect("lobby");
     assert_eq!(view.lang, Lang::Fr);
     assert_eq!(lobby.content, lobby_text(&view, Lang::Fr));
     assert!(
@@ -452,8 +456,16 @@ async fn a_servers_language_is_its_own_not_discords_default(db: &Db) {
         "{}",
         refused.content
     );
-    assert_eq!(w.service.server_lang(guild).await.expect("read"), None);
-    let bob = w.service.settings_of(uid(BOB)).await.expect("settings");
+    assert_eq!(
+        w.service.players().server_lang(guild).await.expect("read"),
+        None
+    );
+    let bob = w
+        .service
+        .players()
+        .settings_of(uid(BOB))
+        .await
+        .expect("settings");
     assert_eq!(bob.timezone, None, "nothing of Bob's changed either");
     // A typo is refused the same way.
     let typo = settings(fake, CAROL, vec![opt::string("server_language", "klingon")]).await;
@@ -475,13 +487,18 @@ async fn a_servers_language_is_its_own_not_discords_default(db: &Db) {
         "{set}"
     );
     assert_eq!(
-        w.service.server_lang(guild).await.expect("read"),
+        w.service.players().server_lang(guild).await.expect("read"),
         Some(Lang::En)
     );
     let lobby = play_in(fake, ALICE, vec![opt::string("game", "vortex")], "fr")
         .await
         .expect("a lobby");
-    let view = w.service.lobby(game_of(&lobby)).await.expect("lobby");
+    let view = w
+        .service
+        .lobbies()
+        .lobby(game_of(&lobby))
+        .await
+        .expect("lobby");
     assert_eq!(view.lang, Lang::En);
     assert_eq!(lobby.content, lobby_text(&view, Lang::En));
     assert!(
@@ -498,18 +515,31 @@ async fn a_servers_language_is_its_own_not_discords_default(db: &Db) {
     )
     .await
     .expect("a lobby");
-    let view = w.service.lobby(game_of(&lobby)).await.expect("lobby");
+    let view = w
+        .service
+        .lobbies()
+        .lobby(game_of(&lobby))
+        .await
+        .expect("lobby");
     assert_eq!(view.lang, Lang::Fr);
     assert_eq!(lobby.content, lobby_text(&view, Lang::Fr));
     // `auto` gives each host their own language back.
     let set = settings(fake, CAROL, vec![opt::string("server_language", "auto")]).await;
     assert!(set.contains("each host's language"), "{set}");
-    assert_eq!(w.service.server_lang(guild).await.expect("read"), None);
+    assert_eq!(
+        w.service.players().server_lang(guild).await.expect("read"),
+        None
+    );
     let lobby = play_in(fake, BOB, vec![opt::string("game", "spacelab")], "fr")
         .await
         .expect("a lobby");
     assert_eq!(
-        w.service.lobby(game_of(&lobby)).await.expect("lobby").lang,
+        w.service
+            .lobbies()
+            .lobby(game_of(&lobby))
+            .await
+            .expect("lobby")
+            .lang,
         Lang::Fr
     );
     finish(fake).await;

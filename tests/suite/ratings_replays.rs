@@ -44,6 +44,7 @@ async fn start(
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let (id, _) = svc
+        .lobbies()
         .start(
             StartGame {
                 kind,
@@ -107,7 +108,8 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
         6,
     )
     .await;
-    svc.resign(resigned, 2, Lang::En, svc.now())
+    svc.moves()
+        .resign(resigned, 2, Lang::En, svc.now())
         .await
         .expect("resign");
     ended.push(resigned);
@@ -143,7 +145,11 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
         .is_empty());
 
     // The first read rates them all, in end order.
-    let history = svc.rating_history(Some(SERVER)).await.expect("history");
+    let history = svc
+        .records()
+        .rating_history(Some(SERVER))
+        .await
+        .expect("history");
     let mut games: Vec<GameId> = Vec::new();
     for c in &history {
         if games.last() != Some(&c.game) {
@@ -153,7 +159,7 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
     assert_eq!(games, ended, "the game against a bot alone is not rated");
     assert_eq!(history.len(), 2 * ended.len() + 1);
     // Once: a second settle rates nothing more.
-    assert_eq!(svc.settle_ratings(Some(SERVER)).await.unwrap(), 0);
+    assert_eq!(svc.records().settle_ratings(Some(SERVER)).await.unwrap(), 0);
 
     // The resignation: M1 ranked above M2, M1 up, M2 down.
     let resign: Vec<_> = history.iter().filter(|c| c.game == resigned).collect();
@@ -215,6 +221,7 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
 
     // The leaderboard text lists them in the order of the conservative estimate.
     let text = svc
+        .records()
         .stats_board(Some(SERVER), Some(GameKind::Cortexcape), Some(1), Lang::En)
         .await
         .unwrap();
@@ -238,12 +245,14 @@ async fn finished_games_are_rated_once_in_end_order(db: Db) {
     assert!(text.contains("🥇"), "{text}");
     // A member's profile, in French.
     let fr = svc
+        .records()
         .profile_text(Some(SERVER), 1, "M1", Lang::Fr)
         .await
         .unwrap();
     assert!(fr.starts_with("📊 Cotes de M1 sur ce serveur"), "{fr}");
     assert!(fr.contains("**Cortexcape** · n° "), "{fr}");
     assert!(svc
+        .records()
         .profile_text(Some(SERVER), 99, "Nobody", Lang::En)
         .await
         .unwrap()
@@ -331,7 +340,8 @@ async fn the_all_games_leaderboard_fits_one_message() {
                     (k * 100) as u64 + pair as u64 * 10 + round,
                 )
                 .await;
-                svc.resign(game, b, Lang::En, svc.now())
+                svc.moves()
+                    .resign(game, b, Lang::En, svc.now())
                     .await
                     .expect("resign");
             }
@@ -341,6 +351,7 @@ async fn the_all_games_leaderboard_fits_one_message() {
     let viewer = 111;
     for lang in [Lang::En, Lang::Fr] {
         let text = svc
+            .records()
             .stats_board(Some(SERVER), None, Some(viewer), lang)
             .await
             .unwrap();
@@ -368,6 +379,7 @@ async fn the_all_games_leaderboard_fits_one_message() {
         assert!(text.contains("Places go by") || text.contains("Le classement suit"));
         // One game alone keeps its top ten.
         let one = svc
+            .records()
             .stats_board(Some(SERVER), Some(GameKind::Portal), Some(viewer), lang)
             .await
             .unwrap();
@@ -623,6 +635,7 @@ async fn ratings_through_discord(db: Db) {
         )
         .await;
         service
+            .moves()
             .resign(game, id_i64(BOB), Lang::En, service.now())
             .await
             .expect("resign");

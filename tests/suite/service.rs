@@ -42,7 +42,11 @@ fn line(game: croupier::engine::GameId, user: i64, text: &str) -> PlayLine {
 async fn moves_are_stored_and_replay_equals_the_snapshot() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store);
-        let (id, first) = svc.start(start(11, 3), Lang::En, 1).await.unwrap();
+        let (id, first) = svc
+            .lobbies()
+            .start(start(11, 3), Lang::En, 1)
+            .await
+            .unwrap();
         assert!(!first.board.png.is_empty(), "{backend}");
         let mut out = first;
         for i in 0..60 {
@@ -51,10 +55,14 @@ async fn moves_are_stored_and_replay_equals_the_snapshot() {
             };
             let user = 1000 + i64::from(p.seat.0);
             let pick = p.options[i % p.options.len()].clone();
-            out = svc.play(line(id, user, &pick), Lang::En, 2).await.unwrap();
+            out = svc
+                .moves()
+                .play(line(id, user, &pick), Lang::En, 2)
+                .await
+                .unwrap();
         }
         let loaded = svc.load(id).await.unwrap();
-        let replayed = svc.replay(id).await.unwrap();
+        let replayed = svc.records().replay(id).await.unwrap();
         assert_eq!(
             replayed.to_json(),
             loaded.game.to_json(),
@@ -68,12 +76,13 @@ async fn moves_are_stored_and_replay_equals_the_snapshot() {
 async fn refused_input_changes_nothing_and_says_why() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store);
-        let (id, out) = svc.start(start(3, 2), Lang::En, 1).await.unwrap();
+        let (id, out) = svc.lobbies().start(start(3, 2), Lang::En, 1).await.unwrap();
         let p = out.board.prompt.clone().unwrap();
         let other = 1000 + i64::from((p.seat.0 + 1) % 2);
         let before = svc.load(id).await.unwrap();
         // Wrong seat.
         let err = svc
+            .moves()
             .play(line(id, other, &p.options[0]), Lang::En, 2)
             .await
             .unwrap_err();
@@ -83,6 +92,7 @@ async fn refused_input_changes_nothing_and_says_why() {
         );
         // A stranger.
         let err = svc
+            .moves()
             .play(line(id, 42, &p.options[0]), Lang::En, 2)
             .await
             .unwrap_err();
@@ -91,6 +101,7 @@ async fn refused_input_changes_nothing_and_says_why() {
         // Garbage.
         let me = 1000 + i64::from(p.seat.0);
         let err = svc
+            .moves()
             .play(line(id, me, "fly away"), Lang::Fr, 2)
             .await
             .unwrap_err();
@@ -101,7 +112,7 @@ async fn refused_input_changes_nothing_and_says_why() {
         // A click on an old board.
         let mut stale = line(id, me, &p.options[0]);
         stale.seen = Some(croupier::engine::Version(before.record.version.0 + 5));
-        let err = svc.play(stale, Lang::En, 2).await.unwrap_err();
+        let err = svc.moves().play(stale, Lang::En, 2).await.unwrap_err();
         assert!(
             matches!(err, ServiceError::Play(PlayError::Stale { .. })),
             "{backend}"
@@ -116,12 +127,13 @@ async fn refused_input_changes_nothing_and_says_why() {
 async fn undo_takes_back_own_options_only() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store);
-        let (id, out) = svc.start(start(5, 2), Lang::En, 1).await.unwrap();
+        let (id, out) = svc.lobbies().start(start(5, 2), Lang::En, 1).await.unwrap();
         let p = out.board.prompt.clone().unwrap();
         let me = 1000 + i64::from(p.seat.0);
         let before = svc.load(id).await.unwrap().game.to_json();
         // Nothing to undo yet.
         assert!(svc
+            .moves()
             .undo(id, Actor::User(me), UndoScope::Last, Lang::En, 2)
             .await
             .is_err());
@@ -132,7 +144,11 @@ async fn undo_takes_back_own_options_only() {
             .find(|o| o.starts_with("put"))
             .unwrap()
             .clone();
-        let out = svc.play(line(id, me, &first), Lang::En, 2).await.unwrap();
+        let out = svc
+            .moves()
+            .play(line(id, me, &first), Lang::En, 2)
+            .await
+            .unwrap();
         let second = out
             .board
             .prompt
@@ -142,14 +158,19 @@ async fn undo_takes_back_own_options_only() {
             .find(|o| o.starts_with("put"))
             .unwrap()
             .clone();
-        svc.play(line(id, me, &second), Lang::En, 2).await.unwrap();
+        svc.moves()
+            .play(line(id, me, &second), Lang::En, 2)
+            .await
+            .unwrap();
         // The other seat may not undo them.
         let other = 1000 + i64::from((p.seat.0 + 1) % 2);
         assert!(svc
+            .moves()
             .undo(id, Actor::User(other), UndoScope::Last, Lang::En, 3)
             .await
             .is_err());
         let undone = svc
+            .moves()
             .undo(id, Actor::User(me), UndoScope::ToBarrier, Lang::En, 3)
             .await
             .unwrap();
@@ -164,8 +185,12 @@ async fn undo_takes_back_own_options_only() {
             "{backend}: undone moves are not live"
         );
         // `random` is a barrier: it cannot be undone.
-        svc.play(line(id, me, "random"), Lang::En, 4).await.unwrap();
+        svc.moves()
+            .play(line(id, me, "random"), Lang::En, 4)
+            .await
+            .unwrap();
         let err = svc
+            .moves()
             .undo(id, Actor::User(me), UndoScope::Last, Lang::En, 5)
             .await
             .unwrap_err();
@@ -173,7 +198,7 @@ async fn undo_takes_back_own_options_only() {
             matches!(err, ServiceError::Play(PlayError::CannotUndo { .. })),
             "{backend}"
         );
-        let replayed = svc.replay(id).await.unwrap();
+        let replayed = svc.records().replay(id).await.unwrap();
         assert_eq!(
             replayed.to_json(),
             svc.load(id).await.unwrap().game.to_json(),
@@ -186,7 +211,7 @@ async fn undo_takes_back_own_options_only() {
 async fn two_writers_one_wins() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store);
-        let (id, out) = svc.start(start(8, 2), Lang::En, 1).await.unwrap();
+        let (id, out) = svc.lobbies().start(start(8, 2), Lang::En, 1).await.unwrap();
         let p = out.board.prompt.clone().unwrap();
         let me = 1000 + i64::from(p.seat.0);
         let seen = Some(out.board.version);
@@ -198,7 +223,10 @@ async fn two_writers_one_wins() {
             seen,
             ..line(id, me, &p.options[1])
         };
-        let (ra, rb) = tokio::join!(svc.play(a, Lang::En, 2), svc.play(b, Lang::En, 2));
+        let (ra, rb) = tokio::join!(
+            svc.moves().play(a, Lang::En, 2),
+            svc.moves().play(b, Lang::En, 2)
+        );
         let wins = [ra.is_ok(), rb.is_ok()].iter().filter(|x| **x).count();
         assert_eq!(wins, 1, "{backend}: exactly one writer lands");
         let loser = match (ra, rb) {
@@ -222,7 +250,7 @@ async fn private_posts_go_only_to_seats_whose_hand_changed() {
         let svc = Service::new(store);
         let mut cmd = start(77, 3);
         cmd.kind = GameKind::Gates;
-        let (game, first) = svc.start(cmd, Lang::En, 0).await.unwrap();
+        let (game, first) = svc.lobbies().start(cmd, Lang::En, 0).await.unwrap();
         assert!(first.hands, "{name}: Gates has hidden hands");
         let mut quiet = 0;
         for step in 0..60u64 {
@@ -232,6 +260,7 @@ async fn private_posts_go_only_to_seats_whose_hand_changed() {
             };
             let pick = prompt.options[(step as usize * 7) % prompt.options.len()].clone();
             let out = svc
+                .moves()
                 .play(
                     PlayLine {
                         game,
@@ -269,7 +298,7 @@ async fn the_first_board_tells_how_the_game_was_set_up() {
         let svc = Service::new(store);
         let mut cmd = start(5, 2);
         cmd.kind = GameKind::SpaceLab;
-        let (_, first) = svc.start(cmd, Lang::En, 0).await.unwrap();
+        let (_, first) = svc.lobbies().start(cmd, Lang::En, 0).await.unwrap();
         assert_eq!(
             first.board.events.len(),
             2,
@@ -289,7 +318,7 @@ async fn the_first_board_tells_how_the_game_was_set_up() {
         assert!(first.board.text.contains("Objective tiles dealt"), "{name}");
         let mut cmd = start(5, 2);
         cmd.kind = GameKind::Gates;
-        let (_, first) = svc.start(cmd, Lang::Fr, 0).await.unwrap();
+        let (_, first) = svc.lobbies().start(cmd, Lang::Fr, 0).await.unwrap();
         assert_eq!(
             first.board.events.len(),
             1,
@@ -297,7 +326,7 @@ async fn the_first_board_tells_how_the_game_was_set_up() {
             first.board.events
         );
         // Cortexcape announces its first round like the later ones (issue 38).
-        let (_, first) = svc.start(start(5, 2), Lang::En, 0).await.unwrap();
+        let (_, first) = svc.lobbies().start(start(5, 2), Lang::En, 0).await.unwrap();
         assert_eq!(
             first.board.events.len(),
             1,
@@ -312,7 +341,7 @@ async fn the_first_board_tells_how_the_game_was_set_up() {
         // Vortex's first board says who plays first and with how many actions.
         let mut cmd = start(5, 2);
         cmd.kind = GameKind::Vortex;
-        let (_, first) = svc.start(cmd, Lang::En, 0).await.unwrap();
+        let (_, first) = svc.lobbies().start(cmd, Lang::En, 0).await.unwrap();
         assert_eq!(
             first.board.events.len(),
             1,

@@ -80,6 +80,7 @@ impl World {
     async fn game(&self, policy: TimeoutPolicy, seed: u64) -> GameId {
         let (id, _) = self
             .svc
+            .lobbies()
             .start_with_policy(start(seed, Some(DAY)), policy, Lang::En, self.clock.now())
             .await
             .unwrap();
@@ -87,7 +88,7 @@ impl World {
     }
 
     async fn run(&self) -> Vec<Notice> {
-        self.svc.run_due_jobs("w", 100).await.unwrap()
+        self.svc.clocks().run_due_jobs("w", 100).await.unwrap()
     }
 
     /// The seat that must decide and its user.
@@ -205,7 +206,7 @@ async fn reminders_then_a_deadline_fire_once(db: &Db) {
     let moves = w.svc.store().moves(id).await.unwrap();
     assert!(!moves.is_empty() && moves.iter().all(|m| m.seat == seat));
     assert_eq!(
-        w.svc.replay(id).await.unwrap().to_json(),
+        w.svc.records().replay(id).await.unwrap().to_json(),
         after.game.to_json(),
         "the moves played for the seat replay"
     );
@@ -256,6 +257,7 @@ async fn a_job_for_a_game_that_moved_on_does_nothing(db: &Db) {
     );
     // A cancelled game's jobs do nothing either.
     w.svc
+        .lobbies()
         .cancel_with(id, HOST, false, true, now(&w))
         .await
         .unwrap();
@@ -289,7 +291,7 @@ async fn a_restart_between_scheduling_and_firing_loses_nothing(db: &Db) {
     // A new process, a new store: the job waits for the dead claim's lease, then fires once.
     let w = world(db, Timers::default()).await;
     assert_eq!(
-        w.svc.replan(T0 + DAY).await.unwrap(),
+        w.svc.clocks().replan(T0 + DAY).await.unwrap(),
         0,
         "nothing to re-plan"
     );
@@ -350,7 +352,7 @@ async fn open_seats_are_replaced_and_kicked_by_the_host_or_moderators(db: &Db) {
         "the clock waits for a new player"
     );
     // The other player sees it in /games.
-    let lines = w.svc.games_of_user(other, 10).await.unwrap();
+    let lines = w.svc.find().games_of_user(other, 10).await.unwrap();
     assert!(lines[0].text(Lang::En).contains("seat open"), "{lines:?}");
     // Only the host or a moderator; the newcomer must not already play here.
     let newcomer = |id: i64| Newcomer::User {
@@ -359,19 +361,35 @@ async fn open_seats_are_replaced_and_kicked_by_the_host_or_moderators(db: &Db) {
     };
     let t = now(&w);
     assert_eq!(
-        lobby_err(w.svc.replace(id, 7777, false, n, newcomer(3003), t).await),
+        lobby_err(
+            w.svc
+                .players()
+                .replace(id, 7777, false, n, newcomer(3003), t)
+                .await
+        ),
         LobbyError::NotHost
     );
     assert_eq!(
-        lobby_err(w.svc.replace(id, 5555, true, n, newcomer(other), t).await),
+        lobby_err(
+            w.svc
+                .players()
+                .replace(id, 5555, true, n, newcomer(other), t)
+                .await
+        ),
         LobbyError::AlreadyInGame
     );
     assert_eq!(
-        lobby_err(w.svc.replace(id, HOST, false, 3, newcomer(3003), t).await),
+        lobby_err(
+            w.svc
+                .players()
+                .replace(id, HOST, false, 3, newcomer(3003), t)
+                .await
+        ),
         LobbyError::NoSuchSeat(3)
     );
     let sent = w
         .svc
+        .players()
         .replace(id, 5555, true, n, newcomer(3003), t)
         .await
         .unwrap();
@@ -389,25 +407,32 @@ async fn open_seats_are_replaced_and_kicked_by_the_host_or_moderators(db: &Db) {
     // turn) keeps the clock.
     let other_n = if n == 1 { 2 } else { 1 };
     assert_eq!(
-        lobby_err(w.svc.kick(id, 3003, false, other_n, t).await),
+        lobby_err(w.svc.players().kick(id, 3003, false, other_n, t).await),
         LobbyError::NotHost
     );
     let jobs = w.jobs(id).await;
-    let sent = w.svc.kick(id, 5555, true, other_n, t).await.unwrap();
+    let sent = w
+        .svc
+        .players()
+        .kick(id, 5555, true, other_n, t)
+        .await
+        .unwrap();
     assert!(place_text(&sent[0]).contains(&format!("Seat {other_n}")));
     assert_eq!(w.jobs(id).await, jobs);
     assert_eq!(
-        lobby_err(w.svc.kick(id, HOST, false, other_n, t).await),
+        lobby_err(w.svc.players().kick(id, HOST, false, other_n, t).await),
         LobbyError::SeatOpen(other_n)
     );
     // A bot takes the newcomer's seat (by a moderator: the newcomer is still playing): it
     // plays at once, then the turn waits on the open seat.
     w.svc
+        .players()
         .replace(id, 5555, true, n, Newcomer::Bot, t)
         .await
         .unwrap();
     // A clock change before the scheduler runs keeps the bot's turn.
     w.svc
+        .clocks()
         .clock(id, HOST, false, ClockAction::Change(Some(2 * DAY)), t)
         .await
         .unwrap();
@@ -419,6 +444,7 @@ async fn open_seats_are_replaced_and_kicked_by_the_host_or_moderators(db: &Db) {
     // The kicked player can no longer play.
     assert!(matches!(
         w.svc
+            .moves()
             .play(
                 PlayLine {
                     game: id,
@@ -464,6 +490,7 @@ async fn a_seat_in_play_changes_hands_only_once_its_time_ran_out(db: &Db) {
     // the host tries (to a newcomer, to a bot, or opened to take it next).
     for refused in [
         w.svc
+            .players()
             .replace(
                 id,
                 HOST,
@@ -478,12 +505,21 @@ async fn a_seat_in_play_changes_hands_only_once_its_time_ran_out(db: &Db) {
             .await
             .map(|_| ()),
         w.svc
+            .players()
             .replace(id, HOST, false, other, Newcomer::Bot, t)
             .await
             .map(|_| ()),
-        w.svc.kick(id, HOST, false, other, t).await.map(|_| ()),
+        w.svc
+            .players()
+            .kick(id, HOST, false, other, t)
+            .await
+            .map(|_| ()),
         // A moderator who plays is no better placed.
-        w.svc.kick(id, OTHER, true, mine, t).await.map(|_| ()),
+        w.svc
+            .players()
+            .kick(id, OTHER, true, mine, t)
+            .await
+            .map(|_| ()),
     ] {
         assert!(matches!(lobby_err(refused), LobbyError::SeatInPlay(_)));
     }
@@ -501,7 +537,7 @@ async fn a_seat_in_play_changes_hands_only_once_its_time_ran_out(db: &Db) {
     play_until_turn_of(&w, id, HOST).await;
     let r = w.svc.load(id).await.unwrap().record;
     assert_eq!(r.seats[other - 1].timeouts, 0, "playing again clears it");
-    let refused = w.svc.kick(id, HOST, false, other, now(&w)).await;
+    let refused = w.svc.players().kick(id, HOST, false, other, now(&w)).await;
     assert!(matches!(lobby_err(refused), LobbyError::SeatInPlay(_)));
     // Missing a deadline again opens the seat to the host.
     miss_a_deadline(&w, id, OTHER).await;
@@ -510,6 +546,7 @@ async fn a_seat_in_play_changes_hands_only_once_its_time_ran_out(db: &Db) {
         name: "Neo".into(),
     };
     w.svc
+        .players()
         .replace(id, HOST, false, other, newcomer, now(&w))
         .await
         .unwrap();
@@ -524,6 +561,7 @@ async fn clock_lengths_are_capped_and_never_overflow(db: &Db) {
     // deadline is capped instead of overflowing.
     let (id, _) = w
         .svc
+        .lobbies()
         .start_with_policy(start(5, Some(i64::MAX)), TimeoutPolicy::Skip, Lang::En, T0)
         .await
         .unwrap();
@@ -549,7 +587,7 @@ async fn clock_lengths_are_capped_and_never_overflow(db: &Db) {
         ClockAction::Extend(29 * DAY),
         ClockAction::Extend(0),
     ] {
-        let refused = w.svc.clock(id, HOST, false, action, t).await;
+        let refused = w.svc.clocks().clock(id, HOST, false, action, t).await;
         assert_eq!(
             lobby_err(refused),
             LobbyError::ClockRange { max_days: 30 },
@@ -561,7 +599,7 @@ async fn clock_lengths_are_capped_and_never_overflow(db: &Db) {
         ClockAction::Change(Some(2 * DAY)),
         ClockAction::Extend(2 * HOUR),
     ] {
-        w.svc.clock(id, HOST, false, ok, t).await.unwrap();
+        w.svc.clocks().clock(id, HOST, false, ok, t).await.unwrap();
     }
     let deadline = w.svc.load(id).await.unwrap().record.clock.deadline_at;
     assert_eq!(deadline, Some(t + 2 * DAY + 2 * HOUR));
@@ -578,7 +616,12 @@ async fn quiet_hours_follow_the_players_zone_across_a_dst_change(db: &Db) {
             quiet: Some(croupier::clock::Quiet::parse("21:00-09:00")),
             ..SettingsChange::default()
         };
-        let (s, _) = w.svc.update_settings(user, change, t).await.unwrap();
+        let (s, _) = w
+            .svc
+            .players()
+            .update_settings(user, change, t)
+            .await
+            .unwrap();
         assert_eq!(s.timezone.as_deref(), Some("America/New_York"));
     }
     let id = w.game(TimeoutPolicy::Skip, 10).await;
@@ -592,7 +635,11 @@ async fn quiet_hours_follow_the_players_zone_across_a_dst_change(db: &Db) {
         quiet: Some(croupier::clock::Quiet::parse("22:00-08:00")),
         ..SettingsChange::default()
     };
-    w.svc.update_settings(user, change, t).await.unwrap();
+    w.svc
+        .players()
+        .update_settings(user, change, t)
+        .await
+        .unwrap();
     // 14:00 UTC is 23:00 in Tokyo (UTC+9, no DST): quiet until 08:00 = 23:00 UTC, and the
     // last call (22:00 UTC) comes before that: this reminder is dropped, one message is enough.
     w.clock.set(t + 14 * HOUR);
@@ -621,7 +668,7 @@ async fn vacation_pauses_the_clock_and_tells_the_game(db: &Db) {
         ..SettingsChange::default()
     };
     assert_eq!(
-        lobby_err(w.svc.update_settings(user, past, now(&w)).await),
+        lobby_err(w.svc.players().update_settings(user, past, now(&w)).await),
         LobbyError::PastDate
     );
     // Away until 2026-09-24 (UTC, no zone set): 18 h were left, they count from then.
@@ -629,7 +676,12 @@ async fn vacation_pauses_the_clock_and_tells_the_game(db: &Db) {
         vacation: Some(croupier::clock::Date::parse("2026-09-24")),
         ..SettingsChange::default()
     };
-    let (_, notices) = w.svc.update_settings(user, away, now(&w)).await.unwrap();
+    let (_, notices) = w
+        .svc
+        .players()
+        .update_settings(user, away, now(&w))
+        .await
+        .unwrap();
     assert_eq!(notices.len(), 1);
     assert!(place_text(&notices[0])
         .contains(&format!("P{} is away until 2026-09-24", seat.index() + 1)));
@@ -647,7 +699,12 @@ async fn vacation_pauses_the_clock_and_tells_the_game(db: &Db) {
         vacation: Some(None),
         ..SettingsChange::default()
     };
-    let (_, notices) = w.svc.update_settings(user, back, now(&w)).await.unwrap();
+    let (_, notices) = w
+        .svc
+        .players()
+        .update_settings(user, back, now(&w))
+        .await
+        .unwrap();
     assert!(place_text(&notices[0]).contains("is back"));
     let r = w.svc.load(id).await.unwrap().record;
     assert_eq!(r.clock.deadline_at, Some(T0 + DAY + 18 * HOUR));
@@ -657,7 +714,11 @@ async fn vacation_pauses_the_clock_and_tells_the_game(db: &Db) {
         vacation: Some(croupier::clock::Date::parse("2026-09-30")),
         ..SettingsChange::default()
     };
-    w.svc.update_settings(other, away, now(&w)).await.unwrap();
+    w.svc
+        .players()
+        .update_settings(other, away, now(&w))
+        .await
+        .unwrap();
     w.finish_turn(id).await;
     let r = w.svc.load(id).await.unwrap().record;
     assert_eq!(r.clock.deadline_at, Some(T0 + 9 * DAY + DAY));
@@ -691,11 +752,17 @@ async fn the_host_pauses_resumes_extends_and_changes_the_clock(db: &Db) {
     w.clock.set(T0 + 4 * HOUR);
     let t = now(&w);
     assert_eq!(
-        lobby_err(w.svc.clock(id, OTHER, false, ClockAction::Pause, t).await),
+        lobby_err(
+            w.svc
+                .clocks()
+                .clock(id, OTHER, false, ClockAction::Pause, t)
+                .await
+        ),
         LobbyError::NotHost
     );
     let n = w
         .svc
+        .clocks()
         .clock(id, HOST, false, ClockAction::Pause, t)
         .await
         .unwrap();
@@ -707,7 +774,12 @@ async fn the_host_pauses_resumes_extends_and_changes_the_clock(db: &Db) {
     );
     assert!(w.jobs(id).await.is_empty());
     assert_eq!(
-        lobby_err(w.svc.clock(id, HOST, false, ClockAction::Pause, t).await),
+        lobby_err(
+            w.svc
+                .clocks()
+                .clock(id, HOST, false, ClockAction::Pause, t)
+                .await
+        ),
         LobbyError::ClockPaused
     );
     w.clock.set(T0 + 2 * DAY);
@@ -716,6 +788,7 @@ async fn the_host_pauses_resumes_extends_and_changes_the_clock(db: &Db) {
     // A moderator resumes: the 20 hours left count from now.
     let n = w
         .svc
+        .clocks()
         .clock(id, 4444, true, ClockAction::Resume, t)
         .await
         .unwrap();
@@ -728,10 +801,16 @@ async fn the_host_pauses_resumes_extends_and_changes_the_clock(db: &Db) {
         Some(t + 20 * HOUR)
     );
     assert_eq!(
-        lobby_err(w.svc.clock(id, HOST, false, ClockAction::Resume, t).await),
+        lobby_err(
+            w.svc
+                .clocks()
+                .clock(id, HOST, false, ClockAction::Resume, t)
+                .await
+        ),
         LobbyError::ClockNotPaused
     );
     w.svc
+        .clocks()
         .clock(id, HOST, false, ClockAction::Extend(3 * HOUR), t)
         .await
         .unwrap();
@@ -740,6 +819,7 @@ async fn the_host_pauses_resumes_extends_and_changes_the_clock(db: &Db) {
         .await
         .contains(&(JobKind::Deadline, t + 23 * HOUR)));
     w.svc
+        .clocks()
         .clock(id, HOST, false, ClockAction::Change(Some(12 * HOUR)), t)
         .await
         .unwrap();
@@ -750,13 +830,19 @@ async fn the_host_pauses_resumes_extends_and_changes_the_clock(db: &Db) {
     );
     let n = w
         .svc
+        .clocks()
         .clock(id, HOST, false, ClockAction::Change(None), t)
         .await
         .unwrap();
     assert!(place_text(&n).contains("clock is off"));
     assert!(w.jobs(id).await.is_empty());
     assert_eq!(
-        lobby_err(w.svc.clock(id, HOST, false, ClockAction::Pause, t).await),
+        lobby_err(
+            w.svc
+                .clocks()
+                .clock(id, HOST, false, ClockAction::Pause, t)
+                .await
+        ),
         LobbyError::ClockNotRunning
     );
     // The next turn has no clock either.
@@ -775,7 +861,11 @@ async fn the_digest_lists_only_games_waiting_for_you(db: &Db) {
             digest: Some(true),
             ..SettingsChange::default()
         };
-        w.svc.update_settings(user, change, T0).await.unwrap();
+        w.svc
+            .players()
+            .update_settings(user, change, T0)
+            .await
+            .unwrap();
         // 09:00 in Paris (summer time, UTC+2) on the 21st.
         let jobs = w.svc.store().jobs_for_user(user).await.unwrap();
         assert_eq!(jobs.len(), 1);
@@ -805,7 +895,11 @@ async fn the_digest_lists_only_games_waiting_for_you(db: &Db) {
         digest: Some(false),
         ..SettingsChange::default()
     };
-    w.svc.update_settings(mover, off, now(&w)).await.unwrap();
+    w.svc
+        .players()
+        .update_settings(mover, off, now(&w))
+        .await
+        .unwrap();
     assert!(w.svc.store().jobs_for_user(mover).await.unwrap().is_empty());
 }
 
@@ -824,7 +918,10 @@ async fn two_schedulers_on_one_database_fire_a_job_once(db: &Db) {
     // Small batches, both at once, until nothing is due any more.
     let (mut ra, mut rb) = (Vec::new(), Vec::new());
     for _ in 0..20 {
-        let (more_a, more_b) = tokio::join!(a.svc.run_due_jobs("a", 2), b.svc.run_due_jobs("b", 2));
+        let (more_a, more_b) = tokio::join!(
+            a.svc.clocks().run_due_jobs("a", 2),
+            b.svc.clocks().run_due_jobs("b", 2)
+        );
         ra.extend(more_a.unwrap());
         rb.extend(more_b.unwrap());
     }
@@ -876,8 +973,8 @@ async fn two_concurrent_schedulers_fire_every_job_exactly_once(db: &Db) {
         let (mut claimed_a, mut claimed_b) = (0, 0);
         loop {
             let (ra, rb) = tokio::join!(
-                a.svc.run_due_jobs_timed("a", 5),
-                b.svc.run_due_jobs_timed("b", 5)
+                a.svc.clocks().run_due_jobs_timed("a", 5),
+                b.svc.clocks().run_due_jobs_timed("b", 5)
             );
             let (ra, rb) = (ra.unwrap(), rb.unwrap());
             claimed_a += ra.claimed;
@@ -943,6 +1040,7 @@ async fn stats_count_finished_games_and_turns(db: &Db) {
         .unwrap();
     let text = w
         .svc
+        .records()
         .stats_board(Some(7), None, None, Lang::En)
         .await
         .unwrap();
@@ -952,12 +1050,14 @@ async fn stats_count_finished_games_and_turns(db: &Db) {
     );
     assert!(w
         .svc
+        .records()
         .stats_board(Some(7), Some(GameKind::Cortexcape), None, Lang::Fr)
         .await
         .unwrap()
         .contains("1 partie terminée"));
     assert_eq!(
         w.svc
+            .records()
             .stats_board(Some(999), None, None, Lang::En)
             .await
             .unwrap(),
@@ -970,25 +1070,28 @@ async fn a_bot_seat_waits_its_delay_then_plays_at_its_level(db: &Db) {
     let t = now(&w);
     let id = w.game(TimeoutPolicy::Skip, 21).await;
     w.svc
+        .lobbies()
         .set_bots(id, croupier::ai::Level::Hard, 15)
         .await
         .unwrap();
     // A delay past the limit is cut to a minute.
     let id2 = w.game(TimeoutPolicy::Skip, 22).await;
     w.svc
+        .lobbies()
         .set_bots(id2, croupier::ai::Level::Easy, 3600)
         .await
         .unwrap();
-    assert_eq!(w.svc.lobby(id2).await.unwrap().bot_delay, 60);
+    assert_eq!(w.svc.lobbies().lobby(id2).await.unwrap().bot_delay, 60);
     // The mover's seat goes to a bot (by a moderator without a seat: the mover is still
     // playing): its job is due 15 s later, not at once.
     let (seat, _) = w.mover(id).await;
     let n = seat.index() + 1;
     w.svc
+        .players()
         .replace(id, 5555, true, n, Newcomer::Bot, t)
         .await
         .unwrap();
-    let view = w.svc.lobby(id).await.unwrap();
+    let view = w.svc.lobbies().lobby(id).await.unwrap();
     assert_eq!(view.bot_level, croupier::ai::Level::Hard);
     assert_eq!(w.jobs(id).await, [(JobKind::Bot, t + 15)]);
     assert!(w.run().await.is_empty(), "not due yet");

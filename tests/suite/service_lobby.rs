@@ -64,29 +64,37 @@ async fn a_game_speaks_the_language_its_lobby_chose() {
             lang: Lang::Fr,
             ..open(host, channel(), None)
         };
-        let view = svc.open_lobby(lobby, 10).await.unwrap();
+        let view = svc.lobbies().open_lobby(lobby, 10).await.unwrap();
         assert_eq!(view.lang, Lang::Fr, "{backend}");
         assert!(view.text(Lang::Fr).contains("Langue : français"));
         let g = view.game;
-        let view = svc.add_bot(g, host, false, 11).await.unwrap();
+        let view = svc.lobbies().add_bot(g, host, false, 11).await.unwrap();
         assert_eq!(view.seats[1].name, "🤖 Robot 1", "{backend}");
-        svc.remove_bot(g, host, false, 11).await.unwrap();
-        let view = svc.join(g, player(2), 12).await.unwrap();
+        svc.lobbies().remove_bot(g, host, false, 11).await.unwrap();
+        let view = svc.lobbies().join(g, player(2), 12).await.unwrap();
         // Started by a moderator whose client is in English: the first board is French.
-        let out = svc.start_lobby(g, 77, true, Lang::En, 13).await.unwrap();
+        let out = svc
+            .lobbies()
+            .start_lobby(g, 77, true, Lang::En, 13)
+            .await
+            .unwrap();
         assert_eq!(out.lang, Lang::Fr, "{backend}");
-        let turn = svc.show(g, Lang::Fr).await.unwrap().board.text;
-        assert_ne!(turn, svc.show(g, Lang::En).await.unwrap().board.text);
+        let turn = svc.boards().show(g, Lang::Fr).await.unwrap().board.text;
+        assert_ne!(
+            turn,
+            svc.boards().show(g, Lang::En).await.unwrap().board.text
+        );
         assert!(out.board.text.ends_with(&turn), "{}", out.board.text);
         // A click from an English client: still French.
         let prompt = out.board.prompt.clone().expect("a prompt");
         let mover = view.seats[prompt.seat.index()].user.expect("a member");
         let out = svc
+            .moves()
             .choose(g, mover, out.board.version, 0, Lang::En, 14)
             .await
             .unwrap();
         assert_eq!(out.lang, Lang::Fr, "{backend}");
-        let turn = svc.show(g, Lang::Fr).await.unwrap().board.text;
+        let turn = svc.boards().show(g, Lang::Fr).await.unwrap().board.text;
         assert!(out.board.text.ends_with(&turn), "{}", out.board.text);
     }
 }
@@ -96,7 +104,11 @@ async fn lobby_fills_and_only_the_host_or_a_moderator_starts() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store);
         let ch = channel();
-        let view = svc.open_lobby(open(1, ch, Some(3)), 10).await.unwrap();
+        let view = svc
+            .lobbies()
+            .open_lobby(open(1, ch, Some(3)), 10)
+            .await
+            .unwrap();
         assert_eq!((view.min, view.max), (2, 3), "{backend}");
         assert_eq!(view.status, GameStatus::Lobby);
         assert_eq!(view.seats.len(), 1);
@@ -114,48 +126,61 @@ async fn lobby_fills_and_only_the_host_or_a_moderator_starts() {
         );
         // A lobby has no board yet.
         assert!(matches!(
-            svc.show(g, Lang::En).await,
+            svc.boards().show(g, Lang::En).await,
             Err(ServiceError::Lobby(LobbyError::NotStarted(id))) if id == g
         ));
         assert_eq!(
-            lobby_err(svc.start_lobby(g, 1, false, Lang::En, 11).await),
+            lobby_err(svc.lobbies().start_lobby(g, 1, false, Lang::En, 11).await),
             LobbyError::TooFew { min: 2, found: 1 }
         );
-        svc.join(g, player(2), 12).await.unwrap();
+        svc.lobbies().join(g, player(2), 12).await.unwrap();
         assert_eq!(
-            lobby_err(svc.join(g, player(2), 12).await),
+            lobby_err(svc.lobbies().join(g, player(2), 12).await),
             LobbyError::AlreadySeated
         );
-        let view = svc.join(g, player(3), 13).await.unwrap();
+        let view = svc.lobbies().join(g, player(3), 13).await.unwrap();
         assert!(view.can_start());
         assert_eq!(
-            lobby_err(svc.join(g, player(4), 14).await),
+            lobby_err(svc.lobbies().join(g, player(4), 14).await),
             LobbyError::Full { max: 3 }
         );
-        assert_eq!(lobby_err(svc.leave(g, 1, 14).await), LobbyError::HostLeaves);
-        assert_eq!(lobby_err(svc.leave(g, 9, 14).await), LobbyError::NotSeated);
-        let view = svc.leave(g, 3, 15).await.unwrap();
+        assert_eq!(
+            lobby_err(svc.lobbies().leave(g, 1, 14).await),
+            LobbyError::HostLeaves
+        );
+        assert_eq!(
+            lobby_err(svc.lobbies().leave(g, 9, 14).await),
+            LobbyError::NotSeated
+        );
+        let view = svc.lobbies().leave(g, 3, 15).await.unwrap();
         let seated: Vec<Option<i64>> = view.seats.iter().map(|s| s.user).collect();
         assert_eq!(seated, vec![Some(1), Some(2)]);
         // A seated non-host cannot start; a moderator who is not seated can.
         assert_eq!(
-            lobby_err(svc.start_lobby(g, 2, false, Lang::En, 16).await),
+            lobby_err(svc.lobbies().start_lobby(g, 2, false, Lang::En, 16).await),
             LobbyError::NotHost
         );
-        let out = svc.start_lobby(g, 77, true, Lang::En, 17).await.unwrap();
+        let out = svc
+            .lobbies()
+            .start_lobby(g, 77, true, Lang::En, 17)
+            .await
+            .unwrap();
         let prompt = out.board.prompt.clone().expect("a prompt at the start");
         let first = view.seats[prompt.seat.index()].user;
         assert_eq!(out.board.mention, first, "{backend}");
         assert!(!out.board.png.is_empty());
         assert_eq!(
-            lobby_err(svc.join(g, player(5), 18).await),
+            lobby_err(svc.lobbies().join(g, player(5), 18).await),
             LobbyError::NotLobby(g)
         );
         assert_eq!(
-            lobby_err(svc.start_lobby(g, 1, false, Lang::En, 18).await),
+            lobby_err(svc.lobbies().start_lobby(g, 1, false, Lang::En, 18).await),
             LobbyError::NotLobby(g)
         );
-        assert_eq!(svc.lobby(g).await.unwrap().status, GameStatus::Active);
+        assert_eq!(
+            svc.lobbies().lobby(g).await.unwrap().status,
+            GameStatus::Active
+        );
     }
 }
 
@@ -167,16 +192,22 @@ async fn bad_options_and_seat_caps_are_refused_at_open() {
         cmd.options.insert("colour".into(), "red".into());
         assert!(
             matches!(
-                svc.open_lobby(cmd, 1).await,
+                svc.lobbies().open_lobby(cmd, 1).await,
                 Err(ServiceError::Setup(SetupError::UnknownOption { ref key, .. })) if key == "colour"
             ),
             "{backend}"
         );
         assert!(matches!(
-            svc.open_lobby(open(1, channel(), Some(5)), 1).await,
+            svc.lobbies()
+                .open_lobby(open(1, channel(), Some(5)), 1)
+                .await,
             Err(ServiceError::Setup(SetupError::SeatCount { found: 5, .. }))
         ));
-        let view = svc.open_lobby(open(1, channel(), None), 1).await.unwrap();
+        let view = svc
+            .lobbies()
+            .open_lobby(open(1, channel(), None), 1)
+            .await
+            .unwrap();
         assert_eq!(view.max, 4, "no cap: the game's maximum");
     }
 }
@@ -186,24 +217,25 @@ async fn cancel_needs_the_host_or_a_moderator() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store);
         let g = svc
+            .lobbies()
             .open_lobby(open(1, channel(), None), 1)
             .await
             .unwrap()
             .game;
-        svc.join(g, player(2), 2).await.unwrap();
+        svc.lobbies().join(g, player(2), 2).await.unwrap();
         assert_eq!(
-            lobby_err(svc.cancel(g, 2, false, 3).await),
+            lobby_err(svc.lobbies().cancel(g, 2, false, 3).await),
             LobbyError::NotHost,
             "{backend}"
         );
-        let view = svc.cancel(g, 2, true, 4).await.unwrap();
+        let view = svc.lobbies().cancel(g, 2, true, 4).await.unwrap();
         assert_eq!(view.status, GameStatus::Cancelled);
         assert!(matches!(
-            svc.cancel(g, 1, false, 5).await,
+            svc.lobbies().cancel(g, 1, false, 5).await,
             Err(ServiceError::NotActive(id)) if id == g
         ));
         assert_eq!(
-            lobby_err(svc.join(g, player(3), 6).await),
+            lobby_err(svc.lobbies().join(g, player(3), 6).await),
             LobbyError::NotLobby(g)
         );
     }
@@ -212,15 +244,23 @@ async fn cancel_needs_the_host_or_a_moderator() {
 /// A started two-player game in a fresh channel: (game, channel).
 async fn started(svc: &Service) -> (GameId, i64) {
     let ch = channel();
-    let g = svc.open_lobby(open(1, ch, None), 1).await.unwrap().game;
-    svc.join(g, player(2), 2).await.unwrap();
-    svc.start_lobby(g, 1, false, Lang::En, 3).await.unwrap();
+    let g = svc
+        .lobbies()
+        .open_lobby(open(1, ch, None), 1)
+        .await
+        .unwrap()
+        .game;
+    svc.lobbies().join(g, player(2), 2).await.unwrap();
+    svc.lobbies()
+        .start_lobby(g, 1, false, Lang::En, 3)
+        .await
+        .unwrap();
     (g, ch)
 }
 
 /// The user whose turn it is, and the other one.
 async fn turn(svc: &Service, g: GameId) -> (i64, i64, Version) {
-    let out = svc.show(g, Lang::En).await.unwrap();
+    let out = svc.boards().show(g, Lang::En).await.unwrap();
     let mover = out.board.mention.expect("someone must decide");
     (mover, if mover == 1 { 2 } else { 1 }, out.board.version)
 }
@@ -233,29 +273,33 @@ async fn clicks_check_version_turn_and_index() {
         let (mover, other, v) = turn(&svc, g).await;
         assert!(
             matches!(
-                svc.choose(g, other, v, 0, Lang::En, 4).await,
+                svc.moves().choose(g, other, v, 0, Lang::En, 4).await,
                 Err(ServiceError::Play(PlayError::NotYourTurn { .. }))
             ),
             "{backend}"
         );
         assert!(matches!(
-            svc.choose(g, mover, Version(v.0 + 7), 0, Lang::En, 4).await,
+            svc.moves().choose(g, mover, Version(v.0 + 7), 0, Lang::En, 4).await,
             Err(ServiceError::Play(PlayError::Stale { expected, found }))
                 if expected == Version(v.0 + 7) && found == v
         ));
         assert_eq!(
-            lobby_err(svc.choose(g, mover, v, 10_000, Lang::En, 4).await),
+            lobby_err(svc.moves().choose(g, mover, v, 10_000, Lang::En, 4).await),
             LobbyError::NoSuchChoice
         );
         assert!(matches!(
-            svc.choose(g, 99, v, 0, Lang::En, 4).await,
+            svc.moves().choose(g, 99, v, 0, Lang::En, 4).await,
             Err(ServiceError::NotSeated)
         ));
-        let out = svc.choose(g, mover, v, 0, Lang::En, 5).await.unwrap();
+        let out = svc
+            .moves()
+            .choose(g, mover, v, 0, Lang::En, 5)
+            .await
+            .unwrap();
         assert_eq!(out.board.version, v.next());
         // The same click again is now on an old board.
         assert!(matches!(
-            svc.choose(g, mover, v, 0, Lang::En, 6).await,
+            svc.moves().choose(g, mover, v, 0, Lang::En, 6).await,
             Err(ServiceError::Play(PlayError::Stale { .. }))
         ));
     }
@@ -266,45 +310,63 @@ async fn history_choices_games_and_resign() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store);
         let (g, ch) = started(&svc).await;
-        assert!(svc.history(g, None, Lang::En).await.unwrap().is_empty());
+        assert!(svc
+            .records()
+            .history(g, None, Lang::En)
+            .await
+            .unwrap()
+            .is_empty());
         let (mover, other, v) = turn(&svc, g).await;
-        let offered = svc.choices(g, mover, "").await.unwrap();
+        let offered = svc.moves().choices(g, mover, "").await.unwrap();
         assert_eq!(offered.version, v, "{backend}");
         let all = offered.options;
         assert!(!all.is_empty(), "{backend}");
-        assert!(svc.choices(g, other, "").await.unwrap().options.is_empty());
+        assert!(svc
+            .moves()
+            .choices(g, other, "")
+            .await
+            .unwrap()
+            .options
+            .is_empty());
         let first = all[0].clone();
         let typed = first.split_whitespace().next().unwrap_or("");
-        let filtered = svc.choices(g, mover, typed).await.unwrap().options;
+        let filtered = svc.moves().choices(g, mover, typed).await.unwrap().options;
         assert!(filtered.contains(&first));
         assert!(filtered.iter().all(|o| o.contains(typed)));
-        svc.choose(g, mover, v, 0, Lang::En, 5).await.unwrap();
-        let lines = svc.history(g, None, Lang::En).await.unwrap();
+        svc.moves()
+            .choose(g, mover, v, 0, Lang::En, 5)
+            .await
+            .unwrap();
+        let lines = svc.records().history(g, None, Lang::En).await.unwrap();
         assert_eq!(lines, vec![format!("1. P{mover}: {first}")]);
         // /games: this game, with whose turn it is.
         let (now_mover, now_other, _) = turn(&svc, g).await;
-        let mine = svc.games_of_user(now_mover, 10).await.unwrap();
+        let mine = svc.find().games_of_user(now_mover, 10).await.unwrap();
         let line = mine.iter().find(|l| l.game == g).unwrap();
         assert!(line.your_turn);
         assert_eq!(line.place, Some(ch));
-        let theirs = svc.games_of_user(now_other, 10).await.unwrap();
+        let theirs = svc.find().games_of_user(now_other, 10).await.unwrap();
         assert!(!theirs.iter().find(|l| l.game == g).unwrap().your_turn);
         // Cortexcape hides nothing: no hand to show.
-        assert!(svc.hand(g, 1, Lang::En).await.unwrap().is_none());
+        assert!(svc.moves().hand(g, 1, Lang::En).await.unwrap().is_none());
         assert!(matches!(
-            svc.hand(g, 99, Lang::En).await,
+            svc.moves().hand(g, 99, Lang::En).await,
             Err(ServiceError::NotSeated)
         ));
         // Resigning ends the game for everyone.
-        let r = svc.resign(g, 2, Lang::En, 9).await.unwrap();
+        let r = svc.moves().resign(g, 2, Lang::En, 9).await.unwrap();
         assert_eq!(r.text, format!("🏳️ P2 resigned: game {} is over.", g.0));
-        assert_eq!(svc.lobby(g).await.unwrap().status, GameStatus::Finished);
+        assert_eq!(
+            svc.lobbies().lobby(g).await.unwrap().status,
+            GameStatus::Finished
+        );
         assert!(matches!(
-            svc.resign(g, 1, Lang::En, 10).await,
+            svc.moves().resign(g, 1, Lang::En, 10).await,
             Err(ServiceError::NotActive(_))
         ));
         assert!(matches!(
-            svc.undo(g, Actor::User(1), UndoScope::Last, Lang::En, 10)
+            svc.moves()
+                .undo(g, Actor::User(1), UndoScope::Last, Lang::En, 10)
                 .await,
             Err(ServiceError::NotActive(_))
         ));
@@ -316,13 +378,23 @@ async fn the_game_here_is_the_threads_or_the_users_only_one() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store);
         let ch = channel();
-        let a = svc.open_lobby(open(1, ch, None), 1).await.unwrap().game;
-        assert_eq!(svc.game_here(ch, 1).await.unwrap(), a, "{backend}");
-        let b = svc.open_lobby(open(3, ch, None), 1).await.unwrap().game;
+        let a = svc
+            .lobbies()
+            .open_lobby(open(1, ch, None), 1)
+            .await
+            .unwrap()
+            .game;
+        assert_eq!(svc.find().game_here(ch, 1).await.unwrap(), a, "{backend}");
+        let b = svc
+            .lobbies()
+            .open_lobby(open(3, ch, None), 1)
+            .await
+            .unwrap()
+            .game;
         // Each host finds their own game in the shared channel; a stranger must choose.
-        assert_eq!(svc.game_here(ch, 1).await.unwrap(), a);
-        assert_eq!(svc.game_here(ch, 3).await.unwrap(), b);
-        match lobby_err(svc.game_here(ch, 50).await) {
+        assert_eq!(svc.find().game_here(ch, 1).await.unwrap(), a);
+        assert_eq!(svc.find().game_here(ch, 3).await.unwrap(), b);
+        match lobby_err(svc.find().game_here(ch, 50).await) {
             LobbyError::SeveralGames(mut ids) => {
                 ids.sort();
                 assert_eq!(ids, vec![a, b]);
@@ -331,30 +403,31 @@ async fn the_game_here_is_the_threads_or_the_users_only_one() {
         }
         // In a game's thread, that game.
         let thread = channel();
-        svc.set_thread(b, thread).await.unwrap();
-        assert_eq!(svc.game_here(thread, 50).await.unwrap(), b);
+        svc.lobbies().set_thread(b, thread).await.unwrap();
+        assert_eq!(svc.find().game_here(thread, 50).await.unwrap(), b);
         assert_eq!(
-            svc.kind_here(thread).await.unwrap(),
+            svc.find().kind_here(thread).await.unwrap(),
             Some(GameKind::Cortexcape)
         );
-        assert_eq!(svc.kind_here(channel()).await.unwrap(), None);
+        assert_eq!(svc.find().kind_here(channel()).await.unwrap(), None);
         assert_eq!(
-            lobby_err(svc.game_here(channel(), 1).await),
+            lobby_err(svc.find().game_here(channel(), 1).await),
             LobbyError::NoGameHere
         );
         // Lines typed in a lobby are refused with a clear error.
         assert!(matches!(
-            svc.play(
-                PlayLine {
-                    game: a,
-                    actor: Actor::User(1),
-                    line: "x".into(),
-                    seen: None
-                },
-                Lang::En,
-                2
-            )
-            .await,
+            svc.moves()
+                .play(
+                    PlayLine {
+                        game: a,
+                        actor: Actor::User(1),
+                        line: "x".into(),
+                        seen: None
+                    },
+                    Lang::En,
+                    2
+                )
+                .await,
             Err(ServiceError::Lobby(LobbyError::NotStarted(_)))
         ));
     }
@@ -365,23 +438,26 @@ async fn closed_dms_are_told_once() {
     for (backend, store, _dir) in backends().await {
         let svc = Service::new(store.clone());
         let (g, _) = started(&svc).await;
-        assert!(svc.record_dm(g, 2, false).await.unwrap(), "{backend}");
-        assert!(!svc.record_dm(g, 2, false).await.unwrap());
+        assert!(
+            svc.players().record_dm(g, 2, false).await.unwrap(),
+            "{backend}"
+        );
+        assert!(!svc.players().record_dm(g, 2, false).await.unwrap());
         let seats = store.seats(g).await.unwrap();
         assert_eq!(seats[1].dm_status, DmStatus::Closed);
-        assert!(!svc.record_dm(g, 1, true).await.unwrap());
+        assert!(!svc.players().record_dm(g, 1, true).await.unwrap());
         assert_eq!(store.seats(g).await.unwrap()[0].dm_status, DmStatus::Open);
         // Opened again, then closed again: told again.
-        assert!(!svc.record_dm(g, 2, true).await.unwrap());
-        assert!(svc.record_dm(g, 2, false).await.unwrap());
+        assert!(!svc.players().record_dm(g, 2, true).await.unwrap());
+        assert!(svc.players().record_dm(g, 2, false).await.unwrap());
         // Someone not seated is never told.
-        assert!(!svc.record_dm(g, 99, false).await.unwrap());
+        assert!(!svc.players().record_dm(g, 99, false).await.unwrap());
     }
 }
 
 #[test]
 fn cortexcape_has_no_hidden_hands() {
-    assert!(!Service::has_hidden_hands(GameKind::Cortexcape));
+    assert!(!croupier::service::has_hidden_hands(GameKind::Cortexcape));
 }
 
 /// Issue 22: a game ends (here by a resignation), its result names everyone once and says how
@@ -398,16 +474,20 @@ async fn a_finished_game_gives_its_result_and_one_rematch_with_the_same_seats() 
         let mut cmd = open(a, ch, None);
         cmd.options.insert("short".into(), "true".into());
         cmd.clock_secs = Some(3_600);
-        let g = svc.open_lobby(cmd, 100).await.unwrap().game;
-        svc.join(g, player(b), 101).await.unwrap();
-        svc.join(g, player(c), 102).await.unwrap();
-        svc.start_lobby(g, a, false, Lang::En, 1_000).await.unwrap();
+        let g = svc.lobbies().open_lobby(cmd, 100).await.unwrap().game;
+        svc.lobbies().join(g, player(b), 101).await.unwrap();
+        svc.lobbies().join(g, player(c), 102).await.unwrap();
+        svc.lobbies()
+            .start_lobby(g, a, false, Lang::En, 1_000)
+            .await
+            .unwrap();
         assert_eq!(
-            lobby_err(svc.rematch(g, player(b), 7, 1_500).await),
+            lobby_err(svc.lobbies().rematch(g, player(b), 7, 1_500).await),
             LobbyError::RematchNotFinished(g),
             "{backend}"
         );
-        svc.resign(g, c, Lang::En, 1_000 + 2 * 86_400)
+        svc.moves()
+            .resign(g, c, Lang::En, 1_000 + 2 * 86_400)
             .await
             .unwrap();
         // The thread is archived by a job after the grace, not at once.
@@ -418,7 +498,7 @@ async fn a_finished_game_gives_its_result_and_one_rematch_with_the_same_seats() 
             [("archive", 1_000 + 3 * 86_400)],
             "{backend}: only the archive is left"
         );
-        let result = svc.result(g, Lang::En).await.unwrap();
+        let result = svc.records().result(g, Lang::En).await.unwrap();
         assert_eq!(result.users, [a, b, c], "{backend}");
         for u in [a, b, c] {
             assert_eq!(
@@ -449,11 +529,11 @@ async fn a_finished_game_gives_its_result_and_one_rematch_with_the_same_seats() 
 
         // Only a player asks for the rematch; Bob's click opens it, once.
         assert_eq!(
-            lobby_err(svc.rematch(g, player(d), 7, 2_000).await),
+            lobby_err(svc.lobbies().rematch(g, player(d), 7, 2_000).await),
             LobbyError::RematchNotPlayer(g)
         );
         let croupier::service::Rematch::Opened { view, invited } =
-            svc.rematch(g, player(b), 7, 2_000).await.unwrap()
+            svc.lobbies().rematch(g, player(b), 7, 2_000).await.unwrap()
         else {
             panic!("{backend}: the first click opens the rematch");
         };
@@ -480,32 +560,39 @@ async fn a_finished_game_gives_its_result_and_one_rematch_with_the_same_seats() 
         );
         // Ann confirms with Rematch; Bob's second click changes nothing.
         let croupier::service::Rematch::Confirmed(view) =
-            svc.rematch(g, player(a), 8, 2_100).await.unwrap()
+            svc.lobbies().rematch(g, player(a), 8, 2_100).await.unwrap()
         else {
             panic!("{backend}: a later click confirms");
         };
         assert_eq!(view.confirmed(), 2);
         assert!(view.can_start());
         assert!(matches!(
-            svc.rematch(g, player(b), 9, 2_200).await.unwrap(),
+            svc.lobbies().rematch(g, player(b), 9, 2_200).await.unwrap(),
             croupier::service::Rematch::Seated(_)
         ));
         // Anyone may take a free seat, as in any lobby; Chloé never confirms.
-        svc.join(r, player(d), 2_300).await.unwrap();
+        svc.lobbies().join(r, player(d), 2_300).await.unwrap();
         // Only the host starts; Chloé's kept seat is left out, the others keep their order.
         assert_eq!(
-            lobby_err(svc.start_lobby(r, a, false, Lang::En, 2_400).await),
+            lobby_err(
+                svc.lobbies()
+                    .start_lobby(r, a, false, Lang::En, 2_400)
+                    .await
+            ),
             LobbyError::NotHost
         );
-        svc.start_lobby(r, b, false, Lang::En, 2_400).await.unwrap();
-        let started = svc.lobby(r).await.unwrap();
+        svc.lobbies()
+            .start_lobby(r, b, false, Lang::En, 2_400)
+            .await
+            .unwrap();
+        let started = svc.lobbies().lobby(r).await.unwrap();
         let seats: Vec<Option<i64>> = started.seats.iter().map(|s| s.user).collect();
         assert_eq!(seats, [Some(a), Some(b), Some(d)], "{backend}");
         assert!(started.seats.iter().all(|s| !s.vacant));
         assert_eq!(svc.load(r).await.unwrap().game.seat_count(), 3);
         // The rematch has started: a late click is told so.
         assert_eq!(
-            lobby_err(svc.rematch(g, player(c), 9, 2_500).await),
+            lobby_err(svc.lobbies().rematch(g, player(c), 9, 2_500).await),
             LobbyError::RematchClosed(r)
         );
     }
@@ -522,12 +609,12 @@ async fn options_for_larger_tables_open_a_lobby() {
         cmd.options = [("mode".to_string(), "crossing".to_string())]
             .into_iter()
             .collect();
-        let view = svc.open_lobby(cmd.clone(), 1).await;
+        let view = svc.lobbies().open_lobby(cmd.clone(), 1).await;
         assert!(view.is_ok(), "{backend}: {view:?}");
         cmd.options = [("mode".to_string(), "sideways".to_string())]
             .into_iter()
             .collect();
-        let err = svc.open_lobby(cmd, 1).await.unwrap_err();
+        let err = svc.lobbies().open_lobby(cmd, 1).await.unwrap_err();
         assert!(
             matches!(
                 err,

@@ -82,6 +82,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // game (status, seats, DM state, timeout policy, language, bot level, job kinds) that the
     // store writes and the layers above read.
     ("ids", &[]),
+    // A token that never prints, held by the bot and read by the configuration.
+    ("secret", &[]),
     ("model", &["ids"]),
     ("render", &[]),
     ("i18n", &["ids", "model"]),
@@ -104,12 +106,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "bot",
         &[
-            "service", "engine", "model", "ai", "rules", "i18n", "clock", "ops", "config",
+            "service", "engine", "model", "ai", "rules", "i18n", "clock", "ops", "secret",
         ],
     ),
     ("table", &["service", "engine", "ai", "i18n", "clock"]),
     // What the binary reads at start: the timers, limits and URLs of the layers it configures.
-    ("config", &["service", "bot", "store", "clock"]),
+    ("config", &["service", "bot", "store", "clock", "secret"]),
 ];
 
 /// Edges the layers above forbid that the code still has, each with why. The test fails when
@@ -261,6 +263,56 @@ fn layers_point_one_way() {
         problems.is_empty(),
         "layers pointing the wrong way (see LAYERS in tests/suite/tidy.rs):\n{}",
         problems.join("\n")
+    );
+}
+
+/// `LAYERS` is a list from the bottom up: a layer may name only layers above it in the list
+/// (below it in the code), so the allowed edges cannot form a cycle.
+#[test]
+fn the_list_of_layers_is_in_order() {
+    let mut problems = Vec::new();
+    for (i, (layer, may)) in LAYERS.iter().enumerate() {
+        for to in *may {
+            match LAYERS.iter().position(|(l, _)| l == to) {
+                Some(j) if j < i => {}
+                Some(_) => problems.push(format!("`{layer}` may name `{to}`, listed after it")),
+                None => problems.push(format!("`{layer}` may name `{to}`, not in LAYERS")),
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "LAYERS out of order:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// No front end holds the store: the bot and the table reach it only through the service's
+/// use cases and handles. `Service::store` is for tests, which check what was written.
+#[test]
+fn only_the_service_holds_the_store() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    files.sort();
+    let mut problems = Vec::new();
+    for file in files
+        .iter()
+        .filter(|f| !f.starts_with(root.join("service")) && !f.starts_with(root.join("store")))
+    {
+        let text = std::fs::read_to_string(file).unwrap();
+        // Joined, so a call split over lines (`service\n    .store()`) is seen too.
+        let joined: String = product_lines(&text)
+            .into_iter()
+            .map(|(_, code)| code.trim().to_string())
+            .collect();
+        if joined.contains(".store()") {
+            problems.push(file.display().to_string());
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "`.store()` outside src/service (use a use case of `Service` instead): {problems:?}"
     );
 }
 

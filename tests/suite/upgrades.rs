@@ -110,7 +110,7 @@ async fn previous_release_database_migrates_and_plays_on(db: &Db) {
     // The old game: replay from seed + the old move rows equals its old snapshot.
     let loaded = svc.load(active).await.unwrap();
     assert_eq!(
-        svc.replay(active).await.unwrap().to_json(),
+        svc.records().replay(active).await.unwrap().to_json(),
         loaded.game.to_json()
     );
     assert_eq!(svc.store().moves(active).await.unwrap().len(), log.len());
@@ -127,8 +127,12 @@ async fn previous_release_database_migrates_and_plays_on(db: &Db) {
             line: p.options[moves % p.options.len()].clone(),
             seen: None,
         };
-        assert!(svc.play(line(wrong), Lang::En, 1_000).await.is_err());
-        svc.play(line(user), Lang::En, 1_000).await.unwrap();
+        assert!(svc
+            .moves()
+            .play(line(wrong), Lang::En, 1_000)
+            .await
+            .is_err());
+        svc.moves().play(line(user), Lang::En, 1_000).await.unwrap();
         moves += 1;
         assert!(moves < 2_000, "the upgraded game does not end");
     }
@@ -137,18 +141,20 @@ async fn previous_release_database_migrates_and_plays_on(db: &Db) {
         GameStatus::Finished
     );
     // The old lobby takes a player and starts with its stored seed and options.
-    svc.join(
-        lobby,
-        Player {
-            user: Some(BOB),
-            name: "Bob".into(),
-            is_bot: false,
-        },
-        2_000,
-    )
-    .await
-    .unwrap();
+    svc.lobbies()
+        .join(
+            lobby,
+            Player {
+                user: Some(BOB),
+                name: "Bob".into(),
+                is_bot: false,
+            },
+            2_000,
+        )
+        .await
+        .unwrap();
     let started = svc
+        .lobbies()
         .start_lobby(lobby, ALICE, false, Lang::Fr, 2_001)
         .await
         .unwrap();
@@ -170,6 +176,7 @@ async fn unknown_schema_states_fail_clearly(db: &Db) {
     let store = db.connect().await;
     let svc = Service::new(store);
     let (id, _) = svc
+        .lobbies()
         .start(
             croupier::service::StartGame {
                 kind: GameKind::Cortexcape,
@@ -218,6 +225,7 @@ async fn unknown_schema_states_fail_clearly(db: &Db) {
         assert!(e.to_string().contains(expect), "{expect}: {e}");
         assert!(!e.is_user_error());
         let p = svc
+            .moves()
             .play(
                 PlayLine {
                     game: id,
@@ -332,7 +340,7 @@ async fn start_stored(svc: &Service, kind: GameKind, seats: usize, seed: u64) ->
         host: Some(FIRST_USER),
         clock_secs: None,
     };
-    svc.start(start, Lang::En, 1).await.unwrap().0
+    svc.lobbies().start(start, Lang::En, 1).await.unwrap().0
 }
 
 async fn play_line(svc: &Service, id: GameId, seat: u8, line: &str) {
@@ -342,7 +350,7 @@ async fn play_line(svc: &Service, id: GameId, seat: u8, line: &str) {
         line: line.to_string(),
         seen: None,
     };
-    if let Err(e) = svc.play(play, Lang::En, 2).await {
+    if let Err(e) = svc.moves().play(play, Lang::En, 2).await {
         panic!("line {line:?} by seat {seat} refused: {e}");
     }
 }
@@ -468,7 +476,7 @@ async fn check_stored_game(db: &Db, kind: GameKind, g: &StoredGame) {
         id.0
     ))
     .await;
-    let replayed = svc.replay(id).await.unwrap().to_json();
+    let replayed = svc.records().replay(id).await.unwrap().to_json();
     assert_eq!(
         replayed, g.stored,
         "{what}: the stored game replays from seed and log"
@@ -578,7 +586,11 @@ async fn finished_games_of_the_release_before_ratings_are_rated(db: &Db) {
         migrations.len() as i64,
     );
     let svc = Service::new(store);
-    let history = svc.rating_history(Some(1)).await.expect("history");
+    let history = svc
+        .records()
+        .rating_history(Some(1))
+        .await
+        .expect("history");
     let games: Vec<GameId> = history.iter().map(|c| c.game).collect();
     assert_eq!(
         games,
@@ -605,10 +617,15 @@ async fn finished_games_of_the_release_before_ratings_are_rated(db: &Db) {
         .find(|c| c.game == played && c.player == format!("u:{ALICE}"))
         .unwrap();
     assert!((alice_later.before.mu - alice.after.mu).abs() < 1e-9);
-    assert_eq!(svc.settle_ratings(Some(1)).await.unwrap(), 0, "rated once");
+    assert_eq!(
+        svc.records().settle_ratings(Some(1)).await.unwrap(),
+        0,
+        "rated once"
+    );
     // Both players are rated, two games each: still provisional (issue 36), so the
     // leaderboard counts them rather than lists them.
     let text = svc
+        .records()
         .stats_board(Some(1), Some(GameKind::Cortexcape), Some(ALICE), Lang::En)
         .await
         .unwrap();

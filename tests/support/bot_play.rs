@@ -11,8 +11,8 @@ use std::time::Duration;
 use croupier::bot::ids::CustomId;
 use croupier::bot::{run_with_service, BotConfig, ShardRange};
 use croupier::clock::{Clock, ManualClock};
-use croupier::config::Token;
 use croupier::engine::GameId;
+use croupier::secret::Token;
 use croupier::service::{Service, Timers};
 use serde_json::Value;
 use tokio::sync::oneshot;
@@ -409,6 +409,7 @@ pub async fn start_direct(
     use croupier::service::{Place, Player, StartGame};
     let id = |u: u64| i64::from_ne_bytes(u.to_ne_bytes());
     let (game, _) = service
+        .lobbies()
         .start(
             StartGame {
                 kind,

@@ -224,7 +224,7 @@ impl Held {
 
 /// A game's status, as its lobby view reads it (a lobby has one too).
 pub async fn status(service: &Service, game: GameId) -> GameStatus {
-    service.lobby(game).await.expect("game").status
+    service.lobbies().lobby(game).await.expect("game").status
 }
 
 /// A started game's version: how many options it has taken.
@@ -411,7 +411,7 @@ impl<'a> Playout<'a> {
             seen: None,
         };
         let at = self.at.unwrap_or_else(|| self.service.now());
-        if let Err(e) = self.service.play(play, Lang::En, at).await {
+        if let Err(e) = self.service.moves().play(play, Lang::En, at).await {
             panic!(
                 "game {}: {line:?} by seat {} refused: {e}",
                 self.game, d.seat.0

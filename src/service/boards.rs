@@ -1,0 +1,112 @@
+//! The boards use case ([`Boards`]): the current board shown to one member, zoomed for a
+//! phone, recorded as posted, and re-posted when its post was lost.
+
+use super::*;
+
+impl Boards<'_> {
+    /// The current board (and the viewer's private post, if any) without changing anything,
+    /// to show to one member: the players' settings are not read (nothing is posted).
+    pub async fn show(self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
+        let loaded = self.core.load(game).await?;
+        Ok(output::after_change(&loaded, &[], lang))
+    }
+
+    /// The board of a game ended by a resignation or a cancel: no prompt, and the final
+    /// standings ([`standings`]: the resigning seat last, a resigned puzzle unsolved) after
+    /// `note`.
+    pub async fn show_ended(
+        self,
+        game: GameId,
+        note: &str,
+        lang: Lang,
+    ) -> Result<Outputs, ServiceError> {
+        let loaded = self.core.load(game).await?;
+        let mut out = output::after_change(&loaded, &[], lang);
+        let resigned = self.core.store.ending(game).await?.resigned;
+        let outcome = standings(loaded.game.as_ref(), resigned);
+        let board = &mut out.board;
+        board.prompt = None;
+        board.deadline = None;
+        board.mention = None;
+        board.text = format!(
+            "{note}\n{}",
+            outcome_text(&outcome).render_with(lang, &loaded.names())
+        );
+        board.scores.clone_from(&outcome.scores);
+        board.outcome = Some(outcome);
+        Ok(out)
+    }
+
+    /// [`Boards::show`] to post again in the game's place: with what the players' settings
+    /// say about pings and hand DMs.
+    pub async fn show_to_post(self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
+        Ok(self.core.with_settings(self.show(game, lang).await?).await)
+    }
+
+    /// The Zoom answer for `user` (a player or a spectator): the parts of the current board that
+    /// matter to them, at full size, in the board's language (the game's; `lang` only for a game
+    /// stored without one). `None` if the game has no part
+    /// to show (no board yet).
+    pub async fn zoom(
+        self,
+        game: GameId,
+        user: i64,
+        lang: Lang,
+    ) -> Result<Option<ZoomPost>, ServiceError> {
+        let loaded = self.core.load(game).await?;
+        let lang = super::core::public_lang(&loaded.record, lang);
+        Ok(output::zoom_post(&loaded, user, lang))
+    }
+
+    /// Notes that the board of `version` went out, so nobody posts it again. With its message,
+    /// that board becomes the live one; returns the board message it replaced (to retire).
+    pub async fn board_posted(
+        self,
+        game: GameId,
+        version: Version,
+        message: Option<i64>,
+    ) -> Result<Option<i64>, ServiceError> {
+        Ok(self.core.store.mark_posted(game, version, message).await?)
+    }
+
+    /// Started or finished games whose current version has no board out yet, with that
+    /// version. Boards on their way are among them: re-post only what stays here a while.
+    pub async fn unposted_boards(self, limit: u32) -> Result<Vec<(GameId, Version)>, ServiceError> {
+        Ok(self
+            .core
+            .store
+            .unposted_boards(self.core.now(), limit)
+            .await?)
+    }
+
+    /// The current board of a game whose board of `version` never went out, if this process
+    /// wins the re-post (for [`BOARD_LEASE_SECS`]; then it retries) and the game is still at
+    /// `version`. In the game's language, with every hand again: those DMs were lost with it.
+    pub async fn repost(
+        self,
+        game: GameId,
+        version: Version,
+    ) -> Result<Option<Outputs>, ServiceError> {
+        if !self
+            .core
+            .store
+            .claim_board(game, version, self.core.now(), BOARD_LEASE_SECS)
+            .await?
+        {
+            return Ok(None);
+        }
+        let loaded = self.core.load(game).await?;
+        if loaded.record.version != version {
+            return Ok(None);
+        }
+        let lang = super::core::game_lang(&loaded.record);
+        let mut out = self
+            .core
+            .with_settings(output::after_change(&loaded, &[], lang))
+            .await;
+        // Said as the board's event: the ping and the turn line still lead.
+        out.board.events = vec![Text::new("bot.turn.reposted").render(lang)];
+        out.board.text = output::board_text(&loaded, &out.board.events, lang);
+        Ok(Some(out))
+    }
+}
