@@ -44,7 +44,7 @@ const SINGLE: u8 = 8;
 const CJK: u8 = 21;
 const EMOJI: u8 = 22;
 
-/// Every embedded face, by index. Sizes in ARCHITECTURE.md ("Fonts").
+/// Every embedded face, by index. Sizes in DECISIONS.md ("Fonts: names in any script").
 static FILES: [&[u8]; 23] = [
     include_bytes!("../../assets/fonts/DejaVuSans.ttf"),
     include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf"),

@@ -12,8 +12,8 @@
 //!
 //! imageproc has no anti-aliased fill at sub-pixel positions (its polygons and circles take
 //! whole-pixel corners and centres) and fills rectangles pixel by pixel through its canvas
-//! (ARCHITECTURE.md has the measurements), so these fills are ours; crisp polygons are
-//! imageproc's.
+//! (DECISIONS.md, "Board drawing", has the measurements), so these fills are ours; crisp
+//! polygons are imageproc's.
 
 use std::ops::{Add, Sub};
 

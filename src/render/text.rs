@@ -7,7 +7,7 @@
 //! (per thread): a board draws the same few dozen glyphs hundreds of times. imageproc gap:
 //! `draw_text_mut` rasterises every glyph anew, starts a line on a whole pixel and looks
 //! kerning pairs up reversed, after the pair (DejaVu kerns "To" by 2.6 px at 18 px, "oT" not
-//! at all); ARCHITECTURE.md has the measurements.
+//! at all); DECISIONS.md ("Board drawing") has the measurements.
 //!
 //! Fitting and wrapping measure each character about once (issue 38: cutting a name one
 //! character at a time and measuring the rest anew was quadratic, seconds for a long name), and
