@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use croupier::bot::{BotConfig, ShardRange};
 use croupier::config::Config;
 use croupier::engine::GameKind;
-use croupier::i18n::Lang;
+use croupier::i18n::{Lang, Text};
 use croupier::service::Service;
 use croupier::store::{redact_url, Open, Store};
 use croupier::table::{self, TableArgs};
@@ -29,8 +29,34 @@ struct Cli {
 enum Command {
     /// Play a game in the terminal (no Discord needed).
     Table(Box<TableCli>),
-    /// List the games croupier hosts and their options.
-    Games,
+    /// List the games croupier hosts and explain their options.
+    Games {
+        /// Language of the explanations: en or fr.
+        #[arg(long, default_value = "en")]
+        lang: String,
+    },
+    /// List the games saved by the local table: game, players, where it stands, last move.
+    List(SavedCli),
+    /// Delete a game saved by the local table (asks first).
+    Delete {
+        /// The game's number (as `croupier list` shows it).
+        id: i64,
+        /// Delete without asking.
+        #[arg(long)]
+        yes: bool,
+        #[command(flatten)]
+        saved: SavedCli,
+    },
+    /// Write a finished game of the local table to FILE, as `/export` does; replay it with
+    /// `croupier table --import FILE`.
+    Export {
+        /// The game's number (as `croupier list` shows it).
+        id: i64,
+        /// The new file (must not exist yet).
+        file: PathBuf,
+        #[command(flatten)]
+        saved: SavedCli,
+    },
     /// Run the Discord bot (needs DISCORD_TOKEN).
     Serve(ServeCli),
     /// Copy the SQLite database (DATABASE_URL) to FILE, consistently, while the bot runs.
@@ -56,6 +82,17 @@ struct ServeCli {
     /// The number of shards of all processes together.
     #[arg(long, requires = "shards")]
     total: Option<u32>,
+}
+
+/// Where the local table's games are saved, and the language to answer in.
+#[derive(Args, Default)]
+struct SavedCli {
+    /// Language of the answers: en or fr.
+    #[arg(long, default_value = "en")]
+    lang: String,
+    /// Database URL (default: DATABASE_URL or sqlite://data/croupier.db).
+    #[arg(long)]
+    db: Option<String>,
 }
 
 #[derive(Args, Default)]
@@ -156,24 +193,55 @@ async fn main() -> std::process::ExitCode {
 
 async fn run(cli: Cli, config: Config) -> anyhow::Result<()> {
     match cli.command {
-        Some(Command::Games) => {
+        Some(Command::Games { lang }) => {
+            use std::io::Write;
+            let lang = Lang::from_locale(&lang);
+            let mut out = std::io::stdout().lock();
             for kind in GameKind::ALL {
                 let (min, max) = kind.seat_range();
-                println!(
-                    "{} ({}), {min}-{max} players",
-                    kind.display_name(),
-                    kind.id()
-                );
+                let head = Text::new("core.table.games_line")
+                    .arg("game", kind.display_name())
+                    .arg("id", kind.id())
+                    .arg("min", min)
+                    .arg("max", max);
+                writeln!(out, "{}", head.render(lang))?;
                 for spec in kind.option_specs() {
-                    println!(
-                        "  --opt {}={}  (default {})",
-                        spec.key,
-                        spec.values.join("|"),
-                        spec.default
-                    );
+                    let line = Text::new("core.table.games_option")
+                        .arg("key", spec.key)
+                        .arg("values", spec.values.join("|"))
+                        .arg("default", spec.default);
+                    writeln!(out, "{}", line.render(lang))?;
+                    writeln!(out, "      {}", Text::new(spec.help).render(lang))?;
                 }
             }
             Ok(())
+        }
+        Some(Command::List(saved)) => {
+            let (service, lang) = open_saved(&saved, &config).await?;
+            let done = table::list(&service, lang, &mut std::io::stdout().lock()).await;
+            service.close().await;
+            done
+        }
+        Some(Command::Delete { id, yes, saved }) => {
+            let (service, lang) = open_saved(&saved, &config).await?;
+            let done = table::delete(
+                &service,
+                id,
+                yes,
+                lang,
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+            )
+            .await;
+            service.close().await;
+            done
+        }
+        Some(Command::Export { id, file, saved }) => {
+            let (service, lang) = open_saved(&saved, &config).await?;
+            let done =
+                table::export(&service, id, &file, lang, &mut std::io::stdout().lock()).await;
+            service.close().await;
+            done
         }
         Some(Command::Table(t)) => table_cmd(*t, &config).await,
         Some(Command::Serve(s)) => serve(&config, &s).await,
@@ -275,23 +343,77 @@ async fn serve(config: &Config, cli: &ServeCli) -> anyhow::Result<()> {
     croupier::bot::run_bot(bot, config.timers.clone(), croupier::bot::shutdown_signal()).await
 }
 
+/// The store of the local table's saved games, for `list`, `delete` and `export`.
+async fn open_saved(saved: &SavedCli, config: &Config) -> anyhow::Result<(Service, Lang)> {
+    let url = saved
+        .db
+        .clone()
+        .unwrap_or_else(|| config.database_url.clone());
+    tracing::info!(db = %redact_url(&url), "opening the store");
+    Ok((
+        Service::connect(&url).await?,
+        Lang::from_locale(&saved.lang),
+    ))
+}
+
 async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
+    let lang = Lang::from_locale(&t.lang);
     let game = match &t.game {
         Some(g) => Some(GameKind::parse(g).ok_or_else(|| {
             let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.id()).collect();
-            anyhow::anyhow!("unknown game `{g}`; choose one of: {}", known.join(", "))
+            let typed = croupier::i18n::terminal_safe(g, false);
+            anyhow::anyhow!(
+                "{}",
+                Text::new("core.table.unknown_game")
+                    .arg("game", typed)
+                    .arg("known", known.join(", "))
+                    .render(lang)
+            )
         })?),
+        None => None,
+    };
+    // Before anything is stored: a game whose images cannot be written is not created.
+    table::prepare_out(&t.out, lang)?;
+    let script = match &t.script {
+        Some(path) => Some(table::read_text(path, lang)?),
         None => None,
     };
     let url = t.db.clone().unwrap_or_else(|| config.database_url.clone());
     tracing::info!(db = %redact_url(&url), "opening the store");
-    let store = Store::connect(&url).await?;
-    let service = Service::new(store);
+    let service = Service::connect(&url).await?;
+    let played = play_table(&service, t, game, script).await;
+    // A clean exit leaves the whole database in its file.
+    service.close().await;
+    let (played, lang, json, script) = played?;
+    if !json {
+        let saved = Text::new("core.table.saved").arg("id", played.game.0);
+        eprintln!("{}", saved.render(lang));
+    }
+    if script && played.refused > 0 {
+        anyhow::bail!(
+            "{}",
+            Text::new("core.table.script_refused")
+                .arg("count", played.refused)
+                .render(lang)
+        );
+    }
+    Ok(())
+}
+
+/// The table itself, on an open service: `(what was played, language, --json, --script)`.
+async fn play_table(
+    service: &Service,
+    t: TableCli,
+    game: Option<GameKind>,
+    script: Option<String>,
+) -> anyhow::Result<(table::Played, Lang, bool, bool)> {
+    let lang = Lang::from_locale(&t.lang);
     let stdin_tty = std::io::stdin().is_terminal();
+    let scripted = t.script.is_some();
     // An imported game starts as set up; its moves are played first, as typed lines.
     let (import_id, moves) = match &t.import {
         Some(path) => {
-            let (id, lines) = table::import(&service, path, Lang::from_locale(&t.lang)).await?;
+            let (id, lines) = table::import(service, path, lang).await?;
             (Some(id.0), lines)
         }
         None => (None, String::new()),
@@ -306,21 +428,19 @@ async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
         out: t.out,
         json: t.json,
         resume: import_id.or(t.resume),
-        lang: Lang::from_locale(&t.lang),
+        lang,
         names: t.names,
         interactive: t.script.is_none() && stdin_tty && !t.json,
         bots: t.bots,
         bot_level: t.level,
     };
     let stdout = std::io::stdout();
-    let id = match &t.script {
-        Some(path) => {
-            let file = std::fs::File::open(path)
-                .map_err(|e| anyhow::anyhow!("cannot read script {}: {e}", path.display()))?;
+    let played = match script {
+        Some(text) => {
             table::run(
-                &service,
+                service,
                 &args,
-                std::io::BufReader::new(std::io::Cursor::new(moves).chain(file)),
+                std::io::BufReader::new(std::io::Cursor::new(moves + &text)),
                 stdout.lock(),
             )
             .await?
@@ -328,7 +448,7 @@ async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
         None => {
             let input = std::io::Cursor::new(moves).chain(std::io::stdin().lock());
             table::run(
-                &service,
+                service,
                 &args,
                 std::io::BufReader::new(input),
                 stdout.lock(),
@@ -336,9 +456,5 @@ async fn table_cmd(t: TableCli, config: &Config) -> anyhow::Result<()> {
             .await?
         }
     };
-    if !args.json {
-        let saved = croupier::i18n::Text::new("core.table.saved").arg("id", id.0);
-        eprintln!("{}", saved.render(args.lang));
-    }
-    Ok(())
+    Ok((played, lang, args.json, scripted))
 }

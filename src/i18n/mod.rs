@@ -342,6 +342,20 @@ pub fn escape_markdown(name: &str) -> String {
     out
 }
 
+/// A text made inert for a terminal: control characters (escape sequences start with one, and
+/// a carriage return or line feed would start a line of its own) and the marks that reorder
+/// text around them are dropped, so a name or typed line cannot clear the screen or forge a
+/// line. `lines` keeps line feeds, for a text of several lines written by the program itself.
+pub fn terminal_safe(text: &str, lines: bool) -> String {
+    text.chars()
+        .filter(|&c| {
+            (lines && c == '\n')
+                || !(c.is_control()
+                    || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+        })
+        .collect()
+}
+
 /// The template for `key`, falling back to English and then to the key itself.
 pub fn lookup(lang: Lang, key: &str) -> &str {
     let cats = catalogs();

@@ -11,6 +11,26 @@ impl Boards<'_> {
         Ok(output::after_change(&loaded, &[], lang))
     }
 
+    /// The board as a front end opening a stored game shows it, with the events it showed
+    /// when it was played: the setup's (a game's automatic first steps) when no option was
+    /// played yet, else the last option's, replayed from the log. [`Boards::show`] has none.
+    pub async fn opening(self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
+        let loaded = self.core.load(game).await?;
+        let moves = self.core.store.moves(game).await?;
+        let Some((last, before)) = moves.split_last() else {
+            return Ok(output::first_board(&loaded, lang));
+        };
+        let before: Vec<(Seat, String)> = before
+            .iter()
+            .map(|m| (m.seat, m.notation.clone()))
+            .collect();
+        // A log that no longer replays shows the board without events, as `show` does.
+        let applied = rebuild(&loaded.record, &before)
+            .ok()
+            .and_then(|mut g| g.apply_notation(last.seat, &last.notation).ok());
+        Ok(output::after_change(&loaded, applied.as_slice(), lang))
+    }
+
     /// The board of a game ended by a resignation or a cancel: no prompt, and the final
     /// standings ([`standings`]: the resigning seat last, a resigned puzzle unsolved) after
     /// `note`.

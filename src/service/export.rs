@@ -141,6 +141,13 @@ impl Records<'_> {
         })
     }
 
+    /// Deletes a game of the local table with its moves. `Ok(false)`: the game exists but
+    /// was played on a server, so it is not the table's to delete.
+    pub async fn delete_local(self, game: GameId) -> Result<bool, ServiceError> {
+        self.core.store.game(game).await?;
+        Ok(self.core.store.delete_local_game(game).await?)
+    }
+
     /// A new local game (no server, no players to ping) set up as `file`'s was, under its
     /// rules, with no move played yet: the table then plays the file's moves one by one.
     pub async fn import(self, file: &GameFile, now: i64) -> Result<GameId, ServiceError> {

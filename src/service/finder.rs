@@ -4,6 +4,20 @@
 use super::*;
 
 impl Finder<'_> {
+    /// The local table's saved games (no server, channel or thread), the most recently
+    /// played first, at most `limit`.
+    pub async fn local_games(self, limit: u32) -> Result<Vec<SavedGame>, ServiceError> {
+        let records = self.core.store.local_games(limit).await?;
+        Ok(records.iter().map(SavedGame::of).collect())
+    }
+
+    /// Game `game` if the local table played it; `None` for a game of a server.
+    pub async fn local_game(self, game: GameId) -> Result<Option<SavedGame>, ServiceError> {
+        let record = self.core.store.game(game).await?;
+        let local = record.guild.is_none() && record.channel.is_none() && record.thread.is_none();
+        Ok((local && record.status != GameStatus::Lobby).then(|| SavedGame::of(&record)))
+    }
+
     /// A member's games, newest first, at most `limit` (their turn marked).
     pub async fn games_of_user(self, user: i64, limit: u32) -> Result<Vec<GameLine>, ServiceError> {
         self.core.games_of_user(user, limit).await
@@ -83,5 +97,45 @@ impl Finder<'_> {
             .iter()
             .find(|g| g.thread == Some(channel))
             .map(|g| g.id))
+    }
+}
+
+/// A saved game of the local table, as `croupier list` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavedGame {
+    pub id: GameId,
+    pub kind: GameKind,
+    /// Seat names as they go into text, each with whether a bot holds it.
+    pub seats: Vec<(String, bool)>,
+    pub state: SavedState,
+    /// When it last changed (its last move, or its end).
+    pub last_move: i64,
+}
+
+/// Where a saved game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SavedState {
+    /// Running; the seat whose turn it is.
+    Running(Option<Seat>),
+    Finished,
+    Cancelled,
+}
+
+impl SavedGame {
+    fn of(record: &GameRecord) -> SavedGame {
+        SavedGame {
+            id: record.id,
+            kind: record.kind,
+            seats: text_names(record)
+                .into_iter()
+                .zip(record.seats.iter().map(|s| s.is_bot))
+                .collect(),
+            state: match record.status {
+                GameStatus::Finished => SavedState::Finished,
+                GameStatus::Cancelled => SavedState::Cancelled,
+                GameStatus::Active | GameStatus::Lobby => SavedState::Running(record.clock.seat),
+            },
+            last_move: record.updated_at,
+        }
     }
 }

@@ -26,6 +26,7 @@ pub use clocks::{
     ClockAction, JobDone, JobsRun, LostPlace, NewPlace, Timers, DEFAULT_SCHEDULER_CONCURRENCY,
 };
 pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
+pub use finder::{SavedGame, SavedState};
 pub use lobby::{
     filter_choices, has_hidden_hands, Agreed, CancelCheck, CancelKind, Cancelled, Choices,
     GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Rematch, Resigned,
@@ -236,7 +237,9 @@ pub(crate) fn players(record: &GameRecord) -> Vec<i64> {
 
 /// Seat names as they go into message text. A game on Discord (it has a server) gets its
 /// members' display names escaped for markdown, so a name cannot mention, link or format in
-/// the bot's voice; the local table shows names as typed. Images always draw them as written.
+/// the bot's voice; the local table shows names as typed less the characters a terminal would
+/// obey (a name from a game file cannot clear the screen or start a line of its own). Images
+/// always draw them as written.
 pub fn text_names(record: &GameRecord) -> Vec<String> {
     record
         .seats
@@ -255,7 +258,7 @@ fn text_name_in(guild: Option<i64>, name: &str) -> String {
     if guild.is_some() {
         crate::i18n::escape_markdown(name)
     } else {
-        name.to_string()
+        crate::i18n::terminal_safe(name, false)
     }
 }
 

@@ -78,6 +78,18 @@ impl Moves<'_> {
         Ok(self.hand_with_options(game, user, lang).await?.0)
     }
 
+    /// The hand of `actor`'s seat (the local table names the seat), if the game has one.
+    pub async fn hand_as(
+        self,
+        game: GameId,
+        actor: Actor,
+        lang: Lang,
+    ) -> Result<Option<PrivatePost>, ServiceError> {
+        let loaded = self.core.load(game).await?;
+        let seat = self.core.seat_of(&loaded, actor)?;
+        Ok(output::private_post(&loaded, seat, lang))
+    }
+
     /// The user's hand and, when they must decide now among options that name its cards, that
     /// prompt with its version: shown together, to that player only. One load, one image.
     pub async fn hand_with_options(

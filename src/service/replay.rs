@@ -263,12 +263,27 @@ impl Records<'_> {
         viewer: Option<i64>,
         lang: Lang,
     ) -> Result<Vec<String>, ServiceError> {
+        self.history_as(game, viewer.map(super::Actor::User), lang)
+            .await
+    }
+
+    /// [`Records::history`] as `viewer` sees it: a member, or a seat of the local table (its
+    /// own private choices shown, everyone else's hidden).
+    pub async fn history_as(
+        self,
+        game: GameId,
+        viewer: Option<super::Actor>,
+        lang: Lang,
+    ) -> Result<Vec<String>, ServiceError> {
         let record = self.core.store.game(game).await?;
         if record.status == GameStatus::Lobby {
             return Err(LobbyError::NotStarted(game).into());
         }
         let names = super::text_names(&record);
-        let own = viewer.and_then(|u| record.seats.iter().position(|s| s.user == Some(u)));
+        let own = viewer.and_then(|v| match v {
+            super::Actor::User(u) => record.seats.iter().position(|s| s.user == Some(u)),
+            super::Actor::Seat(s) => (s.index() < record.seats.len()).then_some(s.index()),
+        });
         let moves = self.core.store.moves(game).await?;
         // Replayed to learn each option's secrecy when taken (a card of a hand, a ballot):
         // those show as "a private choice" to everyone but the seat that took them, until

@@ -413,6 +413,41 @@ impl Store {
         self.with_seats(rows).await
     }
 
+    /// Started games of the local table (no server, channel or thread), most recently
+    /// changed first.
+    pub async fn local_games(&self, limit: u32) -> Result<Vec<GameRecord>, StoreError> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE guild IS NULL AND channel IS NULL AND thread IS NULL \
+             AND status <> 'lobby' ORDER BY updated_at DESC, id DESC LIMIT $1"
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        self.with_seats(rows).await
+    }
+
+    /// Deletes a game of the local table (no server, channel or thread) with its seats, moves
+    /// and jobs; `false` when there is no such game.
+    pub async fn delete_local_game(&self, id: GameId) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "DELETE FROM games WHERE id = $1 AND guild IS NULL AND channel IS NULL \
+             AND thread IS NULL",
+        )
+        .bind(id.0)
+        .execute(&mut *tx)
+        .await?;
+        // The one table that names a game without a foreign key.
+        sqlx::query("DELETE FROM seat_requests WHERE game = $1")
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Games played in a channel or in a thread (the id is matched against both), optionally
     /// only those with `status`, most recently changed first.
     pub async fn games_in_channel(

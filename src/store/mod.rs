@@ -372,8 +372,18 @@ impl Store {
         self.backend
     }
 
-    /// Closes the pool (waits for connections in use to come back).
+    /// Closes the pool (waits for connections in use to come back). A SQLite file first gets
+    /// its write-ahead log folded in, so the file alone holds everything after a clean exit.
     pub async fn close(&self) {
+        if self.backend == Backend::Sqlite {
+            // Best effort: a busy file keeps its log, which SQLite reads back next time.
+            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .fetch_optional(&self.pool)
+                .await
+            {
+                tracing::warn!(error = %e, "the SQLite log was not folded into its file");
+            }
+        }
         self.pool.close().await;
     }
 }

@@ -10,10 +10,15 @@ use serde::Serialize;
 use crate::ai::{BotPlayer, Level};
 use crate::clock::{fresh_seed, unix_now as now};
 use crate::engine::{GameId, GameKind, GameOptions, Outcome, Seat};
+use crate::i18n::terminal_safe;
 use crate::i18n::{Lang, Text};
 use crate::service::{
     Actor, Outputs, Place, PlayLine, Player, Service, ServiceError, StartGame, UndoScope,
 };
+
+mod saved;
+
+pub use saved::{delete, export, list, prepare_out};
 
 /// What to play, from the command line.
 #[derive(Clone, Debug, Default)]
@@ -57,6 +62,25 @@ struct JsonStep<'a> {
     image: Option<String>,
 }
 
+/// One line of `--json` output for a command that shows something without playing (`hand`,
+/// `history`, `rules`, `export`): what a person would read, line by line.
+#[derive(Serialize)]
+struct JsonAnswer<'a> {
+    game: i64,
+    command: &'a str,
+    lines: Vec<String>,
+    error: Option<String>,
+    image: Option<String>,
+}
+
+/// What a table run leaves: the game, and how many typed lines were refused (a script with
+/// any fails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub game: GameId,
+    pub refused: usize,
+}
+
 #[derive(Serialize)]
 struct JsonOutcome {
     scores: Vec<i64>,
@@ -96,7 +120,10 @@ fn options_from(args: &TableArgs, kind: GameKind) -> Result<GameOptions, String>
         } else if specs.iter().any(|s| s.key == "variant") {
             options.insert("variant".into(), v);
         } else {
-            return Err(format!("{kind} has no variant `{variant}`"));
+            return Err(Text::new("core.table.no_variant")
+                .arg("game", kind.display_name())
+                .arg("variant", terminal_safe(variant, false))
+                .render(args.lang));
         }
     }
     Ok(options)
@@ -108,6 +135,8 @@ struct Table<'a, W: Write> {
     out: W,
     game: GameId,
     last_image: Option<PathBuf>,
+    /// Typed lines refused so far.
+    refused: usize,
 }
 
 impl<W: Write> Table<'_, W> {
@@ -124,18 +153,36 @@ impl<W: Write> Table<'_, W> {
             .iter()
             .filter(|p| is_person(outputs, p.seat))
         {
-            let private = self.args.out.join(format!(
-                "game{}-v{:04}-seat{}.png",
-                outputs.board.game,
-                outputs.board.version.0,
-                p.seat.index() + 1
-            ));
-            std::fs::write(private, &p.png)?;
+            std::fs::write(self.hand_path(outputs, p.seat), &p.png)?;
         }
         Ok(path)
     }
 
+    /// Where the hand of `seat` is drawn at this version.
+    fn hand_path(&self, outputs: &Outputs, seat: Seat) -> PathBuf {
+        self.args.out.join(format!(
+            "game{}-v{:04}-seat{}.png",
+            outputs.board.game,
+            outputs.board.version.0,
+            seat.index() + 1
+        ))
+    }
+
     fn report(&mut self, outputs: &Outputs, error: Option<String>) -> std::io::Result<()> {
+        let board = &outputs.board;
+        // A bot decides next: in words, only what just happened. The bot's own step follows at
+        // once, and what it is asked (or could do) is no reader's business; the board comes
+        // back, image and all, when a person must decide or the game ends.
+        let bot_next = board
+            .prompt
+            .as_ref()
+            .is_some_and(|p| !is_person(outputs, p.seat));
+        if bot_next && !self.args.json && error.is_none() {
+            for event in &board.events {
+                writeln!(self.out, "{}", terminal_safe(event, false))?;
+            }
+            return self.out.flush();
+        }
         let image = if error.is_none() || self.last_image.is_none() {
             let path = self.write_image(outputs)?;
             self.last_image = Some(path.clone());
@@ -143,7 +190,6 @@ impl<W: Write> Table<'_, W> {
         } else {
             None
         };
-        let board = &outputs.board;
         // Options are listed for a person's decision, or for anyone's when they hide nothing.
         let listed = board
             .prompt
@@ -169,10 +215,10 @@ impl<W: Write> Table<'_, W> {
         }
         let lang = self.args.lang;
         if let Some(e) = error {
-            writeln!(self.out, "✗ {e}")?;
+            writeln!(self.out, "✗ {}", terminal_safe(&e, false))?;
         } else {
             writeln!(self.out)?;
-            writeln!(self.out, "{}", board.text)?;
+            writeln!(self.out, "{}", terminal_safe(&board.text, true))?;
             if let Some(path) = image {
                 writeln!(
                     self.out,
@@ -192,8 +238,150 @@ impl<W: Write> Table<'_, W> {
                 }
                 write!(self.out, "> ")?;
             }
+        } else if board.prompt.is_none() && self.args.interactive {
+            // Over: what can still be done before leaving.
+            writeln!(self.out, "{}", Text::new("core.table.over").render(lang))?;
+            write!(self.out, "> ")?;
         }
         self.out.flush()
+    }
+
+    /// The answer to a command that shows something (`hand`, `history`, `rules`, `export`):
+    /// its lines, or why it was refused (counted like a refused option).
+    fn answer(
+        &mut self,
+        command: &str,
+        answer: Result<(Vec<String>, Option<PathBuf>), String>,
+    ) -> std::io::Result<()> {
+        if answer.is_err() {
+            self.refused += 1;
+        }
+        if self.args.json {
+            let (lines, image, error) = match answer {
+                Ok((lines, image)) => (lines, image.map(|p| p.display().to_string()), None),
+                Err(e) => (Vec::new(), None, Some(e)),
+            };
+            let step = JsonAnswer {
+                game: self.game.0,
+                command,
+                lines,
+                error,
+                image,
+            };
+            let line = serde_json::to_string(&step).unwrap_or_default();
+            writeln!(self.out, "{line}")?;
+            return self.out.flush();
+        }
+        match answer {
+            Ok((lines, image)) => {
+                for line in lines {
+                    writeln!(self.out, "{}", terminal_safe(&line, true))?;
+                }
+                if let Some(path) = image {
+                    let text =
+                        Text::new("core.table.hand_image").arg("path", path.display().to_string());
+                    writeln!(self.out, "{}", text.render(self.args.lang))?;
+                }
+            }
+            Err(e) => writeln!(self.out, "✗ {}", terminal_safe(&e, false))?,
+        }
+        if self.args.interactive {
+            write!(self.out, "> ")?;
+        }
+        self.out.flush()
+    }
+
+    /// `hand`: the deciding person's own hand, in words and drawn into a file.
+    async fn hand(&self, last: &Outputs) -> Result<(Vec<String>, Option<PathBuf>), String> {
+        let lang = self.args.lang;
+        let Some(seat) = last.board.prompt.as_ref().map(|p| p.seat) else {
+            return Err(Text::new("core.table.hand_nobody").render(lang));
+        };
+        // Only a person's: a bot's hand is its secret (a bot never waits for input anyway).
+        if !is_person(last, seat) {
+            return Err(Text::new("core.table.hand_nobody").render(lang));
+        }
+        let post = self
+            .service
+            .moves()
+            .hand_as(self.game, Actor::Seat(seat), lang)
+            .await
+            .map_err(|e| self.refusal(&e))?;
+        let Some(post) = post else {
+            return Err(Text::new("core.table.hand_none").render(lang));
+        };
+        let path = self.hand_path(last, seat);
+        std::fs::create_dir_all(&self.args.out)
+            .and_then(|()| std::fs::write(&path, &post.png))
+            .map_err(|e| {
+                Text::new("core.table.cannot_write")
+                    .arg("path", path.display().to_string())
+                    .arg("why", e.to_string())
+                    .render(lang)
+            })?;
+        Ok((vec![post.text], Some(path)))
+    }
+
+    /// `history`: the moves so far, the deciding person's own private choices shown.
+    async fn history(&self, last: &Outputs) -> Result<(Vec<String>, Option<PathBuf>), String> {
+        let lang = self.args.lang;
+        let viewer = last
+            .board
+            .prompt
+            .as_ref()
+            .map(|p| p.seat)
+            .filter(|&s| is_person(last, s))
+            .map(Actor::Seat);
+        let lines = self
+            .service
+            .records()
+            .history_as(self.game, viewer, lang)
+            .await
+            .map_err(|e| self.refusal(&e))?;
+        if lines.is_empty() {
+            return Ok((vec![Text::new("bot.history_empty").render(lang)], None));
+        }
+        Ok((lines, None))
+    }
+
+    /// `rules [topic]`: a page of the game's rules, or the list of pages.
+    async fn rules(&self, topic: &str) -> Result<(Vec<String>, Option<PathBuf>), String> {
+        let lang = self.args.lang;
+        let loaded = self
+            .service
+            .load(self.game)
+            .await
+            .map_err(|e| self.refusal(&e))?;
+        let kind = loaded.game.kind();
+        let topics: Vec<String> = crate::rules::topics(kind, lang)
+            .into_iter()
+            .map(|t| format!("  {:<12} {}", t.id, t.title))
+            .collect();
+        if topic.is_empty() {
+            let mut lines = vec![Text::new("core.table.rules_topics")
+                .arg("game", kind.display_name())
+                .render(lang)];
+            lines.extend(topics);
+            return Ok((lines, None));
+        }
+        match crate::rules::page(kind, topic, lang) {
+            Some(page) => Ok((page.lines().map(str::to_string).collect(), None)),
+            None => {
+                let ids: Vec<&str> = crate::rules::topics(kind, lang)
+                    .into_iter()
+                    .map(|t| t.id)
+                    .collect();
+                Err(Text::new("bot.error.no_topic")
+                    .arg("topic", topic.to_string())
+                    .arg("topics", ids.join(", "))
+                    .render(lang))
+            }
+        }
+    }
+
+    /// A refusal from the service, in words (an internal failure as the short apology).
+    fn refusal(&self, e: &ServiceError) -> String {
+        e.text().render(self.args.lang)
     }
 
     fn help(&mut self, forms: &[&str]) -> std::io::Result<()> {
@@ -218,6 +406,24 @@ fn is_person(outputs: &Outputs, seat: Seat) -> bool {
         .is_some_and(|s| s.is_bot)
 }
 
+/// A text file the table reads (a script, a game file), less the byte-order mark some editors
+/// put first, which is no part of its first line.
+pub fn read_text(path: &std::path::Path, lang: Lang) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        anyhow::anyhow!(
+            "{}",
+            Text::new("core.table.cannot_read")
+                .arg("path", path.display().to_string())
+                .arg("why", e.to_string())
+                .render(lang)
+        )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
 /// `--import FILE`: a game file written by `/export` becomes a new local game as it was set
 /// up (under the rules it was played with), and its moves the first lines the table plays,
 /// each shown as it is played. A file that does not replay is refused before anything is
@@ -227,11 +433,15 @@ pub async fn import(
     path: &std::path::Path,
     lang: Lang,
 ) -> anyhow::Result<(GameId, String)> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let text = read_text(path, lang)?;
+    // The file's words (a move, a name) may come back in the error: made inert first.
     let file = crate::service::GameFile::parse(&text)
-        .map_err(|t| anyhow::anyhow!("{}", t.render(lang)))?;
-    let id = service.records().import(&file, now()).await?;
+        .map_err(|t| anyhow::anyhow!("{}", terminal_safe(&t.render(lang), false)))?;
+    let id = service
+        .records()
+        .import(&file, now())
+        .await
+        .map_err(|e| user_error(e, lang))?;
     let lines = file
         .moves
         .iter()
@@ -240,18 +450,46 @@ pub async fn import(
     Ok((id, lines))
 }
 
-/// Runs the table until the input ends, `quit` is typed, or the game is over.
+/// A service error for the command line: a user's in their language, an internal one as is
+/// (it says what failed, for the log and a bug report).
+pub fn user_error(e: ServiceError, lang: Lang) -> anyhow::Error {
+    if e.is_user_error() {
+        anyhow::anyhow!("{}", e.text().render(lang))
+    } else {
+        e.into()
+    }
+}
+
+/// Runs the table until the input ends or `quit` is typed. Once the game is over, what shows
+/// it (`history`, `board`, `export FILE`, ...) still works.
 pub async fn run(
     service: &Service,
     args: &TableArgs,
     input: impl BufRead,
     out: impl Write,
-) -> anyhow::Result<GameId> {
+) -> anyhow::Result<Played> {
     let lang = args.lang;
     let (game, first) = match args.resume {
         Some(id) => {
             let id = GameId(id);
-            (id, service.boards().show(id, lang).await?)
+            // A server's game is played in its server, never from a terminal.
+            let found = service.find().local_game(id).await;
+            if found.map_err(|e| user_error(e, lang))?.is_none() {
+                anyhow::bail!(
+                    "{}",
+                    Text::new("core.table.not_local")
+                        .arg("id", id.0)
+                        .render(lang)
+                );
+            }
+            // With the events it showed when it was played (an imported or resumed game's
+            // automatic set-up steps included).
+            let first = service
+                .boards()
+                .opening(id, lang)
+                .await
+                .map_err(|e| user_error(e, lang))?;
+            (id, first)
         }
         None => {
             let kind = args.game.unwrap_or(GameKind::Cortexcape);
@@ -303,11 +541,11 @@ pub async fn run(
                 host: None,
                 clock_secs: None,
             };
-            match service.lobbies().start(start, lang, now()).await {
-                Ok(ok) => ok,
-                Err(ServiceError::Setup(e)) => anyhow::bail!("{}", e.text().render(lang)),
-                Err(e) => return Err(e.into()),
-            }
+            service
+                .lobbies()
+                .start(start, lang, now())
+                .await
+                .map_err(|e| user_error(e, lang))?
         }
     };
     let mut table = Table {
@@ -316,6 +554,7 @@ pub async fn run(
         out,
         game,
         last_image: None,
+        refused: 0,
     };
     if !args.json {
         let loaded = service.load(game).await?;
@@ -331,26 +570,56 @@ pub async fn run(
     table.report(&first, None)?;
     let mut last = first;
     play_bots(&mut table, &mut last).await?;
-    for line in input.lines() {
+    for (n, line) in input.lines().enumerate() {
         let line = line?;
+        // A byte-order mark opens a file some editors save; it is no part of the first line.
+        let line = if n == 0 {
+            line.trim_start_matches('\u{feff}')
+        } else {
+            &line
+        };
         let typed = line.trim();
         if typed.is_empty() || typed.starts_with("//") {
             continue;
         }
-        if last.board.prompt.is_none() {
-            break;
-        }
         let seat = last.board.prompt.as_ref().map_or(Seat(0), |p| p.seat);
-        let result = match typed.to_ascii_lowercase().as_str() {
-            "quit" | "exit" | "q" => break,
-            "help" | "?" => {
+        let lower = typed.to_ascii_lowercase();
+        let (command, rest) = match lower.split_once(char::is_whitespace) {
+            Some((c, _)) => (c, typed[c.len()..].trim()),
+            None => (lower.as_str(), ""),
+        };
+        let result = match (command, rest.is_empty()) {
+            ("quit" | "exit" | "q", true) => break,
+            ("help" | "?", true) => {
                 let loaded = table.service.load(table.game).await?;
                 table.help(&loaded.game.notation_forms())?;
                 continue;
             }
-            "board" => table.service.boards().show(table.game, lang).await,
+            ("hand", true) => {
+                let answer = table.hand(&last).await;
+                table.answer("hand", answer)?;
+                continue;
+            }
+            ("history", true) => {
+                let answer = table.history(&last).await;
+                table.answer("history", answer)?;
+                continue;
+            }
+            ("rules", _) => {
+                let answer = table.rules(rest).await;
+                table.answer("rules", answer)?;
+                continue;
+            }
+            ("export", _) => {
+                let answer = saved::write_export(table.service, table.game, rest, lang)
+                    .await
+                    .map(|line| (vec![line], None));
+                table.answer("export", answer)?;
+                continue;
+            }
+            ("board", true) => table.service.boards().show(table.game, lang).await,
             // The seat whose turn it is gives up; the game ends with the standings then.
-            "resign" => match table
+            ("resign", true) => match table
                 .service
                 .moves()
                 .resign_as(table.game, Actor::Seat(seat), lang, now())
@@ -365,7 +634,7 @@ pub async fn run(
                 }
                 Err(e) => Err(e),
             },
-            "undo" => {
+            ("undo", true) => {
                 table
                     .service
                     .moves()
@@ -378,7 +647,7 @@ pub async fn run(
                     )
                     .await
             }
-            "undo all" => {
+            ("undo", false) if rest.eq_ignore_ascii_case("all") => {
                 table
                     .service
                     .moves()
@@ -391,23 +660,29 @@ pub async fn run(
                     )
                     .await
             }
-            _ => {
-                let line = pick_numbered(typed, &last);
-                table
-                    .service
-                    .moves()
-                    .play(
-                        PlayLine {
-                            game: table.game,
-                            actor: Actor::Seat(seat),
-                            line,
-                            seen: None,
-                        },
-                        lang,
-                        now(),
-                    )
-                    .await
-            }
+            _ => match pick_numbered(typed, &last) {
+                Ok(line) => {
+                    table
+                        .service
+                        .moves()
+                        .play(
+                            PlayLine {
+                                game: table.game,
+                                actor: Actor::Seat(seat),
+                                line,
+                                seen: None,
+                            },
+                            lang,
+                            now(),
+                        )
+                        .await
+                }
+                Err(why) => {
+                    table.refused += 1;
+                    table.report(&last, Some(why.render(lang)))?;
+                    continue;
+                }
+            },
         };
         match result {
             Ok(outputs) => {
@@ -417,21 +692,23 @@ pub async fn run(
                     Some(why) => Some(why.render_with(lang, &names_of(&table).await)),
                     None => None,
                 };
+                table.refused += usize::from(refused.is_some());
                 table.report(&outputs, refused)?;
                 last = outputs;
                 play_bots(&mut table, &mut last).await?;
             }
             Err(e) if e.is_user_error() => {
+                table.refused += 1;
                 let msg = e.text().render_with(lang, &names_of(&table).await);
                 table.report(&last, Some(msg))?;
             }
             Err(e) => return Err(e.into()),
         }
-        if last.board.prompt.is_none() {
-            break;
-        }
     }
-    Ok(game)
+    Ok(Played {
+        game,
+        refused: table.refused,
+    })
 }
 
 /// Lets bot seats decide, one option at a time, until a person must (or the game is over).
@@ -488,20 +765,29 @@ async fn names_of<W: Write>(table: &Table<'_, W>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// `#3` picks the third listed option.
-fn pick_numbered(typed: &str, last: &Outputs) -> String {
-    if let Some(n) = typed
-        .strip_prefix('#')
-        .and_then(|n| n.trim().parse::<usize>().ok())
-    {
-        if let Some(o) = last
-            .board
-            .prompt
-            .as_ref()
-            .and_then(|p| n.checked_sub(1).and_then(|i| p.options.get(i)))
-        {
-            return o.clone();
-        }
+/// `#3` picks the third listed option; a number with no option gets a one-line answer (not
+/// the whole notation, as an unreadable option would).
+fn pick_numbered(typed: &str, last: &Outputs) -> Result<String, Text> {
+    let Some(number) = typed.strip_prefix('#') else {
+        return Ok(typed.to_string());
+    };
+    let options = last
+        .board
+        .prompt
+        .as_ref()
+        .filter(|p| !p.private || is_person(last, p.seat))
+        .map_or(&[][..], |p| p.options.as_slice());
+    let picked = number
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| options.get(i));
+    match picked {
+        Some(o) => Ok(o.clone()),
+        None if options.is_empty() => Err(Text::new("core.table.no_options")),
+        None => Err(Text::new("core.table.no_number")
+            .arg("typed", terminal_safe(typed, false))
+            .arg("count", options.len())),
     }
-    typed.to_string()
 }

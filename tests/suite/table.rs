@@ -122,6 +122,8 @@ fn a_stored_game_resumes_where_it_stopped() {
     assert_eq!(resumed["version"], step["version"]);
     assert_eq!(resumed["options"], step["options"]);
     assert_eq!(resumed["seat"], step["seat"]);
+    // The events its last option showed when it was played.
+    assert_eq!(resumed["events"], step["events"]);
     again.finish();
 }
 
@@ -157,7 +159,7 @@ fn resuming_a_missing_game_says_so() {
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no game 99"), "{err}");
+    assert!(err.contains("There is no game number 99."), "{err}");
 }
 
 /// `--bots`: the bot seats decide by themselves; with every seat a bot, the game plays out
@@ -357,4 +359,398 @@ fn a_resigned_puzzle_is_unsolved_at_the_table() {
     assert_eq!(outcome["winners"], serde_json::json!([]), "{end}");
     assert_eq!(outcome["draw"], false);
     t.finish();
+}
+
+/// The binary once, to the end: `args` after `croupier`, `input` on standard input. Returns
+/// (success, stdout, stderr).
+fn croupier(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_croupier"))
+        .args(args)
+        .env_remove("DATABASE_URL")
+        .env_remove("DISCORD_TOKEN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the croupier binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    // A closed pipe (the program stopped reading) is no failure of the test.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Issue 39 item 4: `hand`, `history`, `rules` and `export FILE` at the table, as in Discord.
+/// At a table with a bot, `hand` shows the person's own hand (in words, and drawn into a file
+/// named for their seat), never the bot's; a running game is not exported, a finished one is,
+/// and `croupier export N FILE` writes the same file, which `--import` replays.
+#[test]
+fn the_table_shows_hands_history_rules_and_exports() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Table::start(
+        dir.path(),
+        &[
+            "--game",
+            "spacelab",
+            "--players",
+            "2",
+            "--bots",
+            "1",
+            "--seed",
+            "5",
+        ],
+    );
+    let mut v = t.next();
+    while v["seat"] != 0 {
+        v = t.next();
+    }
+    let hand = t.send("hand");
+    assert_eq!(hand["command"], "hand", "{hand}");
+    assert!(hand["error"].is_null(), "{hand}");
+    assert!(!hand["lines"][0].as_str().unwrap().is_empty(), "{hand}");
+    let image = hand["image"].as_str().unwrap();
+    assert!(image.ends_with("-seat1.png"), "the person's own: {image}");
+    assert!(std::path::Path::new(image).exists());
+    let pick = v["options"][0].as_str().unwrap().to_string();
+    v = t.send(&pick);
+    assert!(v["error"].is_null(), "{v}");
+    while v["seat"] != 0 {
+        v = t.next();
+    }
+    let history = t.send("history");
+    assert_eq!(history["command"], "history");
+    let lines = history["lines"].as_array().unwrap();
+    assert!(
+        lines[0].as_str().unwrap().starts_with("1. Player 1: "),
+        "{history}"
+    );
+    assert!(
+        lines[1]
+            .as_str()
+            .unwrap()
+            .starts_with("2. Bot 2 (normal): "),
+        "{history}"
+    );
+    let rules = t.send("rules");
+    assert!(rules["lines"].to_string().contains("overview"), "{rules}");
+    let page = t.send("rules setup");
+    assert!(
+        page["lines"][0].as_str().unwrap().starts_with("# "),
+        "{page}"
+    );
+    let unknown = t.send("rules nope");
+    assert!(
+        unknown["error"]
+            .as_str()
+            .unwrap()
+            .contains("no rules page `nope`"),
+        "{unknown}"
+    );
+    let running = t.send("export game.json");
+    assert!(
+        running["error"].as_str().unwrap().contains("still running"),
+        "{running}"
+    );
+    // Nothing changed: the same decision is still asked.
+    let board = t.send("board");
+    assert_eq!(board["version"], v["version"]);
+    t.finish();
+    let files: Vec<String> = std::fs::read_dir(dir.path().join("images"))
+        .unwrap()
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !files.iter().any(|f| f.ends_with("-seat2.png")),
+        "the bot's hand was drawn: {files:?}"
+    );
+
+    // A game played to its end (a resigned puzzle), exported at the table after its end.
+    let db = format!("sqlite://{}/table.db", dir.path().display());
+    let out = dir.path().join("images");
+    let file = dir.path().join("solo.json");
+    let input = format!("resign\nhistory\nexport {}\nresign\n", file.display());
+    let (ok, stdout, stderr) = croupier(
+        &[
+            "table",
+            "--db",
+            &db,
+            "--out",
+            &out.to_string_lossy(),
+            "--game",
+            "vortex",
+            "--players",
+            "1",
+            "--seed",
+            "4",
+            "--opt",
+            "mode=solitaire",
+            "--opt",
+            "solo_scramble=5",
+        ],
+        &input,
+    );
+    assert!(ok, "{stdout}\n{stderr}");
+    assert!(stdout.contains("No move has been played yet."), "{stdout}");
+    assert!(stdout.contains("Game 2 is written to"), "{stdout}");
+    // A move after the end is refused in one line, and only the script's refusals fail.
+    assert!(stdout.contains("✗ "), "{stdout}");
+    let exported = std::fs::read_to_string(&file).unwrap();
+    let parsed = croupier::service::GameFile::parse(&exported).unwrap();
+    assert_eq!(parsed.status, "finished");
+    // The same file from the command line; an existing file is never overwritten.
+    let again = dir.path().join("again.json");
+    let (ok, stdout, stderr) =
+        croupier(&["export", "2", &again.to_string_lossy(), "--db", &db], "");
+    assert!(ok, "{stdout}\n{stderr}");
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), exported);
+    let (ok, _, stderr) = croupier(&["export", "2", &again.to_string_lossy(), "--db", &db], "");
+    assert!(!ok && stderr.contains("already"), "{stderr}");
+    let (ok, _, stderr) = croupier(&["export", "1", "x.json", "--db", &db], "");
+    assert!(!ok && stderr.contains("still running"), "{stderr}");
+    let (ok, stdout, stderr) = croupier(
+        &[
+            "table",
+            "--json",
+            "--import",
+            &again.to_string_lossy(),
+            "--db",
+            &db,
+            "--out",
+            &out.to_string_lossy(),
+        ],
+        "",
+    );
+    assert!(ok, "{stdout}\n{stderr}");
+}
+
+/// `croupier list` shows the saved games; `croupier delete N` asks first and removes the game
+/// only on `yes`. The database file alone holds them after a clean exit (its log is folded
+/// in), and `croupier games` explains every option in the language asked.
+#[test]
+fn saved_games_are_listed_and_deleted_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Table::start(dir.path(), &["--players", "2", "--names", "Ann,Bob"]);
+    t.next();
+    t.finish();
+    // Copied without its -wal file: everything is in the database file itself.
+    let copy = tempfile::tempdir().unwrap();
+    std::fs::copy(dir.path().join("table.db"), copy.path().join("table.db")).unwrap();
+    let db = format!("sqlite://{}/table.db", copy.path().display());
+    let (ok, stdout, stderr) = croupier(&["list", "--db", &db], "");
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.starts_with("#1 Cortexcape · Ann, Bob · running, "),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" · last move 20"), "{stdout}");
+    let (ok, stdout, _) = croupier(&["list", "--db", &db, "--lang", "fr"], "");
+    assert!(ok && stdout.contains("en cours"), "{stdout}");
+
+    // A server's game (here the same row, given a channel) is not the table's to resume,
+    // export or delete.
+    let server = tempfile::tempdir().unwrap();
+    std::fs::copy(copy.path().join("table.db"), server.path().join("table.db")).unwrap();
+    let server_db = format!("sqlite://{}/table.db", server.path().display());
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        use sqlx::Connection;
+        let mut c = sqlx::SqliteConnection::connect(&server_db).await.unwrap();
+        sqlx::query("UPDATE games SET guild = 7, channel = 8")
+            .execute(&mut c)
+            .await
+            .unwrap();
+        c.close().await.unwrap();
+    });
+    let out = server.path().join("images");
+    for args in [
+        vec!["table", "--resume", "1", "--out", &out.to_str().unwrap()],
+        vec!["export", "1", "x.json"],
+        vec!["delete", "1", "--yes"],
+    ] {
+        let (ok, stdout, stderr) = croupier(&[&args[..], &["--db", &server_db]].concat(), "yes\n");
+        assert!(
+            !ok && stderr.contains("belongs to a Discord server"),
+            "{args:?}: {stdout}\n{stderr}"
+        );
+    }
+    let (_, stdout, _) = croupier(&["list", "--db", &server_db], "");
+    assert!(stdout.starts_with("No game is saved yet"), "{stdout}");
+
+    let (ok, stdout, _) = croupier(&["delete", "1", "--db", &db], "no\n");
+    assert!(ok && stdout.contains("Nothing was deleted."), "{stdout}");
+    let (_, stdout, _) = croupier(&["list", "--db", &db], "");
+    assert!(stdout.starts_with("#1 "), "{stdout}");
+    let (ok, stdout, _) = croupier(&["delete", "1", "--db", &db], "yes\n");
+    assert!(ok && stdout.contains("Game 1 is deleted."), "{stdout}");
+    let (_, stdout, _) = croupier(&["list", "--db", &db], "");
+    assert!(stdout.starts_with("No game is saved yet"), "{stdout}");
+    let (ok, _, stderr) = croupier(&["delete", "1", "--db", &db, "--lang", "fr"], "oui\n");
+    assert!(
+        !ok && stderr.contains("Il n'y a pas de partie numéro 1"),
+        "{stderr}"
+    );
+
+    let (ok, stdout, _) = croupier(&["games"], "");
+    assert!(ok && stdout.contains("Short game: every round"), "{stdout}");
+    let (ok, stdout, _) = croupier(&["games", "--lang", "fr"], "");
+    assert!(
+        ok && stdout.contains("Partie courte : chaque manche"),
+        "{stdout}"
+    );
+}
+
+/// What the table prints is safe and short: a script with a refused line fails (after a
+/// byte-order mark, which is ignored), typed escape sequences are printed inert, `#0` and
+/// `#999` get one line, `--out` naming a file fails before any game is stored, and the command
+/// line's own errors follow `--lang fr`.
+#[test]
+fn bad_input_at_the_table_gets_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}/t.db", dir.path().display());
+    let out = dir.path().join("images");
+    let out = out.to_string_lossy();
+    let script = dir.path().join("moves.txt");
+    std::fs::write(&script, "\u{feff}layout random; done\nnonsense\n").unwrap();
+    let (ok, stdout, stderr) = croupier(
+        &[
+            "table",
+            "--db",
+            &db,
+            "--out",
+            &out,
+            "--seed",
+            "5",
+            "--script",
+            &script.to_string_lossy(),
+        ],
+        "",
+    );
+    assert!(!ok, "a refused line fails the script: {stdout}");
+    assert_eq!(stdout.matches("✗ ").count(), 1, "only `nonsense`: {stdout}");
+    assert!(
+        stderr.contains("1 line of the script was refused"),
+        "{stderr}"
+    );
+    std::fs::write(&script, "\u{feff}layout random; done\n").unwrap();
+    let (ok, stdout, stderr) = croupier(
+        &[
+            "table",
+            "--db",
+            &db,
+            "--out",
+            &out,
+            "--seed",
+            "5",
+            "--script",
+            &script.to_string_lossy(),
+        ],
+        "",
+    );
+    assert!(ok, "{stdout}\n{stderr}");
+
+    let (ok, stdout, _) = croupier(
+        &[
+            "table",
+            "--db",
+            &db,
+            "--out",
+            &out,
+            "--seed",
+            "5",
+            "--names",
+            "A\u{1b}[2J\nB,C",
+        ],
+        "#0\n#999\nzz\u{1b}[2Jzz\u{9b}31m\rforged\n",
+    );
+    assert!(ok);
+    assert!(
+        !stdout.contains('\u{1b}') && !stdout.contains('\u{9b}'),
+        "{stdout:?}"
+    );
+    assert!(!stdout.contains('\r'), "{stdout:?}");
+    assert!(
+        stdout.contains("A[2JB"),
+        "the name less its escape and line feed: {stdout}"
+    );
+    for n in ["#0", "#999"] {
+        let line = stdout
+            .lines()
+            .find(|l| l.contains(&format!("no option {n}")))
+            .unwrap_or_else(|| panic!("{n}: {stdout}"));
+        assert!(line.contains("#1 to #"), "{line}");
+    }
+    assert_eq!(stdout.matches("Expected:").count(), 1, "{stdout}");
+
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let db2 = format!("sqlite://{}/t2.db", dir.path().display());
+    let (ok, _, stderr) = croupier(
+        &["table", "--db", &db2, "--out", &file.to_string_lossy()],
+        "",
+    );
+    assert!(!ok && stderr.contains("no game was created"), "{stderr}");
+    let (_, stdout, _) = croupier(&["list", "--db", &db2], "");
+    assert!(stdout.starts_with("No game is saved yet"), "{stdout}");
+
+    let (ok, _, stderr) = croupier(
+        &[
+            "table", "--game", "chess", "--lang", "fr", "--db", &db, "--out", &out,
+        ],
+        "",
+    );
+    assert!(!ok && stderr.contains("jeu inconnu `chess`"), "{stderr}");
+    let (ok, _, stderr) = croupier(
+        &[
+            "table", "--resume", "99", "--lang", "fr", "--db", &db, "--out", &out,
+        ],
+        "",
+    );
+    assert!(
+        !ok && stderr.contains("Il n'y a pas de partie numéro 99"),
+        "{stderr}"
+    );
+}
+
+/// A game opened from a file or from the store shows the events it showed when it was played:
+/// an imported Space Lab game dealt its objectives keeps its setup's first-turn log, and a
+/// resumed game its last option's events.
+#[test]
+fn an_opened_game_shows_the_events_it_was_played_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Table::start(
+        dir.path(),
+        &[
+            "--game",
+            "spacelab",
+            "--players",
+            "2",
+            "--seed",
+            "9",
+            "--opt",
+            "objective_setup=dealt",
+        ],
+    );
+    let first = t.next();
+    assert!(!first["events"].as_array().unwrap().is_empty(), "{first}");
+    let ended = t.send("resign");
+    assert!(ended["error"].is_null(), "{ended}");
+    t.finish();
+    let db = format!("sqlite://{}/table.db", dir.path().display());
+    let file = dir.path().join("dealt.json");
+    let (ok, _, stderr) = croupier(&["export", "1", &file.to_string_lossy(), "--db", &db], "");
+    assert!(ok, "{stderr}");
+    // An editor's byte-order mark before the JSON is ignored.
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("\u{feff}{text}")).unwrap();
+    let mut imported = Table::start(dir.path(), &["--import", &file.to_string_lossy()]);
+    let opened = imported.next();
+    assert_eq!(opened["events"], first["events"]);
+    imported.finish();
+    let mut resumed = Table::start(dir.path(), &["--resume", "2"]);
+    assert_eq!(resumed.next()["events"], first["events"]);
+    resumed.finish();
 }

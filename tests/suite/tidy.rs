@@ -109,7 +109,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "service", "engine", "model", "ai", "rules", "i18n", "clock", "ops", "secret",
         ],
     ),
-    ("table", &["service", "engine", "ai", "i18n", "clock"]),
+    (
+        "table",
+        &["service", "engine", "ai", "rules", "i18n", "clock"],
+    ),
     // What the binary reads at start: the timers, limits and URLs of the layers it configures.
     ("config", &["service", "bot", "store", "clock", "secret"]),
 ];
