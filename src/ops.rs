@@ -483,6 +483,7 @@ pub fn route_class(what: &str) -> &'static str {
         "answer" | "show" => "interaction_edit",
         "post" | "send" | "announce" => "message_create",
         "update" | "retire" | "link" | "edit" => "message_edit",
+        "open" if what.starts_with("open a DM") => "dm_open",
         "open" => "thread_create",
         "unarchive" | "archive" => "thread_edit",
         "add" => "thread_member",
@@ -546,6 +547,7 @@ mod tests {
             "announce a new thread",
             "answer a command",
             "link a rematch",
+            "open a DM",
             "open a new thread",
             "post a board",
             "post a rematch",
@@ -558,6 +560,7 @@ mod tests {
             assert_ne!(route_class(what), "other", "{what}");
         }
         assert_eq!(route_class("something new"), "other");
+        assert_eq!(route_class("open a DM"), "dm_open");
     }
 
     #[test]

@@ -259,6 +259,7 @@ pub async fn run_with_service(
     let ops_service = service.clone();
     let scheduler_service = service.clone();
     let shard_range = config.shards;
+    let registers = shard_range.is_none_or(|r| r.first == 0);
     // One pace for the commands, the clicks and the scheduler together. serenity's and
     // poise's start-up requests (GET /gateway as the client is built, GET /gateway/bot for the
     // shard count, the commands' registration) count against the same global limit: each takes
@@ -285,14 +286,21 @@ pub async fn run_with_service(
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
-                pace.counted().await;
                 let cmds = &framework.options().commands;
-                match dev_guild {
-                    Some(g) => {
-                        poise::builtins::register_in_guild(ctx, cmds, serenity::GuildId::new(g))
-                            .await?;
+                // The commands belong to the application, not to a process: only the process
+                // holding shard 0 writes them (each write replaces every definition, so in a
+                // rolling upgrade an old process on other shards would put old ones back).
+                if registers {
+                    pace.counted().await;
+                    match dev_guild {
+                        Some(g) => {
+                            let guild = serenity::GuildId::new(g);
+                            poise::builtins::register_in_guild(ctx, cmds, guild).await?;
+                        }
+                        None => poise::builtins::register_globally(ctx, cmds).await?,
                     }
-                    None => poise::builtins::register_globally(ctx, cmds).await?,
+                } else {
+                    tracing::info!("commands are registered by the process holding shard 0");
                 }
                 Ok(Data::paced(service, pace))
             })

@@ -18,8 +18,24 @@ use tokio::time::Instant;
 /// Discord's global limit for a bot, requests per second.
 pub const DISCORD_GLOBAL_LIMIT: u32 = 50;
 
+/// DM channels the bot opens at most per `DM_OPEN_WINDOW`: ten at once, then four a second.
+/// Discord refuses a burst of opens with 40003 ("opening direct messages too fast") and
+/// publishes no number; the fake Discord uses this one. Each member's channel is kept once
+/// opened (`Players::dm_channel`), so only the first DM to a member opens one.
+pub const DM_OPEN_LIMIT: u32 = 50;
+pub const DM_OPEN_WINDOW: Duration = Duration::from_secs(10);
+
 #[derive(Debug)]
 pub struct Pace {
+    /// Every counted request.
+    global: Rate,
+    /// DM channel opens, also counted.
+    dm_opens: Rate,
+}
+
+/// A generic cell rate: `limit` per `window`, a fifth of it at once, then the rest steadily.
+#[derive(Debug)]
+struct Rate {
     /// One steady request every `interval`.
     interval: Duration,
     /// How far ahead of the steady rate a burst may run (`burst - 1` intervals).
@@ -32,25 +48,45 @@ pub struct Pace {
 impl Pace {
     /// A pace that keeps any one second under `limit` requests (at least 1).
     pub fn new(limit: u32) -> Pace {
+        Pace {
+            global: Rate::new(limit, Duration::from_secs(1)),
+            dm_opens: Rate::new(DM_OPEN_LIMIT, DM_OPEN_WINDOW),
+        }
+    }
+
+    /// Waits until one more counted request may go.
+    pub async fn counted(&self) {
+        self.global.wait().await;
+    }
+
+    /// Waits until one more DM channel may be opened (a counted request too).
+    pub async fn dm_open(&self) {
+        self.dm_opens.wait().await;
+        self.global.wait().await;
+    }
+}
+
+impl Rate {
+    /// No window of `window` holds more than `limit` (at least 1).
+    fn new(limit: u32, window: Duration) -> Rate {
         let limit = limit.max(1);
         let burst = (limit / 5).max(1);
         let rate = (limit - burst).max(1);
-        let interval = Duration::from_secs(1) / rate;
-        Pace {
+        let interval = window / rate;
+        Rate {
             interval,
             tolerance: interval * (burst - 1),
             due: Mutex::new(None),
         }
     }
 
-    /// Waits until one more counted request may go.
-    pub async fn counted(&self) {
+    async fn wait(&self) {
         if let Some(at) = self.reserve(Instant::now()) {
             tokio::time::sleep_until(at).await;
         }
     }
 
-    /// Takes a place in the pace at `now`; returns when to go, if not at once.
+    /// Takes a place at `now`; returns when to go, if not at once.
     fn reserve(&self, now: Instant) -> Option<Instant> {
         let mut due = self
             .due
@@ -77,7 +113,7 @@ mod tests {
     #[test]
     fn no_second_holds_more_than_the_limit() {
         for limit in [50, 10, 1, 500] {
-            let pace = Pace::new(limit);
+            let pace = Rate::new(limit, Duration::from_secs(1));
             let start = Instant::now();
             let times: Vec<Instant> = (0..(limit as usize * 10))
                 .map(|_| pace.reserve(start).unwrap_or(start))
@@ -94,7 +130,7 @@ mod tests {
             }
         }
         // At Discord's 50: ten at once, then 40 a second.
-        let pace = Pace::new(50);
+        let pace = Rate::new(50, Duration::from_secs(1));
         let start = Instant::now();
         let times: Vec<Instant> = (0..500)
             .map(|_| pace.reserve(start).unwrap_or(start))
@@ -105,5 +141,17 @@ mod tests {
             times[499].duration_since(start),
             Duration::from_millis(12_250)
         );
+        // DM opens: no window of ten seconds holds more than the limit.
+        let opens = Rate::new(DM_OPEN_LIMIT, DM_OPEN_WINDOW);
+        let times: Vec<Instant> = (0..100)
+            .map(|_| opens.reserve(start).unwrap_or(start))
+            .collect();
+        for (i, t) in times.iter().enumerate() {
+            let within = times[i..]
+                .iter()
+                .take_while(|u| **u < *t + DM_OPEN_WINDOW)
+                .count();
+            assert!(within <= DM_OPEN_LIMIT as usize, "{within} from #{i}");
+        }
     }
 }

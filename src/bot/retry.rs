@@ -74,6 +74,53 @@ where
     .await
 }
 
+/// [`posting`] for a request Discord gives no nonce for (opening a thread): an attempt that
+/// failed with a server error or a lost connection may still have been carried out, so
+/// before each retry `look` searches for what it would have made, and a find ends the
+/// retries.
+pub async fn creating<T, Fut, LookFut>(
+    pace: &super::pace::Pace,
+    what: &str,
+    mut call: impl FnMut() -> Fut,
+    mut look: impl FnMut() -> LookFut,
+) -> Result<T, serenity::Error>
+where
+    Fut: Future<Output = Result<T, serenity::Error>>,
+    LookFut: Future<Output = Option<T>>,
+{
+    use std::sync::atomic::Ordering::Relaxed;
+    // Whether the last attempt may have been carried out (a server error, a lost connection).
+    let maybe_done = &std::sync::atomic::AtomicBool::new(false);
+    retrying(what, || {
+        // Both start when the future is first polled, after the backoff.
+        let request = call();
+        let search = maybe_done.load(Relaxed).then(&mut look);
+        async move {
+            if let Some(search) = search {
+                pace.counted().await;
+                if let Some(found) = search.await {
+                    tracing::info!(what, "the failed attempt was carried out; not retrying");
+                    return Ok(found);
+                }
+            }
+            pace.counted().await;
+            let done = request.await;
+            maybe_done.store(
+                matches!(&done, Err(e) if is_passing(e) && !is_rate_limit(e)),
+                Relaxed,
+            );
+            done
+        }
+    })
+    .await
+}
+
+/// A 429: Discord did not carry the request out.
+fn is_rate_limit(e: &serenity::Error) -> bool {
+    matches!(e, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+        if r.status_code.as_u16() == 429)
+}
+
 /// Runs an interaction's acknowledgement with `retrying`. A retry answered 40060 ("already
 /// acknowledged") means an earlier attempt reached Discord and only its answer was lost: the
 /// interaction is acknowledged, and the click goes on.
@@ -110,12 +157,14 @@ fn status_of<T>(done: &Result<T, serenity::Error>) -> String {
     }
 }
 
-/// Rate limited, a server error, or no connection at all: worth another try.
+/// Rate limited, a server error, or no connection at all: worth another try. Not Discord's
+/// 40003 (DM opens too fast), a 429 that lasts longer than these waits: its caller waits it
+/// out (`send::dm_channel`).
 pub(super) fn is_passing(e: &serenity::Error) -> bool {
     match e {
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
             let status = r.status_code.as_u16();
-            status == 429 || (500..600).contains(&status)
+            (status == 429 && r.error.code != 40003) || (500..600).contains(&status)
         }
         serenity::Error::Http(serenity::HttpError::Request(r)) => r.is_connect(),
         _ => false,

@@ -390,7 +390,12 @@ pub async fn post_board(
 ) -> Result<serenity::Message, Error> {
     // One board per version, even when Discord posted it and the answer was lost: a retry
     // with the same nonce gets the message already made (Discord keeps nonces a few minutes).
-    let nonce = format!("b{}v{}", outputs.board.game.0, outputs.board.version.0);
+    // The clock's revision too: after `/replace` the same version is posted again as a new
+    // board, which a bare version's nonce would hand back as the old one.
+    let nonce = format!(
+        "b{}v{}r{}",
+        outputs.board.game.0, outputs.board.version.0, outputs.board.clock_rev
+    );
     let msg = silenced(board_message(&outputs.board, outputs.hands, lang), silent)
         .nonce(serenity::Nonce::String(nonce))
         .enforce_nonce(true);
@@ -423,35 +428,125 @@ pub async fn send_private(
             .arg("link", jump.clone().unwrap_or_default())
             .render(lang);
         let msg = text_message(&format!("{header}\n{}", post.text)).add_file(hand_file(post));
-        let sent = dm(http, &data.pace, user, msg).await;
+        let key = format!(
+            "hand {} {} {} {user}",
+            post.game.0, post.version.0, post.seat.0
+        );
+        let sent = dm(http, data, user, msg, &key).await;
         tell_if_closed(http, data, view, user, sent, lang).await;
     }
 }
 
-/// Whether a DM could be sent: `Ok(true)` sent, `Ok(false)` closed (50007).
+/// Whether a DM could be sent: `Ok(true)` sent, `Ok(false)` closed (50007). `key` names the
+/// DM (the same DM, the same key): it becomes the message's nonce, so a retry after an answer
+/// lost in a 5xx gets the DM already made instead of a second one.
 async fn dm(
     http: &serenity::Http,
-    pace: &super::pace::Pace,
+    data: &Data,
     user: i64,
     msg: CreateMessage,
+    key: &str,
 ) -> Result<bool, Error> {
-    let user = serenity::UserId::new(id_u64(user).max(1));
-    pace.counted().await;
-    let channel = match user.create_dm_channel(http).await {
-        Ok(c) => c,
-        Err(e) if is_closed_dm(&e) => return Ok(false),
-        Err(e) => return Err(e.into()),
-    };
-    match posting(pace, "send a DM", || {
-        channel.id.send_message(http, msg.clone())
-    })
-    .await
-    {
-        Ok(_) => Ok(true),
-        Err(e) if is_closed_dm(&e) => Ok(false),
-        Err(e) => Err(e.into()),
+    let msg = msg
+        .nonce(serenity::Nonce::String(dm_nonce(key)))
+        .enforce_nonce(true);
+    // A kept channel that Discord no longer knows is opened again, once.
+    let mut fresh = false;
+    loop {
+        let channel = match dm_channel(http, data, user, fresh).await {
+            Ok(c) => c,
+            Err(e) if is_closed_dm(&e) => return Ok(false),
+            Err(e) => return Err(e.into()),
+        };
+        match posting(&data.pace, "send a DM", || {
+            channel.send_message(http, msg.clone())
+        })
+        .await
+        {
+            Ok(_) => return Ok(true),
+            Err(e) if is_closed_dm(&e) => return Ok(false),
+            Err(e) if !fresh && super::retry::code_of(&e) == Some(UNKNOWN_CHANNEL) => {
+                tracing::info!("a kept DM channel is unknown; opening it again");
+                fresh = true;
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
 }
+
+/// A nonce for a DM: `d` and a 64-bit FNV-1a hash of its key in hex (17 characters; Discord
+/// takes 25 at most). Stable across processes and restarts, unlike std's hasher.
+fn dm_nonce(key: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in key.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("d{h:016x}")
+}
+
+/// A text DM to `user`, keyed by its words.
+async fn dm_text(http: &serenity::Http, data: &Data, user: i64, text: &str) -> Result<bool, Error> {
+    dm(
+        http,
+        data,
+        user,
+        text_message(text),
+        &format!("text {user} {text}"),
+    )
+    .await
+}
+
+/// Discord's "You are opening direct messages too fast".
+const DM_OPENS_TOO_FAST: isize = 40003;
+
+/// `user`'s DM channel: the one kept in the store (unless `fresh`), else opened once and
+/// kept. Opens wait their turn in the pace's DM-open rate; a 40003 is waited out and tried
+/// again, with longer waits than a passing error's (Discord says nothing of when it lifts).
+async fn dm_channel(
+    http: &serenity::Http,
+    data: &Data,
+    user: i64,
+    fresh: bool,
+) -> Result<serenity::ChannelId, serenity::Error> {
+    let players = data.service.players();
+    if !fresh {
+        match players.dm_channel(user).await {
+            Ok(Some(channel)) => return Ok(serenity::ChannelId::new(id_u64(channel).max(1))),
+            Ok(None) => {}
+            // The store out of reach costs one open, not the DM.
+            Err(e) => tracing::warn!(error = %e, "could not read a kept DM channel"),
+        }
+    }
+    let member = serenity::UserId::new(id_u64(user).max(1));
+    let mut wait = DM_OPEN_BACKOFF;
+    let channel = loop {
+        let opened = super::retry::retrying("open a DM", || async {
+            data.pace.dm_open().await;
+            member.create_dm_channel(http).await
+        })
+        .await;
+        match opened {
+            Err(e)
+                if super::retry::code_of(&e) == Some(DM_OPENS_TOO_FAST)
+                    && wait <= DM_OPEN_BACKOFF_MAX =>
+            {
+                tracing::info!(?wait, "Discord refused a DM open as too fast; waiting");
+                tokio::time::sleep(wait).await;
+                wait *= 2;
+            }
+            opened => break opened?,
+        }
+    };
+    let id = i64::try_from(channel.id.get()).unwrap_or(i64::MAX);
+    if let Err(e) = players.keep_dm_channel(user, Some(id)).await {
+        tracing::warn!(error = %e, "could not keep a DM channel");
+    }
+    Ok(channel.id)
+}
+
+/// The first wait after a 40003, doubled each time up to the last.
+const DM_OPEN_BACKOFF: std::time::Duration = std::time::Duration::from_secs(2);
+const DM_OPEN_BACKOFF_MAX: std::time::Duration = std::time::Duration::from_secs(16);
 
 /// Checks at join time that the bot can DM a player of a game with hidden hands (not for a
 /// player who takes their hand with "Show my hand": no hand will come by DM).
@@ -459,13 +554,12 @@ pub async fn check_dm(http: &serenity::Http, data: &Data, view: &LobbyView, user
     if !wants_hand_dms(data, user).await {
         return;
     }
-    let msg = text_message(
-        &Text::new("bot.dm.joined")
-            .arg("game", view.kind.display_name())
-            .arg("id", view.game.0)
-            .render(lang),
-    );
-    let sent = dm(http, &data.pace, user, msg).await;
+    let text = Text::new("bot.dm.joined")
+        .arg("game", view.kind.display_name())
+        .arg("id", view.game.0)
+        .render(lang);
+    // A second join within minutes gets the first DM back: the check is the same.
+    let sent = dm_text(http, data, user, &text).await;
     tell_if_closed(http, data, view, user, sent, lang).await;
 }
 
@@ -712,7 +806,7 @@ pub async fn lose(http: &serenity::Http, data: &Data, game: GameId, why: LostPla
     };
     for notice in notices {
         if let Notice::Dm { user, text, .. } = notice {
-            match dm(http, &data.pace, user, text_message(&text)).await {
+            match dm_text(http, data, user, &text).await {
                 Ok(sent) => {
                     if let Err(e) = data.service.players().record_dm(game, user, sent).await {
                         tracing::warn!(%game, error = %e, "could not record DM status");
@@ -801,10 +895,7 @@ pub async fn relocate(
 /// among the server's active threads for days; others a week. For the thread opened at Start
 /// and for one opened again later (a deleted thread, a resume).
 pub fn game_thread(view: &LobbyView, lang: Lang) -> serenity::CreateThread<'static> {
-    let name = Text::new("bot.lobby.thread")
-        .arg("game", view.kind.display_name())
-        .arg("id", view.game.0)
-        .render(lang);
+    let name = thread_name(view, lang);
     let people = view
         .seats
         .iter()
@@ -818,7 +909,17 @@ pub fn game_thread(view: &LobbyView, lang: Lang) -> serenity::CreateThread<'stat
     serenity::CreateThread::new(name).auto_archive_duration(idle)
 }
 
-/// Opens a public thread for `view`'s game in `channel` ([`game_thread`]).
+/// The name of a game's thread ("Cortexcape #12").
+fn thread_name(view: &LobbyView, lang: Lang) -> String {
+    Text::new("bot.lobby.thread")
+        .arg("game", view.kind.display_name())
+        .arg("id", view.game.0)
+        .render(lang)
+}
+
+/// Opens a public thread for `view`'s game in `channel` ([`game_thread`]). Discord takes no
+/// nonce for a thread, so a retry after a server error first looks among the server's active
+/// threads for the one the failed attempt may have made: a game never gets two threads.
 async fn create_game_thread(
     http: &serenity::Http,
     data: &Data,
@@ -827,11 +928,23 @@ async fn create_game_thread(
     lang: Lang,
 ) -> Result<serenity::ChannelId, serenity::Error> {
     let create = game_thread(view, lang).kind(serenity::ChannelType::PublicThread);
-    let thread = posting(&data.pace, "open a new thread", || {
-        channel.create_thread(http, create.clone())
-    })
-    .await?;
-    Ok(thread.id)
+    let name = thread_name(view, lang);
+    let look = || async {
+        let guild = serenity::GuildId::new(id_u64(view.guild?).max(1));
+        let active = guild.get_active_threads(http).await.ok()?;
+        active
+            .threads
+            .into_iter()
+            .find(|t| t.parent_id == Some(channel) && t.name == name)
+            .map(|t| t.id)
+    };
+    super::retry::creating(
+        &data.pace,
+        "open a new thread",
+        || async { Ok(channel.create_thread(http, create.clone()).await?.id) },
+        look,
+    )
+    .await
 }
 
 /// A thread for a game given a new place in `channel`; `None` (the game is then played in the
@@ -1084,12 +1197,10 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
             let sent = if known_closed {
                 false
             } else {
-                dm(http, &data.pace, user, text_message(&text))
-                    .await
-                    .unwrap_or_else(|e| {
-                        tracing::warn!(error = %e, "a DM failed; mentioning in the game instead");
-                        false
-                    })
+                dm_text(http, data, user, &text).await.unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "a DM failed; mentioning in the game instead");
+                    false
+                })
             };
             if let Some(v) = &view {
                 if !known_closed {
@@ -1214,6 +1325,7 @@ mod tests {
         BoardPost {
             game: GameId(7),
             version: Version(3),
+            clock_rev: 0,
             events: Vec::new(),
             text: "➡️ Ann: pick".into(),
             prompt: Some(PromptInfo {

@@ -13,6 +13,10 @@ use crate::store::GameStatus;
 pub struct BoardPost {
     pub game: GameId,
     pub version: Version,
+    /// The turn clock's revision: a board posted again at the same version after a seat
+    /// changed hands (`/replace`) is a new board, not a repeat of the first.
+    #[serde(skip)]
+    pub clock_rev: i64,
     /// What just happened, one line per event.
     pub events: Vec<String>,
     /// Events, whose turn, and the prompt: the message text.
@@ -49,6 +53,11 @@ pub struct ZoomPost {
 #[derive(Clone, Debug, Serialize)]
 pub struct PrivatePost {
     pub seat: Seat,
+    /// The game and the version this hand is of (a DM's nonce, so a retried DM is sent once).
+    #[serde(skip)]
+    pub game: GameId,
+    #[serde(skip)]
+    pub version: Version,
     pub user: Option<i64>,
     pub text: String,
     #[serde(skip)]
@@ -293,6 +302,8 @@ pub(super) fn private_post(loaded: &Loaded, seat: Seat, lang: Lang) -> Option<Pr
     })?;
     Some(PrivatePost {
         seat,
+        game: loaded.record.id,
+        version: loaded.record.version,
         user: loaded.record.seats.get(seat.index()).and_then(|s| s.user),
         text: loaded.game.private_summary(seat, &text_ctx(loaded, lang))?,
         png: encode_timed(&img),
@@ -316,6 +327,7 @@ fn build(
     let board = BoardPost {
         game: loaded.record.id,
         version: loaded.record.version,
+        clock_rev: loaded.record.clock.rev,
         text: board_text(loaded, &events, lang),
         events,
         deadline: prompt

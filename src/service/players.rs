@@ -61,6 +61,21 @@ impl Players<'_> {
         Ok(!ok && before.is_some_and(|b| b != DmStatus::Closed))
     }
 
+    /// The DM channel kept for `user` (opened once, kept across processes and restarts).
+    pub async fn dm_channel(self, user: i64) -> Result<Option<i64>, ServiceError> {
+        Ok(self.core.store.dm_channel(user).await?)
+    }
+
+    /// Keeps `channel` as `user`'s DM channel; `None` forgets it (Discord no longer knows it).
+    pub async fn keep_dm_channel(
+        self,
+        user: i64,
+        channel: Option<i64>,
+    ) -> Result<(), ServiceError> {
+        let now = self.core.now();
+        Ok(self.core.store.set_dm_channel(user, channel, now).await?)
+    }
+
     /// Applies a settings change; returns the settings and what to tell the games (a
     /// vacation pauses the player's clocks and the other players are told).
     pub async fn update_settings(

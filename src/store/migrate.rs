@@ -78,6 +78,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "moderation",
         sql: include_str!("../../migrations/sqlite/0012_moderation.sql"),
     },
+    Migration {
+        version: 13,
+        name: "dm_channels",
+        sql: include_str!("../../migrations/sqlite/0013_dm_channels.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -140,6 +145,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 12,
         name: "moderation",
         sql: include_str!("../../migrations/postgres/0012_moderation.sql"),
+    },
+    Migration {
+        version: 13,
+        name: "dm_channels",
+        sql: include_str!("../../migrations/postgres/0013_dm_channels.sql"),
     },
 ];
 

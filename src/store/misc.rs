@@ -205,6 +205,38 @@ impl Store {
         Ok(())
     }
 
+    /// The DM channel kept for `member`, if one was opened.
+    pub async fn dm_channel(&self, member: i64) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT channel FROM dm_channels WHERE member = $1")
+            .bind(member)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| get(&row, "channel")).transpose()
+    }
+
+    /// Keeps `channel` as `member`'s DM channel (`None` forgets it: Discord no longer knows
+    /// it, and the next DM opens it again).
+    pub async fn set_dm_channel(
+        &self,
+        member: i64,
+        channel: Option<i64>,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let query = match channel {
+            Some(channel) => sqlx::query(
+                "INSERT INTO dm_channels (member, channel, opened_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (member) DO UPDATE SET channel = excluded.channel, \
+                 opened_at = excluded.opened_at",
+            )
+            .bind(member)
+            .bind(channel)
+            .bind(now),
+            None => sqlx::query("DELETE FROM dm_channels WHERE member = $1").bind(member),
+        };
+        query.execute(&self.pool).await?;
+        Ok(())
+    }
+
     /// True the first time an interaction id is seen, false ever after (until forgotten):
     /// a redelivered or double-clicked interaction is handled once, across processes.
     pub async fn first_seen(&self, interaction: i64, now: i64) -> Result<bool, StoreError> {

@@ -13,8 +13,8 @@
 //! - Every `sqlite::memory:` connection is a new, empty database, so a memory store keeps a
 //!   single connection that never expires.
 //! - SQLite pragmas cannot go in an `Any` URL. WAL is set once at connect (it is stored in the
-//!   file); sqlx's SQLite defaults already turn foreign keys on and set a 5 s busy timeout on
-//!   every connection (checked by the store tests).
+//!   file); sqlx's SQLite defaults already turn foreign keys on (checked by the store tests),
+//!   and each new connection sets its busy timeout (`SQLITE_BUSY_TIMEOUT`, not sqlx's 5 s).
 //! - Decoding works on `i64` and `String` only (booleans are 0/1 BIGINT), so every value read is
 //!   checked and converted here; a value that does not fit gives [`StoreError::Corrupt`].
 //!
@@ -344,6 +344,19 @@ impl Store {
             } else {
                 AnyPoolOptions::new().max_connections(how.pool_size.unwrap_or(4))
             };
+            // A writer waits for the write lock up to `SQLITE_BUSY_TIMEOUT` (sqlx's default is
+            // 5 s): every click is acknowledged before any database work and has 15 minutes
+            // to be answered, so a burst of writes on a slow disk should wait, not fail.
+            let options = options.after_connect(|conn, _| {
+                Box::pin(async move {
+                    let pragma =
+                        format!("PRAGMA busy_timeout = {}", SQLITE_BUSY_TIMEOUT.as_millis());
+                    sqlx::raw_sql(sqlx::AssertSqlSafe(pragma))
+                        .execute(conn)
+                        .await?;
+                    Ok(())
+                })
+            });
             (Backend::Sqlite, url, options)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             let options = AnyPoolOptions::new()
@@ -387,6 +400,9 @@ impl Store {
         self.pool.close().await;
     }
 }
+
+/// How long a SQLite connection waits for another's write lock before it gives up.
+pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How [`Store::open`] opens a database.
 #[derive(Clone, Debug)]

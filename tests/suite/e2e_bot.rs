@@ -818,6 +818,8 @@ async fn closed_dms_are_remembered_and_noticed_once_without_the_hand() {
         .into_iter()
         .map(|(seat, user)| PrivatePost {
             seat: Seat(seat),
+            game,
+            version: croupier::engine::Version(1),
             user: Some(croupier_user(user)),
             text: secret.into(),
             png: png.clone(),
@@ -887,6 +889,114 @@ async fn closed_dms_are_remembered_and_noticed_once_without_the_hand() {
         "You have nothing hidden in this game: everything is on the board."
     );
     finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// Issue 37: a member's DM channel is opened once and kept (in the store: another process or
+/// a restart opens none); a DM whose answer was lost in a 5xx is retried under its nonce and
+/// arrives once; an open Discord refuses with 40003 (another process on the token opened a
+/// burst) is waited out, and the DM goes.
+#[tokio::test]
+async fn dm_channels_are_opened_once_and_each_dm_arrives_once() {
+    use croupier::bot::{send_private, Data};
+    use croupier::engine::{Seat, Version};
+    use croupier::service::PrivatePost;
+    const CAROL: u64 = 1_100_000_000_000_000_103;
+    let w = World::sqlite().start().await;
+    let fake = &w.fake;
+    fake.add_user(CAROL, "Carol");
+    let (game, thread, _board) = started(fake, "short=true").await;
+    let png = fake
+        .messages(thread)
+        .into_iter()
+        .find(is_board)
+        .expect("board")
+        .attachments[0]
+        .bytes
+        .clone();
+    let post = |user: u64, v: u32| PrivatePost {
+        seat: Seat(0),
+        game,
+        version: Version(v),
+        user: Some(croupier_user(user)),
+        text: format!("Hand number {v}."),
+        png: png.clone(),
+        by_dm: true,
+    };
+    let opens = |fake: &FakeDiscord| {
+        fake.requests()
+            .iter()
+            .filter(|r| r.route.as_deref() == Some("/users/@me/channels"))
+            .count()
+    };
+    let hands = |user: u64| {
+        fake.dms(user)
+            .iter()
+            .filter(|m| m.content.contains("Hand number"))
+            .map(|m| m.content.lines().last().unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+    };
+    let http = fake.http();
+    let view = w.service.lobbies().lobby(game).await.expect("game");
+    let data = Data::new(w.service.clone());
+    let before = opens(fake);
+    send_private(
+        &http,
+        &data,
+        &view,
+        &[post(ALICE, 1), post(BOB, 1)],
+        None,
+        Lang::En,
+    )
+    .await;
+    let first = opens(fake) - before;
+    assert!(first <= 2, "{first} opens for two members");
+    send_private(
+        &http,
+        &data,
+        &view,
+        &[post(ALICE, 2), post(BOB, 2)],
+        None,
+        Lang::En,
+    )
+    .await;
+    // Another process (or this one after a restart) finds the channels kept.
+    let other = Data::new(w.service.clone());
+    send_private(
+        &http,
+        &other,
+        &view,
+        &[post(ALICE, 3), post(BOB, 3)],
+        None,
+        Lang::En,
+    )
+    .await;
+    assert_eq!(opens(fake) - before, first, "no channel opened twice");
+    for user in [ALICE, BOB] {
+        assert_eq!(
+            hands(user),
+            ["Hand number 1.", "Hand number 2.", "Hand number 3."]
+        );
+    }
+
+    // Discord made the DM but the answer was lost: the retry gets it back, no second DM.
+    fake.fail_after("POST /channels/{channel_id}/messages", 1, 502);
+    send_private(&http, &data, &view, &[post(ALICE, 4)], None, Lang::En).await;
+    assert!(fake.pending_faults().is_empty());
+    assert_eq!(hands(ALICE).len(), 4, "{:?}", hands(ALICE));
+
+    // So far no 429 of any kind.
+    finish(fake).await;
+
+    // A burst of opens by another process: Carol's open meets 40003, waits, and goes.
+    fake.rate_limits(|r| r.crowd_dm_opens(Duration::from_secs(3)));
+    send_private(&http, &data, &view, &[post(CAROL, 5)], None, Lang::En).await;
+    fake.rate_limits(|r| {
+        assert!(r.dm_refused >= 1, "the open was refused first");
+        assert_eq!(r.limited, r.dm_refused, "no other 429");
+    });
+    assert_eq!(hands(CAROL), ["Hand number 5."]);
+    fake.assert_clean();
     w.bot.stop().await;
 }
 
@@ -1151,6 +1261,22 @@ async fn reminders_a_timeout_the_clock_and_absent_players_over_days() {
     let seats = w.service.lobbies().lobby(game).await.expect("game").seats;
     let absent = usize::try_from(absent).expect("a seat");
     assert_eq!(seats[absent - 1].user, Some(croupier_user(CAROL)));
+    // Her turn: the board is posted again, a new message that calls her (at the same version
+    // as the last board; Discord would hand back that board for a reused nonce).
+    let loaded = w.service.load(game).await.expect("game");
+    if loaded
+        .game
+        .prompt()
+        .is_some_and(|p| p.seat.index() == absent - 1)
+    {
+        fake.wait_until("a board for Carol", |st| {
+            st.messages
+                .iter()
+                .any(|m| m.channel_id == thread && is_board(m) && m.pinged_users.contains(&CAROL))
+                .then_some(())
+        })
+        .await;
+    }
     // /stats: nothing finished yet.
     let stats = ask(fake, ALICE, thread, "stats", vec![]).await;
     assert_eq!(
@@ -1293,6 +1419,19 @@ async fn shard_ranges_split_the_gateway_between_processes() {
         services[0].store().moves(game).await.expect("moves").len(),
         1
     );
+    // The commands are written once, by the process holding shard 0 (the other process has
+    // answered clicks, so its set-up is over).
+    let registrations = fake
+        .requests()
+        .iter()
+        .filter(|r| {
+            r.method == "PUT"
+                && r.route.as_deref().is_some_and(|t| {
+                    t.starts_with("/applications/{application_id}/") && t.ends_with("/commands")
+                })
+        })
+        .count();
+    assert_eq!(registrations, 1);
     // Every interaction reached one session: the guild's shard, held by the second process.
     let guild_shard = [(GUILD_ID >> 22) % 4, 4];
     assert_eq!(guild_shard, [3, 4]);
@@ -1729,6 +1868,9 @@ async fn a_game_whose_thread_is_deleted_goes_on_in_a_new_thread() {
     let w = World::sqlite().start().await;
     let fake = &w.fake;
     let (game, thread, board) = started(fake, "short=true").await;
+    // Discord makes the new thread but the answer is lost (issue 37): the bot looks before it
+    // tries again, and the game gets one thread, not two.
+    fake.fail_after("POST /channels/{channel_id}/threads", 1, 502);
     fake.delete_thread(thread);
     let moved = fake
         .wait_until("a second thread", |st| {
@@ -1746,6 +1888,13 @@ async fn a_game_whose_thread_is_deleted_goes_on_in_a_new_thread() {
     assert_eq!(custom_ids(&again.components), custom_ids(&board.components));
     let view = w.service.lobbies().lobby(game).await.expect("game");
     assert_eq!(view.thread, Some(moved as i64));
+    assert!(fake.pending_faults().is_empty());
+    let threads = fake
+        .threads()
+        .iter()
+        .filter(|c| c.parent_id == Some(CHANNEL_ID) && c.id != thread)
+        .count();
+    assert_eq!(threads, 1, "one new thread");
     // And the game plays on there.
     let pushed = click_first(fake, &again).await;
     fake.wait_for_callback(pushed.id).await;

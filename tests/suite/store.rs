@@ -30,6 +30,7 @@ on_backends!(interactions_first_seen_once, memory);
 on_backends!(user_settings_round_trip, memory);
 on_backends!(a_servers_language_round_trip, memory);
 on_backends!(foreign_keys_are_enforced, memory);
+on_backends!(a_write_waits_out_a_lock_held_longer_than_five_seconds);
 on_backends!(corrupt_rows_are_errors_not_panics);
 on_backends!(unposted_boards_are_listed_claimed_once_and_cleared);
 
@@ -750,6 +751,21 @@ async fn foreign_keys_are_enforced(db: &Db) {
         store.schedule_job(&job).await,
         Err(StoreError::Db(_))
     ));
+}
+
+/// A writer waits out another connection's write lock held past sqlx's 5 s default (the
+/// store's `SQLITE_BUSY_TIMEOUT`) instead of failing with "database is locked": a burst of
+/// clicks on a slow disk waits, it is not refused.
+async fn a_write_waits_out_a_lock_held_longer_than_five_seconds(db: &Db) {
+    let store = db.connect().await;
+    let held = db.hold_writes().await;
+    let release = async {
+        tokio::time::sleep(std::time::Duration::from_secs(6)).await;
+        held.release().await;
+    };
+    let game = new_game(5, &[1]);
+    let (made, ()) = tokio::join!(store.create_game(&game), release);
+    made.expect("the write waited for the lock");
 }
 
 /// A job of a kind this program does not know (a newer process on the same PostgreSQL wrote

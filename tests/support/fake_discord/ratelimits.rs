@@ -34,7 +34,19 @@ pub struct RateLimits {
     /// callbacks, follow-ups and edits of an interaction's answers), limits on or off.
     pub counted: u64,
     pub exempt: u64,
+    /// DM channels opened (`POST /users/@me/channels`) in the last `DM_OPEN_WINDOW`.
+    dm_opens: VecDeque<Instant>,
+    /// DM opens refused with 40003.
+    pub dm_refused: u32,
 }
+
+/// Discord refuses a bot that opens DM channels in a burst (40003, "You are opening direct
+/// messages too fast"; `resources/user.mdx`, Create DM: "If you open a significant amount of
+/// DMs too quickly, your bot may be rate limited or blocked from opening new ones"). It
+/// publishes no numbers; the fake allows this many opens per window (Discord's seconds), counting
+/// every open, of a new channel or an existing one.
+pub const DM_OPEN_LIMIT: usize = 50;
+pub const DM_OPEN_WINDOW: f64 = 10.0;
 
 #[derive(Clone, Debug)]
 struct Bucket {
@@ -66,6 +78,8 @@ impl Default for RateLimits {
             invalid: 0,
             counted: 0,
             exempt: 0,
+            dm_opens: VecDeque::new(),
+            dm_refused: 0,
         }
     }
 }
@@ -106,6 +120,43 @@ fn hash_hex(s: &str) -> String {
 impl RateLimits {
     fn scaled(&self, secs: f64) -> Duration {
         Duration::from_secs_f64(secs * self.time_scale)
+    }
+
+    /// Another process on the same token has just opened a burst of DM channels: the window
+    /// is full until `lifts_in` from now.
+    pub fn crowd_dm_opens(&mut self, lifts_in: Duration) {
+        let window = self.scaled(DM_OPEN_WINDOW);
+        let at = Instant::now()
+            .checked_sub(window.saturating_sub(lifts_in))
+            .unwrap_or_else(Instant::now);
+        self.dm_opens = std::iter::repeat_n(at, DM_OPEN_LIMIT).collect();
+    }
+
+    /// A DM open, past the route's own bucket: `Some(retry_after)` when it is one too many in
+    /// its window (the answer is then 40003, with no `Retry-After` header: Discord documents
+    /// none for it, so the client must back off by itself).
+    pub fn dm_open(&mut self) -> Option<f64> {
+        if !self.on {
+            return None;
+        }
+        let now = Instant::now();
+        let window = self.scaled(DM_OPEN_WINDOW);
+        while self
+            .dm_opens
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= window)
+        {
+            self.dm_opens.pop_front();
+        }
+        if self.dm_opens.len() >= DM_OPEN_LIMIT {
+            let oldest = self.dm_opens.front().copied().unwrap_or(now);
+            self.dm_refused += 1;
+            self.limited += 1;
+            *self.limited_by.entry("dm_open".into()).or_default() += 1;
+            return Some((window - now.duration_since(oldest)).as_secs_f64());
+        }
+        self.dm_opens.push_back(now);
+        None
     }
 
     /// Called for every request that reached a known route with the right credentials.

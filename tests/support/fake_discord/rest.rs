@@ -436,6 +436,26 @@ impl Inner {
                 }
                 ok(v)
             }
+            // "Returns all active threads in the guild, including public and private threads.
+            // Threads are ordered by their `id`, in descending order" (`resources/guild.mdx`);
+            // `members`: the bot's own thread memberships, none kept by the fake.
+            ("GET", "/guilds/{guild_id}/threads/active") => {
+                if r.id("guild_id") != st.guild_id {
+                    st.violation(&r.label, "", "unknown guild");
+                    return error(404, 10004, "Unknown Guild");
+                }
+                let mut threads: Vec<&ChannelRec> = st
+                    .channels
+                    .values()
+                    .filter(|c| {
+                        matches!(c.kind, ChannelKind::PublicThread | ChannelKind::PrivateThread)
+                            && !c.archived
+                    })
+                    .collect();
+                threads.sort_by_key(|c| std::cmp::Reverse(c.id));
+                let list: Vec<Value> = threads.iter().map(|c| payloads::channel(c, st)).collect();
+                self.model::<model::ThreadsData>(st, r, json!({"threads": list, "members": []}))
+            }
             ("POST", "/channels/{channel_id}/typing") => {
                 if !st.channels.contains_key(&r.id("channel_id")) {
                     return unknown_channel(st, r);
@@ -546,25 +566,32 @@ impl Inner {
         if let Some(refused) = may_send(st, channel_id, !files.is_empty()) {
             return refused;
         }
-        // `enforce_nonce`: a nonce seen in this channel returns the message it made, unchanged.
+        // `enforce_nonce`: "checked for uniqueness in the past few minutes. If another message
+        // was created by the same author with the same nonce, that message will be returned"
+        // (`resources/message.mdx`): per author, in any channel, for `NONCE_SECS` of the fake's
+        // clock.
         let nonce = match body.get("nonce") {
             Some(Value::String(n)) => Some(n.clone()),
             Some(Value::Number(n)) => Some(n.to_string()),
             _ => None,
         };
         let enforced = body.get("enforce_nonce").and_then(Value::as_bool) == Some(true);
+        let author = st.bot_user_id;
+        let now = st.now();
         if let (Some(n), true) = (&nonce, enforced) {
             if n.chars().count() > 25 {
                 st.violation(&r.label, "/nonce", "longer than 25 characters");
                 return error(400, 50035, "Invalid Form Body");
             }
-            if let Some(&existing) = st.nonces.get(&(channel_id, n.clone())) {
+            st.nonces
+                .retain(|_, (_, at)| now.saturating_sub(*at) < super::state::NONCE_SECS);
+            if let Some(&(existing, _)) = st.nonces.get(&(author, n.clone())) {
                 return self.message_reply(st, r, existing);
             }
         }
         let id = st.next_id();
         if let (Some(n), true) = (nonce, enforced) {
-            st.nonces.insert((channel_id, n), id);
+            st.nonces.insert((author, n), (id, now));
         }
         let author_id = st.bot_user_id;
         let mut m = Message {
@@ -772,6 +799,18 @@ impl Inner {
     }
 
     fn open_dm(&self, st: &mut State, r: &Req) -> Reply {
+        if let Some(retry_after) = st.rate.dm_open() {
+            return Reply {
+                status: 429,
+                body: Some(json!({
+                    "message": "You are opening direct messages too fast.",
+                    "code": 40003,
+                    "retry_after": retry_after,
+                    "global": false,
+                })),
+                headers: Vec::new(),
+            };
+        }
         let recipient = match r.body().get("recipient_id") {
             Some(Value::String(s)) => s.parse::<u64>().ok(),
             Some(Value::Number(n)) => n.as_u64(),

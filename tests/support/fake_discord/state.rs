@@ -134,6 +134,9 @@ impl Behaviour {
     ];
 }
 
+/// How long Discord keeps a nonce: "the past few minutes" (`resources/message.mdx`).
+pub const NONCE_SECS: i64 = 5 * 60;
+
 /// The fake's clock: Unix seconds, moved by tests (`advance`) or read from the test's own
 /// clock (`follow`), so a thread can go idle for days in a test that lasts seconds.
 #[derive(Clone)]
@@ -430,8 +433,9 @@ pub struct State {
     pub lean: bool,
     /// Discord's rate limits (on by default).
     pub rate: super::ratelimits::RateLimits,
-    /// `enforce_nonce` messages: (channel, nonce) → the message it created.
-    pub nonces: BTreeMap<(u64, String), u64>,
+    /// `enforce_nonce` messages: (author, nonce) → the message it created and when (the
+    /// fake's clock), kept `NONCE_SECS`.
+    pub nonces: BTreeMap<(u64, String), (u64, i64)>,
     /// Interactions whose acknowledgement was carried out but answered with an error
     /// (`fail_after`): the client may rightly try again, and gets 40060.
     pub lost_acks: std::collections::BTreeSet<u64>,
