@@ -186,6 +186,10 @@ async fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("croupier: {e:#}");
+            // Its own code, for a supervisor to start it again (it reads the count afresh).
+            if e.downcast_ref::<croupier::bot::NeedsMoreShards>().is_some() {
+                return std::process::ExitCode::from(croupier::bot::EXIT_NEEDS_MORE_SHARDS);
+            }
             std::process::ExitCode::FAILURE
         }
     }
@@ -339,6 +343,8 @@ async fn serve(config: &Config, cli: &ServeCli) -> anyhow::Result<()> {
         metrics_addr: config.metrics_addr,
         metrics_token: config.metrics_token.clone(),
         pool_size: config.pool_size,
+        shard_watch: croupier::bot::SHARD_WATCH,
+        shard_recount: croupier::bot::SHARD_RECOUNT,
     };
     croupier::bot::run_bot(bot, config.timers.clone(), croupier::bot::shutdown_signal()).await
 }

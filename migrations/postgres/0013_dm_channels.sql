@@ -8,3 +8,11 @@ CREATE TABLE dm_channels (
     channel   BIGINT NOT NULL,
     opened_at BIGINT NOT NULL
 );
+
+-- The bot processes running on this database, each seen at most a few seconds ago (issue 37).
+-- Discord's global limit belongs to the bot's token, not to a process: each process paces
+-- itself at the limit divided by the processes alive here.
+CREATE TABLE processes (
+    id      TEXT PRIMARY KEY,
+    seen_at BIGINT NOT NULL
+);

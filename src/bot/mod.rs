@@ -74,7 +74,44 @@ pub struct BotConfig {
     pub metrics_token: Option<Token>,
     /// `DATABASE_POOL_SIZE`: the store's connections at most (`None`: the backend's default).
     pub pool_size: Option<u32>,
+    /// How often the shards are looked at: one not connected at two looks in a row makes the
+    /// bot ask Discord how many shards it recommends ([`NeedsMoreShards`]).
+    pub shard_watch: Duration,
+    /// How often the recommended shard count is asked anyway (a bot grows past 2,500 servers a
+    /// shard while it runs).
+    pub shard_recount: Duration,
 }
+
+/// Looks at the shards every minute by default.
+pub const SHARD_WATCH: Duration = Duration::from_secs(60);
+/// Asks Discord for the recommended shard count every day by default.
+pub const SHARD_RECOUNT: Duration = Duration::from_secs(24 * 3600);
+
+/// The bot must be started again with more shards: Discord closed a shard with 4011 ("sharding
+/// required": over 2,500 servers on one shard), or recommends more shards than this process
+/// was started with. serenity 0.12.5's shard runner spins on a 4011 without end, so the process
+/// ends and its supervisor starts it again, which reads the count afresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NeedsMoreShards {
+    pub running: u32,
+    pub recommended: u32,
+}
+
+/// The exit code of [`NeedsMoreShards`] (`EX_TEMPFAIL`): a supervisor restarts the bot.
+pub const EXIT_NEEDS_MORE_SHARDS: u8 = 75;
+
+impl std::fmt::Display for NeedsMoreShards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Discord recommends {} shards and this process runs {}: start it again (with \
+             --shards, give the processes more shards)",
+            self.recommended, self.running
+        )
+    }
+}
+
+impl std::error::Error for NeedsMoreShards {}
 
 impl std::fmt::Debug for BotConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -93,6 +130,8 @@ impl std::fmt::Debug for BotConfig {
             .field("metrics_addr", &self.metrics_addr)
             .field("metrics_token", &self.metrics_token)
             .field("pool_size", &self.pool_size)
+            .field("shard_watch", &self.shard_watch)
+            .field("shard_recount", &self.shard_recount)
             .finish_non_exhaustive()
     }
 }
@@ -267,6 +306,18 @@ pub async fn run_with_service(
     let pace = Arc::new(pace::Pace::new(config.global_limit));
     let scheduler_pace = Arc::clone(&pace);
     let startup_pace = Arc::clone(&pace);
+    // The token's limits are shared by the processes alive on this database: count them
+    // before the first request, then keep counting.
+    let process = process_id();
+    match service.heartbeat(&process, now()).await {
+        Ok(n) => pace.share(n),
+        Err(e) => tracing::warn!(error = %e, "could not count the bot's processes"),
+    }
+    let heartbeat = tokio::spawn(heartbeat_loop(
+        service.clone(),
+        process.clone(),
+        Arc::clone(&pace),
+    ));
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands,
@@ -355,6 +406,13 @@ pub async fn run_with_service(
             tick,
         ))
     });
+    let mut watch = tokio::spawn(shard_watch(
+        Arc::clone(&client.http),
+        Arc::clone(&client.shard_manager),
+        shard_range.map(|r| r.total),
+        (config.shard_watch, config.shard_recount),
+        Arc::clone(&startup_pace),
+    ));
     let shards = Arc::clone(&client.shard_manager);
     let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
@@ -395,10 +453,19 @@ pub async fn run_with_service(
                     }
                 }
             }
-        } => started,
+        } => started.map_err(anyhow::Error::from),
         _ = stopped_rx => Ok(()),
+        Ok(more) = &mut watch => {
+            tracing::error!(running = more.running, recommended = more.recommended, "Discord asks for more shards; stopping so the bot starts again with them");
+            Err(more.into())
+        }
     };
     janitor.abort();
+    heartbeat.abort();
+    watch.abort();
+    if let Err(e) = ops_service.leave(&process).await {
+        tracing::warn!(error = %e, "could not sign this process off");
+    }
     if let Some(s) = scheduler {
         s.abort();
     }
@@ -407,6 +474,81 @@ pub async fn run_with_service(
     }
     ended?;
     Ok(())
+}
+
+/// Watches the shards (see [`NeedsMoreShards`]); returns when the process must start again.
+/// `fixed_total`: the shard count of `--shards`; `None`: every shard runs here.
+async fn shard_watch(
+    http: Arc<serenity::Http>,
+    shards: Arc<serenity::ShardManager>,
+    fixed_total: Option<u32>,
+    (every, recount): (Duration, Duration),
+    pace: Arc<pace::Pace>,
+) -> NeedsMoreShards {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut counted_at = tokio::time::Instant::now();
+    let mut was_down = false;
+    loop {
+        tick.tick().await;
+        let (connected, started) = shard_stages(&shards).await;
+        // A shard reconnecting is down for a moment; one down at two looks may be refused.
+        let down = started > 0 && connected < started;
+        let ask = (down && was_down) || counted_at.elapsed() >= recount;
+        was_down = down;
+        if !ask || started == 0 {
+            continue;
+        }
+        counted_at = tokio::time::Instant::now();
+        pace.counted().await;
+        let recommended = match http.get_bot_gateway().await {
+            Ok(gateway) => gateway.shards,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not ask Discord how many shards it recommends");
+                continue;
+            }
+        };
+        let running = fixed_total.unwrap_or_else(|| u32::try_from(started).unwrap_or(u32::MAX));
+        if recommended > running {
+            return NeedsMoreShards {
+                running,
+                recommended,
+            };
+        }
+    }
+}
+
+/// How often a process says it is alive (and learns how many others are).
+pub const HEARTBEAT: Duration = Duration::from_secs(2);
+
+/// A name for this process among those on the database: host, process id and start time.
+fn process_id() -> String {
+    let host = std::env::var("HOSTNAME").unwrap_or_default();
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{host}:{}:{started}", std::process::id())
+}
+
+/// Heartbeats every [`HEARTBEAT`] and keeps the pace at this process's share of the token.
+async fn heartbeat_loop(service: Service, process: String, pace: Arc<pace::Pace>) {
+    let mut every = tokio::time::interval(HEARTBEAT);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last = 0;
+    loop {
+        every.tick().await;
+        match service.heartbeat(&process, now()).await {
+            Ok(n) => {
+                if n != last {
+                    tracing::info!(processes = n, "the token's limits are shared");
+                    last = n;
+                }
+                pace.share(n);
+            }
+            // The database out of reach: keep the last share (its clicks fail anyway).
+            Err(e) => tracing::warn!(error = %e, "could not count the bot's processes"),
+        }
+    }
 }
 
 /// Counts the requests serenity's rate limiter holds back (its only hook: an event handler's
@@ -920,6 +1062,8 @@ mod tests {
             metrics_addr: None,
             metrics_token: Some(Token::new("scrape-canary")),
             pool_size: Some(3),
+            shard_watch: SHARD_WATCH,
+            shard_recount: SHARD_RECOUNT,
         };
         let shown = format!("{config:?} {config:#?}");
         for secret in ["hunter2", "bot-token-canary", "scrape-canary"] {

@@ -9,6 +9,10 @@
 //! steadily, so no one-second window ever holds more than the limit. Exempt calls
 //! (acknowledgements, edits of an interaction's answers) do not come here. The bot and its
 //! scheduler share one `Pace` (`Data::pace`).
+//!
+//! The limit is the token's, not the process's: processes on one database heartbeat there
+//! (`Service::heartbeat`, every `HEARTBEAT`) and each keeps to the limit divided by the
+//! processes alive (`Pace::share`). ARCHITECTURE.md says why a share and not a shared bucket.
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -27,7 +31,9 @@ pub const DM_OPEN_WINDOW: Duration = Duration::from_secs(10);
 
 #[derive(Debug)]
 pub struct Pace {
-    /// Every counted request.
+    /// The token's global limit, requests per second.
+    limit: u32,
+    /// Every counted request, at this process's share of the limit.
     global: Rate,
     /// DM channel opens, also counted.
     dm_opens: Rate,
@@ -35,23 +41,37 @@ pub struct Pace {
 
 /// A generic cell rate: `limit` per `window`, a fifth of it at once, then the rest steadily.
 #[derive(Debug)]
-struct Rate {
+struct Rate(Mutex<Cells>);
+
+#[derive(Debug)]
+struct Cells {
     /// One steady request every `interval`.
     interval: Duration,
     /// How far ahead of the steady rate a burst may run (`burst - 1` intervals).
     tolerance: Duration,
     /// When the next request would be due at the steady rate (the "theoretical arrival
     /// time").
-    due: Mutex<Option<Instant>>,
+    due: Option<Instant>,
 }
 
 impl Pace {
     /// A pace that keeps any one second under `limit` requests (at least 1).
     pub fn new(limit: u32) -> Pace {
         Pace {
+            limit,
             global: Rate::new(limit, Duration::from_secs(1)),
             dm_opens: Rate::new(DM_OPEN_LIMIT, DM_OPEN_WINDOW),
         }
+    }
+
+    /// `processes` processes run on this token (the database says how many are alive): this
+    /// one keeps to its share of the global limit, and of the DM opens.
+    pub fn share(&self, processes: u32) {
+        let n = processes.max(1);
+        self.global
+            .set((self.limit / n).max(1), Duration::from_secs(1));
+        self.dm_opens
+            .set((DM_OPEN_LIMIT / n).max(1), DM_OPEN_WINDOW);
     }
 
     /// Waits until one more counted request may go.
@@ -69,15 +89,34 @@ impl Pace {
 impl Rate {
     /// No window of `window` holds more than `limit` (at least 1).
     fn new(limit: u32, window: Duration) -> Rate {
+        let (interval, tolerance) = Rate::cells(limit, window);
+        Rate(Mutex::new(Cells {
+            interval,
+            tolerance,
+            due: None,
+        }))
+    }
+
+    fn cells(limit: u32, window: Duration) -> (Duration, Duration) {
         let limit = limit.max(1);
         let burst = (limit / 5).max(1);
         let rate = (limit - burst).max(1);
         let interval = window / rate;
-        Rate {
-            interval,
-            tolerance: interval * (burst - 1),
-            due: Mutex::new(None),
-        }
+        (interval, interval * (burst - 1))
+    }
+
+    /// From now on, `limit` per `window` (the places already taken keep their times).
+    fn set(&self, limit: u32, window: Duration) {
+        let (interval, tolerance) = Rate::cells(limit, window);
+        let mut cells = self.lock();
+        cells.interval = interval;
+        cells.tolerance = tolerance;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cells> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     async fn wait(&self) {
@@ -88,13 +127,10 @@ impl Rate {
 
     /// Takes a place at `now`; returns when to go, if not at once.
     fn reserve(&self, now: Instant) -> Option<Instant> {
-        let mut due = self
-            .due
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let tat = due.map_or(now, |d| d.max(now));
-        *due = Some(tat + self.interval);
-        let go = tat.checked_sub(self.tolerance).unwrap_or(now);
+        let mut cells = self.lock();
+        let tat = cells.due.map_or(now, |d| d.max(now));
+        cells.due = Some(tat + cells.interval);
+        let go = tat.checked_sub(cells.tolerance).unwrap_or(now);
         (go > now).then_some(go)
     }
 }
@@ -141,6 +177,19 @@ mod tests {
             times[499].duration_since(start),
             Duration::from_millis(12_250)
         );
+        // Two processes on the token: each keeps under half the limit.
+        let pace = Pace::new(50);
+        pace.share(2);
+        let times: Vec<Instant> = (0..250)
+            .map(|_| pace.global.reserve(start).unwrap_or(start))
+            .collect();
+        for (i, t) in times.iter().enumerate() {
+            let within = times[i..]
+                .iter()
+                .take_while(|u| **u < *t + Duration::from_secs(1))
+                .count();
+            assert!(within <= 25, "{within} in a second from #{i}");
+        }
         // DM opens: no window of ten seconds holds more than the limit.
         let opens = Rate::new(DM_OPEN_LIMIT, DM_OPEN_WINDOW);
         let times: Vec<Instant> = (0..100)

@@ -383,11 +383,30 @@ impl Service {
         Ok(self.core.store.ping().await?)
     }
 
+    /// Records that this bot process (`id`) is alive at `now` (wall-clock seconds) and says
+    /// how many are alive on this database, this one included: they share the token's limits.
+    pub async fn heartbeat(&self, id: &str, now: i64) -> Result<u32, ServiceError> {
+        Ok(self
+            .core
+            .store
+            .heartbeat(id, now, now - PROCESS_STALE_SECS)
+            .await?)
+    }
+
+    /// This process stops: the others take its share at once.
+    pub async fn leave(&self, id: &str) -> Result<(), ServiceError> {
+        Ok(self.core.store.forget_process(id).await?)
+    }
+
     /// Closes the store's connections (a clean exit: SQLite's log is folded into its file).
     pub async fn close(&self) {
         self.core.store.close().await;
     }
 }
+
+/// A process not seen for this long (wall-clock seconds) is no longer counted among those
+/// that share the token's limits (it heartbeats every `bot::HEARTBEAT`, two seconds).
+pub const PROCESS_STALE_SECS: i64 = 10;
 
 /// See [`Service::moves`].
 #[derive(Clone, Copy)]

@@ -237,6 +237,42 @@ impl Store {
         Ok(())
     }
 
+    /// Records that bot process `id` is alive at `now` and forgets processes not seen since
+    /// `stale_before`; returns how many are alive, this one included.
+    pub async fn heartbeat(
+        &self,
+        id: &str,
+        now: i64,
+        stale_before: i64,
+    ) -> Result<u32, StoreError> {
+        sqlx::query(
+            "INSERT INTO processes (id, seen_at) VALUES ($1, $2) \
+             ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        sqlx::query("DELETE FROM processes WHERE seen_at < $1")
+            .bind(stale_before)
+            .execute(&self.pool)
+            .await?;
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM processes")
+            .fetch_one(&self.pool)
+            .await?;
+        let n: i64 = get(&row, "n")?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX).max(1))
+    }
+
+    /// Forgets bot process `id` (a clean exit: the others take its share at once).
+    pub async fn forget_process(&self, id: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM processes WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// True the first time an interaction id is seen, false ever after (until forgotten):
     /// a redelivered or double-clicked interaction is handled once, across processes.
     pub async fn first_seen(&self, interaction: i64, now: i64) -> Result<bool, StoreError> {

@@ -572,3 +572,91 @@ async fn a_burst_of_reminders_stays_under_the_global_limit() {
     assert_eq!(fake.rate_limited(), 0, "no 429 from the fake's limits");
     bot.stop_clean(&fake).await;
 }
+
+/// Issue 37: Discord's global limit belongs to the token. Two processes on one PostgreSQL
+/// database count each other (a heartbeat in the database) and each keeps to half the limit:
+/// a burst of sixty reminders, each a DM to a member never written to (an open and a message),
+/// spread over both processes' schedulers, meets no 429 under a global limit of 10 a second,
+/// and every reminder arrives once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_one_token_keep_together_under_the_global_limit() {
+    const GAMES: u64 = 60;
+    const LIMIT: u32 = 10;
+    let Some(db) = store_db::Db::postgres("faults_two_processes_limit").await else {
+        return;
+    };
+    let clock = croupier::clock::ManualClock::new(1_789_948_800);
+    let service_on = || async {
+        Service::new(Store::connect(&db.url).await.expect("postgres store"))
+            .with_clock(Arc::new(clock.clone()))
+    };
+    let service = service_on().await;
+    let fake = FakeDiscord::start().await;
+    fake.rate_limits(|r| r.global_per_sec = LIMIT as usize);
+    let mut deciders = Vec::new();
+    for i in 0..GAMES {
+        let (a, b) = (7_200_000_000_000_000 + 2 * i, 7_200_000_000_000_001 + 2 * i);
+        fake.add_user(a, &format!("a{i}"));
+        fake.add_user(b, &format!("b{i}"));
+        let game = start_direct(
+            &service,
+            croupier::engine::GameKind::Cortexcape,
+            croupier::engine::GameOptions::new(),
+            &[(a, &format!("a{i}")), (b, &format!("b{i}"))],
+            CHANNEL_ID,
+            i,
+        )
+        .await;
+        let loaded = service.load(game).await.expect("game");
+        let seat = loaded.game.prompt().expect("a prompt").seat;
+        deciders.push(if seat.index() == 0 { a } else { b });
+    }
+    let mut bots = Vec::new();
+    for _ in 0..2 {
+        let mut config = config(
+            croupier::secret::Token::new(TOKEN),
+            &fake,
+            None,
+            Some(Duration::from_millis(50)),
+        );
+        config.global_limit = LIMIT;
+        bots.push(Bot::start_with(&fake, service_on().await, config).await);
+    }
+    // Each has counted the other (one heartbeat is two seconds).
+    tokio::time::sleep(croupier::bot::HEARTBEAT + Duration::from_millis(500)).await;
+    let (before, _) = fake.request_counts();
+    let started = Instant::now();
+    clock.advance(13 * 3600);
+    for user in &deciders {
+        fake.wait_until("every reminder sent", |st| {
+            let dm = st
+                .channels
+                .values()
+                .find(|c| c.recipient == Some(*user))?
+                .id;
+            st.messages
+                .iter()
+                .any(|m| m.channel_id == dm && !m.content.is_empty())
+                .then_some(())
+        })
+        .await;
+    }
+    let took = started.elapsed();
+    let (after, _) = fake.request_counts();
+    let counted = after - before;
+    eprintln!(
+        "two processes, global limit {LIMIT}/s: {counted} counted requests in {:.1} s ({:.1}/s), {} 429s",
+        took.as_secs_f64(),
+        counted as f64 / took.as_secs_f64(),
+        fake.rate_limited()
+    );
+    assert!(counted >= 2 * GAMES, "{counted}");
+    assert_eq!(fake.rate_limited(), 0, "no 429 from the fake's limits");
+    for user in &deciders {
+        assert_eq!(fake.dms(*user).len(), 1, "one reminder for {user}");
+    }
+    for bot in bots {
+        bot.stop_clean(&fake).await;
+    }
+    db.finish().await;
+}

@@ -73,6 +73,58 @@ impl Drop for OwnRuntimeBot {
     }
 }
 
+/// How a bot that must start again ends (within 30 s).
+async fn ends(mut bot: OwnRuntimeBot, fake: &FakeDiscord) -> croupier::bot::NeedsMoreShards {
+    let ended = bot.ended.take().expect("running");
+    match tokio::time::timeout(Duration::from_secs(30), ended).await {
+        Ok(Ok(Err(e))) => *e
+            .downcast_ref::<croupier::bot::NeedsMoreShards>()
+            .unwrap_or_else(|| panic!("another error: {e:#}")),
+        other => {
+            let asked: Vec<String> = fake
+                .requests()
+                .iter()
+                .map(|r| format!("{} {:?} {}", r.method, r.route, r.status))
+                .collect();
+            panic!("the bot did not end for its shards: {other:?}; requests: {asked:#?}")
+        }
+    }
+}
+
+/// Issue 37: a bot that outgrows its shard count ends, for its supervisor to start it again
+/// with the count Discord recommends (`NeedsMoreShards`, exit code 75). Started automatically
+/// on one shard, it asks `GET /gateway/bot` again as time goes (a day in production), finds the
+/// guilds grew past one shard, and ends before a shard re-identifies into Discord's 4011.
+/// (A shard already refused with 4011 is not seen: serenity 0.12.5's runner then spins on its
+/// closed socket and starves the runtime, so nothing else of the bot runs; RELIABILITY.md.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_that_outgrows_its_shards_ends_to_be_started_again() {
+    use croupier::bot::NeedsMoreShards;
+    // One shard is enough at first; then the bot joins more guilds than one shard may hold.
+    let fake = FakeDiscord::start().await;
+    let db = Db::sqlite_file();
+    let automatic = BotConfig {
+        dev_guild: None,
+        shard_watch: Duration::from_millis(200),
+        shard_recount: Duration::from_secs(1),
+        ..config(Token::new(TOKEN), &fake, None, None)
+    };
+    let bot = OwnRuntimeBot::start(automatic, db.url.clone());
+    fake.wait_until("one shard connected", |st| {
+        (st.sessions.iter().filter(|s| s.tx.is_some()).count() == 1).then_some(())
+    })
+    .await;
+    fake.set_shard_guild_limit(2);
+    fake.add_guilds(2);
+    assert_eq!(
+        ends(bot, &fake).await,
+        NeedsMoreShards {
+            running: 1,
+            recommended: 2
+        }
+    );
+}
+
 /// Past one shard's guilds (the fake's limit set to 2, three guilds), the bot started without
 /// `--shards` on SQLite asks `GET /gateway/bot`, starts the two shards it recommends, and
 /// serves `/play` in a guild of each shard. Before: one shard, closed by Discord with 4011

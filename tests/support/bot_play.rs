@@ -284,6 +284,8 @@ pub fn config(
         metrics_addr: None,
         metrics_token: None,
         pool_size: None,
+        shard_watch: croupier::bot::SHARD_WATCH,
+        shard_recount: croupier::bot::SHARD_RECOUNT,
     }
 }
 
