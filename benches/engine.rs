@@ -80,6 +80,7 @@ fn render_and_encode_board(b: Bencher) {
     let ctx = RenderCtx {
         lang: croupier::i18n::Lang::En,
         names: vec!["Ann".into(), "Bob".into(), "Cleo".into()],
+        stopped: false,
     };
     let view = game.public_view();
     let png = encode_png(&<Cortexcape as Present>::render_public(&view, &ctx));
@@ -164,6 +165,7 @@ macro_rules! game_benches {
                         .iter()
                         .map(|s| s.to_string())
                         .collect(),
+                    stopped: false,
                 };
                 let view = game.public_view();
                 let png = encode_png(&<$game as Present>::render_public(&view, &ctx));

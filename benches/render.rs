@@ -104,6 +104,7 @@ fn ctx(case: &Case) -> RenderCtx {
     RenderCtx {
         lang: case.lang,
         names: NAMES[..case.seats].iter().map(|s| s.to_string()).collect(),
+        stopped: false,
     }
 }
 
@@ -347,6 +348,7 @@ fn names_table(samples: usize, only: Option<&str>, depth: Option<usize>) {
         let scripts = RenderCtx {
             lang: case.lang,
             names: long_names(case.seats, 200),
+            stopped: false,
         };
         let a = median_of(samples, || {
             black_box(game.render_public(black_box(&latin)));
@@ -390,6 +392,7 @@ fn names_table(samples: usize, only: Option<&str>, depth: Option<usize>) {
                 names: (0..4)
                     .map(|i| format!("{i}Maximilien ").chars().cycle().take(n).collect())
                     .collect(),
+                stopped: false,
             };
             ms(median_of(samples.min(21), || {
                 black_box(game.render_public(black_box(&ctx)));

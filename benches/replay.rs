@@ -84,6 +84,7 @@ fn main() {
         let ctx = RenderCtx {
             lang: Lang::En,
             names: NAMES[..seats].iter().map(|s| s.to_string()).collect(),
+            stopped: false,
         };
         let (mut renders, mut encodes, mut totals, mut olds) = (vec![], vec![], vec![], vec![]);
         let (mut gif, mut old) = (Vec::new(), Vec::new());

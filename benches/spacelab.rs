@@ -68,6 +68,7 @@ fn ctx() -> RenderCtx {
     RenderCtx {
         lang: croupier::i18n::Lang::En,
         names: vec!["Ann".into(), "Bob".into(), "Cleo".into(), "Dev".into()],
+        stopped: false,
     }
 }
 

@@ -316,6 +316,22 @@ pub fn human_duration(secs: i64) -> String {
     }
 }
 
+/// A length as [`parse_duration`] reads it back, in few characters: `2d12h`, `1h30m`.
+pub fn compact_duration(secs: i64) -> String {
+    let secs = secs.max(0);
+    let (d, h, m) = (secs / DAY, secs % DAY / HOUR, secs % HOUR / MINUTE);
+    let mut out = String::new();
+    for (n, unit) in [(d, 'd'), (h, 'h'), (m, 'm')] {
+        if n > 0 {
+            out.push_str(&format!("{n}{unit}"));
+        }
+    }
+    if out.is_empty() {
+        out.push_str("1m");
+    }
+    out
+}
+
 /// `24h`, `12 h`, `3d`, `90m`, `1d12h`: a clock length in seconds. `none`/`off`/`0` is `Some(None)`.
 pub fn parse_duration(s: &str) -> Option<Option<i64>> {
     let s = s.trim().to_ascii_lowercase().replace(' ', "");
@@ -370,6 +386,19 @@ mod tests {
         let shared = c.clone();
         c.advance(50);
         assert_eq!(shared.now(), 150);
+    }
+
+    #[test]
+    fn compact_durations_read_back() {
+        for (secs, s) in [
+            (60 * HOUR, "2d12h"),
+            (90 * MINUTE, "1h30m"),
+            (DAY, "1d"),
+            (DAY + MINUTE, "1d1m"),
+        ] {
+            assert_eq!(compact_duration(secs), s);
+            assert_eq!(parse_duration(s), Some(Some(secs)));
+        }
     }
 
     #[test]

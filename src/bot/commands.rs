@@ -210,6 +210,7 @@ pub async fn play(
         return Ok(());
     }
     let service = &ctx.data().service;
+    refuse_in_a_games_thread(ctx).await?;
     // The server's own language is read only when the host did not ask for one.
     let server = match (asked, place.guild) {
         (None, Some(guild)) => service.players().server_lang(guild).await?,
@@ -259,6 +260,39 @@ pub async fn play(
         send::check_dm(ctx.http(), ctx.data(), &view, author_id(ctx), plang).await;
     }
     Ok(())
+}
+
+/// `/play` in a game's thread is refused, naming that game and the channel to open a new one
+/// in: a lobby there would mix two games in one thread (and its game could not have a thread
+/// of its own: Discord starts none inside a thread). Only threads are looked up.
+async fn refuse_in_a_games_thread(ctx: Context<'_>) -> Result<(), Error> {
+    let in_thread = match ctx {
+        Context::Application(a) => a
+            .interaction
+            .channel
+            .as_ref()
+            .is_none_or(|c| super::common::is_thread(c.kind)),
+        Context::Prefix(_) => true,
+    };
+    if !in_thread {
+        return Ok(());
+    }
+    let service = &ctx.data().service;
+    let here = id_i64(ctx.channel_id().get());
+    let Some(game) = service.find().game_of_thread(here).await? else {
+        return Ok(());
+    };
+    let view = service.lobbies().lobby(game).await?;
+    let channel = view
+        .channel
+        .map(|c| format!("<#{}>", super::id_u64(c)))
+        .unwrap_or_default();
+    Err(Error::User(
+        Text::new("bot.error.play_in_game_thread")
+            .arg("game", view.kind.display_name())
+            .arg("id", game.0)
+            .arg("channel", channel),
+    ))
 }
 
 /// Play an option (or several, separated by `;`).
@@ -492,13 +526,47 @@ pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
     let text = if lines.is_empty() {
         Text::new("bot.games.none").render(lang)
     } else {
-        lines
-            .iter()
-            .map(|l| l.text(lang))
-            .collect::<Vec<_>>()
-            .join("\n")
+        let lines: Vec<String> = lines.iter().map(|l| l.text(lang)).collect();
+        first_lines_that_fit(&lines, 2000, |n| {
+            Text::new("bot.games.more").arg("n", n).render(lang)
+        })
     };
     send::reply_text(ctx, &text).await
+}
+
+/// The first lines within `max` characters, whole: when they do not all fit, as many as fit
+/// with `more(n)` for the `n` left out on a last line.
+pub fn first_lines_that_fit(
+    lines: &[String],
+    max: usize,
+    more: impl Fn(usize) -> String,
+) -> String {
+    let all = lines.join("\n");
+    if all.chars().count() <= max {
+        return all;
+    }
+    // Room for the note at its longest (a count only shrinks as lines are kept).
+    let room = max.saturating_sub(more(lines.len()).chars().count() + 1);
+    let mut out = String::new();
+    let mut size = 0;
+    let mut kept = 0;
+    for line in lines {
+        let len = line.chars().count() + usize::from(kept > 0);
+        if size + len > room {
+            break;
+        }
+        if kept > 0 {
+            out.push('\n');
+        }
+        out.push_str(line);
+        size += len;
+        kept += 1;
+    }
+    if kept > 0 {
+        out.push('\n');
+    }
+    out.push_str(&more(lines.len() - kept));
+    out
 }
 
 #[cfg(test)]
@@ -521,6 +589,18 @@ mod tests {
         assert_eq!(o.get("max_rounds").map(String::as_str), Some("20"));
         let o = parse_options("colours=Yellow,red").unwrap();
         assert!(crate::engine::GameKind::Portal.setup(&o, 2, 1).is_ok());
+    }
+
+    #[test]
+    fn games_keep_whole_lines() {
+        let lines: Vec<String> = (1..=5).map(|i| format!("{i}. xxxxxxxx")).collect();
+        let more = |n: usize| format!("+{n}");
+        assert_eq!(first_lines_that_fit(&lines, 100, more), lines.join("\n"));
+        assert_eq!(
+            first_lines_that_fit(&lines, 30, more),
+            "1. xxxxxxxx\n2. xxxxxxxx\n+3"
+        );
+        assert_eq!(first_lines_that_fit(&lines, 5, more), "+5");
     }
 
     #[test]

@@ -290,10 +290,30 @@ pub async fn autocomplete_clock(
         .filter(|c| c.starts_with(&p))
         .map(|c| (*c).to_string())
         .collect();
-    if out.is_empty() && parse_duration(&p).is_some() {
-        out.push(p);
+    // What the member typed, when it reads as a length; past Discord's 100 characters for a
+    // choice's name and value, in its short form (`1h 1h …` sixty times is `2d12h`).
+    if out.is_empty() {
+        match parse_duration(&p) {
+            Some(_) if p.chars().count() <= MAX_CHOICE => out.push(p),
+            Some(Some(secs)) => out.push(crate::clock::compact_duration(secs)),
+            Some(None) => out.push("none".to_string()),
+            None => {}
+        }
     }
     suggest(out)
+}
+
+/// Discord's longest autocomplete choice: its name and its string value, 100 characters each.
+pub const MAX_CHOICE: usize = 100;
+
+/// Whether a channel is a thread (where Discord starts no thread: 400 / 50024).
+pub fn is_thread(kind: serenity::ChannelType) -> bool {
+    matches!(
+        kind,
+        serenity::ChannelType::PublicThread
+            | serenity::ChannelType::PrivateThread
+            | serenity::ChannelType::NewsThread
+    )
 }
 
 pub async fn autocomplete_policy(

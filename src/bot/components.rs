@@ -631,8 +631,10 @@ async fn follow(
 }
 
 /// A started game gets its thread, from the lobby message, so several games share a channel
-/// without mixing. Without the permission (or inside a thread already) it stays where it is.
-/// Its players are added to whichever thread it is played in, which is returned.
+/// without mixing. Without the permission it stays where it is. A lobby inside a thread (one a
+/// member started) is played in that thread: Discord starts no thread inside a thread (400 /
+/// 50024), so none is asked for. Its players are added to whichever thread it is played in; the
+/// game's own thread, if it got one, is returned.
 async fn open_thread(
     http: &serenity::Http,
     click: &ComponentInteraction,
@@ -645,6 +647,15 @@ async fn open_thread(
         let id = serenity::ChannelId::new(super::id_u64(thread).max(1));
         add_players_to_thread(http, data, &view, id).await;
         return Some(thread);
+    }
+    // The thread is the member's, not the game's: it is not archived or renamed for the game.
+    if click
+        .channel
+        .as_ref()
+        .is_some_and(|c| super::common::is_thread(c.kind))
+    {
+        add_players_to_thread(http, data, &view, click.channel_id).await;
+        return None;
     }
     // A server's active threads are capped for everyone: past the bot's share, the game is
     // played in its channel.

@@ -280,13 +280,7 @@ pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
                 ButtonStyle::Secondary,
             )])];
         }
-        GameStatus::Finished => {
-            return vec![CreateActionRow::Buttons(vec![button(
-                LobbyAction::Rematch,
-                "bot.rematch.button",
-                ButtonStyle::Primary,
-            )])];
-        }
+        GameStatus::Finished => return vec![rematch_row(view.game, lang)],
         _ => return Vec::new(),
     }
     let mut rows = vec![CreateActionRow::Buttons(vec![
@@ -319,6 +313,19 @@ pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
         rows.push(CreateActionRow::Buttons(bots));
     }
     rows
+}
+
+/// The Rematch button of a finished game: on its lobby message and on its result card.
+pub fn rematch_row(game: GameId, lang: Lang) -> CreateActionRow {
+    CreateActionRow::Buttons(vec![CreateButton::new(
+        CustomId::Lobby {
+            game,
+            action: LobbyAction::Rematch,
+        }
+        .encode(),
+    )
+    .label(Text::new("bot.rematch.button").render(lang))
+    .style(ButtonStyle::Primary)])
 }
 
 /// Where a game's messages go: its thread, else its channel; nowhere while its place is lost.
@@ -699,8 +706,9 @@ pub async fn deliver_after(
 }
 
 /// A game is over: the result card goes to its place, mentioning every seated player once,
-/// and the lobby message in the channel becomes the result, with a link to the card and the
-/// Rematch button. A failure is logged: the final board already says who won.
+/// with the Rematch button, and the lobby message in the channel becomes the result, with a
+/// link to the card and the Rematch button too. A failure is logged: the final board already
+/// says who won.
 pub async fn announce_result(http: &serenity::Http, data: &Data, view: &LobbyView, lang: Lang) {
     let game = view.game;
     let result = match data.service.records().result(game, lang).await {
@@ -720,10 +728,16 @@ pub async fn announce_result(http: &serenity::Http, data: &Data, view: &LobbyVie
             .add_file(
                 CreateAttachment::bytes(result.png.clone(), RESULT_FILE)
                     .description(alt(&result.alt)),
-            );
-        // The animated replay (issue 24), when it could be built.
+            )
+            .components(vec![rematch_row(game, lang)]);
+        // The animated replay (issue 24), when it could be built, described for screen readers.
         if let Some(gif) = &result.gif {
-            msg = msg.add_file(CreateAttachment::bytes(gif.clone(), REPLAY_GIF_FILE));
+            let described = Text::new("bot.result.replay_alt")
+                .arg("summary", result.summary.replace("**", ""))
+                .render(lang);
+            msg = msg.add_file(
+                CreateAttachment::bytes(gif.clone(), REPLAY_GIF_FILE).description(alt(&described)),
+            );
         }
         let msg = msg
             .nonce(serenity::Nonce::String(format!("r{}", game.0)))

@@ -208,6 +208,9 @@ pub struct RenderCtx {
     pub lang: Lang,
     /// Display name per seat.
     pub names: Vec<String>,
+    /// The game was stopped before its own end (a resignation, a cancel): its last position
+    /// may still ask a seat to decide, but nothing shows it as anyone's turn any more.
+    pub stopped: bool,
 }
 
 impl RenderCtx {

@@ -6,9 +6,33 @@ use super::*;
 impl Boards<'_> {
     /// The current board (and the viewer's private post, if any) without changing anything,
     /// to show to one member: the players' settings are not read (nothing is posted).
+    /// A game stopped by a resignation or a cancel shows no turn and no options: the standings
+    /// after the resignation (see [`Boards::show_ended`]), or that it was cancelled.
     pub async fn show(self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
         let loaded = self.core.load(game).await?;
-        Ok(output::after_change(&loaded, &[], lang))
+        if !stopped(&loaded) {
+            return Ok(output::after_change(&loaded, &[], lang));
+        }
+        if loaded.record.status == GameStatus::Cancelled {
+            let mut out = output::after_change(&loaded, &[], lang);
+            let board = &mut out.board;
+            board.prompt = None;
+            board.deadline = None;
+            board.mention = None;
+            board.text = Text::new("bot.cancelled")
+                .arg("game", loaded.record.kind.display_name())
+                .arg("id", game.0)
+                .render(lang);
+            return Ok(out);
+        }
+        let resigned = self.core.store.ending(game).await?.resigned;
+        let note = resigned.map_or_else(String::new, |seat| {
+            Text::new("bot.resigned")
+                .arg("seat", seat)
+                .arg("id", game.0)
+                .render_with(lang, &loaded.names())
+        });
+        Ok(ended(&loaded, resigned, note.trim(), lang))
     }
 
     /// The board as a front end opening a stored game shows it, with the events it showed
@@ -41,20 +65,8 @@ impl Boards<'_> {
         lang: Lang,
     ) -> Result<Outputs, ServiceError> {
         let loaded = self.core.load(game).await?;
-        let mut out = output::after_change(&loaded, &[], lang);
         let resigned = self.core.store.ending(game).await?.resigned;
-        let outcome = standings(loaded.game.as_ref(), resigned);
-        let board = &mut out.board;
-        board.prompt = None;
-        board.deadline = None;
-        board.mention = None;
-        board.text = format!(
-            "{note}\n{}",
-            outcome_text(&outcome).render_with(lang, &loaded.names())
-        );
-        board.scores.clone_from(&outcome.scores);
-        board.outcome = Some(outcome);
-        Ok(out)
+        Ok(ended(&loaded, resigned, note, lang))
     }
 
     /// [`Boards::show`] to post again in the game's place: with what the players' settings
@@ -129,4 +141,24 @@ impl Boards<'_> {
         out.board.text = output::board_text(&loaded, &out.board.events, lang);
         Ok(Some(out))
     }
+}
+
+/// The board of a game ended by a resignation (`resigned`) or stopped: no prompt, no deadline,
+/// nobody mentioned, and the final standings after `note` (when there is one).
+fn ended(loaded: &Loaded, resigned: Option<Seat>, note: &str, lang: Lang) -> Outputs {
+    let mut out = output::after_change(loaded, &[], lang);
+    let outcome = standings(loaded.game.as_ref(), resigned);
+    let board = &mut out.board;
+    board.prompt = None;
+    board.deadline = None;
+    board.mention = None;
+    let standing = outcome_text(&outcome).render_with(lang, &loaded.names());
+    board.text = if note.is_empty() {
+        standing
+    } else {
+        format!("{note}\n{standing}")
+    };
+    board.scores.clone_from(&outcome.scores);
+    board.outcome = Some(outcome);
+    out
 }

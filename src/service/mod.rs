@@ -505,6 +505,7 @@ pub fn render_ctx(loaded: &Loaded, lang: Lang) -> RenderCtx {
     RenderCtx {
         lang,
         names: loaded.drawn_names(),
+        stopped: stopped(loaded),
     }
 }
 
@@ -513,7 +514,17 @@ pub fn text_ctx(loaded: &Loaded, lang: Lang) -> RenderCtx {
     RenderCtx {
         lang,
         names: loaded.names(),
+        stopped: stopped(loaded),
     }
+}
+
+/// A game stopped before its own end, by a resignation or a cancel: over, though its last
+/// position may still ask a seat to decide. Nothing shows that as anyone's turn.
+pub fn stopped(loaded: &Loaded) -> bool {
+    matches!(
+        loaded.record.status,
+        GameStatus::Finished | GameStatus::Cancelled
+    ) && loaded.game.outcome().is_none()
 }
 
 /// Applied moves, flattened to their event texts.

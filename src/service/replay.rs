@@ -151,6 +151,7 @@ impl Records<'_> {
             let ctx = RenderCtx {
                 lang,
                 names: record.seats.iter().map(|s| s.name.clone()).collect(),
+                stopped: false,
             };
             tokio::task::spawn_blocking(move || replay_gif(start, &log, &ends, &ctx))
                 .await
@@ -239,6 +240,7 @@ impl Records<'_> {
         let ctx = RenderCtx {
             lang,
             names: record.seats.iter().map(|s| s.name.clone()).collect(),
+            stopped: false,
         };
         let png = encode_png(&state.render_public(&ctx));
         let alt = Text::new("replay.alt")

@@ -145,6 +145,7 @@ fn ctx(lang: Lang, players: usize) -> RenderCtx {
             .iter()
             .map(|s| s.to_string())
             .collect(),
+        stopped: false,
     }
 }
 
@@ -495,6 +496,7 @@ fn crowded_panel_in_french() {
             .iter()
             .map(|s| s.to_string())
             .collect(),
+        stopped: false,
     };
     check("crowded_panel_fr", &render_public(&crowded_panel(), &c));
 }
@@ -546,6 +548,7 @@ fn malformed_view_renders_without_panicking() {
         &RenderCtx {
             lang: Lang::Fr,
             names: Vec::new(),
+            stopped: false,
         },
     );
     assert_eq!(img.dimensions(), (1400, 900));
@@ -556,6 +559,7 @@ fn malformed_view_renders_without_panicking() {
         &RenderCtx {
             lang: Lang::En,
             names: Vec::new(),
+            stopped: false,
         },
     );
     assert_eq!(img.dimensions(), (1400, 900));

@@ -24,6 +24,7 @@ fn ctx(lang: Lang) -> RenderCtx {
             .iter()
             .map(|s| (*s).to_string())
             .collect(),
+        stopped: false,
     }
 }
 

@@ -189,6 +189,7 @@ fn zoom_fits(game: &dyn croupier::engine::AnyGame, seats: usize, render: bool, a
     let ctx = RenderCtx {
         lang: croupier::i18n::Lang::En,
         names: names[..seats].iter().map(|s| (*s).to_string()).collect(),
+        stopped: false,
     };
     let board = game.render_public(&ctx);
     let viewers = std::iter::once(None).chain((0..seats).map(|i| Some(Seat(i as u8))));
@@ -243,6 +244,7 @@ fn names_in_every_script() {
         let ctx = RenderCtx {
             lang: croupier::i18n::Lang::En,
             names: names.clone(),
+            stopped: false,
         };
         let mut game = kind.setup(&GameOptions::new(), seats, 7).expect("setup");
         let mut rng = GameRng::seed_from_u64(7);

@@ -14,6 +14,7 @@ fn ctx(lang: Lang, seats: usize) -> RenderCtx {
     RenderCtx {
         lang,
         names: names.iter().take(seats).map(|s| (*s).to_string()).collect(),
+        stopped: false,
     }
 }
 

@@ -15,6 +15,7 @@ fn ctx(n: usize, lang: Lang) -> RenderCtx {
     RenderCtx {
         lang,
         names: names[..n].iter().map(|s| (*s).to_string()).collect(),
+        stopped: false,
     }
 }
 

@@ -1984,3 +1984,211 @@ async fn the_games_of_a_server_the_bot_left_are_paused() {
     finish(fake).await;
     w.bot.stop().await;
 }
+
+// ----- issue 37, item 6: the small ones -----
+
+/// A member in many games, against a player whose name is as long as Discord allows (32
+/// characters, each `_` escaped in the text): `/games` keeps whole lines within Discord's
+/// 2,000 characters and says how many it left out, never a line cut in its middle.
+#[tokio::test]
+async fn games_keeps_whole_lines_within_two_thousand_characters() {
+    let w = World::sqlite().start().await;
+    let fake = &w.fake;
+    let long = "_".repeat(32);
+    for seed in 0..20 {
+        start_direct(
+            &w.service,
+            croupier::engine::GameKind::Cortexcape,
+            croupier::engine::GameOptions::new(),
+            &[(BOB, long.as_str()), (ALICE, "Alice")],
+            CHANNEL_ID,
+            seed,
+        )
+        .await;
+    }
+    let answer = bot_play::ask(fake, ALICE, CHANNEL_ID, Push::command("games", vec![])).await;
+    let text = &answer.content;
+    assert!(text.chars().count() <= 2000, "{}", text.chars().count());
+    let lines: Vec<&str> = text.lines().collect();
+    let (last, games) = lines.split_last().expect("lines");
+    assert!(games.len() >= 5 && games.len() < 20, "{text}");
+    // Each game's line ends with its link (these games have no board message yet).
+    for line in games {
+        assert!(
+            line.ends_with(&format!("/{GUILD_ID}/{CHANNEL_ID}")),
+            "a cut line: {line}"
+        );
+    }
+    assert!(
+        last.contains(&format!("{} more", 20 - games.len())),
+        "{last}"
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// After a resignation the game is over: `/board` and Zoom name nobody's turn and offer no
+/// option (Space Lab's Zoom names the seat to play when a game runs).
+#[tokio::test]
+async fn a_resigned_games_board_and_zoom_show_no_turn() {
+    let w = World::sqlite().start().await;
+    let fake = &w.fake;
+    let (game, lobby, thread) = open_lobby_of(fake, "spacelab", "", "en-US").await;
+    join_and_start(fake, &lobby, &[BOB], ALICE).await;
+    let board = latest_board_after(fake, thread, 0).await;
+    let mover = mentioned(&board).expect("a player to act");
+    let other = if mover == ALICE { BOB } else { ALICE };
+    let zoom = format!("z:{}", game.0);
+    // While it runs, /board names the turn (and has the Zoom button).
+    let mut shown = Vec::new();
+    for user in [mover, other] {
+        let answer = bot_play::ask(fake, user, thread, Push::command("board", vec![])).await;
+        assert!(answer.content.contains("➡️"), "{}", answer.content);
+        assert!(custom_ids(&answer.components).contains(&zoom));
+        shown.push((user, answer));
+    }
+    let question = bot_play::ask(fake, other, thread, Push::command("resign", vec![])).await;
+    click_private(fake, &question, &format!("k:{}:resign", game.0), other).await;
+    assert_eq!(status(&w.service, game).await, GameStatus::Finished);
+    for (user, before) in &shown {
+        // Zoom, from the answer each had before the resignation.
+        let zoomed = bot_play::ask(fake, *user, thread, Push::button(before.id, &zoom)).await;
+        assert!(
+            zoomed.attachments.iter().any(|a| a.filename == "zoom.png"),
+            "{zoomed:?}"
+        );
+        for turn in ["to play", "your turn"] {
+            assert!(!zoomed.content.contains(turn), "{}", zoomed.content);
+        }
+        // A finished game is named (in its thread, only a running one is found by itself).
+        let named = Push::command("board", vec![opt::integer("game", game.0)]);
+        let now = bot_play::ask(fake, *user, thread, named).await;
+        assert!(now.content.contains("resigned"), "{}", now.content);
+        for turn in ["➡️", "<@", "Time runs out"] {
+            assert!(!now.content.contains(turn), "{}", now.content);
+        }
+        assert_eq!(custom_ids(&now.components), std::slice::from_ref(&zoom));
+    }
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// `/play` in a thread a member started (not a game's): the lobby opens there and Start plays
+/// the game there, without asking Discord for a thread inside the thread (400 / 50024).
+#[tokio::test]
+async fn a_lobby_in_a_members_thread_is_played_there() {
+    let w = World::sqlite().start().await;
+    let fake = &w.fake;
+    let talk = fake.member_thread(CHANNEL_ID, "game night");
+    let cmd = fake
+        .push(
+            Push::command(
+                "play",
+                vec![
+                    opt::string("game", "cortexcape"),
+                    opt::string("options", "short=true"),
+                ],
+            )
+            .by(ALICE)
+            .in_channel(talk),
+        )
+        .await;
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
+    assert_eq!(lobby.channel_id, talk);
+    click_lobby(fake, &lobby, "join", BOB)
+        .await
+        .expect("Bob joins");
+    click_lobby(fake, &lobby, "start", ALICE)
+        .await
+        .expect("Alice starts");
+    let board = latest_board_after(fake, talk, lobby.id).await;
+    assert!(!board.components.is_empty(), "{board:?}");
+    // No thread was asked for: the member's thread is the only one.
+    assert_eq!(
+        fake.threads().iter().map(|t| t.id).collect::<Vec<_>>(),
+        [talk]
+    );
+    // The players are in the thread their game is played in.
+    fake.wait_until("the players in the thread", |st| {
+        let m = st.thread_members.get(&talk)?;
+        (m.contains(&ALICE) && m.contains(&BOB)).then_some(())
+    })
+    .await;
+    decide_first(fake, &board).await;
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// `/play` in a game's thread is refused privately, naming that game and where to open a new
+/// one, in the member's language; nothing is opened there.
+#[tokio::test]
+async fn play_in_a_games_thread_names_that_game() {
+    let w = World::sqlite().start().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    for (locale, named) in [
+        ("en-US", format!("Cortexcape #{}", game.0)),
+        ("fr", format!("Cortexcape n°{}", game.0)),
+    ] {
+        let cmd = fake
+            .push(
+                Push::command("play", vec![opt::string("game", "vortex")])
+                    .by(BOB)
+                    .in_channel(thread)
+                    .locale(locale),
+            )
+            .await;
+        let refused = play_answer(fake, cmd.id)
+            .await
+            .expect_err("refused in a game's thread");
+        assert!(refused.contains(&named), "{refused}");
+        assert!(refused.contains(&format!("<#{CHANNEL_ID}>")), "{refused}");
+    }
+    assert!(
+        fake.messages(thread)
+            .iter()
+            .all(|m| !custom_ids(&m.components)
+                .iter()
+                .any(|c| c.ends_with(":join"))),
+        "a lobby was opened in the game's thread"
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// A clock typed long (a valid duration of 179 characters): autocomplete offers it in its
+/// short form, never a choice over Discord's 100 characters.
+#[tokio::test]
+async fn clock_autocomplete_never_offers_over_100_characters() {
+    let w = World::sqlite().start().await;
+    let fake = &w.fake;
+    let typed = ["1h"; 60].join(" ");
+    assert!(typed.chars().count() > 100);
+    let p = fake
+        .push(
+            Push::autocomplete(
+                "play",
+                vec![
+                    opt::string("game", "cortexcape"),
+                    opt::focused("clock", &typed),
+                ],
+            )
+            .by(ALICE),
+        )
+        .await;
+    let cb = fake.wait_for_callback(p.id).await;
+    assert_eq!(cb.kind, 8, "{cb:?}");
+    let choices: Vec<(String, String)> = cb.data["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|c| {
+            let text = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+            (text("name"), text("value"))
+        })
+        .collect();
+    assert_eq!(choices, [("2d12h".to_string(), "2d12h".to_string())]);
+    finish(fake).await;
+    w.bot.stop().await;
+}

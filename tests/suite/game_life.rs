@@ -499,3 +499,91 @@ async fn click_rematch(
     assert!(cb.ephemeral());
     answer_of(fake, p.id).await
 }
+
+/// `user` resigns with `/resign` in the game's thread and confirms.
+async fn resign(fake: &FakeDiscord, user: u64, game: GameId, thread: u64) {
+    let question = private_answer(fake, user, thread, "resign").await;
+    let done = click_private(fake, &question, &format!("k:{}:resign", game.0), user).await;
+    assert_eq!(done.content, "You resigned.");
+}
+
+/// The result card carries Rematch too (issue 37, item 6): a click there opens the rematch in
+/// the channel, the card then links it and keeps its button, and another player confirms
+/// their seat from it.
+#[tokio::test]
+async fn rematch_from_the_result_card() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    resign(fake, BOB, game, thread).await;
+    let card = result_card(fake, thread).await;
+    let rematch_id = format!("l:{}:rematch", game.0);
+    assert_eq!(
+        custom_ids(&card.components),
+        std::slice::from_ref(&rematch_id)
+    );
+    let opened = click_rematch(fake, &card, &rematch_id, BOB).await;
+    assert!(opened.content.contains("Rematch #"), "{}", opened.content);
+    let new_lobby = fake
+        .wait_until("the rematch's lobby", |st| {
+            st.messages
+                .iter()
+                .rev()
+                .find(|m| {
+                    m.channel_id == CHANNEL_ID
+                        && custom_ids(&m.components)
+                            .iter()
+                            .any(|c| c.ends_with(":join"))
+                })
+                .cloned()
+        })
+        .await;
+    assert_eq!(new_lobby.pinged_users, [ALICE]);
+    let r = game_of(&new_lobby);
+    let linked = fake.message(card.id).expect("the card");
+    assert!(
+        linked.content.contains(&format!("Rematch: game #{}", r.0)),
+        "{}",
+        linked.content
+    );
+    assert_eq!(
+        custom_ids(&linked.components),
+        std::slice::from_ref(&rematch_id)
+    );
+    assert_eq!(linked.attachments.len(), card.attachments.len());
+    let confirmed = click_rematch(fake, &linked, &rematch_id, ALICE).await;
+    assert!(
+        confirmed.content.contains("is confirmed"),
+        "{}",
+        confirmed.content
+    );
+    finish(fake).await;
+    w.stop().await;
+}
+
+/// The animated replay on the result card has alt text (issue 37, item 6), within Discord's
+/// 1,024 characters of an attachment's description, in the game's language.
+#[tokio::test]
+async fn the_replay_gif_has_alt_text() {
+    let w = world().await;
+    let fake = &w.fake;
+    let (game, thread) = start_game(fake).await;
+    let board = latest_board_after(fake, thread, 0).await;
+    let p = click_first(fake, &board).await;
+    fake.wait_for_callback(p.id).await;
+    board_after(fake, &board).await;
+    resign(fake, ALICE, game, thread).await;
+    let card = result_card(fake, thread).await;
+    let gif = card
+        .attachments
+        .iter()
+        .find(|a| a.filename == "replay.gif")
+        .unwrap_or_else(|| panic!("no replay on {card:?}"));
+    let alt = gif.description.as_deref().expect("alt text on the replay");
+    assert!(alt.chars().count() <= 1024, "{alt}");
+    assert!(alt.contains("replay"), "{alt}");
+    assert!(alt.contains(&format!("Cortexcape #{}", game.0)), "{alt}");
+    assert!(!alt.contains("**"), "{alt}");
+    finish(fake).await;
+    w.stop().await;
+}

@@ -140,6 +140,7 @@ fn ctx(game: &dyn AnyGame, lang: Lang) -> RenderCtx {
         names: (0..game.seat_count())
             .map(|i| format!("Player{i}"))
             .collect(),
+        stopped: false,
     }
 }
 
@@ -459,6 +460,7 @@ async fn replays_show_each_step_as_its_twin_would(db: &Db) {
             let expected = encode_png(&other.render_public(&RenderCtx {
                 lang: Lang::En,
                 names: names.clone(),
+                stopped: false,
             }));
             for v in 0..seats {
                 let shown = svc

@@ -1020,6 +1020,7 @@ mod tests {
             let ctx = RenderCtx {
                 lang,
                 names: ["Ann", "Bob", "Cleo", "Dan"].map(String::from).to_vec(),
+                stopped: false,
             };
             let mut o = GameOptions::new();
             o.insert("lab".into(), lab.into());

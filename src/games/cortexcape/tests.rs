@@ -1004,6 +1004,7 @@ fn text_summary_and_event_texts_are_localized() {
     let ctx = RenderCtx {
         lang: Lang::En,
         names: vec!["Ann".into(), "Bob".into()],
+        stopped: false,
     };
     let s = <Cortexcape as Present>::public_summary(&g.public_view(), &ctx);
     let first = s.lines().next().unwrap();
@@ -1021,6 +1022,7 @@ fn text_summary_and_event_texts_are_localized() {
         &RenderCtx {
             lang: Lang::Fr,
             names: ctx.names.clone(),
+            stopped: false,
         },
     );
     assert!(fr.contains("fermées x4 (Ann)"), "{fr}");

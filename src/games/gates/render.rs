@@ -1173,6 +1173,8 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
 /// The viewer's panel, the panel of the seat to play, the round and mode with the five regions
 /// (folded in two rows of three and two), then the monstrosities, scrolls and gate pool.
 pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<zoom::Region> {
+    // A game stopped by a resignation or a cancel is nobody's turn.
+    let to_act = v.to_act.filter(|_| !ctx.stopped);
     // The same panel grid as `render_public`.
     let n = v.players.len();
     let rows = n.div_ceil(2).max(1);
@@ -1182,14 +1184,14 @@ pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Ve
         let i = s.index();
         let x = 10.0 + (i % 2) as f32 * (pw + 10.0);
         let y = PLAYERS_Y + (i / 2) as f32 * (ph + 10.0);
-        let caption = ctx.zoom_caption(s, viewer, v.to_act);
+        let caption = ctx.zoom_caption(s, viewer, to_act);
         zoom::Region::new(caption, x - 4.0, y - 4.0, pw + 8.0, ph.min(196.0) + 8.0)
     };
     let mut parts = Vec::new();
     if let Some(me) = viewer.filter(|s| s.index() < n) {
         parts.push(panel(me));
     }
-    if let Some(s) = v.to_act.filter(|&s| Some(s) != viewer && s.index() < n) {
+    if let Some(s) = to_act.filter(|&s| Some(s) != viewer && s.index() < n) {
         parts.push(panel(s));
     }
     let column = |k: f32| 10.0 + k * (REGION_W + 4.0);

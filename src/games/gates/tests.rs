@@ -2212,6 +2212,7 @@ fn texts_are_localized_and_summaries_name_everything() {
     let ctx = crate::engine::RenderCtx {
         lang: Lang::Fr,
         names: strs(&["Mandy", "Jordan", "Vert", "Jaune"]),
+        stopped: false,
     };
     for e in &ev {
         for lang in Lang::ALL {
@@ -2448,6 +2449,7 @@ mod playouts {
         let ctx = crate::engine::RenderCtx {
             lang: Lang::En,
             names: strs(&["Ann", "Bob", "Cid", "Dee"]),
+            stopped: false,
         };
         for seats in 2..=4 {
             let mut g = Gates::setup(&options(&[]), seats, 77).unwrap();
@@ -2842,6 +2844,7 @@ fn late_four_player_boards_fit_the_png_budget() {
                 let ctx = crate::engine::RenderCtx {
                     lang,
                     names: strs(&["Mandy", "Jordan", "Sam", "Alex"]),
+                    stopped: false,
                 };
                 let img = <Gates as Present>::render_public(&position.public_view(), &ctx);
                 let png = crate::service::encode_png(&img);

@@ -1235,12 +1235,14 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
 /// and validation piles (the supply's two ends side by side). Once the game is over the result
 /// card explains the scores, so the zoom shows the stations.
 pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<Region> {
+    // A game stopped by a resignation or a cancel is nobody's turn.
+    let to_act = v.to_act.filter(|_| !ctx.stopped);
     let station = |s: Seat| {
         let i = s.index();
         let x = 10.0 + (i % 2) as f32 * (STATION_W + 8.0);
         let y = HEADER_H + top_h(v) + (i / 2) as f32 * (STATION_H + 8.0);
         Region::new(
-            ctx.zoom_caption(s, viewer, v.to_act),
+            ctx.zoom_caption(s, viewer, to_act),
             x - 4.0,
             y - 4.0,
             STATION_W + 8.0,
@@ -1252,13 +1254,13 @@ pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Ve
     if let Some(me) = viewer.filter(|s| s.index() < v.stations.len()) {
         parts.push(station(me));
     }
-    if let Some(s) = v.to_act.filter(|&s| Some(s) != viewer) {
+    if let Some(s) = to_act.filter(|&s| Some(s) != viewer) {
         parts.push(station(s));
     }
     if v.finals.is_some() {
         parts.extend(
             seats
-                .filter(|&s| Some(s) != viewer && Some(s) != v.to_act)
+                .filter(|&s| Some(s) != viewer && Some(s) != to_act)
                 .map(station),
         );
         return parts;

@@ -2150,6 +2150,7 @@ fn images_are_within_limits_and_names_are_drawn() {
     let ctx = RenderCtx {
         lang: crate::i18n::Lang::En,
         names: vec!["Ann".into(), "Bob".into(), "Cy".into(), "Di".into()],
+        stopped: false,
     };
     let img = <SpaceLab as Present>::render_public(&g.build_public(), &ctx);
     assert!(

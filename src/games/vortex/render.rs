@@ -937,6 +937,7 @@ mod tests {
             names: ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"]
                 .map(String::from)
                 .to_vec(),
+            stopped: false,
         };
         for (opts, seats) in [
             ("mode=crossing", 6),

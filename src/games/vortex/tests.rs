@@ -1755,6 +1755,7 @@ fn views_texts_and_image_sizes() {
     let ctx = RenderCtx {
         lang: Lang::En,
         names: vec!["Ann".into(), "Bob".into(), "Cy".into()],
+        stopped: false,
     };
     for (o, n) in [
         ("", 2),

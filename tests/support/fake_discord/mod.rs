@@ -356,6 +356,34 @@ impl FakeDiscord {
         id
     }
 
+    /// A public thread a member started in the text channel `parent` (not from one of the bot's
+    /// messages): the bot did not make it and may not start a thread inside it (400 / 50024).
+    pub fn member_thread(&self, parent: u64, name: &str) -> u64 {
+        let mut st = self.inner.lock();
+        let id = st.next_id();
+        let guild = st.channels.get(&parent).and_then(|c| c.guild_id);
+        let now = st.now();
+        st.channels.insert(
+            id,
+            Chan {
+                id,
+                kind: ChannelKind::PublicThread,
+                name: name.into(),
+                guild_id: guild,
+                parent_id: Some(parent),
+                recipient: None,
+                from_message: None,
+                auto_archive_duration: 4320,
+                invitable: true,
+                overwrites: Vec::new(),
+                archived: false,
+                locked: false,
+                last_activity: now,
+            },
+        );
+        id
+    }
+
     /// Another text channel of the guild, with these permission overwrites.
     pub fn add_channel(&self, id: u64, name: &str, overwrites: Vec<perms::Overwrite>) {
         let mut st = self.inner.lock();

@@ -121,6 +121,9 @@ pub fn attachment(a: &Attachment, base: &str) -> Value {
         v["width"] = json!(w);
         v["height"] = json!(h);
     }
+    if let Some(d) = &a.description {
+        v["description"] = json!(d);
+    }
     v
 }
 

@@ -1177,11 +1177,17 @@ fn apply_body(m: &mut Message, body: &Value, files: Vec<(u64, Attachment)>, crea
                     Some(Value::Number(n)) => n.as_u64(),
                     _ => None,
                 }?;
-                m.attachments
-                    .iter()
-                    .find(|x| x.id == id)
-                    .or_else(|| files.iter().find(|(i, _)| *i == id).map(|(_, f)| f))
-                    .cloned()
+                let kept = m.attachments.iter().find(|x| x.id == id).cloned();
+                // A new file: its entry carries its alt text.
+                kept.or_else(|| {
+                    let (_, f) = files.iter().find(|(i, _)| *i == id)?;
+                    let mut f = f.clone();
+                    f.description = a
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                    Some(f)
+                })
             })
             .collect(),
         None if creating => files.into_iter().map(|(_, f)| f).collect(),
@@ -1406,6 +1412,7 @@ fn parse_multipart(content_type: &str, bytes: &[u8]) -> Result<(Option<Value>, F
                     content_type: p.content_type,
                     bytes: p.data,
                     dimensions: None,
+                    description: None,
                 },
             ));
         } else {

@@ -174,6 +174,9 @@ pub struct Attachment {
     pub bytes: Vec<u8>,
     /// Width and height when it is a valid PNG.
     pub dimensions: Option<(u32, u32)>,
+    /// Its alt text: `payload_json`'s `attachments[].description` for its `files[N]` (Discord
+    /// keeps at most 1024 characters; the schema check refuses more).
+    pub description: Option<String>,
 }
 
 /// A message as stored (channel messages, DMs, interaction responses and follow-ups).
