@@ -145,32 +145,40 @@ impl Default for Pace {
 mod tests {
     use super::*;
 
+    /// The most places any window of `window` holds, from each place on.
+    fn most_in(times: &[Instant], window: Duration) -> usize {
+        (0..times.len())
+            .map(|i| {
+                times[i..]
+                    .iter()
+                    .take_while(|u| **u < times[i] + window)
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A rate's places for `n` asking at once at `start`.
+    fn places(rate: &Rate, start: Instant, n: usize) -> Vec<Instant> {
+        (0..n)
+            .map(|_| rate.reserve(start).unwrap_or(start))
+            .collect()
+    }
+
     /// Every one-second window holds at most the limit, however many ask at once.
     #[test]
     fn no_second_holds_more_than_the_limit() {
         for limit in [50, 10, 1, 500] {
             let pace = Rate::new(limit, Duration::from_secs(1));
             let start = Instant::now();
-            let times: Vec<Instant> = (0..(limit as usize * 10))
-                .map(|_| pace.reserve(start).unwrap_or(start))
-                .collect();
-            for (i, t) in times.iter().enumerate() {
-                let within = times[i..]
-                    .iter()
-                    .take_while(|u| **u < *t + Duration::from_secs(1))
-                    .count();
-                assert!(
-                    within <= limit as usize,
-                    "{limit}: {within} in a second from #{i}"
-                );
-            }
+            let times = places(&pace, start, limit as usize * 10);
+            let within = most_in(&times, Duration::from_secs(1));
+            assert!(within <= limit as usize, "{limit}: {within} in a second");
         }
         // At Discord's 50: ten at once, then 40 a second.
         let pace = Rate::new(50, Duration::from_secs(1));
         let start = Instant::now();
-        let times: Vec<Instant> = (0..500)
-            .map(|_| pace.reserve(start).unwrap_or(start))
-            .collect();
+        let times = places(&pace, start, 500);
         assert!(times[..10].iter().all(|t| *t == start));
         assert!(times[10] > start);
         assert_eq!(
@@ -180,27 +188,11 @@ mod tests {
         // Two processes on the token: each keeps under half the limit.
         let pace = Pace::new(50);
         pace.share(2);
-        let times: Vec<Instant> = (0..250)
-            .map(|_| pace.global.reserve(start).unwrap_or(start))
-            .collect();
-        for (i, t) in times.iter().enumerate() {
-            let within = times[i..]
-                .iter()
-                .take_while(|u| **u < *t + Duration::from_secs(1))
-                .count();
-            assert!(within <= 25, "{within} in a second from #{i}");
-        }
+        let within = most_in(&places(&pace.global, start, 250), Duration::from_secs(1));
+        assert!(within <= 25, "{within} in a second");
         // DM opens: no window of ten seconds holds more than the limit.
         let opens = Rate::new(DM_OPEN_LIMIT, DM_OPEN_WINDOW);
-        let times: Vec<Instant> = (0..100)
-            .map(|_| opens.reserve(start).unwrap_or(start))
-            .collect();
-        for (i, t) in times.iter().enumerate() {
-            let within = times[i..]
-                .iter()
-                .take_while(|u| **u < *t + DM_OPEN_WINDOW)
-                .count();
-            assert!(within <= DM_OPEN_LIMIT as usize, "{within} from #{i}");
-        }
+        let within = most_in(&places(&opens, start, 100), DM_OPEN_WINDOW);
+        assert!(within <= DM_OPEN_LIMIT as usize, "{within} in ten seconds");
     }
 }
