@@ -78,6 +78,11 @@ async fn autocomplete_move(
     ctx: Context<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
+    super::common::in_time(move_choices(ctx, partial)).await
+}
+
+/// [`autocomplete_move`]'s answer, however long the database takes.
+async fn move_choices(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     let service = &ctx.data().service;
     let user = author_id(ctx);
     // The same reach as the command itself: from its server, by its players or in its place.
@@ -124,14 +129,18 @@ async fn autocomplete_topic(
     };
     let here = match given {
         Some(k) => Some(k),
-        None => ctx
-            .data()
-            .service
-            .find()
-            .kind_here(id_i64(ctx.channel_id().get()))
-            .await
-            .ok()
-            .flatten(),
+        // The game played here, if the database says so in time; else the first game.
+        None => tokio::time::timeout(
+            super::common::AUTOCOMPLETE_WAIT,
+            ctx.data()
+                .service
+                .find()
+                .kind_here(id_i64(ctx.channel_id().get())),
+        )
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .flatten(),
     };
     let kind = here
         .or_else(|| GameKind::ALL.first().copied())
@@ -204,11 +213,6 @@ pub async fn play(
         channel: Some(id_i64(ctx.channel_id().get())),
         thread: None,
     };
-    // Options read: acknowledged publicly (the lobby will fill that answer in) before any
-    // database work.
-    if !super::begin(ctx, false).await? {
-        return Ok(());
-    }
     let service = &ctx.data().service;
     refuse_in_a_games_thread(ctx).await?;
     // The server's own language is read only when the host did not ask for one.
@@ -244,19 +248,35 @@ pub async fn play(
     } else {
         view
     };
-    let lobby = EditInteractionResponse::new()
-        .content(content(&view.text(plang)))
-        .allowed_mentions(super::mentions::nobody())
-        .components(send::lobby_rows(&view, plang));
     // The game's thread opens when it starts (from this message), so lobbies nobody joins
     // leave no threads behind; the message is kept to close the lobby if it stays idle.
-    let msg = send::edit_public(ctx, lobby).await?;
-    service
-        .lobbies()
-        .set_lobby_message(view.game, id_i64(msg.id.get()))
-        .await?;
+    let view = match send::post_lobby(ctx.http(), ctx.data(), view.clone(), &[]).await {
+        Ok(posted) => posted,
+        Err(e) => {
+            // No lobby message, no lobby: nobody could join it, and it would hold one of
+            // the host's and the channel's open lobbies until it went idle.
+            let now = service.now();
+            if let Err(c) = service
+                .lobbies()
+                .cancel(view.game, author_id(ctx), false, now)
+                .await
+            {
+                tracing::warn!(game = %view.game, error = %c, "could not cancel an unposted lobby");
+            }
+            return Err(e);
+        }
+    };
+    let answer = Text::new("bot.lobby.opened")
+        .arg("game", view.kind.display_name())
+        .arg("id", view.game.0)
+        .arg("link", send::lobby_link(&view))
+        .render(lang_of(ctx));
+    send::edit(
+        ctx,
+        EditInteractionResponse::new().content(content(&answer)),
+    )
+    .await?;
     if crate::service::has_hidden_hands(kind) {
-        let view = service.lobbies().lobby(view.game).await?;
         send::check_dm(ctx.http(), ctx.data(), &view, author_id(ctx), plang).await;
     }
     Ok(())

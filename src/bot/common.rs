@@ -138,6 +138,19 @@ pub(super) fn suggest<C: Into<serenity::AutocompleteChoice>>(
         .set_choices(choices.into_iter().take(25).map(Into::into).collect())
 }
 
+/// Discord shows an autocomplete answer only if it comes within 3 s: one that needs the
+/// database answers no choice once this has passed (the next keystroke asks again).
+pub(super) const AUTOCOMPLETE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `choices`, or no choice if they take longer than [`AUTOCOMPLETE_WAIT`].
+pub(super) async fn in_time(
+    choices: impl std::future::Future<Output = serenity::CreateAutocompleteResponse>,
+) -> serenity::CreateAutocompleteResponse {
+    tokio::time::timeout(AUTOCOMPLETE_WAIT, choices)
+        .await
+        .unwrap_or_else(|_| suggest(Vec::<String>::new()))
+}
+
 /// Each game by its name and how many play it (the value sent is its id).
 pub(super) async fn autocomplete_game(
     ctx: Context<'_>,

@@ -130,7 +130,8 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         let names: Vec<String> = match id.game() {
             // The database is away: asking it for the names would only keep the user waiting.
             // An old board's answer names nobody: no read (clicks may be spammed).
-            Some(_) if unavailable || stale.is_some() => Vec::new(),
+            // A refusal of the bot's own (too fast) names no seat.
+            Some(_) if unavailable || stale.is_some() || matches!(e, Error::User(_)) => Vec::new(),
             Some(g) => data
                 .service
                 .lobbies()
@@ -440,11 +441,11 @@ async fn rematch(
     let (key, view) = match done {
         Rematch::Opened { view, invited } => {
             let plang = view.lang;
-            let view = post_rematch(http, data, view, &invited).await?;
+            let view = send::post_lobby(http, data, view, &invited).await?;
             // The result keeps its Rematch button (others confirm with it) and links the lobby.
             let line = crate::i18n::Text::new("bot.rematch.link")
                 .arg("id", view.game.0)
-                .arg("link", lobby_link(&view))
+                .arg("link", send::lobby_link(&view))
                 .render(plang);
             let edit = serenity::EditMessage::new()
                 .content(content(&format!("{}\n{line}", click.message.content)))
@@ -469,7 +470,7 @@ async fn rematch(
     };
     let text = crate::i18n::Text::new(key)
         .arg("id", view.game.0)
-        .arg("link", lobby_link(&view))
+        .arg("link", send::lobby_link(&view))
         .render(lang);
     answer_privately(http, data, click, "answer a rematch", &text).await
 }
@@ -502,42 +503,6 @@ async fn answer_privately(
     Ok(())
 }
 
-/// Posts a rematch's lobby in its channel, pinging only the invited players, and records it.
-async fn post_rematch(
-    http: &serenity::Http,
-    data: &Data,
-    view: LobbyView,
-    invited: &[i64],
-) -> Result<LobbyView, Error> {
-    let lang = view.lang;
-    let Some(channel) = view.channel else {
-        return Ok(view);
-    };
-    let channel = serenity::ChannelId::new(super::id_u64(channel).max(1));
-    let pings = serenity::CreateAllowedMentions::new().users(
-        invited
-            .iter()
-            .map(|u| serenity::UserId::new(super::id_u64(*u).max(1))),
-    );
-    let invited_ids: Vec<u64> = invited.iter().map(|u| super::id_u64(*u)).collect();
-    let quiet = send::all_pings_off(data, &invited_ids).await;
-    let msg = send::silenced(serenity::CreateMessage::new(), quiet)
-        .content(content(&view.text(lang)))
-        .allowed_mentions(pings)
-        .components(send::lobby_rows(&view, lang))
-        .nonce(serenity::Nonce::String(format!("l{}", view.game.0)))
-        .enforce_nonce(true);
-    let posted = posting(&data.pace, "post a rematch", || {
-        channel.send_message(http, msg.clone())
-    })
-    .await?;
-    data.service
-        .lobbies()
-        .set_lobby_message(view.game, id_i64(posted.id.get()))
-        .await?;
-    Ok(data.service.lobbies().lobby(view.game).await?)
-}
-
 /// Rewrites a lobby message from its view (a seat confirmed elsewhere than on it). Logged
 /// on failure: the lobby itself changed already.
 async fn refresh_lobby(http: &serenity::Http, data: &Data, view: &LobbyView) {
@@ -558,20 +523,6 @@ async fn refresh_lobby(http: &serenity::Http, data: &Data, view: &LobbyView) {
     .await
     {
         tracing::info!(game = %view.game, error = %e, "could not update a rematch's lobby");
-    }
-}
-
-/// A link to a lobby's message (or its channel).
-fn lobby_link(view: &LobbyView) -> String {
-    match (view.guild, view.channel, view.lobby_message) {
-        (Some(g), Some(c), Some(m)) => format!(
-            "https://discord.com/channels/{}/{}/{}",
-            super::id_u64(g),
-            super::id_u64(c),
-            super::id_u64(m)
-        ),
-        (_, Some(c), _) => format!("<#{}>", super::id_u64(c)),
-        _ => String::new(),
     }
 }
 
@@ -719,6 +670,7 @@ async fn hand(
     game: crate::engine::GameId,
     lang: Lang,
 ) -> Result<(), Error> {
+    data.may_render(click.user.id.get()).map_err(Error::User)?;
     let user = id_i64(click.user.id.get());
     let edit = send::hand_reply(data, game, user, lang).await?;
     edit_click(http, &data.pace, click, "show a hand", edit).await?;
@@ -734,6 +686,7 @@ async fn zoom(
     game: crate::engine::GameId,
     lang: Lang,
 ) -> Result<(), Error> {
+    data.may_render(click.user.id.get()).map_err(Error::User)?;
     let user = id_i64(click.user.id.get());
     let edit = match data.service.boards().zoom(game, user, lang).await? {
         Some(zoom) => EditInteractionResponse::new()

@@ -61,8 +61,8 @@ pub struct BotConfig {
     pub shards: Option<ShardRange>,
     /// How often the scheduler looks for due jobs (`None`: this process runs no scheduler).
     pub tick: Option<std::time::Duration>,
-    /// Per-member command cooldowns (on in production; tests that send commands faster than
-    /// a person turn them off).
+    /// Per-member command cooldowns and render budgets (on in production; tests that send
+    /// commands or click faster than a person turn them off).
     pub cooldowns: bool,
     /// `DISCORD_GLOBAL_LIMIT`: requests per second Discord allows this bot across routes (50,
     /// unless Discord granted a large bot more); the bot paces itself under it.
@@ -178,6 +178,9 @@ pub struct Data {
     /// The pace of the requests Discord counts against the global limit, shared by the
     /// commands, the clicks and the scheduler of this process (see `pace`).
     pub(crate) pace: Arc<pace::Pace>,
+    /// Each member's budget of renders asked for by a click (Zoom, replay steps, a hand);
+    /// `None` with cooldowns off.
+    renders: Option<pace::MemberRenders>,
 }
 
 /// Interaction ids per generation of `Data::taken`: Discord redelivers within minutes, and a
@@ -196,6 +199,26 @@ impl Data {
             shown_current: std::sync::Mutex::default(),
             taken: std::sync::Mutex::default(),
             pace,
+            renders: Some(pace::MemberRenders::default()),
+        }
+    }
+
+    /// Without members' render budgets (`BotConfig::cooldowns` off).
+    fn unthrottled(self) -> Data {
+        Data {
+            renders: None,
+            ..self
+        }
+    }
+
+    /// One render for `member` (a click asking for an image), or a refusal saying how long
+    /// to wait ([`pace::MEMBER_RENDERS`] per [`pace::MEMBER_RENDER_WINDOW`]).
+    pub(crate) fn may_render(&self, member: u64) -> Result<(), Text> {
+        match &self.renders {
+            Some(renders) => renders
+                .take(member, tokio::time::Instant::now())
+                .map_err(slow_down),
+            None => Ok(()),
         }
     }
 
@@ -305,6 +328,7 @@ pub async fn run_with_service(
     // its place in the pace just before it goes.
     let pace = Arc::new(pace::Pace::new(config.global_limit));
     let scheduler_pace = Arc::clone(&pace);
+    let throttled = config.cooldowns;
     let startup_pace = Arc::clone(&pace);
     // The token's limits are shared by the processes alive on this database: count them
     // before the first request, then keep counting.
@@ -353,7 +377,8 @@ pub async fn run_with_service(
                 } else {
                     tracing::info!("commands are registered by the process holding shard 0");
                 }
-                Ok(Data::paced(service, pace))
+                let data = Data::paced(service, pace);
+                Ok(if throttled { data } else { data.unthrottled() })
             })
         })
         // No owner-only commands: skip the start-up request for the owners.
@@ -706,34 +731,29 @@ async fn first_delivery(ctx: Context<'_>) -> Result<bool, Error> {
         tracker.remaining_cooldown(ctx.cooldown_context(), &config)
     };
     if let Some(left) = left {
-        let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
-        return Err(Error::User(
-            Text::new("bot.error.slow_down").arg("secs", i64::try_from(secs).unwrap_or(1)),
-        ));
+        return Err(Error::User(slow_down(left)));
     }
-    match early_ack(ctx) {
-        Some(ephemeral) => begin(ctx, ephemeral).await,
-        // The command checks its options and calls `begin` itself.
-        None => Ok(true),
-    }
+    begin(ctx, ephemeral_ack(ctx)).await
 }
 
-/// How a command is acknowledged before any database work, so a slow database never costs
-/// Discord's 3 s: `Some(ephemeral)`, or `None` for `/play`, which first reads its options (a
-/// typo is answered at once and privately, with no public "thinking…" shown) and then defers
-/// publicly for its lobby.
-fn early_ack(ctx: Context<'_>) -> Option<bool> {
+/// "Try again in N s" (whole seconds, rounded up) for a member going faster than allowed.
+fn slow_down(wait: std::time::Duration) -> Text {
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    Text::new("bot.error.slow_down").arg("secs", i64::try_from(secs).unwrap_or(1))
+}
+
+/// Whether a command's acknowledgement (made before any database work, so a slow database
+/// never costs Discord's 3 s) is private. Every one is but `/rules share:True`'s. `/play` is
+/// private too: its lobby is an ordinary channel message and a refusal an edit of the private
+/// answer, so nothing flashes in the channel.
+fn ephemeral_ack(ctx: Context<'_>) -> bool {
     let Context::Application(a) = ctx else {
-        return Some(true);
+        return true;
     };
-    match &*ctx.command().name {
-        "play" => None,
-        // `/rules share:True` shows the page to the channel.
-        "rules" => Some(!a.args.iter().any(|o| {
+    !(ctx.command().name == "rules"
+        && a.args.iter().any(|o| {
             o.name == "share" && matches!(o.value, serenity::ResolvedValue::Boolean(true))
-        })),
-        _ => Some(true),
-    }
+        }))
 }
 
 /// Marks a command whose deferred answer is public: an error then goes privately.
@@ -743,7 +763,7 @@ pub(crate) struct PublicAnswer;
 /// ephemeral), then tells whether this is the interaction's first delivery. A second delivery's
 /// acknowledgement meets 40060 (counted as done by `acknowledging`); the interaction row then
 /// says it was seen, and only one delivery goes on.
-pub(crate) async fn begin(ctx: Context<'_>, ephemeral: bool) -> Result<bool, Error> {
+async fn begin(ctx: Context<'_>, ephemeral: bool) -> Result<bool, Error> {
     let Context::Application(a) = ctx else {
         return Ok(true);
     };

@@ -135,6 +135,42 @@ impl Rate {
     }
 }
 
+/// Renders one member may ask for (Zoom, a replay's steps, a hand) per `MEMBER_RENDER_WINDOW`:
+/// enough to step through a replay at reading speed, while a member clicking as fast as they
+/// can (or a script) cannot keep the render threads for themselves.
+pub const MEMBER_RENDERS: u32 = 8;
+pub const MEMBER_RENDER_WINDOW: Duration = Duration::from_secs(10);
+
+/// Members' renders: each member's own cell rate ([`MEMBER_RENDERS`] at once, then one every
+/// `MEMBER_RENDER_WINDOW / MEMBER_RENDERS`). Kept in memory: a restart forgives everyone.
+#[derive(Debug, Default)]
+pub struct MemberRenders(Mutex<std::collections::HashMap<u64, Instant>>);
+
+/// Members remembered before the ones whose budget is whole again are forgotten.
+const MEMBERS_KEPT: usize = 4_096;
+
+impl MemberRenders {
+    /// Takes one of `member`'s renders at `now`, or says how long until the next one.
+    pub fn take(&self, member: u64, now: Instant) -> Result<(), Duration> {
+        let interval = MEMBER_RENDER_WINDOW / MEMBER_RENDERS;
+        let tolerance = interval * (MEMBER_RENDERS - 1);
+        let mut due = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if due.len() >= MEMBERS_KEPT {
+            due.retain(|_, tat| *tat > now);
+        }
+        let tat = due.get(&member).map_or(now, |d| (*d).max(now));
+        let go = tat.checked_sub(tolerance).unwrap_or(now);
+        if go > now {
+            return Err(go - now);
+        }
+        due.insert(member, tat + interval);
+        Ok(())
+    }
+}
+
 impl Default for Pace {
     fn default() -> Pace {
         Pace::new(DISCORD_GLOBAL_LIMIT)
@@ -194,5 +230,26 @@ mod tests {
         let opens = Rate::new(DM_OPEN_LIMIT, DM_OPEN_WINDOW);
         let within = most_in(&places(&opens, start, 100), DM_OPEN_WINDOW);
         assert!(within <= DM_OPEN_LIMIT as usize, "{within} in ten seconds");
+    }
+
+    /// A member gets their renders at once, then one per interval, and is told how long to
+    /// wait; another member is not held up by them.
+    #[test]
+    fn a_member_renders_at_reading_speed() {
+        let renders = MemberRenders::default();
+        let start = Instant::now();
+        for _ in 0..MEMBER_RENDERS {
+            assert_eq!(renders.take(1, start), Ok(()));
+        }
+        let interval = MEMBER_RENDER_WINDOW / MEMBER_RENDERS;
+        assert_eq!(renders.take(1, start), Err(interval));
+        assert_eq!(renders.take(2, start), Ok(()));
+        assert_eq!(renders.take(1, start + interval), Ok(()));
+        assert!(renders.take(1, start + interval).is_err());
+        // A window later the whole budget is back.
+        let later = start + MEMBER_RENDER_WINDOW * 2;
+        for _ in 0..MEMBER_RENDERS {
+            assert_eq!(renders.take(1, later), Ok(()));
+        }
     }
 }

@@ -140,6 +140,7 @@ pub async fn click(
     step: u32,
     lang: Lang,
 ) -> Result<(), Error> {
+    data.may_render(click.user.id.get()).map_err(Error::User)?;
     let viewer = id_i64(click.user.id.get());
     let step = data
         .service

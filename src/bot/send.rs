@@ -10,7 +10,7 @@ use serenity::{
 use super::ids::{CustomId, LobbyAction};
 use super::layout::{content, prompt_components, subset_components, PromptComponents, MAX_ROWS};
 use super::mentions::{allowed, nobody};
-use super::retry::{editing, posting, retrying};
+use super::retry::{editing, posting};
 use super::{id_i64, id_u64, Context, Data, Error};
 use crate::engine::{GameId, PromptInfo, Version};
 use crate::i18n::{Lang, Text};
@@ -1245,7 +1245,7 @@ async fn post_in_place(
 }
 
 /// Answers a command with a short ephemeral text: edits the deferred response, or replies.
-/// After a public deferral (`/play`, a shared `/rules`) the text is the asker's alone: the
+/// After a public deferral (a shared `/rules`) the text is the asker's alone: the
 /// public "thinking…" goes away and a private follow-up says it. (A follow-up sent straight
 /// after a deferral would instead fill in the public one, ephemeral flag ignored: Discord's
 /// backward-compatible behaviour.)
@@ -1298,23 +1298,56 @@ pub async fn edit(ctx: Context<'_>, edit: EditInteractionResponse) -> Result<(),
     Ok(())
 }
 
-/// Fills in a command's public deferred answer (a lobby) and returns the message; an edit may
-/// be repeated safely, so a passing failure is retried.
-pub async fn edit_public(
-    ctx: Context<'_>,
-    edit: EditInteractionResponse,
-) -> Result<serenity::Message, Error> {
-    // Only slash commands are registered: a prefix context has no deferred answer to fill.
-    let Context::Application(actx) = ctx else {
-        return Err(Error::Discord(serenity::Error::Other(
-            "not a slash command",
-        )));
+/// Posts a lobby in its channel as an ordinary message (paced, under the nonce `l{game}` so a
+/// retry after a lost answer cannot post it twice), pinging only `invited` (a rematch's
+/// players; nobody for `/play`), and records it as the lobby's message.
+pub async fn post_lobby(
+    http: &serenity::Http,
+    data: &Data,
+    view: LobbyView,
+    invited: &[i64],
+) -> Result<LobbyView, Error> {
+    let lang = view.lang;
+    let Some(channel) = view.channel else {
+        return Ok(view);
     };
-    let http = ctx.http();
-    Ok(retrying("answer a command", || {
-        actx.interaction.edit_response(http, edit.clone())
+    let channel = serenity::ChannelId::new(id_u64(channel).max(1));
+    let pings = serenity::CreateAllowedMentions::new().users(
+        invited
+            .iter()
+            .map(|u| serenity::UserId::new(id_u64(*u).max(1))),
+    );
+    let invited_ids: Vec<u64> = invited.iter().map(|u| id_u64(*u)).collect();
+    let quiet = !invited.is_empty() && all_pings_off(data, &invited_ids).await;
+    let msg = silenced(CreateMessage::new(), quiet)
+        .content(content(&view.text(lang)))
+        .allowed_mentions(pings)
+        .components(lobby_rows(&view, lang))
+        .nonce(serenity::Nonce::String(format!("l{}", view.game.0)))
+        .enforce_nonce(true);
+    let posted = posting(&data.pace, "post a lobby", || {
+        channel.send_message(http, msg.clone())
     })
-    .await?)
+    .await?;
+    data.service
+        .lobbies()
+        .set_lobby_message(view.game, id_i64(posted.id.get()))
+        .await?;
+    Ok(data.service.lobbies().lobby(view.game).await?)
+}
+
+/// A link to a lobby's message (or its channel).
+pub fn lobby_link(view: &LobbyView) -> String {
+    match (view.guild, view.channel, view.lobby_message) {
+        (Some(g), Some(c), Some(m)) => format!(
+            "https://discord.com/channels/{}/{}/{}",
+            id_u64(g),
+            id_u64(c),
+            id_u64(m)
+        ),
+        (_, Some(c), _) => format!("<#{}>", id_u64(c)),
+        _ => String::new(),
+    }
 }
 
 /// A plain message (cut to Discord's limit) that pings exactly the users it mentions.

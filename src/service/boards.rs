@@ -11,18 +11,20 @@ impl Boards<'_> {
     pub async fn show(self, game: GameId, lang: Lang) -> Result<Outputs, ServiceError> {
         let loaded = self.core.load(game).await?;
         if !stopped(&loaded) {
-            return Ok(output::after_change(&loaded, &[], lang));
+            return super::core::rendering(move || output::after_change(&loaded, &[], lang)).await;
         }
         if loaded.record.status == GameStatus::Cancelled {
-            let mut out = output::after_change(&loaded, &[], lang);
+            let text = Text::new("bot.cancelled")
+                .arg("game", loaded.record.kind.display_name())
+                .arg("id", game.0)
+                .render(lang);
+            let mut out =
+                super::core::rendering(move || output::after_change(&loaded, &[], lang)).await?;
             let board = &mut out.board;
             board.prompt = None;
             board.deadline = None;
             board.mention = None;
-            board.text = Text::new("bot.cancelled")
-                .arg("game", loaded.record.kind.display_name())
-                .arg("id", game.0)
-                .render(lang);
+            board.text = text;
             return Ok(out);
         }
         let resigned = self.core.store.ending(game).await?.resigned;
@@ -32,7 +34,8 @@ impl Boards<'_> {
                 .arg("id", game.0)
                 .render_with(lang, &loaded.names())
         });
-        Ok(ended(&loaded, resigned, note.trim(), lang))
+        let note = note.trim().to_string();
+        super::core::rendering(move || ended(&loaded, resigned, &note, lang)).await
     }
 
     /// The board as a front end opening a stored game shows it, with the events it showed
@@ -42,7 +45,7 @@ impl Boards<'_> {
         let loaded = self.core.load(game).await?;
         let moves = self.core.store.moves(game).await?;
         let Some((last, before)) = moves.split_last() else {
-            return Ok(output::first_board(&loaded, lang));
+            return super::core::rendering(move || output::first_board(&loaded, lang)).await;
         };
         let before: Vec<(Seat, String)> = before
             .iter()
@@ -52,7 +55,8 @@ impl Boards<'_> {
         let applied = rebuild(&loaded.record, &before)
             .ok()
             .and_then(|mut g| g.apply_notation(last.seat, &last.notation).ok());
-        Ok(output::after_change(&loaded, applied.as_slice(), lang))
+        super::core::rendering(move || output::after_change(&loaded, applied.as_slice(), lang))
+            .await
     }
 
     /// The board of a game ended by a resignation or a cancel: no prompt, and the final
@@ -66,7 +70,8 @@ impl Boards<'_> {
     ) -> Result<Outputs, ServiceError> {
         let loaded = self.core.load(game).await?;
         let resigned = self.core.store.ending(game).await?.resigned;
-        Ok(ended(&loaded, resigned, note, lang))
+        let note = note.to_string();
+        super::core::rendering(move || ended(&loaded, resigned, &note, lang)).await
     }
 
     /// [`Boards::show`] to post again in the game's place: with what the players' settings
@@ -87,7 +92,7 @@ impl Boards<'_> {
     ) -> Result<Option<ZoomPost>, ServiceError> {
         let loaded = self.core.load(game).await?;
         let lang = super::core::public_lang(&loaded.record, lang);
-        Ok(output::zoom_post(&loaded, user, lang))
+        super::core::rendering(move || output::zoom_post(&loaded, user, lang)).await
     }
 
     /// Notes that the board of `version` went out, so nobody posts it again. With its message,
@@ -132,10 +137,12 @@ impl Boards<'_> {
             return Ok(None);
         }
         let lang = super::core::game_lang(&loaded.record);
-        let mut out = self
-            .core
-            .with_settings(output::after_change(&loaded, &[], lang))
-            .await;
+        let (out, loaded) = super::core::rendering(move || {
+            let out = output::after_change(&loaded, &[], lang);
+            (out, loaded)
+        })
+        .await?;
+        let mut out = self.core.with_settings(out).await;
         // Said as the board's event: the ping and the turn line still lead.
         out.board.events = vec![Text::new("bot.turn.reposted").render(lang)];
         out.board.text = output::board_text(&loaded, &out.board.events, lang);

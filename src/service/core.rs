@@ -315,14 +315,9 @@ impl Core {
             loaded.record.clock = plan.clock;
             self.wake_if_due(plan, now);
         }
-        // Rendering and encoding the board (milliseconds of CPU) runs on a blocking thread,
-        // so concurrent jobs and clicks do not hold up the async workers.
         let before = hands_before.to_vec();
-        let out = tokio::task::spawn_blocking(move || {
-            output::after_change_since(&loaded, &applied, lang, &before)
-        })
-        .await
-        .map_err(|e| ServiceError::Task(e.to_string()))?;
+        let out =
+            rendering(move || output::after_change_since(&loaded, &applied, lang, &before)).await?;
         Ok(self.with_settings(out).await)
     }
 
@@ -549,3 +544,14 @@ pub(super) fn check_clock_len(secs: i64) -> Result<(), LobbyError> {
 
 /// The longest wait a bot seat may be given before it plays, in seconds.
 pub const MAX_BOT_DELAY: i64 = 60;
+
+/// Runs `render` (drawing and encoding an image: milliseconds of CPU) on a blocking thread, so
+/// concurrent jobs and clicks do not wait behind it on the async workers: boards after a move
+/// or a start, and every image a member asks for (a board, Zoom, a hand, a replay step).
+pub(super) async fn rendering<T: Send + 'static>(
+    render: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ServiceError> {
+    tokio::task::spawn_blocking(render)
+        .await
+        .map_err(|e| ServiceError::Task(e.to_string()))
+}

@@ -910,10 +910,8 @@ impl Lobbies<'_> {
         let mut loaded = self.core.load(game).await?;
         self.core.start_clock(&mut loaded, now).await?;
         let lang = super::core::public_lang(&loaded.record, lang);
-        Ok(self
-            .core
-            .with_settings(output::first_board(&loaded, lang))
-            .await)
+        let board = super::core::rendering(move || output::first_board(&loaded, lang)).await?;
+        Ok(self.core.with_settings(board).await)
     }
 
     /// Cancels a lobby or a running game (host or moderator) when that moves no rating: a
@@ -1134,11 +1132,8 @@ impl Lobbies<'_> {
         let id = self.core.store.create_game(&new).await?;
         let mut loaded = self.core.load(id).await?;
         self.core.start_clock(&mut loaded, now).await?;
-        let outputs = self
-            .core
-            .with_settings(output::first_board(&loaded, lang))
-            .await;
-        Ok((id, outputs))
+        let board = super::core::rendering(move || output::first_board(&loaded, lang)).await?;
+        Ok((id, self.core.with_settings(board).await))
     }
 
     /// A player of finished game `old` clicks Rematch. The first click opens a lobby in the

@@ -87,7 +87,7 @@ impl Moves<'_> {
     ) -> Result<Option<PrivatePost>, ServiceError> {
         let loaded = self.core.load(game).await?;
         let seat = self.core.seat_of(&loaded, actor)?;
-        Ok(output::private_post(&loaded, seat, lang))
+        super::core::rendering(move || output::private_post(&loaded, seat, lang)).await
     }
 
     /// The user's hand and, when they must decide now among options that name its cards, that
@@ -100,12 +100,13 @@ impl Moves<'_> {
     ) -> Result<(Option<PrivatePost>, Option<(Version, PromptInfo)>), ServiceError> {
         let loaded = self.core.load(game).await?;
         let seat = self.core.seat_of(&loaded, Actor::User(user))?;
-        let post = output::private_post(&loaded, seat, lang);
         let prompt = loaded
             .game
             .prompt()
             .filter(|p| p.private && p.seat == seat)
             .map(|p| (loaded.record.version, p));
+        let post =
+            super::core::rendering(move || output::private_post(&loaded, seat, lang)).await?;
         Ok((post, prompt))
     }
 

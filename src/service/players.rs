@@ -515,10 +515,9 @@ impl Players<'_> {
             .arg("who", who)
             .render_with(lang, &names);
         let mut notices = vec![Notice::Place { game, text }];
-        let out = self
-            .core
-            .with_settings(output::after_change(&loaded, &[], lang))
-            .await;
+        let board =
+            super::core::rendering(move || output::after_change(&loaded, &[], lang)).await?;
+        let out = self.core.with_settings(board).await;
         if let Some(post) = out
             .private
             .iter()

@@ -242,7 +242,7 @@ impl Records<'_> {
             names: record.seats.iter().map(|s| s.name.clone()).collect(),
             stopped: false,
         };
-        let png = encode_png(&state.render_public(&ctx));
+        let png = super::core::rendering(move || encode_png(&state.render_public(&ctx))).await?;
         let alt = Text::new("replay.alt")
             .arg("game", record.kind.display_name())
             .arg("step", step)

@@ -2162,6 +2162,75 @@ async fn play_in_a_games_thread_names_that_game() {
     w.bot.stop().await;
 }
 
+/// `/play` answers privately and the lobby is an ordinary message in the channel: the
+/// answer (in the member's language) links to it, a post whose answer is lost comes once
+/// (its nonce), a refusal shows nothing in the channel (no public "thinking…" to take back),
+/// and a lobby Discord refuses to post is cancelled, not left holding the host's lobbies.
+#[tokio::test]
+async fn play_answers_privately_and_posts_its_lobby_in_the_channel() {
+    const POST: &str = "POST /channels/{channel_id}/messages";
+    let w = World::sqlite().start().await;
+    let fake = &w.fake;
+    let public = |fake: &FakeDiscord| {
+        fake.messages(CHANNEL_ID)
+            .into_iter()
+            .filter(|m| !m.ephemeral())
+            .map(|m| m.id)
+            .collect::<Vec<_>>()
+    };
+
+    fake.fail_after(POST, 1, 502);
+    let cmd = fake
+        .push(Push::command("play", vec![opt::string("game", "vortex")]).locale("fr"))
+        .await;
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
+    let answer = fake.original_response(cmd.id).expect("the private answer");
+    assert!(answer.ephemeral());
+    assert_eq!(linked_message(&answer.content), Some(lobby.id));
+    assert!(
+        answer.content.contains("salon d'attente Vortex"),
+        "{}",
+        answer.content
+    );
+    assert_eq!((lobby.channel_id, lobby.interaction_id), (CHANNEL_ID, None));
+    assert_eq!(
+        public(fake),
+        [lobby.id],
+        "one lobby, posted once, nothing else"
+    );
+
+    // Refused (an unknown game; the host's own lobby in a game's thread is another test):
+    // nothing public appears or flashes.
+    let cmd = fake
+        .push(Push::command("play", vec![opt::string("game", "chess")]).by(BOB))
+        .await;
+    play_answer(fake, cmd.id).await.expect_err("no such game");
+    assert_eq!(public(fake), [lobby.id]);
+    assert!(fake.messages(CHANNEL_ID).iter().all(|m| !m.deleted));
+
+    // Discord refuses the lobby's post for good: the member is told, and no lobby stays open.
+    fake.fail_next(POST, 1, 403, 50013);
+    let cmd = fake
+        .push(Push::command("play", vec![opt::string("game", "gates")]).by(BOB))
+        .await;
+    let refused = play_answer(fake, cmd.id).await.expect_err("not posted");
+    assert!(!refused.is_empty());
+    let games = w
+        .service
+        .find()
+        .games_of_user(i64::try_from(BOB).unwrap(), 10)
+        .await
+        .expect("games");
+    assert!(
+        games.iter().all(|g| g.status != GameStatus::Lobby),
+        "the unposted lobby was cancelled: {games:?}"
+    );
+    assert!(fake.pending_faults().is_empty());
+    assert_eq!(public(fake), [lobby.id]);
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
 /// A clock typed long (a valid duration of 179 characters): autocomplete offers it in its
 /// short form, never a choice over Discord's 100 characters.
 #[tokio::test]

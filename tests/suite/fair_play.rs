@@ -591,7 +591,92 @@ async fn repeated_commands_and_clicks_cost_next_to_nothing(db: &Db) {
     for m in refused.iter().filter(|m| m.attachments.is_empty()) {
         assert_eq!(m.content, en("bot.error.stale_again"));
     }
+
+    // Sixteen Zoom clicks at once by one spectator: a budget of renders is answered with the
+    // image, the rest are told to wait (no render); another member is not held up by them.
+    let zoom = format!("z:{}", game.0);
+    let zoom_by =
+        |user: u64| fake.push_now(Push::button(board.id, &zoom).by(user).in_channel(thread));
+    let spam: Vec<Pushed> = (0..16).map(|_| zoom_by(DAVE)).collect();
+    let answers: Vec<Message> = fake
+        .wait_until("every zoom answered", |st| {
+            spam.iter()
+                .map(|p| st.message(st.interactions.get(&p.id)?.original?))
+                .map(|m| m.filter(|m| !m.content.is_empty()).cloned())
+                .collect()
+        })
+        .await;
+    let shown = answers.iter().filter(|m| !m.attachments.is_empty()).count();
+    let slowed: Vec<&Message> = answers
+        .iter()
+        .filter(|m| m.attachments.is_empty())
+        .collect();
+    assert!(shown >= 8, "a reader's budget: {shown}");
+    assert!(!slowed.is_empty(), "sixteen zooms at once are throttled");
+    for m in &slowed {
+        assert!(m.content.starts_with("Easy there"), "{}", m.content);
+    }
+    let other = zoom_by(CAROL);
+    let answer = fake
+        .wait_until("Carol's zoom", |st| {
+            let m = st.message(st.interactions.get(&other.id)?.original?)?;
+            (!m.content.is_empty()).then(|| m.clone())
+        })
+        .await;
+    assert!(!answer.attachments.is_empty(), "{}", answer.content);
     w.bot.stop_clean(fake).await;
+}
+
+/// Discord shows an autocomplete answer only within 3 s. With PostgreSQL holding the games
+/// table (a long migration, a stuck transaction), `/move`'s and `/rules`' autocompletes, which
+/// read it, answer in time with what they have (no option; the rules of the first game), and
+/// fill in again once the database answers. PostgreSQL only: SQLite's readers do not wait for
+/// a writer (WAL), so nothing there makes a read wait.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autocomplete_answers_in_time_while_the_database_is_held() {
+    let Some(db) = Db::postgres("fair_play_autocomplete_held").await else {
+        return;
+    };
+    let w = world(&db, Timers::default(), false).await;
+    let fake = &w.fake;
+    let (_game, thread) = bot_play::start_game(fake).await;
+    let board = bot_play::latest_board_after(fake, thread, 0).await;
+    let decider = bot_play::mentioned(&board).expect("someone decides");
+    let typing = |fake: &FakeDiscord, command: &str, option: &str| {
+        fake.push_now(
+            Push::autocomplete(command, vec![opt::focused(option, "")])
+                .by(decider)
+                .in_channel(thread),
+        )
+    };
+    let choices = |cb: &Callback| cb.data["choices"].as_array().map_or(0, Vec::len);
+    let asked = typing(fake, "move", "option");
+    let cb = fake.wait_for_callback(asked.id).await;
+    let decider_sees = choices(&cb);
+    assert!(decider_sees > 0, "{cb:?}");
+
+    let held = db.hold_writes().await;
+    let (moves, rules) = (
+        typing(fake, "move", "option"),
+        typing(fake, "rules", "topic"),
+    );
+    let (moves, rules) = (
+        fake.wait_for_callback(moves.id).await,
+        fake.wait_for_callback(rules.id).await,
+    );
+    held.release().await;
+    assert_eq!((moves.kind, choices(&moves)), (8, 0), "{moves:?}");
+    assert_eq!(rules.kind, 8);
+    assert!(choices(&rules) > 0, "the first game's rules: {rules:?}");
+    // Once the database answers, so does the autocomplete (as before the hold).
+    let again = typing(fake, "move", "option");
+    assert_eq!(
+        choices(&fake.wait_for_callback(again.id).await),
+        decider_sees
+    );
+    bot_play::finish(fake).await;
+    w.bot.stop().await;
+    db.finish().await;
 }
 
 /// Discord gives an interaction 3 s for its acknowledgement. With the database holding every

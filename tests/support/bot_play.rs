@@ -581,33 +581,49 @@ pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
         })
 }
 
-/// What `/play` answered: its public lobby (`Ok`), or a private refusal (`Err`): at once when
-/// the options do not read (an ephemeral message), or after the public deferral (which is then
-/// deleted, and the refusal follows privately).
+/// What `/play` answered: its lobby (`Ok`), an ordinary message in the channel that the
+/// private answer links to, or the private answer's refusal (`Err`). `/play` never answers in
+/// public: a refusal is an edit of its private deferral (or, for a cooldown, a private reply).
 pub async fn play_answer(fake: &FakeDiscord, interaction: u64) -> Result<Message, String> {
     fake.wait_until("/play's answer", |st| {
         let rec = st.interactions.get(&interaction)?;
         let cb = rec.callback.as_ref()?;
+        assert!(cb.ephemeral(), "/play answers privately: {cb:?}");
         if cb.kind == 4 {
-            assert!(cb.ephemeral(), "a refusal is private: {cb:?}");
             return Some(Err(cb.content().unwrap_or_default().to_string()));
         }
         assert_eq!(cb.kind, 5, "/play defers: {cb:?}");
-        if let Some(f) = rec.followups.first().and_then(|f| st.message(*f)) {
-            assert!(f.ephemeral(), "a refusal is private: {f:?}");
-            let original = rec
-                .original
-                .and_then(|o| st.messages.iter().find(|m| m.id == o));
-            assert!(
-                original.is_some_and(|o| o.deleted),
-                "the public deferral goes away"
-            );
-            return Some(Err(f.content.clone()));
+        assert!(rec.followups.is_empty(), "/play edits its answer: {rec:?}");
+        let answer = st.message(rec.original?)?;
+        if answer.content.is_empty() {
+            return None;
         }
-        let m = st.message(rec.original?)?;
-        (!m.components.is_empty()).then(|| Ok(m.clone()))
+        assert!(
+            answer.components.is_empty(),
+            "the private answer has no buttons"
+        );
+        let lobby = linked_message(&answer.content).and_then(|id| st.message(id));
+        Some(match lobby {
+            Some(m) if !m.components.is_empty() => {
+                assert!(!m.ephemeral(), "the lobby is public: {m:?}");
+                Ok(m.clone())
+            }
+            _ => Err(answer.content.clone()),
+        })
     })
     .await
+}
+
+/// The message a `https://discord.com/channels/<guild>/<channel>/<message>` link in `text`
+/// points to.
+pub fn linked_message(text: &str) -> Option<u64> {
+    let rest = &text[text.find("https://discord.com/channels/")?..];
+    let link = rest.split_whitespace().next()?;
+    link.trim_end_matches(['.', ',', ')'])
+        .split('/')
+        .nth(6)?
+        .parse()
+        .ok()
 }
 
 /// `/play game:<game>` by `user` in the games channel: its lobby, or its refusal.
