@@ -81,6 +81,7 @@ fn render_and_encode_board(b: Bencher) {
         lang: croupier::i18n::Lang::En,
         names: vec!["Ann".into(), "Bob".into(), "Cleo".into()],
         stopped: false,
+        number: None,
     };
     let view = game.public_view();
     let png = encode_png(&<Cortexcape as Present>::render_public(&view, &ctx));
@@ -166,6 +167,7 @@ macro_rules! game_benches {
                         .map(|s| s.to_string())
                         .collect(),
                     stopped: false,
+                    number: None,
                 };
                 let view = game.public_view();
                 let png = encode_png(&<$game as Present>::render_public(&view, &ctx));

@@ -105,6 +105,7 @@ fn ctx(case: &Case) -> RenderCtx {
         lang: case.lang,
         names: NAMES[..case.seats].iter().map(|s| s.to_string()).collect(),
         stopped: false,
+        number: None,
     }
 }
 
@@ -349,6 +350,7 @@ fn names_table(samples: usize, only: Option<&str>, depth: Option<usize>) {
             lang: case.lang,
             names: long_names(case.seats, 200),
             stopped: false,
+            number: None,
         };
         let a = median_of(samples, || {
             black_box(game.render_public(black_box(&latin)));
@@ -393,6 +395,7 @@ fn names_table(samples: usize, only: Option<&str>, depth: Option<usize>) {
                     .map(|i| format!("{i}Maximilien ").chars().cycle().take(n).collect())
                     .collect(),
                 stopped: false,
+                number: None,
             };
             ms(median_of(samples.min(21), || {
                 black_box(game.render_public(black_box(&ctx)));

@@ -85,6 +85,7 @@ fn main() {
             lang: Lang::En,
             names: NAMES[..seats].iter().map(|s| s.to_string()).collect(),
             stopped: false,
+            number: None,
         };
         let (mut renders, mut encodes, mut totals, mut olds) = (vec![], vec![], vec![], vec![]);
         let (mut gif, mut old) = (Vec::new(), Vec::new());

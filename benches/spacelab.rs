@@ -69,6 +69,7 @@ fn ctx() -> RenderCtx {
         lang: croupier::i18n::Lang::En,
         names: vec!["Ann".into(), "Bob".into(), "Cleo".into(), "Dev".into()],
         stopped: false,
+        number: None,
     }
 }
 

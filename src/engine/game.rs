@@ -211,6 +211,9 @@ pub struct RenderCtx {
     /// The game was stopped before its own end (a resignation, a cancel): its last position
     /// may still ask a seat to decide, but nothing shows it as anyone's turn any more.
     pub stopped: bool,
+    /// The game's number, shown after its name in the board's header (`None`: a board drawn
+    /// outside a stored game, as in tests and benchmarks).
+    pub number: Option<i64>,
 }
 
 impl RenderCtx {

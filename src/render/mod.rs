@@ -9,6 +9,8 @@
 //! - [`fonts`]: the embedded faces (DejaVu Sans, Noto Sans per script, WenQuanYi Micro Hei,
 //!   Noto Emoji), the face of each character, right-to-left runs and shaping (rustybuzz);
 //! - [`palette`]: colour-blind-safe seat colours, contrast, seat letters;
+//! - [`frame`]: the header (name and number, turn or result, seats) and footer (legend) every
+//!   board sits between;
 //! - [`panel`]: seat tokens, legend box, score table, pool chips;
 //! - [`quantize`]: the board reduced to a 256-colour palette for the PNG at the edge;
 //! - [`result`]: the result card of a finished game;
@@ -17,6 +19,7 @@
 
 pub mod anim;
 pub mod fonts;
+pub mod frame;
 pub mod layers;
 pub mod palette;
 pub mod panel;

@@ -506,6 +506,7 @@ pub fn render_ctx(loaded: &Loaded, lang: Lang) -> RenderCtx {
         lang,
         names: loaded.drawn_names(),
         stopped: stopped(loaded),
+        number: Some(loaded.record.id.0),
     }
 }
 
@@ -515,6 +516,7 @@ pub fn text_ctx(loaded: &Loaded, lang: Lang) -> RenderCtx {
         lang,
         names: loaded.names(),
         stopped: stopped(loaded),
+        number: Some(loaded.record.id.0),
     }
 }
 

@@ -152,6 +152,7 @@ impl Records<'_> {
                 lang,
                 names: record.seats.iter().map(|s| s.name.clone()).collect(),
                 stopped: false,
+                number: Some(game.0),
             };
             tokio::task::spawn_blocking(move || replay_gif(start, &log, &ends, &ctx))
                 .await
@@ -241,6 +242,7 @@ impl Records<'_> {
             lang,
             names: record.seats.iter().map(|s| s.name.clone()).collect(),
             stopped: false,
+            number: Some(game.0),
         };
         let png = super::core::rendering(move || encode_png(&state.render_public(&ctx))).await?;
         let alt = Text::new("replay.alt")

@@ -146,6 +146,7 @@ fn ctx(lang: Lang, players: usize) -> RenderCtx {
             .map(|s| s.to_string())
             .collect(),
         stopped: false,
+        number: None,
     }
 }
 
@@ -497,6 +498,7 @@ fn crowded_panel_in_french() {
             .map(|s| s.to_string())
             .collect(),
         stopped: false,
+        number: None,
     };
     check("crowded_panel_fr", &render_public(&crowded_panel(), &c));
 }
@@ -549,6 +551,7 @@ fn malformed_view_renders_without_panicking() {
             lang: Lang::Fr,
             names: Vec::new(),
             stopped: false,
+            number: None,
         },
     );
     assert_eq!(img.dimensions(), (1400, 900));
@@ -560,6 +563,7 @@ fn malformed_view_renders_without_panicking() {
             lang: Lang::En,
             names: Vec::new(),
             stopped: false,
+            number: None,
         },
     );
     assert_eq!(img.dimensions(), (1400, 900));

@@ -190,6 +190,7 @@ fn zoom_fits(game: &dyn croupier::engine::AnyGame, seats: usize, render: bool, a
         lang: croupier::i18n::Lang::En,
         names: names[..seats].iter().map(|s| (*s).to_string()).collect(),
         stopped: false,
+        number: None,
     };
     let board = game.render_public(&ctx);
     let viewers = std::iter::once(None).chain((0..seats).map(|i| Some(Seat(i as u8))));
@@ -245,6 +246,7 @@ fn names_in_every_script() {
             lang: croupier::i18n::Lang::En,
             names: names.clone(),
             stopped: false,
+            number: None,
         };
         let mut game = kind.setup(&GameOptions::new(), seats, 7).expect("setup");
         let mut rng = GameRng::seed_from_u64(7);

@@ -15,6 +15,7 @@ fn ctx(lang: Lang, seats: usize) -> RenderCtx {
         lang,
         names: names.iter().take(seats).map(|s| (*s).to_string()).collect(),
         stopped: false,
+        number: None,
     }
 }
 

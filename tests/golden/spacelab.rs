@@ -16,6 +16,7 @@ fn ctx(n: usize, lang: Lang) -> RenderCtx {
         lang,
         names: names[..n].iter().map(|s| (*s).to_string()).collect(),
         stopped: false,
+        number: None,
     }
 }
 

@@ -20,6 +20,7 @@ fn ctx(lang: Lang) -> RenderCtx {
             .map(|s| (*s).to_string())
             .collect(),
         stopped: false,
+        number: None,
     }
 }
 

@@ -141,6 +141,7 @@ fn ctx(game: &dyn AnyGame, lang: Lang) -> RenderCtx {
             .map(|i| format!("Player{i}"))
             .collect(),
         stopped: false,
+        number: None,
     }
 }
 
@@ -461,6 +462,7 @@ async fn replays_show_each_step_as_its_twin_would(db: &Db) {
                 lang: Lang::En,
                 names: names.clone(),
                 stopped: false,
+                number: None,
             }));
             for v in 0..seats {
                 let shown = svc

@@ -1021,6 +1021,7 @@ mod tests {
                 lang,
                 names: ["Ann", "Bob", "Cleo", "Dan"].map(String::from).to_vec(),
                 stopped: false,
+                number: None,
             };
             let mut o = GameOptions::new();
             o.insert("lab".into(), lab.into());

@@ -1005,6 +1005,7 @@ fn text_summary_and_event_texts_are_localized() {
         lang: Lang::En,
         names: vec!["Ann".into(), "Bob".into()],
         stopped: false,
+        number: None,
     };
     let s = <Cortexcape as Present>::public_summary(&g.public_view(), &ctx);
     let first = s.lines().next().unwrap();
@@ -1023,6 +1024,7 @@ fn text_summary_and_event_texts_are_localized() {
             lang: Lang::Fr,
             names: ctx.names.clone(),
             stopped: false,
+            number: None,
         },
     );
     assert!(fr.contains("fermées x4 (Ann)"), "{fr}");

@@ -2213,6 +2213,7 @@ fn texts_are_localized_and_summaries_name_everything() {
         lang: Lang::Fr,
         names: strs(&["Mandy", "Jordan", "Vert", "Jaune"]),
         stopped: false,
+        number: None,
     };
     for e in &ev {
         for lang in Lang::ALL {
@@ -2450,6 +2451,7 @@ mod playouts {
             lang: Lang::En,
             names: strs(&["Ann", "Bob", "Cid", "Dee"]),
             stopped: false,
+            number: None,
         };
         for seats in 2..=4 {
             let mut g = Gates::setup(&options(&[]), seats, 77).unwrap();
@@ -2845,6 +2847,7 @@ fn late_four_player_boards_fit_the_png_budget() {
                     lang,
                     names: strs(&["Mandy", "Jordan", "Sam", "Alex"]),
                     stopped: false,
+                    number: None,
                 };
                 let img = <Gates as Present>::render_public(&position.public_view(), &ctx);
                 let png = crate::service::encode_png(&img);

@@ -2151,6 +2151,7 @@ fn images_are_within_limits_and_names_are_drawn() {
         lang: crate::i18n::Lang::En,
         names: vec!["Ann".into(), "Bob".into(), "Cy".into(), "Di".into()],
         stopped: false,
+        number: None,
     };
     let img = <SpaceLab as Present>::render_public(&g.build_public(), &ctx);
     assert!(

@@ -938,6 +938,7 @@ mod tests {
                 .map(String::from)
                 .to_vec(),
             stopped: false,
+            number: None,
         };
         for (opts, seats) in [
             ("mode=crossing", 6),

@@ -1756,6 +1756,7 @@ fn views_texts_and_image_sizes() {
         lang: Lang::En,
         names: vec!["Ann".into(), "Bob".into(), "Cy".into()],
         stopped: false,
+        number: None,
     };
     for (o, n) in [
         ("", 2),
