@@ -11,7 +11,7 @@
 use image::{Rgba, RgbaImage};
 
 use super::palette::{ink_on, mix, rgb, WHITE};
-use super::panel::{token, LegendEntry};
+use super::panel::{legend_cells, token, LegendEntry};
 use super::shapes::{fill_rect, rounded_rect, Pt};
 use super::text::{draw_text, fit, text_width, wrap, Align, Style, Weight};
 
@@ -118,30 +118,6 @@ pub fn header_height(frame: &Frame<'_>, width: u32) -> u32 {
 fn legend_columns(width: u32) -> usize {
     let s = scale(width);
     ((width as f32 - 24.0 * s) / (330.0 * s)).floor().max(1.0) as usize
-}
-
-/// The legend's cells: wide entries take a row of their own.
-fn legend_cells(entries: &[LegendEntry<'_>], columns: usize) -> (Vec<(usize, usize)>, usize) {
-    let mut cells = Vec::with_capacity(entries.len());
-    let (mut row, mut col) = (0usize, 0usize);
-    for e in entries {
-        if e.wide.is_some() {
-            if col != 0 {
-                row += 1;
-            }
-            cells.push((row, 0));
-            row += 1;
-            col = 0;
-        } else {
-            cells.push((row, col));
-            col += 1;
-            if col == columns {
-                col = 0;
-                row += 1;
-            }
-        }
-    }
-    (cells, row + usize::from(col != 0))
 }
 
 /// The footer's height (0 without a legend).
