@@ -83,7 +83,8 @@ pub(crate) struct Inner {
     spec: Arc<openapi::Spec>,
     api_base: String,
     gateway_url: String,
-    /// READY's `resume_gateway_url`: a second gateway listener (serenity 0.12 never uses it).
+    /// READY's `resume_gateway_url`: a second gateway listener, the only one taking a RESUME
+    /// (serenity 0.12.5 never reads it; the bot hands it to serenity).
     resume_gateway_url: String,
     /// `hold_gateway`: new gateway connections wait, unanswered, while true.
     held: tokio::sync::watch::Sender<bool>,
@@ -222,7 +223,7 @@ impl FakeDiscord {
     }
 
     /// READY's `resume_gateway_url`: another listener than `gateway_url`, as on Discord; a
-    /// RESUME is accepted on both.
+    /// RESUME is accepted only here (op 9 on the connect URL).
     pub fn resume_gateway_url(&self) -> String {
         self.inner.resume_gateway_url.clone()
     }
@@ -775,7 +776,8 @@ impl FakeDiscord {
         .await
     }
 
-    /// Asks every connected session to reconnect (op 7); serenity then RESUMEs.
+    /// Asks every connected session to reconnect (op 7); serenity then RESUMEs (on `ws_url`:
+    /// refused unless that is READY's `resume_gateway_url`).
     pub fn ask_reconnect(&self) {
         let mut st = self.inner.lock();
         gateway::send_all(&mut st, &serde_json::json!({"op": 7, "d": null}));
@@ -786,10 +788,16 @@ impl FakeDiscord {
         self.inner.lock().sessions.iter().map(|s| s.resumes).sum()
     }
 
-    /// RESUMEs accepted on READY's `resume_gateway_url` (the rest came on the connect URL).
+    /// RESUMEs accepted on READY's `resume_gateway_url` (the only URL that accepts one).
     pub fn resumes_on_resume_url(&self) -> u32 {
         let st = self.inner.lock();
         st.sessions.iter().map(|s| s.resumes_on_resume_url).sum()
+    }
+
+    /// RESUMEs refused (op 9) because they came on the connect URL, over all sessions.
+    pub fn resumes_refused(&self) -> u32 {
+        let st = self.inner.lock();
+        st.sessions.iter().map(|s| s.resumes_refused).sum()
     }
 
     /// Dispatches replayed by RESUMEs, over all sessions.
