@@ -1042,6 +1042,94 @@ async fn per_route_limits_answer_with_headers_and_429() {
     fake.assert_clean();
 }
 
+/// The invalid-request ban (Discord's "Invalid Request Limit aka Cloudflare bans": 10,000 401,
+/// 403 or 429 answers per 10 minutes; here 4 per 60 s of the fake's clock): a 429 with
+/// `X-RateLimit-Scope: shared` does not count, the answer that reaches the limit starts the
+/// ban, every request is then refused with 403 (a good one, an interaction callback) and
+/// nothing is done, until the window has passed; invalid answers outside one window do not add
+/// up.
+#[tokio::test]
+async fn past_the_invalid_requests_limit_every_request_is_refused_until_the_window_passes() {
+    let fake = FakeDiscord::start().await;
+    // A clock that moves only by `advance`, so the window's edge is exact.
+    fake.follow_clock(|| 1_800_000_000);
+    fake.set_invalid_ban(4, Duration::from_secs(60));
+    let client = fake.discord_client();
+    let get = |path: String| {
+        let client = client.clone();
+        async move {
+            raw_discord(&client, reqwest::Method::GET, &path, None)
+                .await
+                .0
+        }
+    };
+    let channel = format!("/channels/{CHANNEL_ID}");
+    let route = "GET /channels/{channel_id}";
+    // Three invalid answers, then a minute passes: they fall out of the window.
+    fake.fail_next(route, 2, 403, 50001);
+    fake.rate_limit_next(route, 1, 0.01);
+    for want in [403, 403, 429] {
+        assert_eq!(get(channel.clone()).await, want);
+    }
+    fake.advance(60);
+    // Shared-scope 429s are not counted, however many.
+    fake.rate_limit_next_shared(route, 5, 0.01);
+    for _ in 0..5 {
+        assert_eq!(get(channel.clone()).await, 429);
+    }
+    assert_eq!(fake.invalid_requests(), 3);
+    // Four in the window: 401 (a wrong token), 403, 404 (not counted), 429, 403.
+    fake.fail_next(route, 1, 401, 0);
+    fake.fail_next(route, 1, 403, 50013);
+    fake.fail_next(route, 1, 404, 10003);
+    fake.rate_limit_next(route, 1, 0.01);
+    fake.fail_next(route, 1, 403, 50001);
+    for want in [401, 403, 404, 429] {
+        assert_eq!(get(channel.clone()).await, want);
+    }
+    assert_eq!(fake.banned(), (0, 0), "three in the window, not banned yet");
+    assert_eq!(get(channel.clone()).await, 403);
+    assert_eq!(fake.banned(), (0, 1), "the fourth starts the ban");
+
+    // Banned: a request that would pass, a post and an interaction callback are all refused,
+    // and nothing is done.
+    assert_eq!(get(channel.clone()).await, 403);
+    let posted = raw_discord(
+        &client,
+        reqwest::Method::POST,
+        &format!("/channels/{CHANNEL_ID}/messages"),
+        Some(json!({"content": "hello"})),
+    )
+    .await;
+    assert_eq!(posted.0, 403, "{}", posted.2);
+    assert!(fake.messages(CHANNEL_ID).is_empty());
+    let cmd = fake.register_interaction(Push::command("rules", vec![]));
+    let callback = raw_discord(
+        &client,
+        reqwest::Method::POST,
+        &format!("/interactions/{}/{}/callback", cmd.id, cmd.token),
+        Some(json!({"type": 5})),
+    )
+    .await;
+    assert_eq!(callback.0, 403);
+    assert!(fake.interaction(cmd.id).expect("rec").callback.is_none());
+    assert_eq!(fake.banned(), (3, 1));
+    assert_eq!(
+        fake.invalid_requests(),
+        7,
+        "the ban's own refusals are not counted"
+    );
+
+    // 59 s later still banned; at 60 s the ban is over.
+    fake.advance(59);
+    assert_eq!(get(channel.clone()).await, 403);
+    fake.advance(1);
+    assert_eq!(get(channel.clone()).await, 200);
+    assert_eq!(fake.banned(), (4, 1));
+    assert!(fake.pending_faults().is_empty());
+    fake.assert_clean();
+}
+
 /// The global limit: 50 requests a second for the bot token across routes, answered with a
 /// global 429 (`X-RateLimit-Global`); interaction callbacks do not count against it; switched
 /// off, nothing is limited.

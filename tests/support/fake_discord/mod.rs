@@ -562,6 +562,7 @@ impl FakeDiscord {
             status,
             code,
             retry_after: None,
+            scope: "user",
             carried_out: false,
         });
     }
@@ -575,18 +576,30 @@ impl FakeDiscord {
             status,
             code: 0,
             retry_after: None,
+            scope: "user",
             carried_out: true,
         });
     }
 
     /// The next `times` requests on `route` are rate limited: 429 with `retry_after` seconds.
     pub fn rate_limit_next(&self, route: &str, times: u32, retry_after: f64) {
+        self.rate_limit_next_in(route, times, retry_after, "user");
+    }
+
+    /// As `rate_limit_next`, with `X-RateLimit-Scope: shared` (a per-resource limit other
+    /// users also spend), which Discord does not count toward the invalid-request ban.
+    pub fn rate_limit_next_shared(&self, route: &str, times: u32, retry_after: f64) {
+        self.rate_limit_next_in(route, times, retry_after, "shared");
+    }
+
+    fn rate_limit_next_in(&self, route: &str, times: u32, retry_after: f64, scope: &'static str) {
         self.inner.lock().faults.push(Fault {
             route: route.into(),
             times,
             status: 429,
             code: 0,
             retry_after: Some(retry_after),
+            scope,
             carried_out: false,
         });
     }
@@ -607,9 +620,30 @@ impl FakeDiscord {
         self.inner.lock().rate.limited_by.clone()
     }
 
-    /// Answers Discord counts toward its invalid-request ban (401, 403 and 429).
+    /// Answers Discord counts toward its invalid-request ban (401, 403 and 429, except a 429
+    /// with `X-RateLimit-Scope: shared`), since the fake started.
     pub fn invalid_requests(&self) -> u32 {
         self.inner.lock().rate.invalid
+    }
+
+    /// The invalid-request ban (Discord: `INVALID_BAN_LIMIT` invalid answers within
+    /// `INVALID_BAN_WINDOW` of the fake's clock, then 403 for every request until the window
+    /// has passed): a test may lower the threshold or change the window.
+    pub fn set_invalid_ban(&self, limit: usize, window: Duration) {
+        let mut st = self.inner.lock();
+        st.rate.ban.limit = limit;
+        st.rate.ban.window = i64::try_from(window.as_secs()).unwrap_or(i64::MAX);
+    }
+
+    /// The most invalid answers within one window of the ban (10 minutes of the fake's clock).
+    pub fn invalid_peak(&self) -> usize {
+        self.inner.lock().rate.ban.peak
+    }
+
+    /// Requests refused by the invalid-request ban, and how many bans began.
+    pub fn banned(&self) -> (u64, u32) {
+        let st = self.inner.lock();
+        (st.rate.ban.refused, st.rate.ban.bans)
     }
 
     /// Requests so far that count toward the global limit, and those exempt from it

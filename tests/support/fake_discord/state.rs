@@ -328,6 +328,9 @@ pub struct Fault {
     pub code: u64,
     /// 429 only: seconds, in the body and the `retry-after` header.
     pub retry_after: Option<f64>,
+    /// 429 only: the `X-RateLimit-Scope` header (`user`, or `shared`: not counted toward the
+    /// invalid-request ban).
+    pub scope: &'static str,
     /// The request is carried out, and the answer is still this failure (an error that
     /// happened anyway: a proxy timing out after Discord did the work).
     pub carried_out: bool,
