@@ -113,6 +113,47 @@ impl std::fmt::Display for NeedsMoreShards {
 
 impl std::error::Error for NeedsMoreShards {}
 
+/// What serenity 0.12.5 logs (ERROR, target `serenity::gateway::shard`) when Discord closes a
+/// shard with 4011, just before its runner starts reading the closed socket in a loop that
+/// never waits and starves the runtime: nothing of the bot's own runs after it.
+const SHARDING_REQUIRED_LOG: &str = "Shard has too many guilds";
+
+/// A tracing layer that calls `then` on serenity's 4011 log (see [`SHARDING_REQUIRED_LOG`]),
+/// in the shard runner's own thread, before the spin: the only moment left to end the process
+/// (`croupier serve` exits with [`EXIT_NEEDS_MORE_SHARDS`]). Give it its own filter
+/// ([`OnShardingRequired::targets`]) so that the logs' level does not hide the event.
+pub struct OnShardingRequired<F>(pub F);
+
+impl<F> OnShardingRequired<F> {
+    /// The events this layer needs: serenity's gateway errors.
+    pub fn targets() -> tracing_subscriber::filter::Targets {
+        tracing_subscriber::filter::Targets::new()
+            .with_target("serenity::gateway", tracing::Level::ERROR)
+    }
+}
+
+impl<S, F> tracing_subscriber::Layer<S> for OnShardingRequired<F>
+where
+    S: tracing::Subscriber,
+    F: Fn() + Send + Sync + 'static,
+{
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        struct Says(bool);
+        impl tracing::field::Visit for Says {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                if field.name() == "message" {
+                    self.0 |= format!("{value:?}").contains(SHARDING_REQUIRED_LOG);
+                }
+            }
+        }
+        let mut says = Says(false);
+        event.record(&mut says);
+        if says.0 {
+            (self.0)();
+        }
+    }
+}
+
 impl std::fmt::Debug for BotConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BotConfig")

@@ -817,6 +817,16 @@ impl FakeDiscord {
         gateway::send_all(&mut st, &serde_json::json!({"op": 7, "d": null}));
     }
 
+    /// Ends every connected session with op 9 (`d: false`), as Discord may at any time: the
+    /// client must IDENTIFY again (a RESUME of it is refused).
+    pub fn invalidate_sessions(&self) {
+        let mut st = self.inner.lock();
+        for s in st.sessions.iter_mut().filter(|s| s.tx.is_some()) {
+            s.resumable = false;
+        }
+        gateway::send_all(&mut st, &serde_json::json!({"op": 9, "d": false}));
+    }
+
     /// Total RESUMEs accepted, over all sessions.
     pub fn resumes(&self) -> u32 {
         self.inner.lock().sessions.iter().map(|s| s.resumes).sum()
