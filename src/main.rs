@@ -171,16 +171,30 @@ async fn main() -> std::process::ExitCode {
     } else {
         "warn"
     };
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| default_filter.into()),
-        )
-        .with_writer(std::io::stderr);
-    if config.json_logs {
-        logs.json().init();
-    } else {
-        logs.init();
+    {
+        use tracing_subscriber::prelude::*;
+        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| default_filter.into());
+        let logs = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+        let logs = if config.json_logs {
+            logs.json().boxed()
+        } else {
+            logs.boxed()
+        };
+        // A shard closed with 4011 (sharding required) leaves serenity 0.12.5's runner spinning
+        // and the runtime starved: the process ends at serenity's log of it, whatever the
+        // log level, for its supervisor to start it again with more shards.
+        let sharding = croupier::bot::OnShardingRequired(|| {
+            eprintln!(
+                "croupier: Discord closed a shard with 4011 (sharding required): start again \
+                 (with --shards, give the processes more shards)"
+            );
+            std::process::exit(i32::from(croupier::bot::EXIT_NEEDS_MORE_SHARDS));
+        });
+        tracing_subscriber::registry()
+            .with(logs.with_filter(filter))
+            .with(sharding.with_filter(croupier::bot::OnShardingRequired::<fn()>::targets()))
+            .init();
     }
     match run(cli, config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,

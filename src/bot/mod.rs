@@ -113,6 +113,47 @@ impl std::fmt::Display for NeedsMoreShards {
 
 impl std::error::Error for NeedsMoreShards {}
 
+/// What serenity 0.12.5 logs (ERROR, target `serenity::gateway::shard`) when Discord closes a
+/// shard with 4011, just before its runner starts reading the closed socket in a loop that
+/// never waits and starves the runtime: nothing of the bot's own runs after it.
+const SHARDING_REQUIRED_LOG: &str = "Shard has too many guilds";
+
+/// A tracing layer that calls `then` on serenity's 4011 log (see [`SHARDING_REQUIRED_LOG`]),
+/// in the shard runner's own thread, before the spin: the only moment left to end the process
+/// (`croupier serve` exits with [`EXIT_NEEDS_MORE_SHARDS`]). Give it its own filter
+/// ([`OnShardingRequired::targets`]) so that the logs' level does not hide the event.
+pub struct OnShardingRequired<F>(pub F);
+
+impl<F> OnShardingRequired<F> {
+    /// The events this layer needs: serenity's gateway errors.
+    pub fn targets() -> tracing_subscriber::filter::Targets {
+        tracing_subscriber::filter::Targets::new()
+            .with_target("serenity::gateway", tracing::Level::ERROR)
+    }
+}
+
+impl<S, F> tracing_subscriber::Layer<S> for OnShardingRequired<F>
+where
+    S: tracing::Subscriber,
+    F: Fn() + Send + Sync + 'static,
+{
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        struct Says(bool);
+        impl tracing::field::Visit for Says {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                if field.name() == "message" {
+                    self.0 |= format!("{value:?}").contains(SHARDING_REQUIRED_LOG);
+                }
+            }
+        }
+        let mut says = Says(false);
+        event.record(&mut says);
+        if says.0 {
+            (self.0)();
+        }
+    }
+}
+
 impl std::fmt::Debug for BotConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BotConfig")
@@ -400,10 +441,14 @@ pub async fn run_with_service(
         }
         None => None,
     };
+    let resume_url = ResumeUrl::default();
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .event_handler(RateLimits)
+        .event_handler(resume_url.clone())
         .await?;
+    // Filled before any shard starts, so before any READY.
+    let _ = resume_url.0.set(Arc::clone(&client.ws_url));
     let ops = metrics.map(|(listener, handle)| {
         let endpoints = crate::ops::Endpoints {
             handle,
@@ -585,6 +630,37 @@ impl serenity::EventHandler for RateLimits {
     async fn ratelimit(&self, data: serenity::RatelimitInfo) {
         let global = if data.global { "true" } else { "false" };
         metrics::counter!(crate::ops::DISCORD_RATE_LIMITED, "global" => global).increment(1);
+    }
+}
+
+/// Hands READY's `resume_gateway_url` to serenity. serenity 0.12.5 never reads it: every shard
+/// connects, resumes and identifies on `Client::ws_url` (one URL shared by the process's
+/// shards, read at each connection). Discord asks for a RESUME on `resume_gateway_url` and may
+/// refuse one elsewhere (op 9: the session and the events it missed, clicks included, are
+/// lost, and the IDENTIFY that follows spends the daily budget). So each READY writes its
+/// `resume_gateway_url` into `ws_url`; an empty or odd one keeps the URL in use.
+///
+/// Limits (RELIABILITY.md): `ws_url` is one for all the shards of the process, so with several
+/// shards the last READY's URL wins and another shard resumes there; and a shard whose session
+/// is over IDENTIFYs on that URL too, not on `GET /gateway`'s (Discord documents neither as
+/// refused).
+#[derive(Clone, Default)]
+struct ResumeUrl(Arc<std::sync::OnceLock<Arc<tokio::sync::Mutex<String>>>>);
+
+#[serenity::async_trait]
+impl serenity::EventHandler for ResumeUrl {
+    async fn ready(&self, _: serenity::Context, ready: serenity::Ready) {
+        let url = ready.resume_gateway_url.trim();
+        if !(url.starts_with("wss://") || url.starts_with("ws://")) {
+            return;
+        }
+        if let Some(ws_url) = self.0.get() {
+            let mut ws_url = ws_url.lock().await;
+            if *ws_url != url {
+                tracing::debug!(url, "the gateway resumes on READY's resume_gateway_url");
+                url.clone_into(&mut ws_url);
+            }
+        }
     }
 }
 

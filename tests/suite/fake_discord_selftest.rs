@@ -411,15 +411,19 @@ async fn serenity_client_gets_ready_and_answers_pushed_interactions() {
         json!([{"name": "Cortexcape", "value": "cortexcape"}])
     );
 
-    // op 7 RECONNECT: serenity resumes the same session and keeps receiving.
+    // op 7 RECONNECT: bare serenity 0.12.5 resumes on the connect URL (it never reads
+    // READY's `resume_gateway_url`), is refused (op 9), identifies again and keeps receiving.
     fake.ask_reconnect();
-    fake.wait_until("a resumed session", |st| {
-        st.sessions
-            .iter()
-            .any(|s| s.resumes == 1 && s.tx.is_some())
-            .then_some(())
+    fake.wait_until("a second session after a refused resume", |st| {
+        let refused = st.sessions.iter().map(|s| s.resumes_refused).sum::<u32>();
+        (refused == 1 && st.sessions.len() == 2 && st.sessions[1].tx.is_some()).then_some(())
     })
     .await;
+    assert_eq!(
+        next_event(&fake, &mut events).await.as_deref(),
+        Some("ready Croupier 1"),
+        "a new session: READY again"
+    );
     let pick = fake
         .push(Push::select(message.id, "colour:7", &["blue"]))
         .await;
@@ -431,7 +435,8 @@ async fn serenity_client_gets_ready_and_answers_pushed_interactions() {
         fake.wait_for_callback(pick.id).await.content(),
         Some("alice picked blue")
     );
-    assert_eq!(fake.identifies().len(), 1);
+    assert_eq!(fake.identifies().len(), 2);
+    assert_eq!(fake.resumes(), 0);
 
     shards.shutdown_all().await;
     let requests: Vec<String> = fake
@@ -1037,6 +1042,94 @@ async fn per_route_limits_answer_with_headers_and_429() {
     fake.assert_clean();
 }
 
+/// The invalid-request ban (Discord's "Invalid Request Limit aka Cloudflare bans": 10,000 401,
+/// 403 or 429 answers per 10 minutes; here 4 per 60 s of the fake's clock): a 429 with
+/// `X-RateLimit-Scope: shared` does not count, the answer that reaches the limit starts the
+/// ban, every request is then refused with 403 (a good one, an interaction callback) and
+/// nothing is done, until the window has passed; invalid answers outside one window do not add
+/// up.
+#[tokio::test]
+async fn past_the_invalid_requests_limit_every_request_is_refused_until_the_window_passes() {
+    let fake = FakeDiscord::start().await;
+    // A clock that moves only by `advance`, so the window's edge is exact.
+    fake.follow_clock(|| 1_800_000_000);
+    fake.set_invalid_ban(4, Duration::from_secs(60));
+    let client = fake.discord_client();
+    let get = |path: String| {
+        let client = client.clone();
+        async move {
+            raw_discord(&client, reqwest::Method::GET, &path, None)
+                .await
+                .0
+        }
+    };
+    let channel = format!("/channels/{CHANNEL_ID}");
+    let route = "GET /channels/{channel_id}";
+    // Three invalid answers, then a minute passes: they fall out of the window.
+    fake.fail_next(route, 2, 403, 50001);
+    fake.rate_limit_next(route, 1, 0.01);
+    for want in [403, 403, 429] {
+        assert_eq!(get(channel.clone()).await, want);
+    }
+    fake.advance(60);
+    // Shared-scope 429s are not counted, however many.
+    fake.rate_limit_next_shared(route, 5, 0.01);
+    for _ in 0..5 {
+        assert_eq!(get(channel.clone()).await, 429);
+    }
+    assert_eq!(fake.invalid_requests(), 3);
+    // Four in the window: 401 (a wrong token), 403, 404 (not counted), 429, 403.
+    fake.fail_next(route, 1, 401, 0);
+    fake.fail_next(route, 1, 403, 50013);
+    fake.fail_next(route, 1, 404, 10003);
+    fake.rate_limit_next(route, 1, 0.01);
+    fake.fail_next(route, 1, 403, 50001);
+    for want in [401, 403, 404, 429] {
+        assert_eq!(get(channel.clone()).await, want);
+    }
+    assert_eq!(fake.banned(), (0, 0), "three in the window, not banned yet");
+    assert_eq!(get(channel.clone()).await, 403);
+    assert_eq!(fake.banned(), (0, 1), "the fourth starts the ban");
+
+    // Banned: a request that would pass, a post and an interaction callback are all refused,
+    // and nothing is done.
+    assert_eq!(get(channel.clone()).await, 403);
+    let posted = raw_discord(
+        &client,
+        reqwest::Method::POST,
+        &format!("/channels/{CHANNEL_ID}/messages"),
+        Some(json!({"content": "hello"})),
+    )
+    .await;
+    assert_eq!(posted.0, 403, "{}", posted.2);
+    assert!(fake.messages(CHANNEL_ID).is_empty());
+    let cmd = fake.register_interaction(Push::command("rules", vec![]));
+    let callback = raw_discord(
+        &client,
+        reqwest::Method::POST,
+        &format!("/interactions/{}/{}/callback", cmd.id, cmd.token),
+        Some(json!({"type": 5})),
+    )
+    .await;
+    assert_eq!(callback.0, 403);
+    assert!(fake.interaction(cmd.id).expect("rec").callback.is_none());
+    assert_eq!(fake.banned(), (3, 1));
+    assert_eq!(
+        fake.invalid_requests(),
+        7,
+        "the ban's own refusals are not counted"
+    );
+
+    // 59 s later still banned; at 60 s the ban is over.
+    fake.advance(59);
+    assert_eq!(get(channel.clone()).await, 403);
+    fake.advance(1);
+    assert_eq!(get(channel.clone()).await, 200);
+    assert_eq!(fake.banned(), (4, 1));
+    assert!(fake.pending_faults().is_empty());
+    fake.assert_clean();
+}
+
 /// The global limit: 50 requests a second for the bot token across routes, answered with a
 /// global 429 (`X-RateLimit-Global`); interaction callbacks do not count against it; switched
 /// off, nothing is limited.
@@ -1620,6 +1713,18 @@ fn resume(session: &str, seq: u64) -> serde_json::Value {
     json!({"op": 6, "d": {"token": TOKEN, "session_id": session, "seq": seq}})
 }
 
+/// A RESUME on a new connection to `url`, answered op 9 (`d: false`: not resumable).
+async fn resume_refused(url: &str, session: &str, seq: u64) {
+    let mut ws = raw_gateway(url).await;
+    next_frame(&mut ws).await.expect("HELLO");
+    send_frame(&mut ws, resume(session, seq)).await;
+    let refused = next_frame(&mut ws).await.expect("op 9");
+    assert_eq!(
+        (refused["op"].as_u64(), refused["d"].as_bool()),
+        (Some(9), Some(false))
+    );
+}
+
 /// `(event, sequence, interaction id)` of a dispatch.
 fn dispatch(v: &serde_json::Value) -> (String, u64, String) {
     (
@@ -1630,12 +1735,13 @@ fn dispatch(v: &serde_json::Value) -> (String, u64, String) {
 }
 
 /// READY names a `resume_gateway_url` other than the connect URL. A session cut without a close
-/// frame keeps its dispatches; a RESUME, on the resume URL or on the connect URL (where serenity
-/// 0.12.5 resumes: it never reads `resume_gateway_url`), replays every dispatch after the
-/// client's sequence number, in order and with their numbers, then RESUMED. An unknown session
-/// and one the client closed with 1000 are not resumable (op 9, false).
+/// frame keeps its dispatches; a RESUME on the resume URL replays every dispatch after the
+/// client's sequence number, in order and with their numbers, then RESUMED. A RESUME on the
+/// connect URL (where bare serenity 0.12.5 resumes: it never reads `resume_gateway_url`) is
+/// refused with op 9 (false) and ends the session, as Discord may. An unknown session and one
+/// the client closed with 1000 are not resumable (op 9, false).
 #[tokio::test]
-async fn a_resume_replays_what_the_session_missed_on_either_url() {
+async fn a_resume_replays_what_the_session_missed_on_the_resume_url_only() {
     let fake = FakeDiscord::start().await;
     assert_ne!(fake.gateway_url(), fake.resume_gateway_url());
     let mut ws = raw_gateway(&fake.gateway_url()).await;
@@ -1679,10 +1785,10 @@ async fn a_resume_replays_what_the_session_missed_on_either_url() {
         ]
     );
 
-    // Cut again; this client read only up to 3: the connect URL replays 4 and 5 as well.
+    // Cut again; this client read only up to 3: the resume URL replays 4 and 5 as well.
     fake.drop_gateway();
     assert_eq!(next_frame(&mut ws).await, Err(None));
-    let mut ws = raw_gateway(&fake.gateway_url()).await;
+    let mut ws = raw_gateway(&fake.resume_gateway_url()).await;
     next_frame(&mut ws).await.expect("HELLO");
     send_frame(&mut ws, resume(&session, 3)).await;
     let mut got = Vec::new();
@@ -1696,7 +1802,7 @@ async fn a_resume_replays_what_the_session_missed_on_either_url() {
         seqs,
         [("INTERACTION_CREATE", 4), ("RESUMED", 5), ("RESUMED", 6)]
     );
-    assert_eq!((fake.resumes(), fake.resumes_on_resume_url()), (2, 1));
+    assert_eq!((fake.resumes(), fake.resumes_on_resume_url()), (2, 2));
     assert_eq!(fake.replayed(), 2 + 2);
     // Both interactions reached the one shard: each counted once.
     for p in [&first, &second] {
@@ -1724,6 +1830,29 @@ async fn a_resume_replays_what_the_session_missed_on_either_url() {
         (refused["op"].as_u64(), refused["d"].as_bool()),
         (Some(9), Some(false))
     );
+    // A new session, cut while an interaction comes: a RESUME on the connect URL is refused
+    // and the session is over; not even the resume URL takes it afterwards: the click is lost.
+    let mut ws = raw_gateway(&fake.gateway_url()).await;
+    next_frame(&mut ws).await.expect("HELLO");
+    send_frame(&mut ws, identify(None)).await;
+    let ready = next_frame(&mut ws).await.expect("READY");
+    let session = ready["d"]["session_id"]
+        .as_str()
+        .expect("session")
+        .to_string();
+    next_frame(&mut ws).await.expect("GUILD_CREATE");
+    fake.drop_gateway();
+    assert_eq!(next_frame(&mut ws).await, Err(None));
+    let missed = fake.push_now(Push::command("rules", vec![]));
+    resume_refused(&fake.gateway_url(), &session, 2).await;
+    assert_eq!(fake.resumes_refused(), 1);
+    resume_refused(&fake.resume_gateway_url(), &session, 2).await;
+    assert!(fake
+        .interaction(missed.id)
+        .expect("rec")
+        .delivered_to
+        .is_empty());
+    assert_eq!(fake.resumes(), 2);
     fake.assert_clean();
 }
 

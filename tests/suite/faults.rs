@@ -660,3 +660,161 @@ async fn two_processes_on_one_token_keep_together_under_the_global_limit() {
     }
     db.finish().await;
 }
+
+/// Issue 37 §3: Discord bans an IP for a while past 10,000 invalid answers (401, 403, 429
+/// but shared) in 10 minutes; the fake does too. A busy simulated day (30 hours of the
+/// fake's clock, an hour a step) with the usual sources of them: a member whose DMs are
+/// closed (403 / 50007) playing in three of six hidden-hand games, two of them left to wait
+/// for reminders, last calls and timeouts; a thread a moderator locks (160005); the bot's
+/// right to post in a second channel's threads taken away (50013); 429s injected on the
+/// message route every few hours; and the global limit lowered to 10 a second. The bot's
+/// invalid answers, per simulated hour and in the worst 10-minute window of the fake's clock,
+/// must stay under 1% of the ban's 10,000 (printed with where they came from).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_day_stays_far_below_the_invalid_request_ban() {
+    use crate::fake_discord::perms;
+    use croupier::store::GameStatus;
+    const CAROL: u64 = 7_200_000_000_000_003;
+    const DAVE: u64 = 7_200_000_000_000_004;
+    const SECOND: u64 = CHANNEL_ID + 77;
+    const HOURS: i64 = 30;
+    const LIMIT: u32 = 10;
+    let w = World::sqlite()
+        .clock(1_789_948_800)
+        .user(CAROL, "carol")
+        .user(DAVE, "dave")
+        .fake(|fake| {
+            fake.add_channel(SECOND, "games-2", Vec::new());
+            fake.rate_limits(|r| r.global_per_sec = LIMIT as usize);
+        })
+        .config(|c| c.global_limit = LIMIT)
+        .start()
+        .await;
+    let fake = &w.fake;
+    fake.close_dms(CAROL);
+    // (host, joiner, channel, played every hour)
+    let tables = [
+        (ALICE, BOB, CHANNEL_ID, true),
+        (BOB, CAROL, CHANNEL_ID, true),
+        (DAVE, ALICE, CHANNEL_ID, true),
+        (CAROL, DAVE, SECOND, true),
+        (ALICE, DAVE, SECOND, false),
+        (CAROL, BOB, CHANNEL_ID, false),
+    ];
+    let mut games = Vec::new();
+    for (host, joiner, channel, busy) in tables {
+        let push = Push::command("play", vec![opt::string("game", "gates")]);
+        let cmd = fake.push(push.by(host).in_channel(channel)).await;
+        let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
+        let thread = join_and_start(fake, &lobby, &[joiner], host).await;
+        games.push((game_of(&lobby), thread, channel, busy));
+    }
+    let locked = games[0].1;
+    let mut paused = std::collections::HashSet::new();
+    let mut clicks = 0;
+    for hour in 0..HOURS {
+        match hour {
+            // A moderator locks the first game's thread: it pauses.
+            4 => {
+                fake.archive_thread(locked, true);
+                paused.insert(games[0].0);
+            }
+            // An admin takes the bot's right to post in the second channel's threads.
+            8 => fake.overwrite(
+                SECOND,
+                perms::Overwrite {
+                    target: perms::Target::Member(BOT_USER_ID),
+                    allow: 0,
+                    deny: perms::SEND_MESSAGES_IN_THREADS,
+                },
+            ),
+            _ => {}
+        }
+        if hour % 5 == 2 {
+            fake.rate_limit_next(POST_MESSAGE, 2, 0.2);
+        }
+        for &(game, thread, channel, busy) in &games {
+            if !busy
+                || paused.contains(&game)
+                || crate::store_db::status(&w.service, game).await != GameStatus::Active
+            {
+                continue;
+            }
+            // Hidden hands: the decider types the first legal option with `/move`.
+            let board = latest_board_after(fake, thread, 0).await;
+            let loaded = w.service.load(game).await.expect("game");
+            let seat = loaded.game.prompt().expect("a prompt").seat;
+            let user = loaded.record.seats[seat.index()].user.expect("a person");
+            let option = legal_options(&w.service, game).await[0].clone();
+            let typed = Push::command("move", vec![opt::string("option", &option)]);
+            ask(fake, u64::try_from(user).expect("id"), thread, typed).await;
+            clicks += 1;
+            if channel == SECOND && hour >= 8 {
+                // The board cannot be posted: the game pauses (its record says so).
+                let mut waits = 0;
+                while w
+                    .service
+                    .load(game)
+                    .await
+                    .expect("game")
+                    .record
+                    .lost_at
+                    .is_none()
+                {
+                    waits += 1;
+                    assert!(waits < 200, "game {game} did not pause");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                paused.insert(game);
+            } else {
+                board_after(fake, &board).await;
+            }
+        }
+        // An hour passes; the scheduler sends what fell due (reminders, last calls, timeouts).
+        w.clock().advance(3600);
+        let now = w.service.now();
+        loop {
+            let (due, _) = w.service.store().job_queue(now).await.expect("jobs");
+            if due == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    let invalid = fake.invalid_requests();
+    let peak = fake.invalid_peak();
+    let (counted, exempt) = fake.request_counts();
+    let mut by_route = std::collections::BTreeMap::<String, u32>::new();
+    for r in fake.requests() {
+        if matches!(r.status, 401 | 403 | 429) {
+            let route = r.route.clone().unwrap_or_default();
+            *by_route
+                .entry(format!("{} {} {route}", r.status, r.method))
+                .or_default() += 1;
+        }
+    }
+    #[allow(clippy::cast_precision_loss, reason = "small counts")]
+    let per_hour = f64::from(invalid) / HOURS as f64;
+    eprintln!(
+        "busy day: {HOURS} h of the fake's clock, 6 games, {clicks} moves, {counted} counted \
+         and {exempt} exempt requests; {invalid} invalid answers ({per_hour:.2} an hour, \
+         {:.2} per 10 min on average, at most {peak} in any 10 min; the ban is at 10,000): \
+         {by_route:#?}",
+        per_hour / 6.0
+    );
+    assert!(clicks >= 60, "a busy day: {clicks} moves");
+    assert_eq!(
+        paused.len(),
+        2,
+        "the locked game and the second channel's busy one"
+    );
+    assert!(invalid > 0, "the day met refusals");
+    assert!(
+        per_hour / 6.0 < 100.0 && peak < 100,
+        "{invalid} invalid answers in {HOURS} h, {peak} in the worst 10 min: {by_route:#?}"
+    );
+    assert_eq!(fake.banned(), (0, 0));
+    w.bot.stop().await;
+}

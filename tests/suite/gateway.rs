@@ -95,8 +95,8 @@ async fn ends(mut bot: OwnRuntimeBot, fake: &FakeDiscord) -> croupier::bot::Need
 /// with the count Discord recommends (`NeedsMoreShards`, exit code 75). Started automatically
 /// on one shard, it asks `GET /gateway/bot` again as time goes (a day in production), finds the
 /// guilds grew past one shard, and ends before a shard re-identifies into Discord's 4011.
-/// (A shard already refused with 4011 is not seen: serenity 0.12.5's runner then spins on its
-/// closed socket and starves the runtime, so nothing else of the bot runs; RELIABILITY.md.)
+/// (A shard already refused with 4011 starves the runtime, so nothing of this watch runs; the
+/// binary ends at serenity's log of it: `a_shard_refused_with_4011_ends_the_process_...`.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_that_outgrows_its_shards_ends_to_be_started_again() {
     use croupier::bot::NeedsMoreShards;
@@ -191,9 +191,11 @@ async fn past_one_shards_guilds_the_bot_starts_the_recommended_shards_and_serves
 }
 
 /// The gateway drops (no close frame) and stays away while a player clicks: Discord keeps the
-/// click for the session, and the bot, resuming, gets it and plays it. serenity 0.12.5 resumes
-/// on the URL it connected to (it never reads READY's `resume_gateway_url`), which Discord
-/// accepts; no second IDENTIFY.
+/// click for the session, and the bot, resuming, gets it and plays it; no second IDENTIFY.
+/// The RESUME must go to READY's `resume_gateway_url`: the fake refuses one on the connect URL
+/// (op 9), as Discord may. Before (serenity 0.12.5 alone resumes on the URL it connected to):
+/// refused, the bot identified again (a second IDENTIFY of the day's budget) and the click was
+/// lost, never acknowledged. Now the bot hands READY's URL to serenity (`bot::ResumeUrl`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_click_sent_while_the_gateway_was_down_is_played_after_the_resume() {
     let (fake, service, bot, _db) = World::sqlite().tick(None).start().await.parts();
@@ -217,16 +219,20 @@ async fn a_click_sent_while_the_gateway_was_down_is_played_after_the_resume() {
         .is_empty());
     fake.release_gateway();
 
+    fake.wait_until("the bot back on the gateway", |st| {
+        st.sessions.iter().any(|s| s.tx.is_some()).then_some(())
+    })
+    .await;
+    assert_eq!(
+        (fake.resumes_refused(), fake.identifies().len()),
+        (0, 1),
+        "a RESUME refused on the connect URL, then an IDENTIFY: the click is lost"
+    );
     assert_eq!(fake.wait_for_callback(click.id).await.kind, 6);
     board_after(&fake, &board).await;
     assert!(service.load(game).await.expect("game").record.version.0 > version);
     assert_eq!(fake.identifies().len(), 1, "resumed, not identified again");
-    assert!(fake.resumes() >= 1 && fake.replayed() >= 1);
-    assert_eq!(
-        fake.resumes_on_resume_url(),
-        0,
-        "serenity 0.12.5 resumes on the connect URL; if this changed, update RELIABILITY.md"
-    );
+    assert!(fake.resumes_on_resume_url() >= 1 && fake.replayed() >= 1);
     finish(&fake).await;
     bot.stop().await;
 }
@@ -270,4 +276,59 @@ async fn a_whole_game_meets_every_deadline_with_150_ms_each_way() {
     );
     eprintln!("{clicks} clicks, {} interactions", answered.len());
     bot.stop().await;
+}
+
+/// Issue 37: a shard Discord closes with 4011 when it identifies again (its session ended while
+/// the bot outgrew its shards) ends the process with the restart code (`EXIT_NEEDS_MORE_SHARDS`,
+/// 75), even with logging off. Before: serenity 0.12.5's runner spun on the closed socket and
+/// starved the runtime; the process never ended (nothing of the bot's own could run to notice).
+/// The real binary, on one shard (three guilds, two a shard, once it is running).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shard_refused_with_4011_ends_the_process_with_the_restart_code() {
+    use std::process::{Command, Stdio};
+    let fake = FakeDiscord::start().await;
+    let db = Db::sqlite_file();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("bot.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_croupier"))
+        .arg("serve")
+        .current_dir(dir.path())
+        .env_clear()
+        .env("DISCORD_TOKEN", TOKEN)
+        .env("DISCORD_API_BASE", fake.api_base())
+        .env("DISCORD_DEV_GUILD", GUILD_ID.to_string())
+        .env("DATABASE_URL", &db.url)
+        .env("RUST_LOG", "off")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).expect("log file"))
+        .spawn()
+        .expect("start the croupier binary");
+    wait_ready(&fake, 0).await;
+    assert_eq!(fake.connected_shards(), [[0, 1]]);
+    fake.set_shard_guild_limit(2);
+    fake.add_guilds(2);
+    // Discord ends the session: the shard identifies again and is refused with 4011.
+    fake.invalidate_sessions();
+    // A hang guard, not a timing check.
+    let mut status = None;
+    for _ in 0..300 {
+        status = child.try_wait().expect("the child");
+        if status.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(fake.sharding_required(), [[0, 1]], "{said}");
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(i32::from(croupier::bot::EXIT_NEEDS_MORE_SHARDS)),
+        "the process did not end with the restart code: {status:?}; stderr: {said}"
+    );
+    assert!(said.contains("4011"), "{said}");
 }

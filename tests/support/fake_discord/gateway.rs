@@ -2,7 +2,12 @@
 //! the missed dispatches replayed), close code 4011 for a shard holding too many guilds, and
 //! the dispatches tests push. Plain JSON text frames (serenity also reads them when it asked
 //! for compression). Two listeners serve it: the connect URL (`GET /gateway`) and READY's
-//! `resume_gateway_url`; a RESUME is accepted on either, as Discord does.
+//! `resume_gateway_url`. A RESUME is accepted only on the resume URL; on the connect URL it
+//! is answered op 9 (`d: false`) and the session ends, as Discord may: "your app should open a
+//! new connection using `resume_gateway_url` rather than the URL used to initially connect. If
+//! your app doesn't use the `resume_gateway_url` when reconnecting, it will experience
+//! disconnects at a higher rate than normal" (`developers/events/gateway.mdx`, "Preparing to
+//! Resume"). An IDENTIFY is accepted on both.
 
 use super::payloads;
 use super::state::{Session, State, RESUME_BACKLOG};
@@ -197,6 +202,7 @@ impl Inner {
             identify: d.clone(),
             resumes: 0,
             resumes_on_resume_url: 0,
+            resumes_refused: 0,
             replayed: 0,
             shard,
             resumable: true,
@@ -226,7 +232,10 @@ impl Inner {
 }
 
 /// RESUME: "If successful, the Gateway will send the missed events in order, finishing with a
-/// Resumed event"; an unknown or no longer resumable session gets op 9 (not resumable).
+/// Resumed event"; an unknown or no longer resumable session gets op 9 (not resumable), and so
+/// does a RESUME on the connect URL instead of READY's `resume_gateway_url` (Discord's
+/// "Preparing to Resume": the worst it may do; the session is then over, its missed events
+/// lost, and the client must IDENTIFY again).
 fn resume(
     st: &mut State,
     tx: &UnboundedSender<Frame>,
@@ -250,6 +259,12 @@ fn resume(
         send(st, tx, json!({"op": 9, "d": false}));
         return;
     };
+    if !resume_url {
+        s.resumable = false;
+        s.resumes_refused += 1;
+        send(st, tx, json!({"op": 9, "d": false}));
+        return;
+    }
     // Every dispatch after `seen` must still be kept to be replayed.
     let kept = seen >= s.seq || s.backlog.front().is_some_and(|(q, _, _)| *q <= seen + 1);
     if !kept {
@@ -269,9 +284,7 @@ fn resume(
     }
     s.tx = Some(tx.clone());
     s.resumes += 1;
-    if resume_url {
-        s.resumes_on_resume_url += 1;
-    }
+    s.resumes_on_resume_url += 1;
     let missed: Vec<(Option<u64>, String)> = s
         .backlog
         .iter()

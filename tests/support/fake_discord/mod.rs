@@ -83,7 +83,8 @@ pub(crate) struct Inner {
     spec: Arc<openapi::Spec>,
     api_base: String,
     gateway_url: String,
-    /// READY's `resume_gateway_url`: a second gateway listener (serenity 0.12 never uses it).
+    /// READY's `resume_gateway_url`: a second gateway listener, the only one taking a RESUME
+    /// (serenity 0.12.5 never reads it; the bot hands it to serenity).
     resume_gateway_url: String,
     /// `hold_gateway`: new gateway connections wait, unanswered, while true.
     held: tokio::sync::watch::Sender<bool>,
@@ -222,7 +223,7 @@ impl FakeDiscord {
     }
 
     /// READY's `resume_gateway_url`: another listener than `gateway_url`, as on Discord; a
-    /// RESUME is accepted on both.
+    /// RESUME is accepted only here (op 9 on the connect URL).
     pub fn resume_gateway_url(&self) -> String {
         self.inner.resume_gateway_url.clone()
     }
@@ -561,6 +562,7 @@ impl FakeDiscord {
             status,
             code,
             retry_after: None,
+            scope: "user",
             carried_out: false,
         });
     }
@@ -574,18 +576,30 @@ impl FakeDiscord {
             status,
             code: 0,
             retry_after: None,
+            scope: "user",
             carried_out: true,
         });
     }
 
     /// The next `times` requests on `route` are rate limited: 429 with `retry_after` seconds.
     pub fn rate_limit_next(&self, route: &str, times: u32, retry_after: f64) {
+        self.rate_limit_next_in(route, times, retry_after, "user");
+    }
+
+    /// As `rate_limit_next`, with `X-RateLimit-Scope: shared` (a per-resource limit other
+    /// users also spend), which Discord does not count toward the invalid-request ban.
+    pub fn rate_limit_next_shared(&self, route: &str, times: u32, retry_after: f64) {
+        self.rate_limit_next_in(route, times, retry_after, "shared");
+    }
+
+    fn rate_limit_next_in(&self, route: &str, times: u32, retry_after: f64, scope: &'static str) {
         self.inner.lock().faults.push(Fault {
             route: route.into(),
             times,
             status: 429,
             code: 0,
             retry_after: Some(retry_after),
+            scope,
             carried_out: false,
         });
     }
@@ -606,9 +620,30 @@ impl FakeDiscord {
         self.inner.lock().rate.limited_by.clone()
     }
 
-    /// Answers Discord counts toward its invalid-request ban (401, 403 and 429).
+    /// Answers Discord counts toward its invalid-request ban (401, 403 and 429, except a 429
+    /// with `X-RateLimit-Scope: shared`), since the fake started.
     pub fn invalid_requests(&self) -> u32 {
         self.inner.lock().rate.invalid
+    }
+
+    /// The invalid-request ban (Discord: `INVALID_BAN_LIMIT` invalid answers within
+    /// `INVALID_BAN_WINDOW` of the fake's clock, then 403 for every request until the window
+    /// has passed): a test may lower the threshold or change the window.
+    pub fn set_invalid_ban(&self, limit: usize, window: Duration) {
+        let mut st = self.inner.lock();
+        st.rate.ban.limit = limit;
+        st.rate.ban.window = i64::try_from(window.as_secs()).unwrap_or(i64::MAX);
+    }
+
+    /// The most invalid answers within one window of the ban (10 minutes of the fake's clock).
+    pub fn invalid_peak(&self) -> usize {
+        self.inner.lock().rate.ban.peak
+    }
+
+    /// Requests refused by the invalid-request ban, and how many bans began.
+    pub fn banned(&self) -> (u64, u32) {
+        let st = self.inner.lock();
+        (st.rate.ban.refused, st.rate.ban.bans)
     }
 
     /// Requests so far that count toward the global limit, and those exempt from it
@@ -775,10 +810,21 @@ impl FakeDiscord {
         .await
     }
 
-    /// Asks every connected session to reconnect (op 7); serenity then RESUMEs.
+    /// Asks every connected session to reconnect (op 7); serenity then RESUMEs (on `ws_url`:
+    /// refused unless that is READY's `resume_gateway_url`).
     pub fn ask_reconnect(&self) {
         let mut st = self.inner.lock();
         gateway::send_all(&mut st, &serde_json::json!({"op": 7, "d": null}));
+    }
+
+    /// Ends every connected session with op 9 (`d: false`), as Discord may at any time: the
+    /// client must IDENTIFY again (a RESUME of it is refused).
+    pub fn invalidate_sessions(&self) {
+        let mut st = self.inner.lock();
+        for s in st.sessions.iter_mut().filter(|s| s.tx.is_some()) {
+            s.resumable = false;
+        }
+        gateway::send_all(&mut st, &serde_json::json!({"op": 9, "d": false}));
     }
 
     /// Total RESUMEs accepted, over all sessions.
@@ -786,10 +832,16 @@ impl FakeDiscord {
         self.inner.lock().sessions.iter().map(|s| s.resumes).sum()
     }
 
-    /// RESUMEs accepted on READY's `resume_gateway_url` (the rest came on the connect URL).
+    /// RESUMEs accepted on READY's `resume_gateway_url` (the only URL that accepts one).
     pub fn resumes_on_resume_url(&self) -> u32 {
         let st = self.inner.lock();
         st.sessions.iter().map(|s| s.resumes_on_resume_url).sum()
+    }
+
+    /// RESUMEs refused (op 9) because they came on the connect URL, over all sessions.
+    pub fn resumes_refused(&self) -> u32 {
+        let st = self.inner.lock();
+        st.sessions.iter().map(|s| s.resumes_refused).sum()
     }
 
     /// Dispatches replayed by RESUMEs, over all sessions.

@@ -2,7 +2,8 @@
 //! keyed by the route and its top-level resource (channel, guild, webhook + token), answered
 //! with `X-RateLimit-*` headers; a global limit of 50 requests per second for the bot token,
 //! which interaction callbacks and webhooks (interaction follow-ups) do not count against; 429
-//! answers with `retry_after`; and a count of invalid requests (401, 403, 429).
+//! answers with `retry_after`; and a count of invalid requests (401, 403, 429), with the ban
+//! Discord's Cloudflare puts on an IP past 10,000 of them in 10 minutes (`InvalidBan`).
 //!
 //! Discord publishes no per-route numbers ("should not be hard coded"); the fake uses the ones
 //! bots meet in practice: 5 messages per 5 s per channel (posting and editing alike), and 5
@@ -38,6 +39,76 @@ pub struct RateLimits {
     dm_opens: VecDeque<Instant>,
     /// DM opens refused with 40003.
     pub dm_refused: u32,
+    /// The invalid-request ban (on the fake's clock, limits on or off).
+    pub ban: InvalidBan,
+}
+
+/// "IP addresses that make too many invalid HTTP requests are automatically and temporarily
+/// restricted from accessing the Discord API. Currently, this limit is 10,000 per 10 minutes"
+/// (`developers/topics/rate-limits.mdx`). Discord does not say how long the restriction lasts;
+/// the fake refuses everything (403) for one window from the answer that reached the limit.
+pub const INVALID_BAN_LIMIT: usize = 10_000;
+pub const INVALID_BAN_WINDOW: i64 = 600;
+
+#[derive(Clone, Debug)]
+pub struct InvalidBan {
+    /// Invalid answers within `window` that start a ban.
+    pub limit: usize,
+    /// Seconds of the fake's clock.
+    pub window: i64,
+    /// When the invalid answers of the current window came (the fake's clock).
+    recent: VecDeque<i64>,
+    /// Banned until then (the fake's clock).
+    until: Option<i64>,
+    /// Requests refused by a ban.
+    pub refused: u64,
+    /// Bans begun.
+    pub bans: u32,
+    /// The most invalid answers seen within one window.
+    pub peak: usize,
+}
+
+impl Default for InvalidBan {
+    fn default() -> Self {
+        InvalidBan {
+            limit: INVALID_BAN_LIMIT,
+            window: INVALID_BAN_WINDOW,
+            recent: VecDeque::new(),
+            until: None,
+            refused: 0,
+            bans: 0,
+            peak: 0,
+        }
+    }
+}
+
+impl InvalidBan {
+    /// True while a ban lasts.
+    pub fn banned(&mut self, now: i64) -> bool {
+        match self.until {
+            Some(until) if now < until => true,
+            Some(_) => {
+                self.until = None;
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// An invalid answer at `now`: the one that reaches the limit within the window starts a
+    /// ban of one window.
+    pub fn count(&mut self, now: i64) {
+        while self.recent.front().is_some_and(|t| now - *t >= self.window) {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(now);
+        self.peak = self.peak.max(self.recent.len());
+        if self.recent.len() >= self.limit {
+            self.recent.clear();
+            self.until = Some(now + self.window);
+            self.bans += 1;
+        }
+    }
 }
 
 /// Discord refuses a bot that opens DM channels in a burst (40003, "You are opening direct
@@ -80,6 +151,7 @@ impl Default for RateLimits {
             exempt: 0,
             dm_opens: VecDeque::new(),
             dm_refused: 0,
+            ban: InvalidBan::default(),
         }
     }
 }

@@ -99,7 +99,7 @@ fn fault_reply(f: &super::state::Fault) -> Reply {
                 ("retry-after", format!("{}", secs.ceil())),
                 ("x-ratelimit-remaining", "0".into()),
                 ("x-ratelimit-reset-after", format!("{secs:.3}")),
-                ("x-ratelimit-scope", "user".into()),
+                ("x-ratelimit-scope", f.scope.into()),
             ],
         },
         None => error(f.status, f.code, "injected failure"),
@@ -166,6 +166,22 @@ impl Inner {
                 format!("Host header {host:?}, expected {expected:?}"),
             );
         }
+        let now = st.now();
+        if st.rate.ban.banned(now) {
+            // Cloudflare's ban: every request of the IP is refused before Discord sees it
+            // (its page is HTML; the fake keeps Discord's JSON error shape, code 0).
+            st.rate.ban.refused += 1;
+            log.status = 403;
+            if !st.lean {
+                st.requests.push(log);
+            }
+            return error(
+                403,
+                0,
+                "You are being blocked from accessing our API temporarily due to exceeding \
+                 our rate limits frequently.",
+            );
+        }
         let mut limits = Vec::new();
         let mut reply = self.rest_inner(
             st,
@@ -178,8 +194,16 @@ impl Inner {
             &mut limits,
         );
         reply.headers.extend(limits);
-        if matches!(reply.status, 401 | 403 | 429) {
+        // "An invalid request is one that results in 401, 403, or 429 statuses"; "429 errors
+        // returned with X-RateLimit-Scope: shared are not counted against you"
+        // (`developers/topics/rate-limits.mdx`, "Invalid Request Limit aka Cloudflare bans").
+        let shared = reply
+            .headers
+            .iter()
+            .any(|(name, value)| *name == "x-ratelimit-scope" && value == "shared");
+        if matches!(reply.status, 401 | 403) || (reply.status == 429 && !shared) {
             st.rate.invalid += 1;
+            st.rate.ban.count(now);
         }
         log.status = reply.status;
         if !st.lean {

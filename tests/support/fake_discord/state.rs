@@ -328,6 +328,9 @@ pub struct Fault {
     pub code: u64,
     /// 429 only: seconds, in the body and the `retry-after` header.
     pub retry_after: Option<f64>,
+    /// 429 only: the `X-RateLimit-Scope` header (`user`, or `shared`: not counted toward the
+    /// invalid-request ban).
+    pub scope: &'static str,
     /// The request is carried out, and the answer is still this failure (an error that
     /// happened anyway: a proxy timing out after Discord did the work).
     pub carried_out: bool,
@@ -376,14 +379,18 @@ pub struct Session {
     pub identify: Value,
     /// How many times the session was resumed.
     pub resumes: u32,
-    /// Of those, how many on READY's `resume_gateway_url` (the others on the connect URL).
+    /// Of those, how many on READY's `resume_gateway_url`: all of them, since a RESUME on the
+    /// connect URL is refused (kept apart so a test says which URL it expects).
     pub resumes_on_resume_url: u32,
+    /// RESUMEs refused because they came on the connect URL (op 9; the session ended there).
+    pub resumes_refused: u32,
     /// Dispatches replayed by RESUMEs (sent while the session was away, or lost on the way).
     pub replayed: u32,
     /// `[shard_id, num_shards]` from IDENTIFY (`[0, 1]` when the bot did not shard).
     pub shard: [u64; 2],
     /// The session may be resumed: false once the client closed it with 1000 or 1001 ("your
-    /// session will be invalidated"), or once a RESUME asked for events no longer kept.
+    /// session will be invalidated"), once a RESUME asked for events no longer kept, or once
+    /// one came on the connect URL.
     pub resumable: bool,
     /// The last dispatches sent (or due while disconnected), for a RESUME to replay:
     /// `(seq, the interaction id for INTERACTION_CREATE, the payload as sent)`.
