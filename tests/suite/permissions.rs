@@ -278,16 +278,15 @@ async fn play_is_refused_where_the_bot_cannot_post_boards() {
         )
     };
     let cmd = play(NO_FILES).await;
-    let cb = fake.wait_for_callback(cmd.id).await;
-    assert!(cb.ephemeral(), "{cb:?}");
+    // Refused in /play's private answer (`play_answer` checks it is private).
+    let refused = bot_play::play_answer(&fake, cmd.id)
+        .await
+        .expect_err("refused");
     assert_eq!(
-        cb.content(),
-        Some(
-            Text::new("bot.error.bot_lacks")
-                .arg("perms", "Attach Files")
-                .render(Lang::En)
-                .as_str()
-        )
+        refused,
+        Text::new("bot.error.bot_lacks")
+            .arg("perms", "Attach Files")
+            .render(Lang::En)
     );
     // Denied Send Messages as well, both are named, in the member's language.
     fake.overwrite(NO_FILES, deny(perms::ATTACH_FILES | perms::SEND_MESSAGES));
@@ -299,8 +298,9 @@ async fn play_is_refused_where_the_bot_cannot_post_boards() {
                 .locale("fr"),
         )
         .await;
-    let cb = fake.wait_for_callback(cmd.id).await;
-    let shown = cb.content().unwrap_or_default().to_string();
+    let shown = bot_play::play_answer(&fake, cmd.id)
+        .await
+        .expect_err("refused");
     assert!(
         shown.contains("Joindre des fichiers") && shown.contains("Envoyer des messages"),
         "{shown}"
@@ -313,7 +313,7 @@ async fn play_is_refused_where_the_bot_cannot_post_boards() {
     assert!(opened.is_empty(), "nothing was stored: {opened:?}");
     // In the games channel the bot has what it needs.
     let cmd = play(CHANNEL_ID).await;
-    let cb = fake.wait_for_callback(cmd.id).await;
-    assert!(!cb.ephemeral(), "{cb:?}");
+    let lobby = bot_play::play_answer(&fake, cmd.id).await.expect("a lobby");
+    assert!(!lobby.ephemeral(), "{lobby:?}");
     bot.stop_clean(&fake).await;
 }
