@@ -53,8 +53,7 @@ pub fn frame_of(board: &RgbaImage) -> RgbaImage {
 }
 
 /// The frames as a looping GIF: each shown [`FRAME_MS`], the last [`LAST_FRAME_MS`]. Frames
-/// of other sizes than the first are drawn at the top left of a white frame of the first's
-/// size (and cut to it).
+/// of different sizes are brought to the largest ([`same_size`]).
 pub fn encode_gif(frames: &[RgbaImage]) -> Result<Vec<u8>, EncodingError> {
     let sized = same_size(frames);
     let (w, h) = sized.first().map_or((1, 1), RgbaImage::dimensions);
@@ -101,16 +100,26 @@ pub fn encode_gif(frames: &[RgbaImage]) -> Result<Vec<u8>, EncodingError> {
     Ok(out)
 }
 
-/// The frames at the first's size: another size is drawn at the top left of a white frame.
+/// The frames at one size, the largest width and height among them, so that no frame is cut
+/// (a finished board's header holds one more line, the result's detail). A smaller frame is
+/// drawn at the top left, the rest filled with the first frame's bottom-left colour (the
+/// footer band of a framed board).
 fn same_size(frames: &[RgbaImage]) -> Vec<RgbaImage> {
-    let (w, h) = frames.first().map_or((1, 1), RgbaImage::dimensions);
+    let w = frames.iter().map(RgbaImage::width).max().unwrap_or(1);
+    let h = frames.iter().map(RgbaImage::height).max().unwrap_or(1);
+    let fill = frames
+        .first()
+        .filter(|f| f.width() > 0 && f.height() > 0)
+        .map_or(image::Rgba([255, 255, 255, 255]), |f| {
+            *f.get_pixel(0, f.height() - 1)
+        });
     frames
         .iter()
         .map(|f| {
             if f.dimensions() == (w, h) {
                 f.clone()
             } else {
-                let mut canvas = RgbaImage::from_pixel(w, h, image::Rgba([255, 255, 255, 255]));
+                let mut canvas = super::canvas(w, h, fill);
                 image::imageops::overlay(&mut canvas, f, 0, 0);
                 canvas
             }
@@ -299,12 +308,29 @@ mod tests {
                 "the fill, exactly"
             );
         }
-        // The smaller last frame is drawn at the top left of a white frame.
+        // The smaller last frame is drawn at the top left, on the first frame's bottom-left
+        // colour.
         assert_eq!(
             decoded[5].buffer().get_pixel(220, 155).0,
-            [255, 255, 255, 255]
+            decoded[0].buffer().get_pixel(0, 159).0
         );
         assert_eq!(decoded[5].buffer().get_pixel(185, 85).0, [213, 94, 0, 255]);
+    }
+
+    /// A taller frame (a finished board's header has one more line) is not cut: every frame
+    /// takes the largest size.
+    #[test]
+    fn a_taller_last_frame_is_kept_whole() {
+        let band = Rgba([30, 35, 48, 255]);
+        let first = RgbaImage::from_pixel(40, 30, band);
+        let mut last = RgbaImage::from_pixel(40, 36, band);
+        last.put_pixel(20, 35, Rgba([250, 10, 10, 255]));
+        let sized = same_size(&[first, last]);
+        assert!(sized.iter().all(|f| f.dimensions() == (40, 36)));
+        assert_eq!(*sized[0].get_pixel(20, 35), band, "filled with the band");
+        assert_eq!(*sized[1].get_pixel(20, 35), Rgba([250, 10, 10, 255]));
+        let decoded = decode(&encode_gif(&sized).expect("encode"));
+        assert_eq!(decoded[1].buffer().dimensions(), (40, 36));
     }
 
     /// After the first, a frame carries only the rectangle around what changed: an unchanged
