@@ -110,6 +110,13 @@ fn bounded(text: &str) -> &str {
     }
 }
 
+/// The words a line may break between: split at whitespace, except a no-break space (U+00A0,
+/// U+202F), which holds its neighbours together ("R1\u{a0}:\u{a0}3" never breaks, issue 38).
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() && c != '\u{a0}' && c != '\u{202f}')
+        .filter(|w| !w.is_empty())
+}
+
 /// Whether DejaVu sets all of `text` alone, left to right (the plain layout below).
 fn simple(weight: Weight, text: &str) -> bool {
     font(weight).is_none_or(|f| {
@@ -285,7 +292,7 @@ pub fn wrap(weight: Weight, size: f32, text: &str, max_width: f32) -> Vec<String
     // The pen at the end of `line`, and one for a word alone.
     let mut pen = Pen::new(weight, size);
     let mut alone = Pen::new(weight, size);
-    for word in text.split_whitespace() {
+    for word in words(text) {
         alone.clear();
         if alone.push_str(word) > max_width * LONG_WORD {
             // Never wider than a line: cut, on a line of its own.
@@ -416,7 +423,7 @@ fn wrap_shaped(weight: Weight, size: f32, text: &str, max_width: f32) -> Vec<Str
     let mut lines = Vec::new();
     let mut line = String::new();
     let mut line_w = 0.0;
-    for word in text.split_whitespace() {
+    for word in words(text) {
         let w = text_width(weight, size, word);
         if w > max_width * LONG_WORD {
             if !line.is_empty() {
@@ -709,6 +716,22 @@ mod tests {
             text_width(Weight::Bold, 20.0, "Round") > text_width(Weight::Regular, 20.0, "Round")
         );
         assert_eq!(text_width(Weight::Bold, 20.0, ""), 0.0);
+    }
+
+    #[test]
+    fn wrap_never_breaks_at_a_no_break_space() {
+        let item = "R1\u{a0}:\u{a0}3";
+        let text = [item; 6].join(" · ");
+        let w = text_width(Weight::Regular, 15.0, &text) / 2.5;
+        let lines = wrap(Weight::Regular, 15.0, &text, w);
+        assert!(lines.len() > 1);
+        for l in &lines {
+            assert_eq!(
+                l.matches(item).count(),
+                l.matches("R1").count(),
+                "{lines:?}"
+            );
+        }
     }
 
     #[test]

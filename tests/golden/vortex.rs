@@ -113,6 +113,14 @@ fn crossing_win_end() {
     play(&mut g, &["rot g ccw"]);
     assert!(g.outcome.is_some());
     check("crossing2_won", &render(&g, Lang::En));
+    // The common header and footer at the end of a numbered game (issue 38): who won, by how
+    // much and why, in French.
+    let mut c = ctx(Lang::Fr);
+    c.number = Some(12);
+    check(
+        "crossing2_won_numbered_fr",
+        &<Vortex as Present>::render_public(&g.public_view(), &c),
+    );
 }
 
 #[test]

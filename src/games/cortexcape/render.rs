@@ -282,9 +282,18 @@ fn draw_board(img: &mut RgbaImage, b: &Board<'_>) {
     }
     if let Some(s) = v.start {
         if let Some(c) = b.start_point(s) {
-            cone(img, c, 32.0, TOWER, WHITE, 2.5);
+            start_cone(img, c, 32.0);
         }
     }
+}
+
+/// The start cone: black, on a white disc ringed in the alert colour, so it stands out on
+/// every lab, the black one too (issue 38).
+fn start_cone(img: &mut RgbaImage, c: Pt, height: f32) {
+    let r = height * 0.78;
+    fill_disc(img, c, r + height * 0.14, ALERT);
+    fill_disc(img, c, r, WHITE);
+    cone(img, c, height, TOWER, WHITE, height / 16.0);
 }
 
 fn door_badge(img: &mut RgbaImage, centre: Pt, number: &str) {
@@ -843,13 +852,15 @@ fn shown_recap(v: &PublicView) -> Option<&RoundRecap> {
     }
 }
 
-/// "R4: 3": what a seat paid in a round it owned, as its score line and the legend show it.
+/// "R4: 3": what a seat paid in a round it owned, as its score line and the legend show it;
+/// its spaces do not break ("R4 : 3" in French stays on one line, issue 38).
 fn round_cost(ctx: &RenderCtx, round: impl ToString, cost: impl ToString) -> String {
     trw(
         ctx,
         "cortexcape.round_cost",
         &[("round", round.to_string()), ("cost", cost.to_string())],
     )
+    .replace(' ', "\u{a0}")
 }
 
 fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
@@ -885,7 +896,7 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
     if v.start.is_some() || shown_recap(v).is_some() {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_start"),
-            |img, c| cone(img, c, 22.0, TOWER, WHITE, 1.5),
+            |img, c| start_cone(img, c, 20.0),
         ));
     }
     if v.target.is_some() {

@@ -1,6 +1,7 @@
 //! Public and private images (spec section 11), drawn only from the views. Every chamber
-//! prints its name; pieces carry colour letters (B R Y G) and reward icons their codes
-//! (S C A Q T), so colour is never the only clue.
+//! prints its name; pieces carry colour letters (their names' initials in the board's
+//! language: B R Y G, B R J V) and reward icons their codes (S C A Q T), so colour is never
+//! the only clue.
 
 use image::{Rgba, RgbaImage};
 
@@ -41,8 +42,16 @@ fn seat_colour(name: &str) -> Rgba<u8> {
     palette::named(name).unwrap_or(INK_DIM)
 }
 
-fn letter(name: &str) -> char {
-    name.chars().next().unwrap_or('?').to_ascii_uppercase()
+/// A colour's letter in the board's language: the initial of its name there (French "jaune"
+/// and "vert" give J and V, not the English Y and G; issue 38).
+fn letter(ctx: &RenderCtx, name: &str) -> char {
+    let local = Text::new(format!("render.colour.{name}")).render(ctx.lang);
+    local
+        .chars()
+        .chain(name.chars())
+        .find(|c| c.is_alphabetic())
+        .and_then(|c| c.to_uppercase().next())
+        .unwrap_or('?')
 }
 
 fn icon_colour(i: Icon) -> Rgba<u8> {
@@ -372,9 +381,9 @@ fn draw_chamber(
             let name = view.seats.get(s).map_or("blue", |v| v.colour);
             let col = seat_colour(name);
             if is_cake {
-                wedge(img, Pt::new(cx, y), 24.0 * k, col, letter(name));
+                wedge(img, Pt::new(cx, y), 24.0 * k, col, letter(ctx, name));
             } else {
-                token(img, Pt::new(cx, y), 11.0 * k, col, letter(name));
+                token(img, Pt::new(cx, y), 11.0 * k, col, letter(ctx, name));
             }
             draw_text(
                 img,
@@ -690,7 +699,9 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
     for (i, s) in view.seats.iter().enumerate() {
         let seat = Seat::at(i);
         let top = y;
-        let active = seat == view.active && view.end.is_none();
+        // Framed: the team that decides now (in a vote, the voter, not the team whose turn
+        // it is; issue 38).
+        let active = view.to_act == Some(seat) && view.end.is_none() && !ctx.stopped;
         rounded_rect(
             img,
             Pt::new(SIDE_X - 8.0, top),
@@ -712,7 +723,7 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
             Pt::new(SIDE_X + 18.0, top + 24.0),
             14.0,
             col,
-            letter(s.colour),
+            letter(ctx, s.colour),
         );
         let name = fit(Weight::Bold, 19.0, &t(ctx, team(view, seat)), 250.0);
         draw_text(
@@ -729,7 +740,7 @@ fn draw_side(img: &mut RgbaImage, view: &PublicView, ctx: &RenderCtx) {
             Pt::new(SIDE_X + width - 70.0, top + 26.0),
             26.0,
             col,
-            letter(s.colour),
+            letter(ctx, s.colour),
         );
         draw_text(
             img,
@@ -912,7 +923,7 @@ pub fn render_private(view: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         Pt::new(30.0, 34.0),
         16.0,
         col,
-        letter(view.colour),
+        letter(ctx, view.colour),
     );
     let who = Text::new("portal.team").arg("seat", view.seat).arg(
         "colour",
@@ -1063,4 +1074,29 @@ pub fn zoom_regions(
             bottom - RIGHT_TOP,
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    /// Pieces carry their colour's initial in the board's language (issue 38).
+    #[test]
+    fn colour_letters_follow_the_language() {
+        let ctx = |lang| RenderCtx {
+            lang,
+            names: Vec::new(),
+            stopped: false,
+            number: None,
+        };
+        let letters = |lang| {
+            ["blue", "red", "yellow", "green"]
+                .map(|c| letter(&ctx(lang), c))
+                .iter()
+                .collect::<String>()
+        };
+        assert_eq!(letters(Lang::En), "BRYG");
+        assert_eq!(letters(Lang::Fr), "BRJV");
+    }
 }
