@@ -48,7 +48,10 @@ impl<'a> LegendEntry<'a> {
 }
 
 /// Row and column of each entry: wide entries start a new row and fill it.
-pub(super) fn legend_cells(entries: &[LegendEntry<'_>], columns: usize) -> (Vec<(usize, usize)>, usize) {
+pub(super) fn legend_cells(
+    entries: &[LegendEntry<'_>],
+    columns: usize,
+) -> (Vec<(usize, usize)>, usize) {
     let mut cells = Vec::with_capacity(entries.len());
     let (mut row, mut col) = (0usize, 0usize);
     for e in entries {
