@@ -14,6 +14,7 @@ use super::palette::{ink_on, mix, rgb, WHITE};
 use super::panel::{legend_cells, token, LegendEntry};
 use super::shapes::{fill_rect, rounded_rect, Pt};
 use super::text::{draw_text, fit, text_width, wrap, Align, Style, Weight};
+use super::zoom;
 
 /// The bands' colours, the same for every game (dark boards and light ones alike).
 pub const BAND: Rgba<u8> = rgb(0x1E2330);
@@ -112,6 +113,20 @@ fn chip_rows(frame: &Frame<'_>, width: u32) -> usize {
 pub fn header_height(frame: &Frame<'_>, width: u32) -> u32 {
     let r = header_rows(frame, width);
     (r.top + r.detail + r.seats + r.pad).ceil() as u32
+}
+
+/// The height of the header's rows above the seat chips: the title, the turn or the result and
+/// its detail line (a Zoom cuts the result from there).
+pub fn status_height(frame: &Frame<'_>, width: u32) -> f32 {
+    let r = header_rows(frame, width);
+    r.top + r.detail
+}
+
+/// A Zoom part with the header's result (the right end of its rows above the chips, where the
+/// status pill and the detail line are right-aligned), at most [`zoom::MAX_WIDTH`] wide.
+pub fn zoom_status(frame: &Frame<'_>, width: u32, label: String) -> zoom::Region {
+    let w = (zoom::MAX_WIDTH).min(width) as f32;
+    zoom::Region::new(label, width as f32 - w, 0.0, w, status_height(frame, width))
 }
 
 /// Legend columns on a band `width` wide: one per 330 px at scale 1.

@@ -105,10 +105,38 @@ fn gates_mid_game() {
 fn gates_end_of_game() {
     let g = position(3, 11, 100_000);
     assert!(Game::outcome(&g).is_some());
-    check(
-        "end_3p",
-        &Gates::render_public(&g.public_view(), &ctx(Lang::En)),
-    );
+    let board = Gates::render_public(&g.public_view(), &ctx(Lang::En));
+    check("end_3p", &board);
+    // At the end a phone's Zoom shows the header (who won, by how much, why) first.
+    let parts = Gates::zoom_regions(&g.public_view(), &ctx(Lang::En), Some(Seat(2)));
+    check("end_3p_zoom", &super::zoom(&board, &parts));
+}
+
+/// The common header and footer at the end of a numbered two-player game in French, decided by
+/// the first tie-break: the view's final scores are made equal (the loser's points in play
+/// raised to match), the winner keeping more despair tokens.
+#[test]
+fn gates_end_decided_by_a_tie_break() {
+    let g = position(2, 21, 100_000);
+    assert!(Game::outcome(&g).is_some());
+    let mut v = g.public_view();
+    let e = v.ending.as_mut().expect("the game ended");
+    let (w, l) = if e.winners[0] == Seat(0) {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    e.winners = vec![Seat::at(w)];
+    let gap = e.scores[w].total - e.scores[l].total;
+    e.scores[l].in_game += gap;
+    e.scores[l].total += gap;
+    e.scores[w].despair = 3;
+    e.scores[l].despair = 1;
+    v.players[w].despair = 3;
+    v.players[l].despair = 1;
+    let mut c = ctx(Lang::Fr);
+    c.number = Some(38);
+    check("end_2p_tiebreak_fr", &Gates::render_public(&v, &c));
 }
 
 /// Busy boards (4 players, late game, French) stay within the PNG budget. The target is

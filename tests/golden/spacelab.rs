@@ -67,9 +67,13 @@ fn spacelab_mid_game_two_players_french() {
 fn spacelab_game_over_three_players() {
     let g = position(3, 8, None);
     assert!(g.outcome().is_some());
-    let c = ctx(3, Lang::En);
+    let mut c = ctx(3, Lang::En);
+    // The common header and footer at the end: the game's number, who won, by how much, why.
+    c.number = Some(12);
     check("end_3p_public", &g.render_public(&c));
     check("end_3p_private", &g.render_private(Seat(0), &c).unwrap());
+    // A phone's Zoom at the end: the result first, then the stations.
+    check("end_3p_zoom", &g.render_zoom(&c, Some(Seat(0))).unwrap().0);
 }
 
 /// The result card (issue 22) of a whole game played out at random: ranks, totals with the

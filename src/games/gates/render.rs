@@ -1,15 +1,17 @@
-//! The Gates of Delirium images (spec section 11): the public board (1600 × 1200) and the
-//! private hand (1000 × 420). Drawn only from the views; every label is localized.
+//! The Gates of Delirium images (spec section 11): the public board (1280 wide, as tall as its
+//! rows of player panels need, between the common header and footer of `render::frame`) and
+//! the private hand (1000 × 440). Drawn only from the views; every label is localized.
 
 use image::{Rgba, RgbaImage};
 
 use super::components::Effect;
-use super::state::{GateState, Mode, Owner};
+use super::state::{Ending, GateState, Mode, Owner};
 use super::view::{
     effect_text, scroll_effect_text, scroll_text, PlayedView, PrivateView, PublicView,
 };
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
+use crate::render::frame::{self, Frame, SeatChip, Status};
 use crate::render::palette::{self, ink_on, mix, rgb, ALERT, INK, INK_DIM, PAPER, WHITE};
 use crate::render::panel::{fit, fit_size, LegendEntry};
 use crate::render::shapes::{fill_disc, fill_rect, ring, rounded_rect, Pt};
@@ -17,18 +19,22 @@ use crate::render::text::{draw_text, draw_text_centred, text_width, Align, Style
 use crate::render::zoom;
 
 pub const WIDTH: u32 = 1280;
-pub const HEIGHT: u32 = 920;
 pub const HAND_W: u32 = 1000;
 pub const HAND_H: u32 = 440;
 
 const BG: Rgba<u8> = rgb(0x23212B);
 const DARK: Rgba<u8> = rgb(0x15141A);
 const NEUTRAL: Rgba<u8> = rgb(0x9A9A9A);
-const HEADER_H: f32 = 80.0;
-const BOARD_Y: f32 = 88.0;
+/// The strip above the regions: the sanity disc's side, this turn's cards, the decks.
+const STRIP_H: f32 = 64.0;
+const BOARD_Y: f32 = 72.0;
 const BOARD_H: f32 = 356.0;
-const PLAYERS_Y: f32 = 452.0;
-const LEGEND_Y: f32 = 852.0;
+const PLAYERS_Y: f32 = 436.0;
+/// A player panel's height; panels go two to a row.
+const PANEL_H: f32 = 190.0;
+const PANEL_GAP: f32 = 10.0;
+/// The zoom's cut of the strip: the disc's side and this turn's cards.
+const STRIP_LEFT_W: f32 = 700.0;
 const REGION_W: f32 = 156.0;
 const RIGHT_X: f32 = 10.0 + 5.0 * (REGION_W + 4.0) + 4.0;
 
@@ -147,77 +153,10 @@ fn played_str(ctx: &RenderCtx, p: &PlayedView) -> String {
     format!("{} {}", p.id, effect_text(p.effect).render(ctx.lang))
 }
 
-/// Room for the header's status line, between the mode badge and the decks.
-const STATUS_W: f32 = 470.0;
-
-fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Seats) {
-    fill_rect(img, 0, 0, i64::from(WIDTH), HEADER_H as i64, DARK);
-    let white = style(Weight::Bold, 23.0, WHITE);
-    let dim = style(Weight::Regular, 16.0, rgb(0xCFCBD8));
-    dt(
-        img,
-        &white,
-        20.0,
-        8.0,
-        Align::Left,
-        &trn(ctx, "round", v.round),
-    );
-    let first = Text::new("gates.render.first")
-        .arg("name", seats.names[v.first.index()].clone())
-        .render(ctx.lang);
-    dt(
-        img,
-        &dim,
-        20.0,
-        46.0,
-        Align::Left,
-        &fit(Weight::Regular, 16.0, &first, 240.0),
-    );
-    mode_badge(img, ctx, Pt::new(350.0, HEADER_H / 2.0), v.mode);
-    // Who decides, and the cards of this turn.
-    let status = if let Some(e) = &v.ending {
-        let names: Vec<String> = e
-            .winners
-            .iter()
-            .map(|s| seats.names[s.index()].clone())
-            .collect();
-        let winner = Text::new("gates.render.winner")
-            .arg("names", names.join(", "))
-            .render(ctx.lang);
-        let both = format!("{} — {winner}", tr(ctx, "ended"));
-        // Long seat names: the winners matter more than "game over" (the final scores say it).
-        if text_width(Weight::Bold, 23.0, &both) <= STATUS_W {
-            both
-        } else {
-            winner
-        }
-    } else if let (Some(s), Some(k)) = (v.to_act, v.prompt_kind) {
-        Text::new("gates.render.deciding")
-            .arg("name", seats.names[s.index()].clone())
-            .arg("kind", kind_text(ctx, k))
-            .render(ctx.lang)
-    } else {
-        String::new()
-    };
-    if let Some(s) = v.to_act {
-        token(
-            img,
-            Pt::new(520.0, 24.0),
-            14.0,
-            owner_colour(Owner::of(s)),
-            seats.letters[s.index()],
-        );
-    }
-    // Shrunk before it is ever cut, so a long winner line stays whole.
-    let size = fit_size(Weight::Bold, &[23.0, 21.0, 19.0], &status, STATUS_W);
-    dt(
-        img,
-        &style(Weight::Bold, size, WHITE),
-        544.0,
-        8.0 + (23.0 - size) / 2.0,
-        Align::Left,
-        &fit(Weight::Bold, size, &status, STATUS_W),
-    );
+/// The strip above the regions (the title, round and turn are the frame's): the sanity disc's
+/// side, the cards of this turn (the last move) and the decks.
+fn draw_strip(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx) {
+    mode_badge(img, ctx, Pt::new(110.0, STRIP_H / 2.0 + 2.0), v.mode);
     let mut cards: Vec<String> = v.played.iter().map(|p| played_str(ctx, p)).collect();
     if let Some(p) = &v.in_play {
         cards.push(format!("▶ {}", played_str(ctx, p)));
@@ -226,15 +165,18 @@ fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
         let line = Text::new("gates.render.played")
             .arg("cards", cards.join(" · "))
             .render(ctx.lang);
+        let room = STRIP_LEFT_W - 230.0;
+        let size = fit_size(Weight::Bold, &[22.0, 20.0, 18.0, 16.0], &line, room);
         dt(
             img,
-            &dim,
-            510.0,
-            46.0,
+            &style(Weight::Bold, size, WHITE),
+            220.0,
+            STRIP_H / 2.0 + 2.0 - size * 0.6,
             Align::Left,
-            &fit(Weight::Regular, 16.0, &line, 480.0),
+            &fit(Weight::Bold, size, &line, room),
         );
     }
+    let dim = style(Weight::Regular, 16.0, rgb(0xCFCBD8));
     let right = WIDTH as f32 - 20.0;
     dt(
         img,
@@ -254,12 +196,12 @@ fn draw_header(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
         ),
         None => trn(ctx, "discard", 0usize),
     };
-    dt(img, &dim, right, 30.0, Align::Right, &discard);
+    dt(img, &dim, right, 24.0, Align::Right, &discard);
     dt(
         img,
         &dim,
         right,
-        56.0,
+        44.0,
         Align::Right,
         &trn(ctx, "supply", v.despair_supply),
     );
@@ -574,16 +516,21 @@ fn draw_player(
     let colour = owner_colour(o);
     let active = v.to_act == Some(seat);
     let winner = v.ending.as_ref().is_some_and(|e| e.winners.contains(&seat));
+    // The header's colours: gold for a winner, orange for the seat to play.
+    let edge = if winner {
+        (frame::WINNER, 6.0)
+    } else if active {
+        (ALERT, 6.0)
+    } else {
+        (colour, 3.0)
+    };
     rounded_rect(
         img,
         Pt::new(x, y),
         Pt::new(x + w, y + h),
         12.0,
         PAPER,
-        Some((
-            if active || winner { ALERT } else { colour },
-            if active || winner { 6.0 } else { 3.0 },
-        )),
+        Some(edge),
     );
     fill_rect(
         img,
@@ -795,44 +742,176 @@ fn draw_player(
     }
 }
 
-/// The public board image.
-pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
-    let mut img = crate::render::canvas(WIDTH, HEIGHT, BG);
-    let seats = Seats::new(ctx, usize::from(v.seats));
-    draw_header(&mut img, v, ctx, &seats);
-    draw_regions(&mut img, v, ctx, &seats);
-    draw_right(&mut img, v, ctx);
-    let n = v.players.len();
-    let cols = 2;
-    let rows = n.div_ceil(cols).max(1);
+/// The box of seat `i`'s panel on the board: two panels to a row.
+fn panel_box(i: usize) -> (f32, f32, f32, f32) {
     let pw = (WIDTH as f32 - 30.0) / 2.0;
-    let ph = (LEGEND_Y - PLAYERS_Y - 10.0 * rows as f32) / rows as f32;
-    for i in 0..n {
-        let x = 10.0 + (i % cols) as f32 * (pw + 10.0);
-        let y = PLAYERS_Y + (i / cols) as f32 * (ph + 10.0);
-        draw_player(&mut img, v, ctx, &seats, i, x, y, pw, ph.min(196.0));
-    }
-    draw_legend(&mut img, v, ctx, &seats);
-    img
+    let x = 10.0 + (i % 2) as f32 * (pw + PANEL_GAP);
+    let y = PLAYERS_Y + (i / 2) as f32 * (PANEL_H + PANEL_GAP);
+    (x, y, pw, PANEL_H)
 }
 
-fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Seats) {
-    let mut entries: Vec<LegendEntry<'_>> = Vec::new();
-    for i in 0..usize::from(v.seats) {
-        let o = Owner::of(Seat::at(i));
-        let letter = seats.letters[i];
-        let label = format!(
-            "{} ({})",
-            seats.names[i],
-            Text::new(format!("gates.colour.{}", o.code())).render(ctx.lang)
-        );
-        entries.push(LegendEntry::new(
-            label,
-            move |img: &mut RgbaImage, c: Pt| {
-                token(img, c, 11.0, owner_colour(o), letter);
-            },
-        ));
+/// The board's height: as many rows of panels as the players need, and no empty band.
+fn board_height(players: usize) -> u32 {
+    let rows = players.div_ceil(2).max(1) as f32;
+    (PLAYERS_Y + rows * (PANEL_H + PANEL_GAP)).ceil() as u32
+}
+
+/// The public board image: the board between the common header and footer.
+pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
+    let n = v.players.len();
+    let mut img = crate::render::canvas(WIDTH, board_height(n), BG);
+    let seats = Seats::new(ctx, usize::from(v.seats));
+    draw_strip(&mut img, v, ctx);
+    draw_regions(&mut img, v, ctx, &seats);
+    draw_right(&mut img, v, ctx);
+    for i in 0..n {
+        let (x, y, w, h) = panel_box(i);
+        draw_player(&mut img, v, ctx, &seats, i, x, y, w, h);
     }
+    frame::compose(&img, &board_frame(v, ctx, &seats))
+}
+
+/// The game's name, with its number when it has one.
+fn title(ctx: &RenderCtx) -> String {
+    match ctx.number {
+        Some(n) => Text::new("gates.render.title_number")
+            .arg("n", n)
+            .render(ctx.lang),
+        None => tr(ctx, "title"),
+    }
+}
+
+/// What the header and footer say around the board.
+fn board_frame<'a>(v: &PublicView, ctx: &RenderCtx, seats: &Seats) -> Frame<'a> {
+    let first = Text::new("gates.render.first")
+        .arg("name", seats.names[v.first.index()].clone())
+        .render(ctx.lang);
+    let to_act = v.to_act.filter(|_| !ctx.stopped && v.ending.is_none());
+    let status = match (&v.ending, to_act, v.prompt_kind) {
+        (Some(e), _, _) => ending_status(v, e, ctx, seats),
+        (None, Some(s), Some(k)) => Status::Turn {
+            seat: s.index(),
+            text: Text::new("gates.render.deciding")
+                .arg("name", seats.names[s.index()].clone())
+                .arg("kind", kind_text(ctx, k))
+                .render(ctx.lang),
+        },
+        _ if ctx.stopped => Status::Plain(tr(ctx, "ended")),
+        _ => Status::Plain(String::new()),
+    };
+    let winners: &[Seat] = v.ending.as_ref().map_or(&[], |e| &e.winners);
+    let chips = (0..v.players.len())
+        .map(|i| SeatChip {
+            name: seats.names[i].clone(),
+            colour: owner_colour(Owner::of(Seat::at(i))),
+            letter: seats.letters[i],
+            score: match &v.ending {
+                Some(e) => e.scores[i].total,
+                None => v.players[i].score,
+            }
+            .to_string(),
+            turn: to_act == Some(Seat::at(i)),
+            winner: winners.contains(&Seat::at(i)),
+        })
+        .collect();
+    Frame {
+        title: title(ctx),
+        subtitle: format!("{} · {first}", trn(ctx, "round", v.round)),
+        status,
+        seats: chips,
+        legend_title: tr(ctx, "legend"),
+        legend: legend(v, ctx),
+    }
+}
+
+/// The header's status line for `v` (tests read what it says).
+#[cfg(test)]
+pub(super) fn header_status(v: &PublicView, ctx: &RenderCtx) -> Status {
+    board_frame(v, ctx, &Seats::new(ctx, usize::from(v.seats))).status
+}
+
+/// The result in the header: who won, by how much, and which rule decided a tie (spec section
+/// 8: points, then despair tokens left, then fewer turns started or a shared win).
+fn ending_status(v: &PublicView, e: &Ending, ctx: &RenderCtx, seats: &Seats) -> Status {
+    let names: Vec<String> = e
+        .winners
+        .iter()
+        .map(|s| seats.names[s.index()].clone())
+        .collect();
+    let headline = if names.len() == 1 {
+        Text::new("gates.render.wins")
+            .arg("name", names.join(""))
+            .render(ctx.lang)
+    } else {
+        Text::new("gates.render.shared_win")
+            .arg("names", names.join(", "))
+            .render(ctx.lang)
+    };
+    let Some(best) = e.winners.first().and_then(|s| e.scores.get(s.index())) else {
+        return Status::Over {
+            headline,
+            detail: String::new(),
+            colour: None,
+        };
+    };
+    // The best of the others: the runner-up, whom the winner beat by points or by a tie-break.
+    let runner = e
+        .scores
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !e.winners.contains(&Seat::at(*i)))
+        .map(|(_, f)| f)
+        .max_by_key(|f| (f.total, f.despair, -i64::from(f.turns_started)));
+    let shared = tr(
+        ctx,
+        if v.options.fewer_turns {
+            "shared_all_equal"
+        } else {
+            "shared_by_option"
+        },
+    );
+    let tied = trn(ctx, "tied", best.total);
+    let detail = match runner {
+        Some(r) if r.total < best.total => format!(
+            "{} · {}",
+            Text::new("gates.render.lead")
+                .arg("best", best.total)
+                .arg("next", r.total)
+                .render(ctx.lang),
+            tr(ctx, "most_points")
+        ),
+        Some(r) => {
+            let (rule, a, b) = if r.despair < best.despair {
+                ("tiebreak_despair", best.despair.into(), r.despair.into())
+            } else {
+                ("tiebreak_turns", best.turns_started, r.turns_started)
+            };
+            let rule = Text::new(format!("gates.render.{rule}"))
+                .arg("a", a)
+                .arg("b", b)
+                .render(ctx.lang);
+            format!("{tied} · {rule}")
+        }
+        // Everyone won: a shared win after every tie-break.
+        None => format!("{tied} · {shared}"),
+    };
+    // Several winners but not everyone: they tied on every rule that applies.
+    let detail = if e.winners.len() > 1 && runner.is_some() {
+        format!("{detail} · {shared}")
+    } else {
+        detail
+    };
+    let colour = (e.winners.len() == 1).then(|| owner_colour(Owner::of(e.winners[0])));
+    Status::Over {
+        headline,
+        detail,
+        colour,
+    }
+}
+
+/// The footer's legend: the board's symbols (the seats are the header's chips).
+fn legend<'a>(v: &PublicView, ctx: &RenderCtx) -> Vec<LegendEntry<'a>> {
+    let mut entries: Vec<LegendEntry<'a>> = Vec::new();
     if v.duel {
         entries.push(LegendEntry::new(
             tr(ctx, "legend_neutral"),
@@ -919,32 +998,7 @@ fn draw_legend(img: &mut RgbaImage, v: &PublicView, ctx: &RenderCtx, seats: &Sea
             },
         ));
     }
-    // A compact strip: 5 columns, without the title row eating space.
-    let x = 10.0;
-    let w = WIDTH as f32 - 20.0;
-    rounded_rect(
-        img,
-        Pt::new(x, LEGEND_Y),
-        Pt::new(x + w, HEIGHT as f32 - 8.0),
-        10.0,
-        PAPER,
-        Some((DARK, 2.0)),
-    );
-    let cols = 5;
-    let cw = w / cols as f32;
-    for (k, e) in entries.iter().enumerate() {
-        let cx = x + 24.0 + (k % cols) as f32 * cw;
-        let cy = LEGEND_Y + 18.0 + (k / cols) as f32 * 27.0;
-        (e.icon)(img, Pt::new(cx, cy));
-        dt(
-            img,
-            &style(Weight::Regular, 14.0, INK),
-            cx + 20.0,
-            cy - 10.0,
-            Align::Left,
-            &fit(Weight::Regular, 14.0, &e.label, cw - 50.0),
-        );
-    }
+    entries
 }
 
 /// One half of a hand card in the box `(x, y, w, h)`; `bright` when it matches the disc.
@@ -1023,7 +1077,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         .arg("name", name)
         .render(ctx.lang);
     let colour = owner_colour(Owner::of(v.seat));
-    fill_rect(&mut img, 0, 0, i64::from(HAND_W), 56, DARK);
+    fill_rect(&mut img, 0, 0, i64::from(HAND_W), 56, frame::BAND);
     fill_rect(&mut img, 0, 0, 12, 56, colour);
     dt(
         &mut img,
@@ -1170,22 +1224,20 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
 
 // ---- zoom (phones) ----------------------------------------------------------------------
 
-/// The viewer's panel, the panel of the seat to play, the round and mode with the five regions
-/// (folded in two rows of three and two), then the monstrosities, scrolls and gate pool.
+/// At the end the header's result first; the viewer's panel, the panel of the seat to play, the regions under the strip's left end (the disc's side and this
+/// turn's cards) folded in two rows of three and two, then the monstrosities, scrolls and gate
+/// pool. Everything is in the composed image's pixels: the board sits under the header.
 pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<zoom::Region> {
     // A game stopped by a resignation or a cancel is nobody's turn.
     let to_act = v.to_act.filter(|_| !ctx.stopped);
-    // The same panel grid as `render_public`.
+    let seats = Seats::new(ctx, usize::from(v.seats));
+    let frame = board_frame(v, ctx, &seats);
+    let off = frame::board_offset(&frame, WIDTH).1 as f32;
     let n = v.players.len();
-    let rows = n.div_ceil(2).max(1);
-    let pw = (WIDTH as f32 - 30.0) / 2.0;
-    let ph = (LEGEND_Y - PLAYERS_Y - 10.0 * rows as f32) / rows as f32;
     let panel = |s: Seat| {
-        let i = s.index();
-        let x = 10.0 + (i % 2) as f32 * (pw + 10.0);
-        let y = PLAYERS_Y + (i / 2) as f32 * (ph + 10.0);
+        let (x, y, w, h) = panel_box(s.index());
         let caption = ctx.zoom_caption(s, viewer, to_act);
-        zoom::Region::new(caption, x - 4.0, y - 4.0, pw + 8.0, ph.min(196.0) + 8.0)
+        zoom::Region::new(caption, x - 4.0, off + y - 4.0, w + 8.0, h + 8.0)
     };
     let mut parts = Vec::new();
     if let Some(me) = viewer.filter(|s| s.index() < n) {
@@ -1195,10 +1247,9 @@ pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Ve
         parts.push(panel(s));
     }
     let column = |k: f32| 10.0 + k * (REGION_W + 4.0);
-    let (top, h) = (BOARD_Y - 4.0, BOARD_H + 8.0);
+    let (top, h) = (off + BOARD_Y - 4.0, BOARD_H + 8.0);
     parts.push(
-        // The header's left end first: the round and whether the investigators are sane.
-        zoom::Region::new(ctx.zoom_text("regions"), 0.0, 0.0, 450.0, HEADER_H)
+        zoom::Region::new(ctx.zoom_text("regions"), 0.0, off, STRIP_LEFT_W, STRIP_H)
             .below(column(0.0) - 4.0, top, column(3.0) - 6.0, h)
             .below(column(3.0) - 4.0, top, column(5.0) - column(3.0) + 4.0, h),
     );
@@ -1209,5 +1260,14 @@ pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Ve
         WIDTH as f32 - RIGHT_X,
         h,
     ));
+    // At the end the header's right end, where it says who won, by how much and why, goes
+    // first (its seat chips are the panels' scores again).
+    if v.ending.is_some() {
+        parts.insert(
+            0,
+            frame::zoom_status(&frame, WIDTH, ctx.zoom_text("status")),
+        );
+        parts.truncate(zoom::MAX_PARTS);
+    }
     parts
 }

@@ -2233,6 +2233,60 @@ fn texts_are_localized_and_summaries_name_everything() {
     assert!(e.contains("despair"), "{e}");
 }
 
+/// The board's header at the end says who won, by how much and why, naming the tie-break rule
+/// that decided (spec section 8: points, then despair left, then fewer turns started).
+#[test]
+fn the_final_header_says_who_won_by_how_much_and_why() {
+    use crate::render::frame::Status;
+    let (g, _) = playouts::playout(3, &TODAY, 11, false);
+    let v = g.public_view();
+    let said = |totals: [i64; 3], despair: [u8; 3], turns: [u32; 3], lang: Lang| {
+        let mut v = v.clone();
+        let e = v.ending.as_mut().unwrap();
+        for i in 0..3 {
+            e.scores[i].total = totals[i];
+            e.scores[i].despair = despair[i];
+            e.scores[i].turns_started = turns[i];
+        }
+        e.winners = rules::winners(&e.scores, v.options.fewer_turns);
+        let ctx = crate::engine::RenderCtx {
+            lang,
+            names: strs(&["Mandy", "Jordan", "Sam"]),
+            stopped: false,
+            number: Some(7),
+        };
+        match super::render::header_status(&v, &ctx) {
+            Status::Over {
+                headline, detail, ..
+            } => format!("{headline} | {detail}"),
+            other => panic!("not a result: {other:?}"),
+        }
+    };
+    let clear = said([40, 52, 47], [0, 0, 0], [9, 9, 9], Lang::En);
+    assert_eq!(clear, "Jordan wins | 52 to 47 pts · most points");
+    let despair = said([52, 52, 47], [1, 3, 0], [9, 9, 9], Lang::En);
+    assert_eq!(
+        despair,
+        "Jordan wins | tied on 52 pts · tie-break: more despair left (3◆ to 1◆)"
+    );
+    let turns = said([52, 52, 47], [3, 3, 0], [9, 8, 9], Lang::En);
+    assert!(
+        turns.starts_with("Jordan wins | tied on 52 pts · tie-break: despair equal, fewer turns"),
+        "{turns}"
+    );
+    let fr = said([52, 52, 47], [1, 3, 0], [9, 9, 9], Lang::Fr);
+    assert!(
+        fr.contains("Jordan gagne") && fr.contains("départage"),
+        "{fr}"
+    );
+    let shared = said([52, 52, 47], [3, 3, 0], [9, 9, 9], Lang::En);
+    assert!(
+        shared.starts_with("Shared win: Mandy, Jordan | 52 to 47 pts")
+            && shared.contains("a shared win"),
+        "{shared}"
+    );
+}
+
 // ---------------------------------------------------------------- playouts
 
 mod playouts {

@@ -1,7 +1,8 @@
-//! The Space Lab images (spec section 11). The public board: a header with the turn and the
-//! seat to play, a supply strip (Lab deck, discard, Recruitment Centre, reveal area, Project
+//! The Space Lab images (spec section 11). The public board, between the common header (name,
+//! turn or result, seats with their scores) and footer (the legend) of `render::frame`: a
+//! supply strip (Lab deck, discard, Recruitment Centre, reveal area, Project
 //! deck, Validation piles) or the final score table, every station as a 7 × 3 grid around its
-//! three capsules, and a legend. The private image: one seat's hand drawn as full cards and
+//! three capsules. The private image: one seat's hand drawn as full cards and
 //! its Projects with their current value. Agencies are told apart by letter as well as colour,
 //! specialties by a letter in a circle. Drawn only from the views; every label is localized.
 
@@ -11,39 +12,43 @@ use super::cards::LabEffect;
 use super::state::{Agency, Row};
 use super::view::{
     bottom_short, card_name, effect_long, effect_short, project_name, scoring_text, CardView,
-    ObjectiveView, PrivateView, PublicView, StationView, TileView,
+    FinalView, ObjectiveView, PrivateView, PublicView, StationView, TileView,
 };
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::Text;
+use crate::render::frame::{self, Frame, SeatChip, Status};
 use crate::render::palette::{
     ink_on, mix, rgb, seat_letters, ALERT, INK, INK_DIM, PAPER, SEAT_COLOURS, WHITE,
 };
-use crate::render::panel::{fit, fit_size, token};
+use crate::render::panel::{fit, fit_size, token, LegendEntry};
 use crate::render::shapes::{fill_convex, fill_disc, ring, rounded_rect, Pt};
 use crate::render::text::{draw_text, draw_text_centred, text_width, wrap, Align, Style, Weight};
 use crate::render::zoom::Region;
 
 pub const WIDTH: u32 = 1328;
-const HEADER_H: f32 = 50.0;
+/// The board's top margin (the title and turn are the frame's).
+const HEADER_H: f32 = 6.0;
 const SUPPLY_H: f32 = 190.0;
 
 /// The height of the band under the header: the supply, or once the game is over the final
 /// table, grown to hold a row per seat (four rows do not fit the supply's height).
 fn top_h(v: &PublicView) -> f32 {
     match &v.finals {
-        Some(f) => SUPPLY_H.max(FINAL_ROW_Y + f.len() as f32 * FINAL_ROW_H + 12.0),
+        Some(f) => SUPPLY_H.max(FINAL_ROW_Y + f.len() as f32 * FINAL_ROW_H + 8.0),
         None => SUPPLY_H,
     }
 }
 
 /// The final table's first row, below its column heads, and a row's height.
 const FINAL_ROW_Y: f32 = 38.0;
-const FINAL_ROW_H: f32 = 46.0;
+const FINAL_ROW_H: f32 = 40.0;
 const STATION_W: f32 = 650.0;
 const STATION_H: f32 = 338.0;
 const CELL_W: f32 = 88.0;
 const CELL_H: f32 = 92.0;
 const BG: Rgba<u8> = rgb(0x1F2433);
+/// Secondary text on the dark background (the hand image is as dark as the board).
+const HAND_DIM: Rgba<u8> = frame::BAND_DIM;
 
 pub fn agency_colour(a: Agency) -> Rgba<u8> {
     match a {
@@ -670,12 +675,16 @@ fn finals(
         y + 10.0,
         &tr(ctx, "score_total"),
     );
-    for (i, r) in f.iter().enumerate() {
-        let ry = y + FINAL_ROW_Y + i as f32 * FINAL_ROW_H;
+    // By rank (the header says who won and why); a shared place keeps the seats' order.
+    let mut order: Vec<usize> = (0..f.len()).collect();
+    order.sort_by_key(|&i| (f[i].rank, i));
+    for (row, &i) in order.iter().enumerate() {
+        let r = &f[i];
+        let ry = y + FINAL_ROW_Y + row as f32 * FINAL_ROW_H;
         if r.rank == 1 {
             rect(
                 img,
-                (20.0, ry - 4.0, WIDTH as f32 - 40.0, 42.0),
+                (20.0, ry - 3.0, WIDTH as f32 - 40.0, 37.0),
                 8.0,
                 WHITE,
                 Some((INK, 2.0)),
@@ -759,142 +768,186 @@ fn finals(
     }
 }
 
-const LEGEND_H: f32 = 110.0;
-
-/// The legend strip: agency colours with letters, specialty badge, ⚡, ★, slot rules.
-fn legend_strip(img: &mut RgbaImage, ctx: &RenderCtx, y: f32) {
-    rect(
-        img,
-        (10.0, y, WIDTH as f32 - 20.0, LEGEND_H - 6.0),
-        10.0,
-        PAPER,
-        Some((INK_DIM, 2.0)),
-    );
-    let mut x = 22.0;
-    let top = y + 8.0;
-    text(
-        img,
-        Weight::Bold,
-        16.0,
-        INK,
-        x,
-        top + 2.0,
-        &tr(ctx, "legend"),
-    );
-    x += 80.0;
-    for a in Agency::ALL {
-        rect(
-            img,
-            (x, top, 30.0, 24.0),
-            4.0,
-            agency_colour(a),
-            Some((INK, 1.0)),
-        );
-        text_c(
-            img,
-            Weight::Bold,
-            14.0,
-            ink_on(agency_colour(a)),
-            x + 15.0,
-            top + 3.0,
-            a.letter(),
-        );
-        x += 34.0;
+/// The footer's legend: agency colours with letters, specialty badge, ⚡, ★, slot rules, the
+/// cards' short effects and the stations' short words.
+///
+/// At the end the card codes give way to the final table (a board stays within 1600 × 1200).
+fn legend<'a>(ctx: &RenderCtx, over: bool) -> Vec<LegendEntry<'a>> {
+    let mut entries: Vec<LegendEntry<'a>> = Agency::ALL
+        .into_iter()
+        .map(|a| {
+            let label = Text::new(format!("spacelab.agency.{}", a.id())).render(ctx.lang);
+            LegendEntry::new(label, move |img: &mut RgbaImage, c: Pt| {
+                rect(
+                    img,
+                    (c.x - 14.0, c.y - 11.0, 28.0, 22.0),
+                    4.0,
+                    agency_colour(a),
+                    None,
+                );
+                text_c(
+                    img,
+                    Weight::Bold,
+                    14.0,
+                    ink_on(agency_colour(a)),
+                    c.x,
+                    c.y - 9.0,
+                    a.letter(),
+                );
+            })
+        })
+        .collect();
+    entries.push(LegendEntry::new(tr(ctx, "legend_specialty"), |img, c| {
+        specialty_badge(img, c, 11.0, "R");
+    }));
+    entries.push(LegendEntry::new(tr(ctx, "legend_instant"), |img, c| {
+        fill_disc(img, c, 11.0, INK);
+        bolt(img, c, 16.0, WHITE);
+    }));
+    entries.push(LegendEntry::new(tr(ctx, "legend_bonus"), |img, c| {
+        star(img, c, 11.0, INK);
+    }));
+    if !over {
+        entries.push(LegendEntry::wide(
+            tr(ctx, "legend_codes"),
+            40.0,
+            |img, c| {
+                draw_text_centred(img, &Style::new(Weight::Bold, 12.0, INK), c, "+1L");
+            },
+        ));
     }
-    x += text_w(img, ctx, x + 4.0, top + 3.0, "legend_agency") + 24.0;
-    specialty_badge(img, Pt::new(x + 11.0, top + 12.0), 11.0, "R");
-    x += text_w(img, ctx, x + 28.0, top + 3.0, "legend_specialty") + 50.0;
-    fill_disc(img, Pt::new(x + 11.0, top + 12.0), 11.0, INK);
-    bolt(img, Pt::new(x + 11.0, top + 12.0), 16.0, WHITE);
-    x += text_w(img, ctx, x + 28.0, top + 3.0, "legend_instant") + 50.0;
-    star(img, Pt::new(x + 11.0, top + 12.0), 11.0, INK);
-    text_w(img, ctx, x + 28.0, top + 3.0, "legend_bonus");
-    let slots = fit(
-        Weight::Regular,
-        15.0,
-        &tr(ctx, "legend_slots"),
-        WIDTH as f32 - 60.0,
-    );
-    text(img, Weight::Regular, 15.0, INK, 22.0, top + 34.0, &slots);
-    // The short effects printed on cards.
-    let codes = fit(
-        Weight::Regular,
-        14.0,
-        &tr(ctx, "legend_codes"),
-        WIDTH as f32 - 60.0,
-    );
-    text(img, Weight::Regular, 14.0, INK, 22.0, top + 57.0, &codes);
-    // The station line's short words.
-    let station = fit(
-        Weight::Regular,
-        14.0,
-        &tr(ctx, "legend_station"),
-        WIDTH as f32 - 60.0,
-    );
-    text(img, Weight::Regular, 14.0, INK, 22.0, top + 79.0, &station);
+    entries
 }
 
-/// Draws a legend label and returns its width.
-fn text_w(img: &mut RgbaImage, ctx: &RenderCtx, x: f32, y: f32, key: &str) -> f32 {
-    draw_text(
-        img,
-        &Style::new(Weight::Regular, 15.0, INK),
-        x,
-        y,
-        Align::Left,
-        &tr(ctx, key),
-    )
+/// What the header and footer say around the board.
+fn board_frame<'a>(v: &PublicView, ctx: &RenderCtx, seats: &[(Rgba<u8>, char)]) -> Frame<'a> {
+    let to_act = v.to_act.filter(|_| !ctx.stopped);
+    let mut subtitle = trw(ctx, "turn", &[("turn", v.turn_no.to_string())]);
+    if let (Some(still), Some(_)) = (&v.final_round, to_act) {
+        let names: Vec<String> = still.iter().map(|&s| ctx.name(s)).collect();
+        let line = trw(ctx, "final_round", &[("seats", names.join(", "))]);
+        subtitle = format!("{subtitle} · {line}");
+    }
+    let status = match (&v.finals, to_act) {
+        (Some(f), _) => final_status(f, ctx, seats),
+        (None, Some(s)) => Status::Turn {
+            seat: s.index(),
+            text: format!("{} {}", ctx.name(s), tr(ctx, "to_play")),
+        },
+        (None, None) => Status::Plain(tr(ctx, "game_over")),
+    };
+    let chips = v
+        .stations
+        .iter()
+        .enumerate()
+        .map(|(i, st)| {
+            let fin = v.finals.as_ref().and_then(|f| f.get(i));
+            let (colour, letter) = seats.get(i).copied().unwrap_or((WHITE, '?'));
+            SeatChip {
+                name: ctx.name(Seat::at(i)),
+                colour,
+                letter,
+                score: fin.map_or(st.visible, |f| f.total).to_string(),
+                turn: to_act == Some(Seat::at(i)),
+                winner: fin.is_some_and(|f| f.rank == 1),
+            }
+        })
+        .collect();
+    let title = match ctx.number {
+        Some(n) => trw(ctx, "title_number", &[("n", n.to_string())]),
+        None => tr(ctx, "title"),
+    };
+    Frame {
+        title,
+        subtitle,
+        status,
+        seats: chips,
+        legend_title: tr(ctx, "legend"),
+        legend: legend(ctx, v.finals.is_some()),
+    }
 }
 
-/// The public board image.
-pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
+/// The result in the header: who won, by how much, and whether the tie-break (more Project
+/// cards, then a shared place) decided it.
+fn final_status(f: &[FinalView], ctx: &RenderCtx, seats: &[(Rgba<u8>, char)]) -> Status {
+    let winners: Vec<usize> = (0..f.len()).filter(|&i| f[i].rank == 1).collect();
+    let names: Vec<String> = winners.iter().map(|&i| ctx.name(Seat::at(i))).collect();
+    let headline = if names.len() == 1 {
+        trw(ctx, "wins", &[("name", names.join(""))])
+    } else {
+        trw(ctx, "shared_win", &[("names", names.join(", "))])
+    };
+    let Some(best) = winners.first().map(|&i| &f[i]) else {
+        return Status::Plain(tr(ctx, "game_over"));
+    };
+    let runner = (0..f.len())
+        .filter(|&i| f[i].rank != 1)
+        .map(|i| &f[i])
+        .max_by_key(|r| (r.total, r.project_count));
+    let tied = trw(ctx, "tied", &[("n", best.total.to_string())]);
+    let mut detail = match runner {
+        Some(r) if r.total < best.total => trw(
+            ctx,
+            "lead",
+            &[
+                ("best", best.total.to_string()),
+                ("next", r.total.to_string()),
+            ],
+        ),
+        Some(r) => format!(
+            "{tied} · {}",
+            trw(
+                ctx,
+                "tiebreak_projects",
+                &[
+                    ("a", best.project_count.to_string()),
+                    ("b", r.project_count.to_string()),
+                ],
+            )
+        ),
+        None => tied,
+    };
+    if winners.len() > 1 {
+        let shared = trw(ctx, "shared_tie", &[("n", best.project_count.to_string())]);
+        detail = format!("{detail} · {shared}");
+    }
+    Status::Over {
+        headline,
+        detail,
+        colour: (winners.len() == 1)
+            .then(|| seats.get(winners[0]).map(|s| s.0))
+            .flatten(),
+    }
+}
+
+/// The seats' colours and letters.
+fn seat_marks(v: &PublicView, ctx: &RenderCtx) -> Vec<(Rgba<u8>, char)> {
     let n = v.stations.len();
     let letters = seat_letters(&(0..n).map(|i| ctx.name(Seat::at(i))).collect::<Vec<_>>());
-    let seats: Vec<(Rgba<u8>, char)> = (0..n)
+    (0..n)
         .map(|i| {
             (
                 SEAT_COLOURS[i % SEAT_COLOURS.len()],
                 letters.get(i).copied().unwrap_or('?'),
             )
         })
-        .collect();
+        .collect()
+}
+
+/// The header's status line for `v` (tests read what it says).
+#[cfg(test)]
+pub(super) fn header_status(v: &PublicView, ctx: &RenderCtx) -> Status {
+    board_frame(v, ctx, &seat_marks(v, ctx)).status
+}
+
+/// The public board image: the board between the common header and footer.
+pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
+    let n = v.stations.len();
+    let seats = seat_marks(v, ctx);
     let rows = if n <= 2 { 1 } else { 2 };
     let stations_y = HEADER_H + top_h(v);
-    let legend_y = stations_y + rows as f32 * (STATION_H + 8.0);
-    let legend_h = if v.finals.is_some() { 0.0 } else { LEGEND_H };
-    let height = (legend_y + legend_h + 4.0).ceil() as u32;
+    let height = (stations_y + rows as f32 * (STATION_H + 8.0)).ceil() as u32;
     let mut img = crate::render::canvas(WIDTH, height, BG);
-    // Header.
-    text(&mut img, Weight::Bold, 26.0, WHITE, 20.0, 14.0, "Space Lab");
-    let head = match v.to_act {
-        Some(s) => format!(
-            "{} · {} {}",
-            trw(ctx, "turn", &[("turn", v.turn_no.to_string())]),
-            ctx.name(s),
-            tr(ctx, "to_play")
-        ),
-        None => tr(ctx, "game_over"),
-    };
-    if let Some(s) = v.to_act {
-        let (c, l) = seats.get(s.index()).copied().unwrap_or((WHITE, '?'));
-        token(&mut img, Pt::new(200.0, 28.0), 15.0, c, l);
-    }
-    text(&mut img, Weight::Bold, 22.0, WHITE, 226.0, 16.0, &head);
-    if let Some(still) = &v.final_round {
-        if v.to_act.is_some() {
-            let names: Vec<String> = still.iter().map(|&s| ctx.name(s)).collect();
-            let msg = trw(ctx, "final_round", &[("seats", names.join(", "))]);
-            rect(
-                &mut img,
-                (WIDTH as f32 - 600.0, 8.0, 590.0, 40.0),
-                8.0,
-                rgb(0xC0392B),
-                Some((WHITE, 2.0)),
-            );
-            let msg = fit(Weight::Bold, 20.0, &msg, 670.0);
-            text(&mut img, Weight::Bold, 20.0, WHITE, 912.0, 16.0, &msg);
-        }
-    }
     if v.finals.is_some() {
         finals(&mut img, v, ctx, HEADER_H, &seats);
     } else {
@@ -906,10 +959,7 @@ pub fn render_public(v: &PublicView, ctx: &RenderCtx) -> RgbaImage {
         let seat = Seat::at(i);
         station(&mut img, v, ctx, seat, st, (x, y), seats[i]);
     }
-    if v.finals.is_none() {
-        legend_strip(&mut img, ctx, legend_y);
-    }
-    img
+    frame::compose(&img, &board_frame(v, ctx, &seats))
 }
 
 // ---- private image ----------------------------------------------------------------------
@@ -1038,13 +1088,13 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         (60.0 + hand_rows as f32 * (CARD_H + 10.0) + 56.0 + proj_rows as f32 * 44.0 + 70.0 + 20.0)
             .min(800.0)
             .ceil() as u32;
-    let mut img = crate::render::canvas(PRIV_W, height, PAPER);
+    let mut img = crate::render::canvas(PRIV_W, height, BG);
     let name = ctx.name(v.seat);
     text(
         &mut img,
         Weight::Bold,
         22.0,
-        INK,
+        WHITE,
         16.0,
         14.0,
         &format!("{} · {} ({})", name, tr(ctx, "your_hand"), v.hand.len()),
@@ -1059,7 +1109,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
     );
     draw_text(
         &mut img,
-        &Style::new(Weight::Bold, 18.0, INK),
+        &Style::new(Weight::Bold, 18.0, WHITE),
         PRIV_W as f32 - 16.0,
         18.0,
         Align::Right,
@@ -1071,7 +1121,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             &mut img,
             Weight::Regular,
             18.0,
-            INK_DIM,
+            HAND_DIM,
             16.0,
             y0 + 20.0,
             &tr(ctx, "empty_hand"),
@@ -1101,7 +1151,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             &mut img,
             Weight::Bold,
             15.0,
-            INK,
+            WHITE,
             16.0,
             y0 + hand_rows as f32 * (CARD_H + 10.0) - 4.0,
             &line,
@@ -1112,7 +1162,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         &mut img,
         Weight::Bold,
         20.0,
-        INK,
+        WHITE,
         16.0,
         y,
         &tr(ctx, "your_projects"),
@@ -1123,7 +1173,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             &mut img,
             Weight::Regular,
             16.0,
-            INK_DIM,
+            HAND_DIM,
             16.0,
             y,
             &tr(ctx, "no_projects"),
@@ -1184,7 +1234,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
         &mut img,
         Weight::Bold,
         16.0,
-        INK,
+        WHITE,
         ox,
         oy,
         &tr(ctx, "objectives_title"),
@@ -1195,10 +1245,18 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             &mut img,
             Weight::Bold,
             15.0,
-            INK,
+            WHITE,
             x,
             oy,
             &format!("c{} {}", i + 1, o.id),
+        );
+        // The pips' letters are dark ink: on a light pill, as on the board's capsules.
+        rect(
+            &mut img,
+            (x + 60.0, oy - 2.0, 120.0, 22.0),
+            11.0,
+            PAPER,
+            None,
         );
         need_pips(&mut img, x + 66.0, oy + 9.0, o);
         let eff = fit(
@@ -1211,7 +1269,15 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             ),
             240.0,
         );
-        text(&mut img, Weight::Regular, 13.0, INK_DIM, x, oy + 22.0, &eff);
+        text(
+            &mut img,
+            Weight::Regular,
+            13.0,
+            HAND_DIM,
+            x,
+            oy + 22.0,
+            &eff,
+        );
     }
     ox += 0.0;
     if !v.returned.is_empty() {
@@ -1220,7 +1286,7 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
             &mut img,
             Weight::Regular,
             14.0,
-            INK_DIM,
+            HAND_DIM,
             ox,
             oy + 42.0,
             &line,
@@ -1232,15 +1298,18 @@ pub fn render_private(v: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
 // ---- zoom (phones) ----------------------------------------------------------------------
 
 /// The viewer's station, the station to play, the Recruitment Centre, then the decks, Projects
-/// and validation piles (the supply's two ends side by side). Once the game is over the result
-/// card explains the scores, so the zoom shows the stations.
+/// and validation piles (the supply's two ends side by side). Once the game is over the
+/// header's result goes first, then the stations (the result card explains the scores). In the
+/// composed image's pixels: the board sits under the header.
 pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<Region> {
     // A game stopped by a resignation or a cancel is nobody's turn.
     let to_act = v.to_act.filter(|_| !ctx.stopped);
+    let frame = board_frame(v, ctx, &seat_marks(v, ctx));
+    let off = frame::board_offset(&frame, WIDTH).1 as f32;
     let station = |s: Seat| {
         let i = s.index();
         let x = 10.0 + (i % 2) as f32 * (STATION_W + 8.0);
-        let y = HEADER_H + top_h(v) + (i / 2) as f32 * (STATION_H + 8.0);
+        let y = off + HEADER_H + top_h(v) + (i / 2) as f32 * (STATION_H + 8.0);
         Region::new(
             ctx.zoom_caption(s, viewer, to_act),
             x - 4.0,
@@ -1258,16 +1327,21 @@ pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Ve
         parts.push(station(s));
     }
     if v.finals.is_some() {
+        parts.insert(
+            0,
+            frame::zoom_status(&frame, WIDTH, ctx.zoom_text("status")),
+        );
         parts.extend(
             seats
                 .filter(|&s| Some(s) != viewer && Some(s) != to_act)
                 .map(station),
         );
+        parts.truncate(crate::render::zoom::MAX_PARTS);
         return parts;
     }
     // The supply's columns (see `supply`): decks and discard in the first 162 pixels, the
     // Centre from 176, the revealed cards, Project deck and piles from 804 to the right edge.
-    let (top, h) = (HEADER_H, top_h(v));
+    let (top, h) = (off + HEADER_H, top_h(v));
     parts.push(Region::new(tr(ctx, "centre"), 170.0, top, 628.0, h));
     parts.push(Region::new(ctx.zoom_text("piles"), 0.0, top, 162.0, h).and(
         800.0,

@@ -2560,3 +2560,56 @@ mod bot {
         assert!(chosen == "slot m1" || chosen == "slot m2", "{chosen}");
     }
 }
+
+/// The board's header at the end says who won, by how much and why: the final table's 13/13
+/// tie is explained by its rule (more Project cards), and a tie on both shares the place.
+#[test]
+fn the_final_header_says_who_won_by_how_much_and_why() {
+    use crate::render::frame::Status;
+    let (g, _) = playout(3, &[], 8, false);
+    let v = g.public_view();
+    let said = |totals: [i64; 3], projects: [usize; 3], lang: crate::i18n::Lang| {
+        let mut v = v.clone();
+        let f = v.finals.as_mut().expect("the game is over");
+        for i in 0..3 {
+            f[i].total = totals[i];
+            f[i].project_count = projects[i];
+        }
+        // Ranks as the rules give them: points, then Project cards.
+        let keys: Vec<(i64, usize)> = (0..3).map(|i| (totals[i], projects[i])).collect();
+        for i in 0..3 {
+            f[i].rank = keys.iter().filter(|k| **k > keys[i]).count() as u8 + 1;
+        }
+        let ctx = RenderCtx {
+            lang,
+            names: ["Ada", "Bruno", "Chloé"].map(String::from).to_vec(),
+            stopped: false,
+            number: Some(3),
+        };
+        match super::render::header_status(&v, &ctx) {
+            Status::Over {
+                headline, detail, ..
+            } => format!("{headline} | {detail}"),
+            other => panic!("not a result: {other:?}"),
+        }
+    };
+    use crate::i18n::Lang;
+    assert_eq!(
+        said([13, 24, 27], [2, 3, 3], Lang::En),
+        "Chloé wins | 27 to 24 VP · most points"
+    );
+    assert_eq!(
+        said([13, 13, 9], [2, 3, 1], Lang::En),
+        "Bruno wins | tied on 13 VP · tie-break: more Project cards (3 to 2)"
+    );
+    let fr = said([13, 13, 9], [2, 3, 1], Lang::Fr);
+    assert!(
+        fr.starts_with("Bruno gagne | égalité à 13 PV · départage"),
+        "{fr}"
+    );
+    let shared = said([13, 13, 9], [3, 3, 1], Lang::En);
+    assert_eq!(
+        shared,
+        "Shared win: Ada, Bruno | 13 to 9 VP · most points · equal Project cards too (3): the place is shared"
+    );
+}
