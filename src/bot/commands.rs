@@ -250,7 +250,8 @@ pub async fn play(
     };
     // The game's thread opens when it starts (from this message), so lobbies nobody joins
     // leave no threads behind; the message is kept to close the lobby if it stays idle.
-    let view = match send::post_lobby(ctx.http(), ctx.data(), view.clone(), &[]).await {
+    let game = view.game;
+    let view = match send::post_lobby(ctx.http(), ctx.data(), view, &[]).await {
         Ok(posted) => posted,
         Err(e) => {
             // No lobby message, no lobby: nobody could join it, and it would hold one of
@@ -258,10 +259,10 @@ pub async fn play(
             let now = service.now();
             if let Err(c) = service
                 .lobbies()
-                .cancel(view.game, author_id(ctx), false, now)
+                .cancel(game, author_id(ctx), false, now)
                 .await
             {
-                tracing::warn!(game = %view.game, error = %c, "could not cancel an unposted lobby");
+                tracing::warn!(%game, error = %c, "could not cancel an unposted lobby");
             }
             return Err(e);
         }
