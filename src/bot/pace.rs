@@ -128,10 +128,9 @@ impl Rate {
     /// Takes a place at `now`; returns when to go, if not at once.
     fn reserve(&self, now: Instant) -> Option<Instant> {
         let mut cells = self.lock();
-        let tat = cells.due.map_or(now, |d| d.max(now));
+        let (tat, go) = cell(cells.due, now, cells.tolerance);
         cells.due = Some(tat + cells.interval);
-        let go = tat.checked_sub(cells.tolerance).unwrap_or(now);
-        (go > now).then_some(go)
+        go
     }
 }
 
@@ -161,14 +160,21 @@ impl MemberRenders {
         if due.len() >= MEMBERS_KEPT {
             due.retain(|_, tat| *tat > now);
         }
-        let tat = due.get(&member).map_or(now, |d| (*d).max(now));
-        let go = tat.checked_sub(tolerance).unwrap_or(now);
-        if go > now {
+        let (tat, go) = cell(due.get(&member).copied(), now, tolerance);
+        if let Some(go) = go {
             return Err(go - now);
         }
         due.insert(member, tat + interval);
         Ok(())
     }
+}
+
+/// The generic cell rate's step at `now` for a cell whose next place was `due`: the place's
+/// theoretical arrival time, and when it may go if not at once (`tolerance` ahead allowed).
+fn cell(due: Option<Instant>, now: Instant, tolerance: Duration) -> (Instant, Option<Instant>) {
+    let tat = due.map_or(now, |d| d.max(now));
+    let go = tat.checked_sub(tolerance).unwrap_or(now);
+    (tat, (go > now).then_some(go))
 }
 
 impl Default for Pace {
