@@ -359,6 +359,7 @@ async fn serve(config: &Config, cli: &ServeCli) -> anyhow::Result<()> {
         pool_size: config.pool_size,
         shard_watch: croupier::bot::SHARD_WATCH,
         shard_recount: croupier::bot::SHARD_RECOUNT,
+        presence_every: croupier::bot::PRESENCE_EVERY,
     };
     croupier::bot::run_bot(bot, config.timers.clone(), croupier::bot::shutdown_signal()).await
 }

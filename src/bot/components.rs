@@ -38,8 +38,10 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
     };
     // A redelivery to this process: dropped before a second acknowledgement.
     if !data.take(click.id.get()) {
+        tracing::debug!(interaction = %click.id, "dropping a click delivered twice");
         return;
     }
+    tracing::debug!(interaction = %click.id, custom_id = %click.data.custom_id, "a click");
     // Refusals and private answers are in the clicker's language. What goes public (boards,
     // the lobby, notices, the result) is in the game's own, chosen when its lobby opened: the
     // service and the views carry it, so a click never switches a game's language.
@@ -121,6 +123,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         }
     };
     if let Err(e) = result {
+        tracing::debug!(interaction = %click.id, error = %e, "a click refused");
         // Seats in the message are shown by the players' names.
         let unavailable = matches!(&e, Error::Service(s) if s.is_unavailable());
         let stale = match &e {

@@ -196,6 +196,7 @@ pub async fn answer(
         .content(content(&done.render(lang)))
         .allowed_mentions(nobody())
         .components(Vec::new());
+    tracing::debug!(interaction = %click.id, ?action, "a confirmation taken; rewriting its question");
     super::common::edit_click(http, &data.pace, click, "answer a confirmation", edit).await?;
     Ok(())
 }

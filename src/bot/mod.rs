@@ -16,6 +16,7 @@ mod commands;
 mod common;
 mod components;
 mod confirm;
+mod help;
 pub mod ids;
 pub mod layout;
 mod mentions;
@@ -26,6 +27,7 @@ mod retry;
 mod send;
 pub mod setup_help;
 mod sweep;
+mod welcome;
 
 pub use pace::DISCORD_GLOBAL_LIMIT;
 /// The DM path, for the end-to-end tests: Cortexcape has no hidden hands to trigger it.
@@ -80,7 +82,11 @@ pub struct BotConfig {
     /// How often the recommended shard count is asked anyway (a bot grows past 2,500 servers a
     /// shard while it runs).
     pub shard_recount: Duration,
+    /// How often the presence ("Playing N games") is looked at; sent only when N changed.
+    pub presence_every: Duration,
 }
+
+pub use welcome::PRESENCE_EVERY;
 
 /// Looks at the shards every minute by default.
 pub const SHARD_WATCH: Duration = Duration::from_secs(60);
@@ -222,6 +228,9 @@ pub struct Data {
     /// Each member's budget of renders asked for by a click (Zoom, replay steps, a hand);
     /// `None` with cooldowns off.
     renders: Option<pace::MemberRenders>,
+    /// Each registered command's id by its name, for `</name:id>` mentions members can click
+    /// (`/help`); empty when the ids could not be read (plain `/name` then).
+    commands: std::collections::HashMap<String, u64>,
 }
 
 /// Interaction ids per generation of `Data::taken`: Discord redelivers within minutes, and a
@@ -241,7 +250,24 @@ impl Data {
             taken: std::sync::Mutex::default(),
             pace,
             renders: Some(pace::MemberRenders::default()),
+            commands: std::collections::HashMap::new(),
         }
+    }
+
+    /// With the ids Discord gave the commands.
+    fn with_commands(self, commands: &[serenity::Command]) -> Data {
+        Data {
+            commands: commands
+                .iter()
+                .map(|c| (c.name.clone(), c.id.get()))
+                .collect(),
+            ..self
+        }
+    }
+
+    /// The id of the command `name`, once known.
+    pub(crate) fn command_id(&self, name: &str) -> Option<u64> {
+        self.commands.get(name).copied()
     }
 
     /// Without members' render budgets (`BotConfig::cooldowns` off).
@@ -359,6 +385,7 @@ pub async fn run_with_service(
     }
     let dev_guild = config.dev_guild;
     let janitor = service.clone();
+    let presence_service = service.clone();
     let ops_service = service.clone();
     let scheduler_service = service.clone();
     let shard_range = config.shards;
@@ -406,19 +433,27 @@ pub async fn run_with_service(
                 // The commands belong to the application, not to a process: only the process
                 // holding shard 0 writes them (each write replaces every definition, so in a
                 // rolling upgrade an old process on other shards would put old ones back).
-                if registers {
-                    pace.counted().await;
-                    match dev_guild {
-                        Some(g) => {
-                            let guild = serenity::GuildId::new(g);
-                            poise::builtins::register_in_guild(ctx, cmds, guild).await?;
-                        }
-                        None => poise::builtins::register_globally(ctx, cmds).await?,
+                pace.counted().await;
+                let guild = dev_guild.map(serenity::GuildId::new);
+                let registered = if registers {
+                    let create = poise::builtins::create_application_commands(cmds);
+                    match guild {
+                        Some(g) => g.set_commands(ctx, create).await?,
+                        None => serenity::Command::set_global_commands(ctx, create).await?,
                     }
                 } else {
                     tracing::info!("commands are registered by the process holding shard 0");
-                }
-                let data = Data::paced(service, pace);
+                    // Their ids only, for mentions: without them `/help` names them plainly.
+                    let read = match guild {
+                        Some(g) => g.get_commands(ctx).await,
+                        None => serenity::Command::get_global_commands(ctx).await,
+                    };
+                    read.unwrap_or_else(|e| {
+                        tracing::warn!(error = %e, "could not read the commands' ids");
+                        Vec::new()
+                    })
+                };
+                let data = Data::paced(service, pace).with_commands(&registered);
                 Ok(if throttled { data } else { data.unthrottled() })
             })
         })
@@ -476,6 +511,11 @@ pub async fn run_with_service(
             tick,
         ))
     });
+    let presence = tokio::spawn(welcome::presence_loop(
+        presence_service,
+        Arc::clone(&client.shard_manager),
+        config.presence_every,
+    ));
     let mut watch = tokio::spawn(shard_watch(
         Arc::clone(&client.http),
         Arc::clone(&client.shard_manager),
@@ -531,6 +571,7 @@ pub async fn run_with_service(
         }
     };
     janitor.abort();
+    presence.abort();
     heartbeat.abort();
     watch.abort();
     if let Err(e) = ops_service.leave(&process).await {
@@ -764,6 +805,10 @@ async fn on_event(
             if new.thread_metadata.is_some_and(|m| m.locked) =>
         {
             send::thread_locked(&ctx.http, data, id_i64(new.id.get())).await;
+        }
+        // A server that just added the bot is greeted once.
+        serenity::FullEvent::GuildCreate { guild, is_new } => {
+            welcome::on_guild_create(ctx, data, guild, *is_new).await;
         }
         serenity::FullEvent::ChannelDelete { channel, .. } => {
             send::place_deleted(&ctx.http, data, id_i64(channel.id.get())).await;
@@ -1160,6 +1205,7 @@ mod tests {
             pool_size: Some(3),
             shard_watch: SHARD_WATCH,
             shard_recount: SHARD_RECOUNT,
+            presence_every: PRESENCE_EVERY,
         };
         let shown = format!("{config:?} {config:#?}");
         for secret in ["hunter2", "bot-token-canary", "scrape-canary"] {

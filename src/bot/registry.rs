@@ -2,7 +2,7 @@
 //! descriptions from the catalogs. Here, not in a command file, so that the command files
 //! import only `common` and never each other in a cycle (issue 39).
 
-use super::{clocks, commands, replay, Data, Error};
+use super::{clocks, commands, help, replay, Data, Error};
 use crate::i18n::{lookup, Lang};
 
 type Command = poise::Command<Data, Error>;
@@ -27,6 +27,7 @@ pub fn all() -> Vec<Command> {
         clocks::stats(),
         replay::replay(),
         replay::export(),
+        help::help(),
     ]
 }
 

@@ -615,6 +615,12 @@ impl Clocks<'_> {
         metrics::histogram!(crate::ops::JOB_LATENESS_SECONDS, "kind" => kind).record(late as f64);
     }
 
+    /// How many games are running, in every process (the bot's presence).
+    pub async fn games_running(self) -> Result<i64, ServiceError> {
+        let live = self.core.store.live_games_by_kind().await?;
+        Ok(live.iter().map(|(_, n)| n).sum())
+    }
+
     /// Sets the gauges read from the database (all processes' figures): games running by
     /// game, jobs due and not held, jobs planned. Called just before a scrape.
     pub async fn refresh_gauges(self) {

@@ -2267,3 +2267,160 @@ async fn clock_autocomplete_never_offers_over_100_characters() {
     finish(fake).await;
     w.bot.stop().await;
 }
+
+/// `/help` answers only the member, in their language: what the bot does, then every
+/// registered command grouped, each a mention members can click (its id from the
+/// registration) with an example, within Discord's embed limits (the fake checks them).
+#[tokio::test]
+async fn help_lists_every_command_privately_in_the_members_language() {
+    let w = World::sqlite().start().await;
+    let fake = &w.fake;
+    let ids = fake.command_ids();
+    assert!(ids.iter().any(|(name, _)| name == "help"), "{ids:?}");
+    let help = |locale: &'static str| async move {
+        let cmd = fake
+            .push(
+                Push::command("help", vec![])
+                    .by(BOB)
+                    .in_channel(CHANNEL_ID)
+                    .locale(locale),
+            )
+            .await;
+        let cb = fake.wait_for_callback(cmd.id).await;
+        assert!(cb.kind == 5 && cb.ephemeral(), "{cb:?}");
+        fake.wait_until("the help page", |st| {
+            let m = st.message(st.interactions.get(&cmd.id)?.original?)?;
+            (!m.embeds.is_empty()).then(|| m.clone())
+        })
+        .await
+    };
+    for (locale, title, play, example) in [
+        ("en-US", "board games", "play", "`/play game:vortex"),
+        ("fr", "jeux de plateau", "jouer", "`/jouer jeu:vortex"),
+    ] {
+        let page = help(locale).await;
+        assert!(page.ephemeral());
+        assert!(page.pinged_users.is_empty());
+        let embed = &page.embeds[0];
+        let text = embed.to_string();
+        assert!(
+            embed["title"].as_str().unwrap_or_default().contains(title),
+            "{text}"
+        );
+        assert_eq!(embed["fields"].as_array().map(Vec::len), Some(7), "{text}");
+        assert!(text.contains(example), "{text}");
+        let play_id = ids.iter().find(|(n, _)| n == "play").unwrap().1;
+        assert!(text.contains(&format!("</{play}:{play_id}>")), "{text}");
+        // Every registered command, clickable.
+        for (name, id) in &ids {
+            assert!(text.contains(&format!(":{id}>")), "/{name} missing: {text}");
+        }
+    }
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// A server that adds the bot gets one welcome: in its system channel, else in the first
+/// channel the bot may post in (the cache says where: no refused request), in English then
+/// French (a server that is not a Community server says en-US whatever it speaks), with the
+/// commands to start and the rights ticked. The servers READY announces, and a new session
+/// after a restart, are never greeted. The presence counts the running games of every
+/// process and is sent only when the count changes.
+#[tokio::test]
+async fn a_new_server_is_welcomed_once_and_the_presence_counts_the_games() {
+    let w = World::sqlite()
+        .config(|c| c.presence_every = Duration::from_millis(200))
+        .start()
+        .await;
+    let fake = &w.fake;
+    // The connected session's activity (read from the state `wait_until` holds).
+    let activity = |st: &State| {
+        st.sessions
+            .iter()
+            .find(|s| s.tx.is_some())
+            .and_then(|s| s.presence.as_ref())
+            .and_then(|p| p["activities"][0]["name"].as_str().map(str::to_string))
+    };
+    fake.wait_until("the presence", |st| {
+        (activity(st).as_deref() == Some("0 games · /help")).then_some(())
+    })
+    .await;
+
+    let welcomes = |channel: u64| {
+        fake.messages(channel)
+            .into_iter()
+            .filter(|m| m.content.contains("Thanks for adding croupier"))
+            .collect::<Vec<_>>()
+    };
+    let welcomed = |st: &State, channel: u64| {
+        st.messages
+            .iter()
+            .any(|m| m.channel_id == channel && m.content.contains("Thanks for adding"))
+            .then_some(())
+    };
+    // With a system channel.
+    let (_, rules, general) = fake.join_guild(true);
+    fake.wait_until("the welcome", |st| welcomed(st, general))
+        .await;
+    let welcome = &welcomes(general)[0];
+    let play_id = fake
+        .command_ids()
+        .into_iter()
+        .find(|(n, _)| n == "play")
+        .unwrap()
+        .1;
+    for part in [
+        format!("</play:{play_id}>"),
+        format!("</jouer:{play_id}>"),
+        "Merci d'avoir ajouté croupier".to_string(),
+        "✅ Attach Files".to_string(),
+        "✅ Create Public Threads".to_string(),
+    ] {
+        assert!(
+            welcome.content.contains(&part),
+            "{part}: {}",
+            welcome.content
+        );
+    }
+    assert!(welcome.pinged_users.is_empty() && !welcome.pinged_everyone);
+    // Without one: `rules` comes first but the bot may not post there; nothing is tried there.
+    let (_, rules2, general2) = fake.join_guild(false);
+    fake.wait_until("the second welcome", |st| welcomed(st, general2))
+        .await;
+    for channel in [rules, rules2] {
+        assert!(fake.messages(channel).is_empty());
+        let tried = format!("/channels/{channel}/messages");
+        assert!(
+            !fake.requests().iter().any(|r| r.uri.contains(&tried)),
+            "a post was tried in a channel the bot may not post in"
+        );
+    }
+
+    // A new session (as after a restart) announces every guild again: no second welcome.
+    let sessions = fake.identifies().len();
+    fake.invalidate_sessions();
+    fake.wait_until("a new session", |st| {
+        (st.sessions.len() > sessions && st.sessions.last().is_some_and(|s| s.tx.is_some()))
+            .then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(welcomes(general).len() + welcomes(general2).len(), 2);
+
+    // Two games start: the presence says so, once.
+    let players = [(ALICE, "Alice"), (BOB, "Bob")];
+    for seed in [1, 2] {
+        let options = croupier::engine::GameOptions::new();
+        let kind = croupier::engine::GameKind::Cortexcape;
+        bot_play::start_direct(&w.service, kind, options, &players, CHANNEL_ID, seed).await;
+    }
+    fake.wait_until("the presence", |st| {
+        (activity(st).as_deref() == Some("2 games · /help")).then_some(())
+    })
+    .await;
+    let updates = fake.presences()[0].2;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(fake.presences()[0].2, updates, "no change, nothing sent");
+    finish(fake).await;
+    w.bot.stop().await;
+}

@@ -155,6 +155,7 @@ impl<'a> WorldBuilder<'a> {
     }
 
     pub async fn start(self) -> World {
+        log_when_asked();
         let (db, owned) = match self.db {
             Source::Owned(db) => (None, Some(db)),
             Source::Borrowed(db) => (Some(db), None),
@@ -189,6 +190,17 @@ impl<'a> WorldBuilder<'a> {
             clock,
             db: owned,
         }
+    }
+}
+
+/// With `RUST_LOG` set, the bot's log lines go to the test's captured output (shown when it
+/// fails): how a rare failure is read after the fact.
+fn log_when_asked() {
+    if std::env::var_os("RUST_LOG").is_some() {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_test_writer()
+            .try_init();
     }
 }
 
@@ -286,6 +298,7 @@ pub fn config(
         pool_size: None,
         shard_watch: croupier::bot::SHARD_WATCH,
         shard_recount: croupier::bot::SHARD_RECOUNT,
+        presence_every: croupier::bot::PRESENCE_EVERY,
     }
 }
 

@@ -122,8 +122,84 @@ pub fn message_payload(
             }
         }
     }
+    if let Some(embeds) = body.get("embeds").and_then(Value::as_array) {
+        embed_limits(st, route, prefix, embeds);
+    }
     if files.len() > 10 {
         st.violation(route, "", format!("{} files, at most 10", files.len()));
+    }
+}
+
+/// Discord's embed limits (`resources/message.mdx`, "Embed Limits"): up to 10 embeds; title
+/// 256, description 4096, 25 fields of name 256 and value 1024, footer 2048, author 256
+/// characters, trimmed; and 6000 characters in all of them together.
+fn embed_limits(st: &mut State, route: &str, prefix: &str, embeds: &[Value]) {
+    if embeds.len() > 10 {
+        st.violation(
+            route,
+            &format!("{prefix}/embeds"),
+            format!("{} embeds, at most 10", embeds.len()),
+        );
+    }
+    let len = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .map_or(0, |s| s.trim().chars().count())
+    };
+    let mut total = 0;
+    let mut check = |st: &mut State, at: String, n: usize, max: usize| {
+        total += n;
+        if n > max {
+            st.violation(route, &at, format!("{n} characters, at most {max}"));
+        }
+    };
+    for (i, e) in embeds.iter().enumerate() {
+        let at = format!("{prefix}/embeds/{i}");
+        check(st, format!("{at}/title"), len(e.get("title")), 256);
+        check(
+            st,
+            format!("{at}/description"),
+            len(e.get("description")),
+            4096,
+        );
+        check(
+            st,
+            format!("{at}/footer/text"),
+            len(e.pointer("/footer/text")),
+            2048,
+        );
+        check(
+            st,
+            format!("{at}/author/name"),
+            len(e.pointer("/author/name")),
+            256,
+        );
+        let fields = e
+            .get("fields")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        if fields.len() > 25 {
+            st.violation(
+                route,
+                &format!("{at}/fields"),
+                format!("{} fields, at most 25", fields.len()),
+            );
+        }
+        for (j, f) in fields.iter().enumerate() {
+            check(st, format!("{at}/fields/{j}/name"), len(f.get("name")), 256);
+            check(
+                st,
+                format!("{at}/fields/{j}/value"),
+                len(f.get("value")),
+                1024,
+            );
+        }
+    }
+    if total > 6000 {
+        st.violation(
+            route,
+            &format!("{prefix}/embeds"),
+            format!("{total} characters in the embeds, at most 6000"),
+        );
     }
 }
 

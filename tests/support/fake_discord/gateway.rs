@@ -14,6 +14,7 @@ use super::state::{Session, State, RESUME_BACKLOG};
 use super::Inner;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
@@ -79,6 +80,9 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream, resume_url: bool) {
     }
     let mut session: Option<String> = None;
     let mut cut = inner.cut.subscribe();
+    // "Apps can send 120 gateway events per connection every 60 seconds ... Apps that surpass
+    // the limit are immediately disconnected" (events/gateway.mdx, rate limiting).
+    let mut sent: VecDeque<tokio::time::Instant> = VecDeque::new();
     loop {
         let frame = tokio::select! {
             frame = incoming.next() => frame,
@@ -120,6 +124,24 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream, resume_url: bool) {
             inner.lock().violation("gateway", "", "frame is not JSON");
             continue;
         };
+        let now = tokio::time::Instant::now();
+        while sent
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= GATEWAY_SEND_WINDOW)
+        {
+            sent.pop_front();
+        }
+        sent.push_back(now);
+        if sent.len() > GATEWAY_SEND_LIMIT {
+            let mut st = inner.lock();
+            st.violation(
+                "gateway",
+                "",
+                format!("more than {GATEWAY_SEND_LIMIT} gateway events in 60 s on one connection"),
+            );
+            close(&mut st, &tx, 4008, "Rate limited.");
+            continue;
+        }
         {
             let mut st = inner.lock();
             inner.on_payload(&mut st, &tx, &payload, &mut session, resume_url);
@@ -154,8 +176,9 @@ impl Inner {
             Some(1) => send(st, tx, json!({"op": 11, "d": null})),
             Some(2) => self.identify(st, tx, d, session),
             Some(6) => resume(st, tx, d, session, resume_url),
-            // Presence updates and member requests need no answer here.
-            Some(3 | 8) => {}
+            Some(3) => presence(st, d, session.as_deref()),
+            // Member requests need no answer here.
+            Some(8) => {}
             other => st.violation("gateway", "/op", format!("unexpected opcode {other:?}")),
         }
     }
@@ -207,6 +230,8 @@ impl Inner {
             shard,
             resumable: true,
             backlog: Default::default(),
+            presence: d.get("presence").filter(|p| !p.is_null()).cloned(),
+            presence_updates: 0,
         });
         let guilds: Vec<Value> = owned
             .iter()
@@ -449,5 +474,71 @@ fn check_payload(payload: &Value) -> Result<(), String> {
         Some("GUILD_DELETE") => payloads::check_model::<model::UnavailableGuild>(&what, d),
         Some("RESUMED") | None => Ok(()),
         Some(other) => Err(format!("{other}: no model check for this event")),
+    }
+}
+
+/// Gateway events a client may send per connection in [`GATEWAY_SEND_WINDOW`].
+pub const GATEWAY_SEND_LIMIT: usize = 120;
+pub const GATEWAY_SEND_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// An Update Presence (op 3), checked against its structure (`events/gateway-events.mdx`,
+/// "Gateway Presence Update Structure") and kept as the session's presence.
+fn presence(st: &mut State, d: &Value, session: Option<&str>) {
+    const STATUSES: [&str; 5] = ["online", "dnd", "idle", "invisible", "offline"];
+    let Some(id) = session else {
+        st.violation("gateway", "/op", "presence update before IDENTIFY");
+        return;
+    };
+    // The docs ask for null or Unix ms; serenity 0.12 sends its `SystemTime` as serde writes
+    // it (`{"secs_since_epoch", "nanos_since_epoch"}`), which Discord evidently accepts from
+    // every serenity bot: tolerated, anything else is not.
+    let since = &d["since"];
+    if !(since.is_null() || since.is_u64() || since["secs_since_epoch"].is_u64()) {
+        st.violation(
+            "gateway",
+            "/d/since",
+            "since must be null or a Unix time in ms",
+        );
+    }
+    if !d["afk"].is_boolean() {
+        st.violation("gateway", "/d/afk", "afk must be a boolean");
+    }
+    if !d["status"].as_str().is_some_and(|s| STATUSES.contains(&s)) {
+        st.violation(
+            "gateway",
+            "/d/status",
+            format!("unknown status {}", d["status"]),
+        );
+    }
+    let Some(activities) = d["activities"].as_array() else {
+        st.violation("gateway", "/d/activities", "activities must be an array");
+        return;
+    };
+    for (i, a) in activities.iter().enumerate() {
+        // A bot may set only these (`events/gateway-events.mdx`, activity types).
+        if !a["type"]
+            .as_u64()
+            .is_some_and(|t| [0, 1, 2, 3, 4, 5].contains(&t))
+        {
+            st.violation(
+                "gateway",
+                &format!("/d/activities/{i}/type"),
+                "unknown activity type",
+            );
+        }
+        if !a["name"]
+            .as_str()
+            .is_some_and(|n| !n.is_empty() && n.chars().count() <= 128)
+        {
+            st.violation(
+                "gateway",
+                &format!("/d/activities/{i}/name"),
+                "activity name of 1 to 128 characters",
+            );
+        }
+    }
+    if let Some(s) = st.sessions.iter_mut().find(|s| s.session_id == id) {
+        s.presence = Some(d.clone());
+        s.presence_updates += 1;
     }
 }

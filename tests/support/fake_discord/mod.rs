@@ -280,6 +280,49 @@ impl FakeDiscord {
         added
     }
 
+    /// A server adds the bot now: GUILD_CREATE (with `joined_at` now) to the shard that owns
+    /// it. The server has a `rules` channel first, where the bot may not post (a member
+    /// overwrite denies it Send Messages), then `general`, its system channel when `system`.
+    /// Returns `(guild, rules, general)`.
+    pub fn join_guild(&self, system: bool) -> (u64, u64, u64) {
+        let mut st = self.inner.lock();
+        let k = st.extra_guilds.len() as u64 + 1;
+        let guild = (((st.guild_id >> 22) + k) << 22) | 10;
+        let deny_bot = perms::Overwrite {
+            target: perms::Target::Member(st.bot_user_id),
+            allow: 0,
+            deny: perms::SEND_MESSAGES,
+        };
+        let rules = st.next_id();
+        st.channels
+            .insert(rules, Chan::text(rules, "rules", guild, vec![deny_bot]));
+        let general = st.next_id();
+        st.channels
+            .insert(general, Chan::text(general, "general", guild, Vec::new()));
+        st.extra_guilds.insert(guild, rules);
+        let now = st.now();
+        st.joined_at.insert(guild, now);
+        if system {
+            st.system_channels.insert(guild, general);
+        }
+        let d = payloads::guild_create_of(&st, guild);
+        gateway::dispatch_routed(&mut st, "GUILD_CREATE", &d);
+        drop(st);
+        self.inner.changed.notify_waiters();
+        (guild, rules, general)
+    }
+
+    /// Each connected session's shard with its last presence (op 3, or IDENTIFY's) and how
+    /// many presence updates it sent.
+    pub fn presences(&self) -> Vec<([u64; 2], Option<Value>, u32)> {
+        let st = self.inner.lock();
+        st.sessions
+            .iter()
+            .filter(|s| s.tx.is_some())
+            .map(|s| (s.shard, s.presence.clone(), s.presence_updates))
+            .collect()
+    }
+
     /// IDENTIFYs closed with 4011 (Sharding required), as `[shard_id, num_shards]`.
     pub fn sharding_required(&self) -> Vec<[u64; 2]> {
         self.inner.lock().sharding_required.clone()
@@ -742,6 +785,15 @@ impl FakeDiscord {
             .collect()
     }
 
+    /// Each registered command's name and id, global or for a guild.
+    pub fn command_ids(&self) -> Vec<(String, u64)> {
+        let st = self.inner.lock();
+        st.commands
+            .iter()
+            .filter_map(|c| Some((c.body.get("name")?.as_str()?.to_string(), c.id)))
+            .collect()
+    }
+
     pub fn interaction(&self, id: u64) -> Option<InteractionRec> {
         self.inner.lock().interactions.get(&id).cloned()
     }
@@ -1026,7 +1078,28 @@ impl FakeDiscord {
             }
             if tokio::time::timeout_at(deadline, notified).await.is_err() {
                 let v = self.violations();
-                panic!("fake Discord: gave up waiting for {what}; violations so far: {v:#?}");
+                // The last requests say what the bot was doing when it stopped.
+                let st = self.inner.lock();
+                let last: Vec<String> = st
+                    .requests
+                    .iter()
+                    .rev()
+                    .take(12)
+                    .rev()
+                    .map(|r| format!("  {} {} -> {}", r.method, r.uri, r.status))
+                    .collect();
+                let pending: Vec<u64> = st
+                    .interactions
+                    .iter()
+                    .filter(|(_, i)| i.callback.is_none())
+                    .map(|(id, _)| *id)
+                    .collect();
+                drop(st);
+                panic!(
+                    "fake Discord: gave up waiting for {what}; violations so far: {v:#?}\n\
+                     interactions not acknowledged: {pending:?}\nlast requests:\n{}",
+                    last.join("\n")
+                );
             }
         }
     }

@@ -215,7 +215,64 @@ pub fn guild_create_of(state: &State, guild: u64) -> Value {
         .filter(|c| c.kind != ChannelKind::Text && c.guild_id == Some(guild))
         .map(|c| channel(c, state))
         .collect();
-    let members: Vec<Value> = state.users.values().map(member).collect();
+    // The bot's own member comes with every GUILD_CREATE, whatever its intents.
+    let me = UserRec {
+        id: state.bot_user_id,
+        name: "Croupier".into(),
+        bot: true,
+        dms_closed: false,
+        left_guild: false,
+    };
+    let members: Vec<Value> = state
+        .users
+        .values()
+        .chain(std::iter::once(&me))
+        .map(|u| {
+            let mut m = member(u);
+            let roles = state.member_roles.get(&u.id).cloned().unwrap_or_default();
+            m["roles"] = json!(roles.iter().map(u64::to_string).collect::<Vec<_>>());
+            m
+        })
+        .collect();
+    let joined_at = state.joined_at.get(&guild).map_or_else(
+        || TIMESTAMP.to_string(),
+        |at| {
+            serenity::model::Timestamp::from_unix_timestamp(*at)
+                .map_or_else(|_| TIMESTAMP.to_string(), |t| t.to_string())
+        },
+    );
+    let system_channel = state.system_channels.get(&guild).map(u64::to_string);
+    // The roles the fake enforces (the guild's id is @everyone), so a bot reading its cache
+    // sees the rights the REST side checks.
+    let role = |id: u64, perms: u64, position: usize| {
+        json!({
+            "id": if id == state.guild_id { guild } else { id }.to_string(),
+            "name": if id == state.guild_id { "@everyone".to_string() } else { format!("role-{id}") },
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+            "hoist": false,
+            "icon": null,
+            "unicode_emoji": null,
+            "position": position,
+            "permissions": perms.to_string(),
+            "managed": false,
+            "mentionable": false,
+            "flags": 0,
+        })
+    };
+    let mut roles = vec![role(
+        state.guild_id,
+        state.roles.get(&state.guild_id).copied().unwrap_or(0),
+        0,
+    )];
+    roles.extend(
+        state
+            .roles
+            .iter()
+            .filter(|(id, _)| **id != state.guild_id)
+            .enumerate()
+            .map(|(i, (id, p))| role(*id, *p, i + 1)),
+    );
     let name = if guild == state.guild_id {
         "Croupier test guild".to_string()
     } else {
@@ -235,25 +292,12 @@ pub fn guild_create_of(state: &State, guild: u64) -> Value {
         "verification_level": 0,
         "default_message_notifications": 0,
         "explicit_content_filter": 0,
-        "roles": [{
-            "id": guild_id,
-            "name": "@everyone",
-            "color": 0,
-            "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
-            "hoist": false,
-            "icon": null,
-            "unicode_emoji": null,
-            "position": 0,
-            "permissions": ALL_TEXT_PERMISSIONS,
-            "managed": false,
-            "mentionable": false,
-            "flags": 0,
-        }],
+        "roles": roles,
         "emojis": [],
         "features": if state.community { vec!["COMMUNITY"] } else { Vec::new() },
         "mfa_level": 0,
         "application_id": null,
-        "system_channel_id": null,
+        "system_channel_id": system_channel,
         "system_channel_flags": 0,
         "rules_channel_id": null,
         "vanity_url_code": null,
@@ -266,7 +310,7 @@ pub fn guild_create_of(state: &State, guild: u64) -> Value {
         "stickers": [],
         "premium_progress_bar_enabled": false,
         "safety_alerts_channel_id": null,
-        "joined_at": TIMESTAMP,
+        "joined_at": joined_at,
         "large": false,
         "unavailable": false,
         "member_count": members.len(),

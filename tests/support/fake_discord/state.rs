@@ -395,6 +395,9 @@ pub struct Session {
     /// The last dispatches sent (or due while disconnected), for a RESUME to replay:
     /// `(seq, the interaction id for INTERACTION_CREATE, the payload as sent)`.
     pub backlog: VecDeque<(u64, Option<u64>, String)>,
+    /// The last Update Presence (op 3) the session sent, and how many it sent.
+    pub presence: Option<Value>,
+    pub presence_updates: u32,
 }
 
 impl Session {
@@ -467,6 +470,11 @@ pub struct State {
     /// Guilds besides `guild_id` (`FakeDiscord::add_guilds`), each with one text channel,
     /// the same members and the same `@everyone` permissions: guild → its channel.
     pub extra_guilds: BTreeMap<u64, u64>,
+    /// When the bot joined a guild (Unix seconds), for guilds joined during the test; others
+    /// were joined long ago.
+    pub joined_at: BTreeMap<u64, i64>,
+    /// A guild's system channel, where one is set.
+    pub system_channels: BTreeMap<u64, u64>,
     /// Guilds a shard may hold; an IDENTIFY for a shard holding more is closed with 4011.
     pub shard_guild_limit: usize,
     /// IDENTIFYs refused with close code 4011 (Sharding required): their `[shard, total]`.
@@ -544,6 +552,8 @@ impl State {
             dispatches: Vec::new(),
             thread_members: BTreeMap::new(),
             extra_guilds: BTreeMap::new(),
+            joined_at: BTreeMap::new(),
+            system_channels: BTreeMap::new(),
             shard_guild_limit: SHARD_GUILD_LIMIT,
             sharding_required: Vec::new(),
             network_delay: Duration::ZERO,
