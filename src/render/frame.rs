@@ -98,10 +98,17 @@ fn header_rows(frame: &Frame<'_>, width: u32) -> HeaderRows {
     }
 }
 
-/// Chips per row: every seat in one row when each gets at least 220 px at scale 1.
+/// A chip's least width at scale 1: its token, three or four letters of a name (the rest cut
+/// with "…") and a score of three characters. Six chips fit one row of a 1,000 px board
+/// (Vortex with six players); their type keeps its size.
+const CHIP_MIN: f32 = 150.0;
+
+/// Chips per row: every seat in one row when each gets at least [`CHIP_MIN`] at scale 1.
 fn chips_per_row(frame: &Frame<'_>, width: u32) -> usize {
     let s = scale(width);
-    let fit = ((width as f32 - 24.0 * s) / (220.0 * s)).floor().max(1.0) as usize;
+    let fit = ((width as f32 - 24.0 * s) / (CHIP_MIN * s))
+        .floor()
+        .max(1.0) as usize;
     frame.seats.len().clamp(1, fit)
 }
 
@@ -270,53 +277,86 @@ fn draw_chips(img: &mut RgbaImage, frame: &Frame<'_>, y: f32) {
         let x = pad + col as f32 * cell + 4.0 * s;
         let top = y + row as f32 * 62.0 * s;
         let w = cell - 8.0 * s;
-        let edge = if chip.winner {
-            Some((WINNER, 4.0 * s))
-        } else if chip.turn {
-            Some((chip.colour, 4.0 * s))
-        } else {
-            None
-        };
-        rounded_rect(
-            img,
-            Pt::new(x, top),
-            Pt::new(x + w, top + h),
-            12.0 * s,
-            CHIP,
-            edge,
-        );
-        token(
-            img,
-            Pt::new(x + 28.0 * s, top + h / 2.0),
-            16.0 * s,
-            chip.colour,
-            chip.letter,
-        );
-        let score_size = 30.0 * s;
-        let score_w = if chip.score.is_empty() {
-            0.0
-        } else {
-            draw_text(
-                img,
-                &Style::new(Weight::Bold, score_size, WHITE),
-                x + w - 14.0 * s,
-                top + (h - score_size * 1.16) / 2.0,
-                Align::Right,
-                &chip.score,
-            )
-        };
-        let name_size = 24.0 * s;
-        let room = w - 56.0 * s - score_w - 24.0 * s;
-        let name = fit(Weight::Bold, name_size, &chip.name, room.max(10.0));
+        draw_chip(img, chip, Pt::new(x, top), w, h, s);
+    }
+}
+
+/// Where a chip `w` wide puts its parts, from its left edge: the token's centre, the name's
+/// start, and the room the name leaves between the score (`score_w` wide) and the right edge.
+/// A chip narrower than 220 px at scale 1 (five or six in a row) draws them closer together,
+/// at the same sizes, so that its name keeps more letters before its "…".
+fn chip_parts(w: f32, s: f32, score_w: f32) -> ChipParts {
+    let narrow = w < 220.0 * s;
+    let k = if narrow { s * 0.75 } else { s };
+    let (token_x, name_x, right, gap) = (
+        if narrow { 24.0 * s } else { 28.0 * s },
+        52.0 * k,
+        14.0 * k,
+        14.0 * k,
+    );
+    ChipParts {
+        token_x,
+        name_x,
+        right,
+        name_room: w - name_x - right - score_w - gap,
+    }
+}
+
+struct ChipParts {
+    token_x: f32,
+    name_x: f32,
+    right: f32,
+    name_room: f32,
+}
+
+/// One seat's chip at `at`, `w` × `h`: token, name, score.
+fn draw_chip(img: &mut RgbaImage, chip: &SeatChip, at: Pt, w: f32, h: f32, s: f32) {
+    let (x, top) = (at.x, at.y);
+    let edge = if chip.winner {
+        Some((WINNER, 4.0 * s))
+    } else if chip.turn {
+        Some((chip.colour, 4.0 * s))
+    } else {
+        None
+    };
+    rounded_rect(
+        img,
+        Pt::new(x, top),
+        Pt::new(x + w, top + h),
+        12.0 * s,
+        CHIP,
+        edge,
+    );
+    let score_size = 30.0 * s;
+    let score_w = text_width(Weight::Bold, score_size, &chip.score);
+    let parts = chip_parts(w, s, score_w);
+    token(
+        img,
+        Pt::new(x + parts.token_x, top + h / 2.0),
+        16.0 * s,
+        chip.colour,
+        chip.letter,
+    );
+    if !chip.score.is_empty() {
         draw_text(
             img,
-            &Style::new(Weight::Bold, name_size, WHITE),
-            x + 52.0 * s,
-            top + (h - name_size * 1.16) / 2.0,
-            Align::Left,
-            &name,
+            &Style::new(Weight::Bold, score_size, WHITE),
+            x + w - parts.right,
+            top + (h - score_size * 1.16) / 2.0,
+            Align::Right,
+            &chip.score,
         );
     }
+    let name_size = 24.0 * s;
+    let name = fit(Weight::Bold, name_size, &chip.name, parts.name_room.max(10.0));
+    draw_text(
+        img,
+        &Style::new(Weight::Bold, name_size, WHITE),
+        x + parts.name_x,
+        top + (h - name_size * 1.16) / 2.0,
+        Align::Left,
+        &name,
+    );
 }
 
 /// Draws the legend band with its top at `y`.
@@ -440,7 +480,37 @@ mod tests {
             1,
             "six seats in one row on a desktop board"
         );
-        assert_eq!(chip_rows(&six, 900), 2);
-        assert!(header_height(&six, 900) > header_height(&frame, 900));
+        assert_eq!(chip_rows(&six, 600), 2);
+        assert!(header_height(&six, 600) > header_height(&frame, 600));
+    }
+
+    /// Six seats in one row on a 1,000 px board (Vortex with six players; they took two rows
+    /// before), their names and scores at the sizes of a roomier chip, a short name whole.
+    #[test]
+    fn six_chips_fit_one_row_of_a_thousand_pixels() {
+        let six = sample(Status::Plain(String::new()), 6);
+        assert_eq!(chip_rows(&six, 1000), 1);
+        assert_eq!(header_height(&six, 1000), header_height(&sample(Status::Plain(String::new()), 2), 1000));
+        let s = scale(1000);
+        let w = (1000.0 - 24.0 * s) / 6.0 - 8.0 * s;
+        let score = text_width(Weight::Bold, 30.0 * s, "6/6");
+        let room = chip_parts(w, s, score).name_room;
+        assert!(room >= text_width(Weight::Bold, 24.0 * s, "Dmitri"), "{room}");
+        // A chip as wide as before keeps its spacing to the pixel.
+        let wide = chip_parts(300.0, 1.0, 40.0);
+        assert_eq!((wide.token_x, wide.name_x, wide.name_room), (28.0, 52.0, 300.0 - 80.0 - 40.0));
+        // Drawn: the sixth seat's token stands in the first row of chips.
+        let mut long = sample(Status::Plain(String::new()), 6);
+        long.seats[5].name = "Maximilien-Alexandre de la Tour".into();
+        let out = compose(&RgbaImage::from_pixel(1000, 100, WHITE), &long);
+        let top = header_rows(&long, 1000).top as u32;
+        let sixth = |y0: u32, y1: u32| {
+            (y0..y1)
+                .flat_map(|y| (0..1000).map(move |x| (x, y)))
+                .filter(|&(x, y)| *out.get_pixel(x, y) == SEAT_COLOURS[5])
+                .count()
+        };
+        assert!(sixth(top, top + (54.0 * s) as u32) > 100);
+        assert_eq!(sixth(top + (54.0 * s) as u32, out.height()), 0);
     }
 }
