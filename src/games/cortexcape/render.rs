@@ -163,7 +163,6 @@ impl Board<'_> {
     }
 }
 
-
 /// The public board image: the lab and its strip in the common frame.
 pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     let b = board(view, ctx);
@@ -461,7 +460,6 @@ fn draw_recap_lines(img: &mut RgbaImage, b: &Board<'_>, r: &RoundRecap) {
     }
 }
 
-
 // ---- the strip under the lab ------------------------------------------------------------
 
 /// One column of the strip, laid top down. Without an image it only measures, so the strip's
@@ -493,7 +491,7 @@ impl Column<'_> {
 }
 
 /// The strip's two columns, drawn into `img` when given; returns the bottom of the taller.
-/// The last round's recap goes under the shorter column.
+/// The last round's recap goes under the column that keeps the strip shorter.
 fn lay_strip(mut img: Option<&mut RgbaImage>, b: &Board<'_>) -> f32 {
     let top = LAB_H as f32 + STRIP_PAD;
     let (left, right) = {
@@ -503,7 +501,9 @@ fn lay_strip(mut img: Option<&mut RgbaImage>, b: &Board<'_>) -> f32 {
         scores_column(&mut r, b);
         (l.y, r.y)
     };
-    let recap_left = left <= right;
+    // The recap goes where the strip stays shorter.
+    let recap_h = recap(column(None, LEFT_X), b) - top;
+    let recap_left = (left + recap_h).max(right) <= left.max(right + recap_h);
     if let Some(img) = img.as_deref_mut() {
         let bottom = strip_bottom(b);
         rounded_rect(
@@ -682,10 +682,7 @@ fn over_line(b: &Board<'_>) -> String {
     let Some(best) = v.seats.iter().map(|s| s.score).min() else {
         return String::new();
     };
-    let winners: Vec<String> = lowest(v)
-        .into_iter()
-        .map(|s| b.ctx.name(s))
-        .collect();
+    let winners: Vec<String> = lowest(v).into_iter().map(|s| b.ctx.name(s)).collect();
     let key = if winners.len() == v.seats.len() && v.seats.len() > 1 {
         "cortexcape.draw"
     } else if winners.len() > 1 {
@@ -732,7 +729,8 @@ fn configure_info(col: &mut Column<'_>, b: &Board<'_>) {
                     draw_tower(img, c, 16.0);
                     let style = Style::new(Weight::Bold, 20.0, INK);
                     let count = format!("×{n}");
-                    cx += 40.0 + draw_text(img, &style, c.x + 20.0, c.y - 11.0, Align::Left, &count);
+                    cx +=
+                        40.0 + draw_text(img, &style, c.x + 20.0, c.y - 11.0, Align::Left, &count);
                 } else {
                     let value = p.value().to_string();
                     cx += chip(img, c, piece_colour(p), &value, &format!("×{n}"));
@@ -775,7 +773,14 @@ fn scores_column(col: &mut Column<'_>, b: &Board<'_>) {
     let w = col.w;
     let head = Style::new(Weight::Bold, 16.0, INK_DIM);
     col.block(28.0, |img, x, y| {
-        draw_text(img, &head, x + 44.0, y, Align::Left, &tr(ctx, "cortexcape.scores"));
+        draw_text(
+            img,
+            &head,
+            x + 44.0,
+            y,
+            Align::Left,
+            &tr(ctx, "cortexcape.scores"),
+        );
         draw_text(img, &head, x + w - 8.0, y, Align::Right, &tr(ctx, "total"));
     });
     let winners = lowest(v);
@@ -808,15 +813,42 @@ fn scores_column(col: &mut Column<'_>, b: &Board<'_>) {
                     Some((INK, 2.0)),
                 );
             }
-            token(img, Pt::new(x + 20.0, y + 17.0), 13.0, b.seat_colour(seat), b.letter(seat));
+            token(
+                img,
+                Pt::new(x + 20.0, y + 17.0),
+                13.0,
+                b.seat_colour(seat),
+                b.letter(seat),
+            );
             let name = fit(Weight::Bold, 20.0, &ctx.name(seat), w - 130.0);
-            draw_text(img, &Style::new(Weight::Bold, 20.0, INK), x + 44.0, y + 6.0, Align::Left, &name);
+            draw_text(
+                img,
+                &Style::new(Weight::Bold, 20.0, INK),
+                x + 44.0,
+                y + 6.0,
+                Align::Left,
+                &name,
+            );
             let small = Style::new(Weight::Regular, 15.0, INK_DIM);
             for (k, line) in details.iter().enumerate() {
-                draw_text(img, &small, x + 44.0, y + 32.0 + 18.0 * k as f32, Align::Left, line);
+                draw_text(
+                    img,
+                    &small,
+                    x + 44.0,
+                    y + 32.0 + 18.0 * k as f32,
+                    Align::Left,
+                    line,
+                );
             }
             let total = Style::new(Weight::Bold, 26.0, INK);
-            draw_text(img, &total, x + w - 8.0, y + 4.0, Align::Right, &s.score.to_string());
+            draw_text(
+                img,
+                &total,
+                x + w - 8.0,
+                y + 4.0,
+                Align::Right,
+                &s.score.to_string(),
+            );
         });
     }
 }
@@ -890,12 +922,14 @@ fn round_cost(ctx: &RenderCtx, round: impl ToString, cost: impl ToString) -> Str
     .replace(' ', "\u{a0}")
 }
 
+/// The key to what the board shows now, in the frame's footer; its icons fit the footer's
+/// tiles.
 fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
     let v = b.view;
     let ctx = b.ctx;
     let mut out = vec![LegendEntry::wide(
         tr(ctx, "cortexcape.legend_points"),
-        132.0,
+        112.0,
         |img, c| {
             for (i, p) in [Piece::White, Piece::Green, Piece::Yellow, Piece::Red]
                 .into_iter()
@@ -903,10 +937,10 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
             {
                 draw_cylinder(
                     img,
-                    Pt::new(c.x - 51.0 + 34.0 * i as f32, c.y),
-                    14.0,
+                    Pt::new(c.x - 31.5 + 21.0 * i as f32, c.y),
+                    10.0,
                     p,
-                    17.0,
+                    13.0,
                 );
             }
         },
@@ -917,27 +951,27 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
     if towers {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_tower"),
-            |img, c| draw_tower(img, c, 14.0),
+            |img, c| draw_tower(img, c, 11.0),
         ));
     }
     if v.start.is_some() || shown_recap(v).is_some() {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_start"),
-            |img, c| start_cone(img, c, 20.0),
+            |img, c| start_cone(img, c, 13.0),
         ));
     }
     if v.target.is_some() {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_exit"),
-            |img, c| cone(img, c, 22.0, EXIT_CONE, WHITE, 1.5),
+            |img, c| cone(img, c, 18.0, EXIT_CONE, WHITE, 1.5),
         ));
     }
     if v.phase == Phase::Configure && !v.towers_to_move.is_empty() {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_move"),
             |img, c| {
-                ring(img, c, 12.0, 5.0, ALERT);
-                fill_disc(img, c, 9.0, TOWER);
+                ring(img, c, 10.0, 4.0, ALERT);
+                fill_disc(img, c, 7.0, TOWER);
             },
         ));
     }
@@ -950,8 +984,8 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_refill"),
             move |img, c| {
-                fill_disc(img, c, 13.0, b.bg);
-                dashed_ring(img, c, 12.0, 3.0, 8, WHITE);
+                fill_disc(img, c, 11.0, b.bg);
+                dashed_ring(img, c, 10.0, 2.5, 8, WHITE);
             },
         ));
     }
@@ -964,8 +998,8 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_empty"),
             move |img, c| {
-                fill_disc(img, c, 13.0, b.bg);
-                dashed_ring(img, c, 12.0, 3.0, 8, CORRIDOR);
+                fill_disc(img, c, 11.0, b.bg);
+                dashed_ring(img, c, 10.0, 2.5, 8, CORRIDOR);
             },
         ));
     }
@@ -974,11 +1008,11 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_path"),
             move |img, c| {
-                let a = Pt::new(c.x - 14.0, c.y);
-                let z = Pt::new(c.x + 14.0, c.y);
-                fill_disc(img, c, 15.0, b.bg);
-                thick_line(img, a, z, 9.0, ink_on(owner));
-                thick_line(img, a, z, 5.0, owner);
+                let a = Pt::new(c.x - 8.0, c.y);
+                let z = Pt::new(c.x + 8.0, c.y);
+                fill_disc(img, c, 11.0, b.bg);
+                thick_line(img, a, z, 7.0, ink_on(owner));
+                thick_line(img, a, z, 4.0, owner);
             },
         ));
     }
@@ -987,20 +1021,20 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_last_path"),
             move |img, c| {
-                let pts = [Pt::new(c.x - 15.0, c.y), Pt::new(c.x + 15.0, c.y)];
-                fill_disc(img, c, 15.0, b.bg);
-                dashed_polyline(img, &pts, 8.0, 8.0, 5.0, ink_on(colour));
-                dashed_polyline(img, &pts, 5.0, 8.0, 5.0, colour);
+                let pts = [Pt::new(c.x - 9.0, c.y), Pt::new(c.x + 9.0, c.y)];
+                fill_disc(img, c, 11.0, b.bg);
+                dashed_polyline(img, &pts, 7.0, 6.0, 4.0, ink_on(colour));
+                dashed_polyline(img, &pts, 4.0, 6.0, 4.0, colour);
             },
         ));
         if r.cheapest.is_some() {
             out.push(LegendEntry::new(
                 tr(ctx, "cortexcape.legend_cheapest"),
                 move |img, c| {
-                    fill_disc(img, c, 15.0, b.bg);
-                    for k in [-9.0f32, 0.0, 9.0] {
-                        fill_disc(img, Pt::new(c.x + k, c.y), 4.5, INK);
-                        fill_disc(img, Pt::new(c.x + k, c.y), 3.0, WHITE);
+                    fill_disc(img, c, 11.0, b.bg);
+                    for k in [-6.5f32, 0.0, 6.5] {
+                        fill_disc(img, Pt::new(c.x + k, c.y), 3.5, INK);
+                        fill_disc(img, Pt::new(c.x + k, c.y), 2.3, CHEAPEST);
                     }
                 },
             ));
@@ -1011,14 +1045,13 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_round_cost"),
             move |img, c| {
-                let style = Style::new(Weight::Bold, 13.0, INK_DIM);
+                let style = Style::new(Weight::Bold, 12.0, INK_DIM);
                 draw_text_centred(img, &style, c, &short);
             },
         ));
     }
     out
 }
-
 
 // ---- the frame ----------------------------------------------------------------------------
 
@@ -1149,8 +1182,8 @@ fn ending_status(b: &Board<'_>) -> Status {
 
 // ---- zoom (phones) ----------------------------------------------------------------------
 
-/// Where the game stands first: the header in two halves (whose turn or who won, every seat's
-/// total), then the strip's two columns (the round, the scores and the last round). Then the
+/// Where the game stands first: the header (whose turn or who won, every seat's total), then
+/// the strip's two columns (the round, the scores and the last round). Then the
 /// lab in two halves that overlap by half a corridor, so every door is whole in one of them.
 /// All in the composed image's pixels: the board sits under the header.
 pub fn zoom_regions(
@@ -1159,23 +1192,17 @@ pub fn zoom_regions(
     _viewer: Option<Seat>,
 ) -> Vec<zoom::Region> {
     let b = board(view, ctx);
-    let head = frame::header_height(&board_frame(&b), WIDTH) as f32;
+    let frame = board_frame(&b);
+    let head = frame::header_height(&frame, WIDTH) as f32;
     let half = WIDTH as f32 / 2.0;
     let (lab, strip_h) = (LAB_H as f32, strip_bottom(&b) - LAB_H as f32);
-    let status = zoom::Region::new(ctx.zoom_text("status"), 0.0, 0.0, half, head)
-        .below(half, 0.0, half, head)
+    let status = frame::zoom_header(&frame, WIDTH, ctx.zoom_text("status"))
         .below(0.0, head + lab, half, strip_h)
         .below(half, head + lab, half, strip_h);
     let overlap = 70.0;
     vec![
         status,
-        zoom::Region::new(
-            ctx.zoom_text("board_left"),
-            0.0,
-            head,
-            half + overlap,
-            lab,
-        ),
+        zoom::Region::new(ctx.zoom_text("board_left"), 0.0, head, half + overlap, lab),
         zoom::Region::new(
             ctx.zoom_text("board_right"),
             half - overlap,

@@ -372,7 +372,6 @@ fn draw_chamber(
         );
     }
     // Pieces: pawns on one row, wedges on the next, each with its count.
-    let count_style = Style::new(Weight::Bold, 17.0 * k, INK);
     let pawns: Vec<(usize, u8)> = x
         .subjects
         .iter()
@@ -389,25 +388,28 @@ fn draw_chamber(
         .collect();
     for (row, items, is_cake) in [(0.0, &pawns, false), (1.0, &cakes, true)] {
         // Raised a little so the cake row keeps clear of the tokens at the foot.
-        let y = c.y + r * 0.12 - 5.0 * k + row * 30.0 * k;
+        let y = c.y + r * 0.12 - 5.0 * k + row * 32.0 * k;
         let m = items.len() as f32;
         // Four seats' pieces keep inside the border: the first token's left half and the last
         // count's width must fit too.
-        let cell = (46.0 * k).min((2.0 * inside - 4.0 - 34.0 * k) / (m - 1.0).max(1.0));
+        let cell = (50.0 * k).min((2.0 * inside - 4.0 - 38.0 * k) / (m - 1.0).max(1.0));
+        // Smaller where four seats' pieces share a narrow chamber, so counts never touch the
+        // next piece.
+        let f = (cell / (46.0 * k)).min(1.0);
         for (j, &(s, cnt)) in items.iter().enumerate() {
-            let cx = c.x + (j as f32 - (m - 1.0) / 2.0) * cell - 8.0 * k;
+            let cx = c.x + (j as f32 - (m - 1.0) / 2.0) * cell - 9.0 * k * f;
             let name = view.seats.get(s).map_or("blue", |v| v.colour);
             let col = seat_colour(name);
             if is_cake {
-                wedge(img, Pt::new(cx, y), 24.0 * k, col, letter(ctx, name));
+                wedge(img, Pt::new(cx, y), 27.0 * k * f, col, letter(ctx, name));
             } else {
-                token(img, Pt::new(cx, y), 11.0 * k, col, letter(ctx, name));
+                token(img, Pt::new(cx, y), 12.5 * k * f, col, letter(ctx, name));
             }
             draw_text(
                 img,
-                &count_style,
-                cx + 13.0 * k,
-                y - 9.0 * k,
+                &Style::new(Weight::Bold, 19.0 * k * f, INK),
+                cx + 15.0 * k * f,
+                y - 10.5 * k * f,
                 Align::Left,
                 &format!("{cnt}"),
             );
@@ -434,7 +436,7 @@ fn draw_chamber(
     let m = marks.len() as f32;
     for (j, f) in marks.iter().enumerate() {
         let cx = c.x + (j as f32 - (m - 1.0) / 2.0) * 30.0 * k;
-        f(img, Pt::new(cx, c.y + r * 0.68), 11.0 * k);
+        f(img, Pt::new(cx, c.y + r * 0.7), 11.0 * k);
     }
 }
 
@@ -476,7 +478,6 @@ fn clip_to_convex(a: Pt, b: Pt, poly: &[Pt]) -> Option<(Pt, Pt)> {
     }
     (t0 < t1).then(|| (a + d.scale(t0), a + d.scale(t1)))
 }
-
 
 /// The public board image: the Lab, the teams and the table in the common frame.
 pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
@@ -555,7 +556,7 @@ impl Layout {
             .seats
             .iter()
             .map(|s| {
-                let mut lines = wrap(Weight::Regular, 15.0, &hand_text(ctx, s), inner);
+                let mut lines = wrap(Weight::Regular, 15.0, &unbroken(&hand_text(ctx, s)), inner);
                 if lines.len() > 2 {
                     let rest = lines[1..].join(" ");
                     lines.truncate(1);
@@ -566,11 +567,8 @@ impl Layout {
             .collect();
         let hand_lines = hands.iter().map(Vec::len).max().unwrap_or(1).max(1);
         let cards_y = geo.bottom() + 16.0;
-        let card_h = 46.0
-            + if one_line { 22.0 } else { 44.0 }
-            + 28.0
-            + 19.0 * hand_lines as f32
-            + 10.0;
+        let card_h =
+            46.0 + if one_line { 22.0 } else { 44.0 } + 28.0 + 19.0 * hand_lines as f32 + 10.0;
         let table_y = cards_y + card_h + 14.0;
         let (left, right) = table_lines(view, ctx);
         let column_h = |c: &[TableLine]| c.iter().map(|l| l.2).sum::<f32>();
@@ -594,6 +592,14 @@ impl Layout {
         let x = MARGIN + i as f32 * (self.card_w + CARD_GAP);
         [x, self.cards_y, self.card_w, self.card_h]
     }
+}
+
+/// `text` with the space French puts before ":", ";", "?" and "!" made a no-break space, so
+/// that no wrapped line starts with one (as Cortexcape's score lines, issue 38).
+fn unbroken(text: &str) -> String {
+    [":", ";", "?", "!"].iter().fold(text.to_string(), |t, p| {
+        t.replace(&format!(" {p}"), &format!("\u{a0}{p}"))
+    })
 }
 
 /// A team's hand as the table sees it: open cards by name (★ fresh), or only how many; a tick
@@ -643,7 +649,7 @@ fn hand_text(ctx: &RenderCtx, s: &super::view::SeatView) -> String {
 fn table_lines(view: &PublicView, ctx: &RenderCtx) -> (Vec<TableLine>, Vec<TableLine>) {
     let w = TABLE_COL_W;
     let push = |out: &mut Vec<TableLine>, style: Style, text: &str, line_h: f32| {
-        for l in wrap(style.weight, style.size, text, w) {
+        for l in wrap(style.weight, style.size, &unbroken(text), w) {
             out.push((style, l, line_h));
         }
     };
@@ -687,7 +693,12 @@ fn table_lines(view: &PublicView, ctx: &RenderCtx) -> (Vec<TableLine>, Vec<Table
             ctx,
             Text::new("portal.render.pending").arg("icons", codes.join(" ")),
         );
-        push(&mut left, Style::new(Weight::Bold, 18.0, ALERT), &line, 24.0);
+        push(
+            &mut left,
+            Style::new(Weight::Bold, 18.0, ALERT),
+            &line,
+            24.0,
+        );
     }
     if let Some((from, to)) = &view.last_move {
         let line = t(
@@ -1036,9 +1047,7 @@ fn ending_status(view: &PublicView, end: &EndView, ctx: &RenderCtx) -> Status {
         .max();
     let (margin, rule) = match (end.tiebreak, next_cake, next_subjects) {
         (0, Some(next), _) => (
-            key("margin_cake")
-                .arg("best", best.cake)
-                .arg("next", next),
+            key("margin_cake").arg("best", best.cake).arg("next", next),
             "rule_cake",
         ),
         (1, _, Some(next)) => (
@@ -1062,8 +1071,7 @@ fn ending_status(view: &PublicView, end: &EndView, ctx: &RenderCtx) -> Status {
     Status::Over {
         headline,
         detail: format!("{} · {}", t(ctx, margin), t(ctx, key(rule))),
-        colour: (end.winners.len() == 1)
-            .then(|| seat_colour(best.colour)),
+        colour: (end.winners.len() == 1).then(|| seat_colour(best.colour)),
     }
 }
 
@@ -1244,26 +1252,21 @@ pub fn render_private(view: &PrivateView, ctx: &RenderCtx) -> RgbaImage {
     img
 }
 
-
 // ---- zoom (phones) ----------------------------------------------------------------------
 
-/// Where the game stands first: the header in two halves (whose turn or who won, every team's
-/// cake) and the table's two columns (who decides and what, the last move, the deck and the
+/// Where the game stands first: the header (whose turn or who won, every team's cake) and the
+/// table's two columns (who decides and what, the last move, the deck and the
 /// character). Then the Lab in two halves that overlap by a chamber, so every chamber is whole
 /// in one of them, and the teams' cards, the viewer's first, two to a row where they fit. All
 /// in the composed image's pixels: the board sits under the header.
-pub fn zoom_regions(
-    view: &PublicView,
-    ctx: &RenderCtx,
-    viewer: Option<Seat>,
-) -> Vec<zoom::Region> {
+pub fn zoom_regions(view: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Vec<zoom::Region> {
     let l = Layout::of(view, ctx);
-    let head = frame::header_height(&board_frame(view, ctx), WIDTH) as f32;
+    let frame = board_frame(view, ctx);
+    let head = frame::header_height(&frame, WIDTH) as f32;
     let (width, half) = (WIDTH as f32, WIDTH as f32 / 2.0);
     let max = zoom::MAX_WIDTH as f32;
     let (table_top, table_h) = (head + l.table_y - 6.0, l.height as f32 - l.table_y + 6.0);
-    let status = zoom::Region::new(ctx.zoom_text("status"), 0.0, 0.0, half, head)
-        .below(half, 0.0, half, head)
+    let status = frame::zoom_header(&frame, WIDTH, ctx.zoom_text("status"))
         .below(0.0, table_top, half, table_h)
         .below(half, table_top, half, table_h);
     // The Lab's halves meet at its middle; each reaches one chamber's width past it, the
