@@ -174,8 +174,7 @@ pub fn zoom_header(frame: &Frame<'_>, width: u32, label: String) -> zoom::Region
                 let cut = spaces
                     .iter()
                     .copied()
-                    .filter(|&x| x > x0 + 1.0 && x - x0 <= max)
-                    .last()
+                    .rfind(|&x| x > x0 + 1.0 && x - x0 <= max)
                     .unwrap_or(x0 + max);
                 part = part.below(x0, rows.top, cut - x0, h);
                 x0 = cut;

@@ -16,7 +16,7 @@ use crate::i18n::Text;
 use crate::render::frame::{self, Frame, SeatChip, Status};
 use crate::render::layers::{Kept, Sparse};
 use crate::render::palette::{self, ink_on, mix, rgb, rgba, ALERT, INK, INK_DIM, PAPER, WHITE};
-use crate::render::panel::{chip, fit, token, LegendEntry};
+use crate::render::panel::{self, chip, fit, token, LegendEntry, ScoreRow};
 use crate::render::shapes::{
     arrow_head, cone, dashed_polyline, dashed_ring, dot_centres, fill_disc, polyline, ring,
     rounded_rect, thick_line, Pt,
@@ -770,87 +770,56 @@ fn configure_info(col: &mut Column<'_>, b: &Board<'_>) {
 fn scores_column(col: &mut Column<'_>, b: &Board<'_>) {
     let v = b.view;
     let ctx = b.ctx;
-    let w = col.w;
-    let head = Style::new(Weight::Bold, 16.0, INK_DIM);
-    col.block(28.0, |img, x, y| {
-        draw_text(
-            img,
-            &head,
-            x + 44.0,
-            y,
-            Align::Left,
-            &tr(ctx, "cortexcape.scores"),
-        );
-        draw_text(img, &head, x + w - 8.0, y, Align::Right, &tr(ctx, "total"));
-    });
     let winners = lowest(v);
-    for (i, s) in v.seats.iter().enumerate() {
-        let seat = Seat::at(i);
-        let detail = if s.costs.is_empty() {
-            tr(ctx, "cortexcape.rounds_none")
-        } else {
-            s.costs
-                .iter()
-                .map(|(r, c)| round_cost(ctx, *r, *c))
-                .collect::<Vec<_>>()
-                .join(" · ")
-        };
-        let details = wrap(Weight::Regular, 15.0, &detail, w - 120.0);
-        let h = 34.0 + 18.0 * details.len() as f32;
-        let framed = match v.phase {
-            Phase::Over => winners.contains(&seat),
-            _ => v.to_act == Some(seat),
-        };
-        col.block(h + 4.0, |img, x, y| {
-            if framed {
-                // A frame, not a tint: a tint of a white or black seat would not show.
-                rounded_rect(
-                    img,
-                    Pt::new(x, y),
-                    Pt::new(x + w, y + h),
-                    8.0,
-                    WHITE,
-                    Some((INK, 2.0)),
-                );
+    let rows: Vec<ScoreRow> = v
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let seat = Seat::at(i);
+            let detail = if s.costs.is_empty() {
+                tr(ctx, "cortexcape.rounds_none")
+            } else {
+                s.costs
+                    .iter()
+                    .map(|(r, c)| round_cost(ctx, *r, *c))
+                    .collect::<Vec<_>>()
+                    .join(" · ")
+            };
+            ScoreRow {
+                colour: b.seat_colour(seat),
+                letter: b.letter(seat),
+                name: ctx.name(seat),
+                total: s.score,
+                detail,
+                highlight: match v.phase {
+                    Phase::Over => winners.contains(&seat),
+                    _ => v.to_act == Some(seat),
+                },
             }
-            token(
-                img,
-                Pt::new(x + 20.0, y + 17.0),
-                13.0,
-                b.seat_colour(seat),
-                b.letter(seat),
-            );
-            let name = fit(Weight::Bold, 20.0, &ctx.name(seat), w - 130.0);
-            draw_text(
-                img,
-                &Style::new(Weight::Bold, 20.0, INK),
-                x + 44.0,
-                y + 6.0,
-                Align::Left,
-                &name,
-            );
-            let small = Style::new(Weight::Regular, 15.0, INK_DIM);
-            for (k, line) in details.iter().enumerate() {
-                draw_text(
-                    img,
-                    &small,
-                    x + 44.0,
-                    y + 32.0 + 18.0 * k as f32,
-                    Align::Left,
-                    line,
-                );
-            }
-            let total = Style::new(Weight::Bold, 26.0, INK);
-            draw_text(
-                img,
-                &total,
-                x + w - 8.0,
-                y + 4.0,
-                Align::Right,
-                &s.score.to_string(),
-            );
-        });
-    }
+        })
+        .collect();
+    let w = col.w;
+    let heads = (tr(ctx, "cortexcape.scores"), tr(ctx, "total"));
+    col.block(score_table_height(&rows, w), |img, x, y| {
+        panel::score_table(img, x, y, w, (&heads.0, &heads.1), &rows);
+    });
+}
+
+/// The height [`panel::score_table`] takes for `rows` in a column `w` wide: its head, then each
+/// row with its wrapped details (a test holds the two together).
+fn score_table_height(rows: &[ScoreRow], w: f32) -> f32 {
+    26.0 + rows
+        .iter()
+        .map(|r| {
+            let lines = if r.detail.is_empty() {
+                0
+            } else {
+                wrap(Weight::Regular, 15.0, &r.detail, w - 120.0).len()
+            };
+            38.0 + 18.0 * lines as f32
+        })
+        .sum::<f32>()
 }
 
 /// The last round under a rule: what it cost, and with hindsight the cheapest walk and the
@@ -1276,6 +1245,26 @@ mod tests {
         // Spec 4.1: D1 at (220, 220) and x5 at (920, 360) in the 1000 × 860 board area.
         assert_eq!(grid(1, 1), Pt::new(220.0, 220.0));
         assert_eq!(grid(6, 2), Pt::new(920.0, 360.0));
+    }
+
+    /// The strip measures the score table as `panel::score_table` draws it, long details
+    /// (wrapped) and none alike.
+    #[test]
+    fn the_score_table_is_as_tall_as_drawn() {
+        let row = |detail: &str| ScoreRow {
+            colour: WHITE,
+            letter: 'A',
+            name: "Ann".into(),
+            total: 3,
+            detail: detail.into(),
+            highlight: false,
+        };
+        let long = ["R1: 7"; 14].join(" · ");
+        let rows = [row(""), row("R2: 3"), row(&long)];
+        let mut img = RgbaImage::new(COLUMN_W as u32, 600);
+        let drawn = panel::score_table(&mut img, 0.0, 0.0, COLUMN_W, ("a", "b"), &rows);
+        assert_eq!(score_table_height(&rows, COLUMN_W), drawn);
+        assert!(drawn > 26.0 + 3.0 * 38.0 + 18.0 * 2.0);
     }
 
     /// A finished four-player game's view with these totals.

@@ -168,8 +168,6 @@ fn hex_points(c: Pt, r: f32) -> Vec<Pt> {
         .collect()
 }
 
-/// Hex geometry of spec 4.8, fitted to the Lab area.
-
 /// Hex geometry of spec 4.8, fitted to the board's width: the floors' longest span fills it,
 /// centred, the chambers never wider than [`MAX_HEX_W`].
 struct Geo {
