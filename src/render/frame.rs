@@ -10,7 +10,7 @@
 
 use image::{Rgba, RgbaImage};
 
-use super::palette::{ink_on, mix, rgb, WHITE};
+use super::palette::{contrast, ink_on, mix, rgb, WHITE};
 use super::panel::{legend_cells, token, LegendEntry};
 use super::shapes::{fill_rect, rounded_rect, Pt};
 use super::text::{draw_text, fit, text_width, wrap, Align, Style, Weight};
@@ -98,10 +98,17 @@ fn header_rows(frame: &Frame<'_>, width: u32) -> HeaderRows {
     }
 }
 
-/// Chips per row: every seat in one row when each gets at least 220 px at scale 1.
+/// A chip's least width at scale 1: its token, three or four letters of a name (the rest cut
+/// with "…") and a score of three characters. Six chips fit one row of a 1,000 px board
+/// (Vortex with six players); their type keeps its size.
+const CHIP_MIN: f32 = 150.0;
+
+/// Chips per row: every seat in one row when each gets at least [`CHIP_MIN`] at scale 1.
 fn chips_per_row(frame: &Frame<'_>, width: u32) -> usize {
     let s = scale(width);
-    let fit = ((width as f32 - 24.0 * s) / (220.0 * s)).floor().max(1.0) as usize;
+    let fit = ((width as f32 - 24.0 * s) / (CHIP_MIN * s))
+        .floor()
+        .max(1.0) as usize;
     frame.seats.len().clamp(1, fit)
 }
 
@@ -127,6 +134,90 @@ pub fn status_height(frame: &Frame<'_>, width: u32) -> f32 {
 pub fn zoom_status(frame: &Frame<'_>, width: u32, label: String) -> zoom::Region {
     let w = (zoom::MAX_WIDTH).min(width) as f32;
     zoom::Region::new(label, width as f32 - w, 0.0, w, status_height(frame, width))
+}
+
+/// A Zoom part with the whole header in pieces no wider than [`zoom::MAX_WIDTH`], one under
+/// another: its first row (in two parts on a wider board: the title on the left, whose turn
+/// or the result right-aligned on the right), the result's detail line (cut into pieces in its
+/// reading order when it is wider than a part), then each row of chips in groups cut between two
+/// chips, so that no name or score is cut (a lone chip wider than a part shows its two ends).
+pub fn zoom_header(frame: &Frame<'_>, width: u32, label: String) -> zoom::Region {
+    let (w, max) = (width as f32, zoom::MAX_WIDTH as f32);
+    let s = scale(width);
+    let rows = header_rows(frame, width);
+    let pad = 18.0 * s;
+    let mut part = if w <= max {
+        zoom::Region::new(label, 0.0, 0.0, w, rows.top)
+    } else {
+        // The title where draw_header gives it room, then the pill.
+        let pill_w = pill(frame, 50.0 * s, w * 0.55).map_or(0.0, |p| p.w);
+        let title = (w - pill_w - pad).min(max);
+        let status = (pill_w + pad * 2.0).min(max);
+        zoom::Region::new(label, 0.0, 0.0, title, rows.top).below(w - status, 0.0, status, rows.top)
+    };
+    // The result's detail line, right-aligned: in as few pieces as it needs, cut between two
+    // words, left to right, stopped short of the chips' top edge (its anti-aliased row would
+    // show as a line).
+    if let Status::Over { detail, .. } = &frame.status {
+        if rows.detail > 0.0 {
+            let size = 24.0 * s;
+            let line = fit(Weight::Regular, size, detail, w - pad * 2.0);
+            let from = (w - pad * 2.0 - text_width(Weight::Regular, size, &line)).max(0.0);
+            let h = (rows.detail - 2.0 * s).floor();
+            let spaces: Vec<f32> = line
+                .char_indices()
+                .filter(|&(_, c)| c == ' ')
+                .map(|(i, _)| from + pad + text_width(Weight::Regular, size, &line[..i]))
+                .collect();
+            let mut x0 = from;
+            while w - x0 > max {
+                let cut = spaces
+                    .iter()
+                    .copied()
+                    .rfind(|&x| x > x0 + 1.0 && x - x0 <= max)
+                    .unwrap_or(x0 + max);
+                part = part.below(x0, rows.top, cut - x0, h);
+                x0 = cut;
+            }
+            part = part.below(x0, rows.top, w - x0, h);
+        }
+    }
+    let per_row = chips_per_row(frame, width);
+    let pad = 12.0 * s;
+    let cell = (w - pad * 2.0) / per_row as f32;
+    let fit = ((max - pad * 2.0) / cell).floor().max(1.0) as usize;
+    let chips_top = status_height(frame, width);
+    for (row, seats) in frame.seats.chunks(per_row).enumerate() {
+        let y = chips_top + row as f32 * 62.0 * s;
+        // As few groups as fit, as even as can be.
+        let groups = seats.len().div_ceil(fit);
+        let size = seats.len().div_ceil(groups);
+        let mut first = 0;
+        while first < seats.len() {
+            let last = (first + size).min(seats.len());
+            let x0 = if first == 0 {
+                0.0
+            } else {
+                pad + first as f32 * cell
+            };
+            let x1 = if last == seats.len() {
+                pad * 2.0 + last as f32 * cell
+            } else {
+                pad + last as f32 * cell
+            };
+            let (x1, h) = (x1.min(w), 62.0 * s);
+            part = if x1 - x0 <= max {
+                part.below(x0, y, x1 - x0, h)
+            } else {
+                // One chip wider than a phone's part (a single seat): its two ends side by
+                // side, the token and name, then the score.
+                let end = (max - 8.0) / 2.0;
+                part.below(x0, y, end, h).and(x1 - end, y, end, h)
+            };
+            first = last;
+        }
+    }
+    part
 }
 
 /// Legend columns on a band `width` wide: one per 330 px at scale 1.
@@ -206,8 +297,17 @@ pub fn draw_header(img: &mut RgbaImage, frame: &Frame<'_>) {
     draw_chips(img, frame, y);
 }
 
-/// The status pill, right-aligned at `right`; returns its width.
-fn draw_status(img: &mut RgbaImage, frame: &Frame<'_>, right: Pt, h: f32, most: f32) -> f32 {
+/// The status pill as drawn: its fill, its text (cut to its room), the seat's token and its
+/// width, for a pill `h` high and at most `most` wide; `None` when there is nothing to say.
+struct Pill {
+    fill: Rgba<u8>,
+    text: String,
+    letter: Option<(Rgba<u8>, char)>,
+    icon: f32,
+    w: f32,
+}
+
+fn pill(frame: &Frame<'_>, h: f32, most: f32) -> Option<Pill> {
     let s = h / 50.0;
     let size = 30.0 * s;
     let (fill, text, letter) = match &frame.status {
@@ -221,13 +321,36 @@ fn draw_status(img: &mut RgbaImage, frame: &Frame<'_>, right: Pt, h: f32, most: 
         } => (colour.unwrap_or(WINNER), format!("★ {headline}"), None),
     };
     if text.is_empty() {
-        return 0.0;
+        return None;
     }
-    let ink = ink_on(fill);
     let icon = if letter.is_some() { h * 0.8 } else { 0.0 };
     let room = most - icon - 36.0 * s;
     let text = fit(Weight::Bold, size, &text, room.max(40.0 * s));
-    let pill_w = text_width(Weight::Bold, size, &text) + icon + 36.0 * s;
+    let w = text_width(Weight::Bold, size, &text) + icon + 36.0 * s;
+    Some(Pill {
+        fill,
+        text,
+        letter,
+        icon,
+        w,
+    })
+}
+
+/// The status pill, right-aligned at `right`; returns its width.
+fn draw_status(img: &mut RgbaImage, frame: &Frame<'_>, right: Pt, h: f32, most: f32) -> f32 {
+    let Some(Pill {
+        fill,
+        text,
+        letter,
+        icon,
+        w: pill_w,
+    }) = pill(frame, h, most)
+    else {
+        return 0.0;
+    };
+    let s = h / 50.0;
+    let size = 30.0 * s;
+    let ink = ink_on(fill);
     let min = Pt::new(right.x - pill_w, right.y);
     rounded_rect(
         img,
@@ -270,53 +393,100 @@ fn draw_chips(img: &mut RgbaImage, frame: &Frame<'_>, y: f32) {
         let x = pad + col as f32 * cell + 4.0 * s;
         let top = y + row as f32 * 62.0 * s;
         let w = cell - 8.0 * s;
-        let edge = if chip.winner {
-            Some((WINNER, 4.0 * s))
-        } else if chip.turn {
-            Some((chip.colour, 4.0 * s))
-        } else {
-            None
-        };
-        rounded_rect(
-            img,
-            Pt::new(x, top),
-            Pt::new(x + w, top + h),
-            12.0 * s,
-            CHIP,
-            edge,
-        );
-        token(
-            img,
-            Pt::new(x + 28.0 * s, top + h / 2.0),
-            16.0 * s,
-            chip.colour,
-            chip.letter,
-        );
-        let score_size = 30.0 * s;
-        let score_w = if chip.score.is_empty() {
-            0.0
-        } else {
-            draw_text(
-                img,
-                &Style::new(Weight::Bold, score_size, WHITE),
-                x + w - 14.0 * s,
-                top + (h - score_size * 1.16) / 2.0,
-                Align::Right,
-                &chip.score,
-            )
-        };
-        let name_size = 24.0 * s;
-        let room = w - 56.0 * s - score_w - 24.0 * s;
-        let name = fit(Weight::Bold, name_size, &chip.name, room.max(10.0));
+        draw_chip(img, chip, Pt::new(x, top), w, h, s);
+    }
+}
+
+/// Where a chip `w` wide puts its parts, from its left edge: the token's centre, the name's
+/// start, and the room the name leaves between the score (`score_w` wide) and the right edge.
+/// A chip narrower than 220 px at scale 1 (five or six in a row) draws them closer together,
+/// at the same sizes, so that its name keeps more letters before its "…".
+fn chip_parts(w: f32, s: f32, score_w: f32) -> ChipParts {
+    // The token's radius is 16 px at scale 1: a narrow chip keeps the name 6 px past it, and
+    // narrows its margins.
+    let (token_x, name_x, right, gap) = if w < 220.0 * s {
+        (22.0 * s, 44.0 * s, 10.0 * s, 10.0 * s)
+    } else {
+        (28.0 * s, 52.0 * s, 14.0 * s, 14.0 * s)
+    };
+    ChipParts {
+        token_x,
+        name_x,
+        right,
+        name_room: w - name_x - right - score_w - gap,
+    }
+}
+
+struct ChipParts {
+    token_x: f32,
+    name_x: f32,
+    right: f32,
+    name_room: f32,
+}
+
+/// A seat colour as a frame on the band: lightened when it would not stand out from the chip
+/// (a black seat's turn).
+fn edge_on_band(colour: Rgba<u8>) -> Rgba<u8> {
+    if contrast(colour, CHIP) < 1.5 {
+        mix(colour, WHITE, 0.55)
+    } else {
+        colour
+    }
+}
+
+/// One seat's chip at `at`, `w` × `h`: token, name, score.
+fn draw_chip(img: &mut RgbaImage, chip: &SeatChip, at: Pt, w: f32, h: f32, s: f32) {
+    let (x, top) = (at.x, at.y);
+    let edge = if chip.winner {
+        Some((WINNER, 4.0 * s))
+    } else if chip.turn {
+        Some((edge_on_band(chip.colour), 4.0 * s))
+    } else {
+        None
+    };
+    rounded_rect(
+        img,
+        Pt::new(x, top),
+        Pt::new(x + w, top + h),
+        12.0 * s,
+        CHIP,
+        edge,
+    );
+    let score_size = 30.0 * s;
+    let score_w = text_width(Weight::Bold, score_size, &chip.score);
+    let parts = chip_parts(w, s, score_w);
+    token(
+        img,
+        Pt::new(x + parts.token_x, top + h / 2.0),
+        16.0 * s,
+        chip.colour,
+        chip.letter,
+    );
+    if !chip.score.is_empty() {
         draw_text(
             img,
-            &Style::new(Weight::Bold, name_size, WHITE),
-            x + 52.0 * s,
-            top + (h - name_size * 1.16) / 2.0,
-            Align::Left,
-            &name,
+            &Style::new(Weight::Bold, score_size, WHITE),
+            x + w - parts.right,
+            top + (h - score_size * 1.16) / 2.0,
+            Align::Right,
+            &chip.score,
         );
     }
+    let name_size = 24.0 * s;
+    let name = fit(
+        Weight::Bold,
+        name_size,
+        &chip.name,
+        parts.name_room.max(10.0),
+    );
+    draw_text(
+        img,
+        &Style::new(Weight::Bold, name_size, WHITE),
+        x + parts.name_x,
+        top + (h - name_size * 1.16) / 2.0,
+        Align::Left,
+        &name,
+    );
 }
 
 /// Draws the legend band with its top at `y`.
@@ -440,7 +610,112 @@ mod tests {
             1,
             "six seats in one row on a desktop board"
         );
-        assert_eq!(chip_rows(&six, 900), 2);
-        assert!(header_height(&six, 900) > header_height(&frame, 900));
+        assert_eq!(chip_rows(&six, 600), 2);
+        assert!(header_height(&six, 600) > header_height(&frame, 600));
+    }
+
+    /// The header's Zoom part shows every chip whole, in pieces a phone shows whole.
+    #[test]
+    fn the_header_zooms_in_pieces_that_cut_no_chip() {
+        for width in [1000u32, 1200, 1280, 1600] {
+            for seats in 1..=6 {
+                let frame = sample(Status::Plain(String::new()), seats);
+                let part = zoom_header(&frame, width, "status".into());
+                let height = header_height(&frame, width);
+                assert_eq!(
+                    part.misfit(width, height),
+                    None,
+                    "{width} px, {seats} seats"
+                );
+                let pieces: Vec<[f32; 4]> = part.rows.iter().flatten().copied().collect();
+                let s = scale(width);
+                let per_row = chips_per_row(&frame, width);
+                let cell = (width as f32 - 24.0 * s) / per_row as f32;
+                for i in 0..seats {
+                    let (row, col) = (i / per_row, i % per_row);
+                    let x = 12.0 * s + col as f32 * cell;
+                    let y = status_height(&frame, width) + row as f32 * 62.0 * s + 1.0;
+                    let shows = |from: f32, to: f32| {
+                        pieces.iter().any(|&[px, py, pw, ph]| {
+                            px <= from + 0.5 && to <= px + pw + 0.5 && py <= y && y < py + ph
+                        })
+                    };
+                    // Whole, or its two ends (the name's start and the score) in one row.
+                    let ends = 300.0 * s.min(1.0);
+                    let whole = shows(x, x + cell)
+                        || (shows(x, x + ends) && shows(x + cell - ends, x + cell));
+                    assert!(whole, "{width} px, {seats} seats: chip {i} is cut");
+                }
+            }
+            // A result's long detail line: cut between words into pieces a phone shows whole,
+            // one after the other from its first word to the band's right end.
+            let detail = "14 points each, then 16 · the lowest total wins; a tie is not broken, so they share the win".to_string();
+            let over = sample(
+                Status::Over {
+                    headline: "Ann, Bob win".into(),
+                    detail,
+                    colour: None,
+                },
+                3,
+            );
+            let part = zoom_header(&over, width, "status".into());
+            assert_eq!(part.misfit(width, header_height(&over, width)), None);
+            let top = header_rows(&over, width).top;
+            let pieces: Vec<[f32; 4]> = part
+                .rows
+                .iter()
+                .flatten()
+                .filter(|p| p[1] == top)
+                .copied()
+                .collect();
+            assert!(!pieces.is_empty());
+            for pair in pieces.windows(2) {
+                assert!(
+                    (pair[0][0] + pair[0][2] - pair[1][0]).abs() < 0.01,
+                    "{pieces:?}"
+                );
+            }
+            let last = pieces[pieces.len() - 1];
+            assert!((last[0] + last[2] - width as f32).abs() < 0.01);
+        }
+    }
+
+    /// Six seats in one row on a 1,000 px board (Vortex with six players; they took two rows
+    /// before), their names and scores at the sizes of a roomier chip, a short name whole.
+    #[test]
+    fn six_chips_fit_one_row_of_a_thousand_pixels() {
+        let six = sample(Status::Plain(String::new()), 6);
+        assert_eq!(chip_rows(&six, 1000), 1);
+        assert_eq!(
+            header_height(&six, 1000),
+            header_height(&sample(Status::Plain(String::new()), 2), 1000)
+        );
+        let s = scale(1000);
+        let w = (1000.0 - 24.0 * s) / 6.0 - 8.0 * s;
+        let score = text_width(Weight::Bold, 30.0 * s, "6/6");
+        let room = chip_parts(w, s, score).name_room;
+        assert!(
+            room >= text_width(Weight::Bold, 24.0 * s, "Dmitri"),
+            "{room}"
+        );
+        // A chip as wide as before keeps its spacing to the pixel.
+        let wide = chip_parts(300.0, 1.0, 40.0);
+        assert_eq!(
+            (wide.token_x, wide.name_x, wide.name_room),
+            (28.0, 52.0, 300.0 - 80.0 - 40.0)
+        );
+        // Drawn: the sixth seat's token stands in the first row of chips.
+        let mut long = sample(Status::Plain(String::new()), 6);
+        long.seats[5].name = "Maximilien-Alexandre de la Tour".into();
+        let out = compose(&RgbaImage::from_pixel(1000, 100, WHITE), &long);
+        let top = header_rows(&long, 1000).top as u32;
+        let sixth = |y0: u32, y1: u32| {
+            (y0..y1)
+                .flat_map(|y| (0..1000).map(move |x| (x, y)))
+                .filter(|&(x, y)| *out.get_pixel(x, y) == SEAT_COLOURS[5])
+                .count()
+        };
+        assert!(sixth(top, top + (54.0 * s) as u32) > 100);
+        assert_eq!(sixth(top + (54.0 * s) as u32, out.height()), 0);
     }
 }

@@ -346,8 +346,8 @@ fn black_hub() -> PublicView {
     v
 }
 
-/// The fullest side panel: four players, round 6 Configure with towers to move, many doors to
-/// refill, a recap with hindsight, per-round costs for everyone and a very long name.
+/// The fullest strip under the lab: four players, round 6 Configure with towers to move, many
+/// doors to refill, a recap with hindsight, per-round costs for everyone and a very long name.
 fn crowded_panel() -> PublicView {
     let mut v = view("red", 4, false, R1);
     let walked = [1u8, 6, 12, 18, 13, 9, 4, 5];
@@ -449,12 +449,17 @@ fn game_over_three_players() {
     check("game_over", &render_public(&game_over(), &ctx(Lang::En, 3)));
 }
 
+/// In French with the game's number: the header says who won, by how much and why.
 #[test]
 fn game_over_in_french() {
-    check(
-        "game_over_fr",
-        &render_public(&game_over(), &ctx(Lang::Fr, 3)),
-    );
+    let c = RenderCtx {
+        number: Some(12),
+        ..ctx(Lang::Fr, 3)
+    };
+    let board = render_public(&game_over(), &c);
+    check("game_over_fr", &board);
+    let parts = zoom_regions(&game_over(), &c, Some(Seat(2)));
+    check("game_over_zoom_fr", &super::zoom(&board, &parts));
 }
 
 #[test]
@@ -508,7 +513,9 @@ fn rendering_is_deterministic_and_sized() {
     let v = recap_hindsight();
     let a = render_public(&v, &ctx(Lang::En, 2));
     let b = render_public(&v, &ctx(Lang::En, 2));
-    assert_eq!(a.dimensions(), (1400, 900));
+    // The lab is 1000 wide, with the header above it and the strip and legend under it.
+    assert_eq!(a.width(), 1000);
+    assert!(a.height() > 1000, "{:?}", a.dimensions());
     assert!(a == b);
 }
 
@@ -554,7 +561,7 @@ fn malformed_view_renders_without_panicking() {
             number: None,
         },
     );
-    assert_eq!(img.dimensions(), (1400, 900));
+    assert_eq!(img.width(), 1000);
     v.seats.clear();
     v.phase = Phase::Over;
     let img = render_public(
@@ -566,7 +573,7 @@ fn malformed_view_renders_without_panicking() {
             number: None,
         },
     );
-    assert_eq!(img.dimensions(), (1400, 900));
+    assert_eq!(img.width(), 1000);
 }
 
 /// Prints render and encode times; run in an optimised build:
@@ -611,7 +618,12 @@ fn timing() {
             let t = std::time::Instant::now();
             let mut out = Vec::new();
             PngEncoder::new_with_quality(&mut out, ct, ft)
-                .write_image(img.as_raw(), 1400, 900, image::ExtendedColorType::Rgba8)
+                .write_image(
+                    img.as_raw(),
+                    img.width(),
+                    img.height(),
+                    image::ExtendedColorType::Rgba8,
+                )
                 .unwrap();
             println!("  {label}: {:?}, {} bytes", t.elapsed(), out.len());
         }

@@ -85,6 +85,16 @@ fn portal_end_of_game() {
     advance(&mut g, 3, 5000, |g| g.outcome().is_some());
     assert!(g.outcome().is_some());
     check("end_2p", &g.render_public(&ctx(Lang::En, 2)));
+    // In French with the game's number, and its Zoom (the result first).
+    let fr = RenderCtx {
+        number: Some(12),
+        ..ctx(Lang::Fr, 2)
+    };
+    check("end_2p_fr", &g.render_public(&fr));
+    check(
+        "end_2p_zoom_fr",
+        &g.render_zoom(&fr, Some(Seat(1))).unwrap().0,
+    );
 }
 
 /// The result card (issue 22) of a whole game played out at random: ranks, totals with the

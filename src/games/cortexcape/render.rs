@@ -1,5 +1,9 @@
-//! The Cortexcape board image (spec section 11): a 1000 × 860 board on a lab-tinted background
-//! and a 400 px side panel. Drawn only from the public view; every label is localized.
+//! The Cortexcape board image (spec section 11): the 1000 × 860 lab on a lab-tinted
+//! background, and under it a strip with the round (whose turn and what they do, the owner and
+//! the setter, the challenge or the pieces in hand), every seat's walks and the last round.
+//! The common frame (`render::frame`) adds the title, whose turn or the result, a chip per
+//! seat with its total, and the legend. Drawn only from the public view; every label is
+//! localized.
 
 use std::ops::{Add, Sub};
 
@@ -7,28 +11,32 @@ use image::{Rgba, RgbaImage};
 
 use super::state::{Piece, Place, Start};
 use super::view::{Phase, PublicView, RoundRecap};
-use crate::engine::{RenderCtx, Seat};
+use crate::engine::{GameKind, RenderCtx, Seat};
 use crate::i18n::Text;
+use crate::render::frame::{self, Frame, SeatChip, Status};
 use crate::render::layers::{Kept, Sparse};
 use crate::render::palette::{self, ink_on, mix, rgb, rgba, ALERT, INK, INK_DIM, PAPER, WHITE};
-use crate::render::panel::{self, chip, legend, legend_height, token, LegendEntry, ScoreRow};
+use crate::render::panel::{self, chip, fit, token, LegendEntry, ScoreRow};
 use crate::render::shapes::{
-    arrow_head, cone, dashed_polyline, dashed_ring, dot_centres, fill_disc, fill_rect, polyline,
-    ring, rounded_rect, thick_line, Pt,
+    arrow_head, cone, dashed_polyline, dashed_ring, dot_centres, fill_disc, polyline, ring,
+    rounded_rect, thick_line, Pt,
 };
 use crate::render::text::{draw_text, draw_text_centred, text_width, wrap, Align, Style, Weight};
 use crate::render::zoom;
 
-pub const WIDTH: u32 = 1400;
-pub const HEIGHT: u32 = 900;
-const BOARD_W: f32 = 1000.0;
-/// The board grid starts this far down, leaving room for the lab name above the top exits.
-const OFFSET_Y: f32 = 30.0;
+/// The board's width, the lab's and the composed image's.
+pub const WIDTH: u32 = 1000;
+/// The lab's height: the spec's 1000 × 860 board, the exits' names inside it.
+const LAB_H: u32 = 860;
 const DOOR_R: f32 = 36.0;
 const EXIT_HALF: f32 = 24.0;
-const PANEL_X: f32 = BOARD_W + 20.0;
-const PANEL_W: f32 = 360.0;
-
+/// The strip under the lab: its box's margin, its padding and its two columns (each half of
+/// the board, so that a Zoom shows them whole, one under the other).
+const STRIP_MARGIN: f32 = 12.0;
+const STRIP_PAD: f32 = 16.0;
+const LEFT_X: f32 = STRIP_MARGIN + STRIP_PAD;
+const RIGHT_X: f32 = WIDTH as f32 / 2.0 + 10.0;
+const COLUMN_W: f32 = WIDTH as f32 / 2.0 - STRIP_MARGIN - STRIP_PAD - 10.0;
 const CORRIDOR: Rgba<u8> = rgb(0xC9CED6);
 const CYL_WHITE: Rgba<u8> = rgb(0xF2F2F2);
 const CYL_GREEN: Rgba<u8> = rgb(0x3DAA4A);
@@ -40,12 +48,9 @@ const DARK: Rgba<u8> = rgb(0x15171C);
 /// Dots of the hindsight path: a cyan no seat or piece uses.
 const CHEAPEST: Rgba<u8> = rgb(0x3EE0FF);
 
-/// Pixel centre of grid cell (col, row): the spec's `80 + 140·n`, shifted down by the margin.
+/// Pixel centre of grid cell (col, row): the spec's `80 + 140·n`.
 fn grid(col: i32, row: i32) -> Pt {
-    Pt::new(
-        80.0 + 140.0 * col as f32,
-        OFFSET_Y + 80.0 + 140.0 * row as f32,
-    )
+    Pt::new(80.0 + 140.0 * col as f32, 80.0 + 140.0 * row as f32)
 }
 
 fn lab_colour(lab: &str) -> Rgba<u8> {
@@ -158,13 +163,21 @@ impl Board<'_> {
     }
 }
 
+/// The public board image: the lab and its strip in the common frame.
 pub fn render_public(view: &PublicView, ctx: &RenderCtx) -> RgbaImage {
     let b = board(view, ctx);
+    let bare = draw_bare(&b);
+    let frame = board_frame(&b);
+    frame::compose(&bare, &frame)
+}
+
+/// The board without its frame: the kept ground, the lab's pieces and marks, the strip.
+fn draw_bare(b: &Board<'_>) -> RgbaImage {
     let mut img = GROUNDS
-        .get_or_make(Ground::of(&b), |g| Sparse::of(&draw_ground(g), g.bg))
+        .get_or_make(Ground::of(b), |g| Sparse::of(&draw_ground(g), g.bg))
         .image();
-    draw_board(&mut img, &b);
-    draw_panel(&mut img, &b);
+    draw_board(&mut img, b);
+    draw_strip(&mut img, b);
     img
 }
 
@@ -191,26 +204,26 @@ fn board<'a>(view: &'a PublicView, ctx: &'a RenderCtx) -> Board<'a> {
     }
 }
 
-/// What the lab's ground depends on: its colour, its name as shown, its corridors in pixels.
-/// Nothing else of the view reaches [`draw_ground`].
+/// What the board's ground depends on: its colour, its corridors in pixels and its height
+/// (the lab's and the strip's). Nothing else of the view reaches [`draw_ground`].
 #[derive(Clone, Debug, PartialEq)]
 struct Ground {
     bg: Rgba<u8>,
-    lab_name: String,
     corridors: Vec<(Pt, Pt)>,
+    height: u32,
 }
 
 impl Ground {
     fn of(b: &Board<'_>) -> Ground {
         Ground {
             bg: b.bg,
-            lab_name: tr(b.ctx, &format!("cortexcape.lab_{}", b.view.lab)),
             corridors: b
                 .view
                 .corridors
                 .iter()
                 .filter_map(|(a, c)| Some((b.place(*a)?, b.place(*c)?)))
                 .collect(),
+            height: board_height(b),
         }
     }
 }
@@ -219,12 +232,9 @@ impl Ground {
 /// the runs that differ from the background (under 1 MB each), four at most.
 static GROUNDS: Kept<Ground, Sparse> = Kept::new(4);
 
-/// The first layers of a board, drawn first as before: the background, the lab's name and
-/// the corridors.
+/// The first layer of a board, drawn first as before: the background and the corridors.
 fn draw_ground(g: &Ground) -> RgbaImage {
-    let mut img = crate::render::canvas(WIDTH, HEIGHT, g.bg);
-    let label = Style::new(Weight::Bold, 28.0, WHITE).halo(g.bg, 2);
-    draw_text(&mut img, &label, 18.0, 10.0, Align::Left, &g.lab_name);
+    let mut img = crate::render::canvas(WIDTH, g.height, g.bg);
     for &(p, q) in &g.corridors {
         thick_line(&mut img, p, q, 14.0, CORRIDOR);
     }
@@ -450,33 +460,177 @@ fn draw_recap_lines(img: &mut RgbaImage, b: &Board<'_>, r: &RoundRecap) {
     }
 }
 
-fn draw_panel(img: &mut RgbaImage, b: &Board<'_>) {
+// ---- the strip under the lab ------------------------------------------------------------
+
+/// One column of the strip, laid top down. Without an image it only measures, so the strip's
+/// height (and the board's) comes from the very code that draws it.
+struct Column<'i> {
+    img: Option<&'i mut RgbaImage>,
+    x: f32,
+    y: f32,
+    w: f32,
+}
+
+impl Column<'_> {
+    /// `h` pixels painted by `paint` from the column's left edge and current top.
+    fn block(&mut self, h: f32, paint: impl FnOnce(&mut RgbaImage, f32, f32)) {
+        if let Some(img) = self.img.as_deref_mut() {
+            paint(img, self.x, self.y);
+        }
+        self.y += h;
+    }
+
+    /// `text` wrapped to the column less `indent`, a line every `line_h` pixels.
+    fn wrapped(&mut self, style: &Style, text: &str, indent: f32, line_h: f32) {
+        for l in wrap(style.weight, style.size, text, self.w - indent) {
+            self.block(line_h, |img, x, y| {
+                draw_text(img, style, x + indent, y, Align::Left, &l);
+            });
+        }
+    }
+}
+
+/// The strip's two columns, drawn into `img` when given; returns the bottom of the taller.
+/// The last round's recap goes under the column that keeps the strip shorter.
+fn lay_strip(mut img: Option<&mut RgbaImage>, b: &Board<'_>) -> f32 {
+    let top = LAB_H as f32 + STRIP_PAD;
+    let (left, right) = {
+        let mut l = column(None, LEFT_X);
+        round_column(&mut l, b);
+        let mut r = column(None, RIGHT_X);
+        scores_column(&mut r, b);
+        (l.y, r.y)
+    };
+    // The recap goes where the strip stays shorter.
+    let recap_h = recap(column(None, LEFT_X), b) - top;
+    let recap_left = (left + recap_h).max(right) <= left.max(right + recap_h);
+    if let Some(img) = img.as_deref_mut() {
+        let bottom = strip_bottom(b);
+        rounded_rect(
+            img,
+            Pt::new(STRIP_MARGIN, LAB_H as f32),
+            Pt::new(WIDTH as f32 - STRIP_MARGIN, bottom),
+            12.0,
+            PAPER,
+            Some((mix(INK_DIM, PAPER, 0.5), 2.0)),
+        );
+        let mid = WIDTH as f32 / 2.0;
+        thick_line(
+            img,
+            Pt::new(mid, top),
+            Pt::new(mid, bottom - STRIP_PAD),
+            2.0,
+            mix(INK_DIM, PAPER, 0.6),
+        );
+    }
+    let mut l = column(img.as_deref_mut(), LEFT_X);
+    round_column(&mut l, b);
+    let mut ends = [l.y, 0.0];
+    if recap_left {
+        ends[0] = recap(l, b);
+    }
+    let mut r = column(img, RIGHT_X);
+    scores_column(&mut r, b);
+    ends[1] = if recap_left { r.y } else { recap(r, b) };
+    ends[0].max(ends[1])
+}
+
+/// A column of the strip from its top, at `x`.
+fn column(img: Option<&mut RgbaImage>, x: f32) -> Column<'_> {
+    Column {
+        img,
+        x,
+        y: LAB_H as f32 + STRIP_PAD,
+        w: COLUMN_W,
+    }
+}
+
+/// The bottom of the strip's box.
+fn strip_bottom(b: &Board<'_>) -> f32 {
+    lay_strip(None, b) + STRIP_PAD
+}
+
+/// The board's height: the lab, then the strip.
+fn board_height(b: &Board<'_>) -> u32 {
+    (strip_bottom(b) + STRIP_MARGIN).ceil() as u32
+}
+
+fn draw_strip(img: &mut RgbaImage, b: &Board<'_>) {
+    lay_strip(Some(img), b);
+}
+
+/// The round: its phase, who acts and what they do, the owner and the setter, then the
+/// challenge (or the pieces in hand), the game's mode and its free exits.
+fn round_column(col: &mut Column<'_>, b: &Board<'_>) {
     let v = b.view;
     let ctx = b.ctx;
-    fill_rect(
-        img,
-        BOARD_W as i64,
-        0,
-        i64::from(WIDTH) - BOARD_W as i64,
-        i64::from(HEIGHT),
-        PAPER,
+    let phase_key = match v.phase {
+        Phase::Configure => "cortexcape.phase_configure",
+        Phase::Challenge => "cortexcape.phase_challenge",
+        Phase::Escape => "cortexcape.phase_escape",
+        Phase::Over => "cortexcape.phase_over",
+    };
+    col.wrapped(
+        &Style::new(Weight::Bold, 22.0, INK),
+        &tr(ctx, phase_key),
+        0.0,
+        32.0,
     );
-    let x = PANEL_X;
-    let w = PANEL_W;
-    let mut y = 16.0;
-
-    let title = Style::new(Weight::Bold, 30.0, INK);
-    let round = trw(
-        ctx,
-        "cortexcape.round",
-        &[
-            ("k", v.round.to_string()),
-            ("n", v.total_rounds.to_string()),
-        ],
-    );
-    draw_text(img, &title, x, y, Align::Left, &round);
-    y += 38.0;
-    let sub = Style::new(Weight::Regular, 17.0, INK_DIM);
+    let body = Style::new(Weight::Regular, 19.0, INK);
+    let actor = v.to_act.filter(|_| v.phase != Phase::Over);
+    let lines = wrap(Weight::Regular, 19.0, &act_line(b), col.w - 34.0);
+    col.block(24.0 * lines.len().max(1) as f32 + 6.0, |img, x, y| {
+        let c = Pt::new(x + 13.0, y + 12.0);
+        match actor {
+            Some(s) => token(img, c, 12.0, b.seat_colour(s), b.letter(s)),
+            None => draw_text_centred(img, &Style::new(Weight::Bold, 26.0, INK), c, "★"),
+        }
+        for (i, l) in lines.iter().enumerate() {
+            draw_text(img, &body, x + 34.0, y + 24.0 * i as f32, Align::Left, l);
+        }
+    });
+    if v.phase != Phase::Over {
+        // The owner and the setter side by side, each after their token.
+        let half = col.w / 2.0;
+        col.block(32.0, |img, x, y| {
+            for (k, (key, seat)) in [
+                ("cortexcape.owner", v.owner),
+                ("cortexcape.setter", v.setter),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let left = x + half * k as f32;
+                let c = Pt::new(left + 12.0, y + 12.0);
+                token(img, c, 11.0, b.seat_colour(seat), b.letter(seat));
+                let text = trw(ctx, key, &[("name", ctx.name(seat))]);
+                let text = fit(Weight::Regular, 19.0, &text, half - 40.0);
+                draw_text(img, &body, left + 30.0, y, Align::Left, &text);
+            }
+        });
+    }
+    match v.phase {
+        Phase::Configure => configure_info(col, b),
+        Phase::Challenge | Phase::Escape => {
+            if let Some(t) = v.target {
+                let s = trw(ctx, "cortexcape.target", &[("exit", format!("x{t}"))]);
+                col.wrapped(&body, &s, 0.0, 26.0);
+            }
+            if let Some(s) = v.start {
+                let s = trw(ctx, "cortexcape.start", &[("start", start_name(s))]);
+                col.wrapped(&body, &s, 0.0, 26.0);
+            }
+            if v.phase == Phase::Escape {
+                let s = trw(
+                    ctx,
+                    "cortexcape.cost_so_far",
+                    &[("cost", v.running_cost.to_string())],
+                );
+                col.wrapped(&Style::new(Weight::Bold, 20.0, INK), &s, 0.0, 28.0);
+            }
+        }
+        Phase::Over => {}
+    }
     let mode = tr(
         ctx,
         if v.short {
@@ -490,99 +644,19 @@ fn draw_panel(img: &mut RgbaImage, b: &Board<'_>) {
         "cortexcape.free_exits",
         &[("n", v.free_exits.to_string())],
     );
-    draw_text(img, &sub, x, y, Align::Left, &format!("{mode} · {free}"));
-    y += 32.0;
-
-    y = draw_phase_box(img, b, x, y, w) + 10.0;
-
-    let line = Style::new(Weight::Regular, 19.0, INK);
-    if v.phase != Phase::Over {
-        for (key, seat) in [
-            ("cortexcape.owner", v.owner),
-            ("cortexcape.setter", v.setter),
-        ] {
-            token(
-                img,
-                Pt::new(x + 12.0, y + 12.0),
-                11.0,
-                b.seat_colour(seat),
-                b.letter(seat),
-            );
-            let text = trw(ctx, key, &[("name", ctx.name(seat))]);
-            let text = panel::fit(Weight::Regular, 19.0, &text, w - 32.0);
-            draw_text(img, &line, x + 32.0, y, Align::Left, &text);
-            y += 28.0;
-        }
-        y += 4.0;
-    }
-
-    match v.phase {
-        Phase::Configure => y = draw_configure_info(img, b, x, y, w),
-        Phase::Challenge | Phase::Escape => {
-            if let Some(t) = v.target {
-                let s = trw(ctx, "cortexcape.target", &[("exit", format!("x{t}"))]);
-                draw_text(img, &line, x, y, Align::Left, &s);
-                y += 26.0;
-            }
-            if let Some(s) = v.start {
-                let s = trw(ctx, "cortexcape.start", &[("start", start_name(s))]);
-                draw_text(img, &line, x, y, Align::Left, &s);
-                y += 26.0;
-            }
-            if v.phase == Phase::Escape {
-                let bold = Style::new(Weight::Bold, 20.0, INK);
-                let s = trw(
-                    ctx,
-                    "cortexcape.cost_so_far",
-                    &[("cost", v.running_cost.to_string())],
-                );
-                draw_text(img, &bold, x, y, Align::Left, &s);
-                y += 28.0;
-            }
-        }
-        Phase::Over => {}
-    }
-    y += 8.0;
-
-    y += draw_scores(img, b, x, y, w) + 6.0;
-
-    if let Some(r) = &v.last_round {
-        y = draw_last_round(img, b, r, x, y, w);
-    }
-
-    // The legend sits at the bottom; when the panel is full it sheds entries, first the
-    // cylinder row (each disc shows its value anyway), then the last ones.
-    let mut entries = legend_entries(b);
-    let room = HEIGHT as f32 - 14.0 - (y + 6.0);
-    if legend_height(&entries, 2) > room && !entries.is_empty() {
-        entries.remove(0);
-    }
-    while legend_height(&entries, 2) > room && entries.len() > 1 {
-        entries.pop();
-    }
-    let lh = legend_height(&entries, 2);
-    legend(
-        img,
-        x,
-        HEIGHT as f32 - 14.0 - lh,
-        w,
-        &tr(ctx, "legend"),
-        2,
-        &entries,
+    col.y += 4.0;
+    col.wrapped(
+        &Style::new(Weight::Regular, 17.0, INK_DIM),
+        &format!("{mode} · {free}"),
+        0.0,
+        24.0,
     );
 }
 
-/// The phase title and who must act, in a white box with the actor's token.
-fn draw_phase_box(img: &mut RgbaImage, b: &Board<'_>, x: f32, y: f32, w: f32) -> f32 {
+/// Who acts and what they do ("Ann (white) walks to the exit"), or at the end who won.
+fn act_line(b: &Board<'_>) -> String {
     let v = b.view;
-    let ctx = b.ctx;
-    let phase_key = match v.phase {
-        Phase::Configure => "cortexcape.phase_configure",
-        Phase::Challenge => "cortexcape.phase_challenge",
-        Phase::Escape => "cortexcape.phase_escape",
-        Phase::Over => "cortexcape.phase_over",
-    };
-    let act = match (v.phase, v.to_act) {
+    match (v.phase, v.to_act) {
         (Phase::Over, _) | (_, None) => over_line(b),
         (phase, Some(seat)) => {
             let key = match phase {
@@ -594,57 +668,12 @@ fn draw_phase_box(img: &mut RgbaImage, b: &Board<'_>, x: f32, y: f32, w: f32) ->
                 _ => "cortexcape.act_check",
             };
             trw(
-                ctx,
+                b.ctx,
                 key,
-                &[("name", ctx.name(seat)), ("colour", b.colour_name(seat))],
+                &[("name", b.ctx.name(seat)), ("colour", b.colour_name(seat))],
             )
         }
-    };
-    let text_x = x + 58.0;
-    let lines = wrap(Weight::Regular, 19.0, &act, w - 70.0);
-    let h = 20.0 + 28.0 + 24.0 * lines.len() as f32;
-    let accent = v.to_act.map_or(INK_DIM, |s| b.seat_colour(s));
-    rounded_rect(
-        img,
-        Pt::new(x, y),
-        Pt::new(x + w, y + h),
-        12.0,
-        WHITE,
-        Some((INK, 2.5)),
-    );
-    if let Some(s) = v.to_act {
-        token(
-            img,
-            Pt::new(x + 29.0, y + h / 2.0),
-            19.0,
-            accent,
-            b.letter(s),
-        );
-    } else {
-        let trophy = Style::new(Weight::Bold, 30.0, INK);
-        draw_text_centred(img, &trophy, Pt::new(x + 29.0, y + h / 2.0), "★");
     }
-    let head = Style::new(Weight::Bold, 22.0, INK);
-    draw_text(
-        img,
-        &head,
-        text_x,
-        y + 10.0,
-        Align::Left,
-        &tr(ctx, phase_key),
-    );
-    let body = Style::new(Weight::Regular, 19.0, INK);
-    for (i, l) in lines.iter().enumerate() {
-        draw_text(
-            img,
-            &body,
-            text_x,
-            y + 40.0 + 24.0 * i as f32,
-            Align::Left,
-            l,
-        );
-    }
-    y + h
 }
 
 /// "Winner: Ann with 14" or "Draw: everyone has 14", from the totals (lowest wins).
@@ -653,13 +682,7 @@ fn over_line(b: &Board<'_>) -> String {
     let Some(best) = v.seats.iter().map(|s| s.score).min() else {
         return String::new();
     };
-    let winners: Vec<String> = v
-        .seats
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.score == best)
-        .map(|(i, _)| b.ctx.name(Seat::at(i)))
-        .collect();
+    let winners: Vec<String> = lowest(v).into_iter().map(|s| b.ctx.name(s)).collect();
     let key = if winners.len() == v.seats.len() && v.seats.len() > 1 {
         "cortexcape.draw"
     } else if winners.len() > 1 {
@@ -674,52 +697,46 @@ fn over_line(b: &Board<'_>) -> String {
     )
 }
 
-fn draw_configure_info(img: &mut RgbaImage, b: &Board<'_>, x: f32, mut y: f32, w: f32) -> f32 {
+/// The seats with the lowest total, in seat order.
+fn lowest(v: &PublicView) -> Vec<Seat> {
+    let best = v.seats.iter().map(|s| s.score).min();
+    v.seats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| Some(s.score) == best)
+        .map(|(i, _)| Seat::at(i))
+        .collect()
+}
+
+/// The Configure step: the pieces still in hand, the towers to move, the doors to refill.
+fn configure_info(col: &mut Column<'_>, b: &Board<'_>) {
     let v = b.view;
     let ctx = b.ctx;
     let line = Style::new(Weight::Regular, 19.0, INK);
     if v.pool.iter().any(|&(_, n)| n > 0) {
-        let label = tr(ctx, "cortexcape.in_hand");
-        let lw = draw_text(
-            img,
-            &Style::new(Weight::Bold, 19.0, INK),
-            x,
-            y + 6.0,
-            Align::Left,
-            &label,
-        );
-        let mut cx = x + lw + 28.0;
-        for &(p, n) in &v.pool {
-            if n == 0 {
-                continue;
+        let w = col.w;
+        col.block(42.0, |img, x, y| {
+            let label = tr(ctx, "cortexcape.in_hand");
+            let bold = Style::new(Weight::Bold, 19.0, INK);
+            let lw = draw_text(img, &bold, x, y + 6.0, Align::Left, &label);
+            let mut cx = x + lw + 28.0;
+            for &(p, n) in v.pool.iter().filter(|&&(_, n)| n > 0) {
+                if cx > x + w - 40.0 {
+                    break;
+                }
+                let c = Pt::new(cx, y + 17.0);
+                if p == Piece::Tower {
+                    draw_tower(img, c, 16.0);
+                    let style = Style::new(Weight::Bold, 20.0, INK);
+                    let count = format!("×{n}");
+                    cx +=
+                        40.0 + draw_text(img, &style, c.x + 20.0, c.y - 11.0, Align::Left, &count);
+                } else {
+                    let value = p.value().to_string();
+                    cx += chip(img, c, piece_colour(p), &value, &format!("×{n}"));
+                }
             }
-            let c = Pt::new(cx, y + 17.0);
-            if p == Piece::Tower {
-                draw_tower(img, c, 16.0);
-                let style = Style::new(Weight::Bold, 20.0, INK);
-                cx += 40.0
-                    + draw_text(
-                        img,
-                        &style,
-                        c.x + 20.0,
-                        c.y - 11.0,
-                        Align::Left,
-                        &format!("×{n}"),
-                    );
-            } else {
-                cx += chip(
-                    img,
-                    c,
-                    piece_colour(p),
-                    &p.value().to_string(),
-                    &format!("×{n}"),
-                );
-            }
-            if cx > x + w {
-                break;
-            }
-        }
-        y += 40.0;
+        });
     }
     let list = |doors: &[u8]| {
         doors
@@ -729,31 +746,31 @@ fn draw_configure_info(img: &mut RgbaImage, b: &Board<'_>, x: f32, mut y: f32, w
             .join(", ")
     };
     if !v.towers_to_move.is_empty() {
-        ring(img, Pt::new(x + 10.0, y + 12.0), 8.0, 4.0, ALERT);
         let s = trw(
             ctx,
             "cortexcape.towers_to_move",
             &[("doors", list(&v.towers_to_move))],
         );
-        draw_text(img, &line, x + 28.0, y, Align::Left, &s);
-        y += 28.0;
+        col.block(0.0, |img, x, y| {
+            ring(img, Pt::new(x + 10.0, y + 12.0), 8.0, 4.0, ALERT);
+        });
+        col.wrapped(&line, &s, 28.0, 26.0);
     }
     if !v.refill.is_empty() {
-        dashed_ring(img, Pt::new(x + 10.0, y + 12.0), 8.0, 3.0, 6, INK);
         let s = trw(ctx, "cortexcape.to_refill", &[("doors", list(&v.refill))]);
-        for l in wrap(Weight::Regular, 19.0, &s, w - 28.0) {
-            draw_text(img, &line, x + 28.0, y, Align::Left, &l);
-            y += 26.0;
-        }
-        y += 2.0;
+        col.block(0.0, |img, x, y| {
+            dashed_ring(img, Pt::new(x + 10.0, y + 12.0), 8.0, 3.0, 6, INK);
+        });
+        col.wrapped(&line, &s, 28.0, 26.0);
     }
-    y
 }
 
-fn draw_scores(img: &mut RgbaImage, b: &Board<'_>, x: f32, y: f32, w: f32) -> f32 {
+/// Every seat's walks: its rounds' costs and its total (lowest wins), the seat to act or the
+/// winners framed.
+fn scores_column(col: &mut Column<'_>, b: &Board<'_>) {
     let v = b.view;
     let ctx = b.ctx;
-    let winners_best = v.seats.iter().map(|s| s.score).min();
+    let winners = lowest(v);
     let rows: Vec<ScoreRow> = v
         .seats
         .iter()
@@ -769,44 +786,61 @@ fn draw_scores(img: &mut RgbaImage, b: &Board<'_>, x: f32, y: f32, w: f32) -> f3
                     .collect::<Vec<_>>()
                     .join(" · ")
             };
-            let highlight = match v.phase {
-                Phase::Over => Some(s.score) == winners_best,
-                _ => v.to_act == Some(seat),
-            };
             ScoreRow {
                 colour: b.seat_colour(seat),
                 letter: b.letter(seat),
                 name: ctx.name(seat),
                 total: s.score,
                 detail,
-                highlight,
+                highlight: match v.phase {
+                    Phase::Over => winners.contains(&seat),
+                    _ => v.to_act == Some(seat),
+                },
             }
         })
         .collect();
-    let head = tr(ctx, "cortexcape.scores");
-    panel::score_table(img, x, y, w, (&head, &tr(ctx, "total")), &rows)
+    let w = col.w;
+    let heads = (tr(ctx, "cortexcape.scores"), tr(ctx, "total"));
+    col.block(score_table_height(&rows, w), |img, x, y| {
+        panel::score_table(img, x, y, w, (&heads.0, &heads.1), &rows);
+    });
 }
 
-fn draw_last_round(
-    img: &mut RgbaImage,
-    b: &Board<'_>,
-    r: &RoundRecap,
-    x: f32,
-    mut y: f32,
-    w: f32,
-) -> f32 {
+/// The height [`panel::score_table`] takes for `rows` in a column `w` wide: its head, then each
+/// row with its wrapped details (a test holds the two together).
+fn score_table_height(rows: &[ScoreRow], w: f32) -> f32 {
+    26.0 + rows
+        .iter()
+        .map(|r| {
+            let lines = if r.detail.is_empty() {
+                0
+            } else {
+                wrap(Weight::Regular, 15.0, &r.detail, w - 120.0).len()
+            };
+            38.0 + 18.0 * lines as f32
+        })
+        .sum::<f32>()
+}
+
+/// The last round under a rule: what it cost, and with hindsight the cheapest walk and the
+/// setter's strongest challenge. Returns the column's new bottom.
+fn recap(mut col: Column<'_>, b: &Board<'_>) -> f32 {
     let ctx = b.ctx;
-    rounded_rect(
-        img,
-        Pt::new(x, y),
-        Pt::new(x + w, y + 2.0),
-        1.0,
-        mix(INK_DIM, PAPER, 0.5),
-        None,
-    );
-    y += 8.0;
-    let bold = Style::new(Weight::Bold, 19.0, INK);
-    let line = Style::new(Weight::Regular, 18.0, INK);
+    let Some(r) = &b.view.last_round else {
+        return col.y;
+    };
+    let w = col.w;
+    col.y += 6.0;
+    col.block(10.0, |img, x, y| {
+        rounded_rect(
+            img,
+            Pt::new(x, y),
+            Pt::new(x + w, y + 2.0),
+            1.0,
+            mix(INK_DIM, PAPER, 0.5),
+            None,
+        );
+    });
     let head = trw(
         ctx,
         "cortexcape.last_round",
@@ -817,14 +851,11 @@ fn draw_last_round(
         ],
     );
     // Wrapped, not cut: the cost at the end of the line is the point of it.
-    for l in wrap(Weight::Bold, 19.0, &head, w) {
-        draw_text(img, &bold, x, y, Align::Left, &l);
-        y += 26.0;
-    }
+    col.wrapped(&Style::new(Weight::Bold, 19.0, INK), &head, 0.0, 26.0);
+    let line = Style::new(Weight::Regular, 18.0, INK);
     if let Some((c, _)) = &r.cheapest {
         let s = trw(ctx, "cortexcape.cheapest", &[("cost", c.to_string())]);
-        draw_text(img, &line, x, y, Align::Left, &s);
-        y += 24.0;
+        col.wrapped(&line, &s, 0.0, 24.0);
     }
     if let Some((c, start, exit)) = &r.setter_best {
         let s = trw(
@@ -836,12 +867,9 @@ fn draw_last_round(
                 ("exit", format!("x{exit}")),
             ],
         );
-        for l in wrap(Weight::Regular, 18.0, &s, w) {
-            draw_text(img, &line, x, y, Align::Left, &l);
-            y += 24.0;
-        }
+        col.wrapped(&line, &s, 0.0, 24.0);
     }
-    y
+    col.y
 }
 
 /// The last round is drawn on the board until the next challenge starts (and at the end).
@@ -863,12 +891,14 @@ fn round_cost(ctx: &RenderCtx, round: impl ToString, cost: impl ToString) -> Str
     .replace(' ', "\u{a0}")
 }
 
+/// The key to what the board shows now, in the frame's footer; its icons fit the footer's
+/// tiles.
 fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
     let v = b.view;
     let ctx = b.ctx;
     let mut out = vec![LegendEntry::wide(
         tr(ctx, "cortexcape.legend_points"),
-        132.0,
+        112.0,
         |img, c| {
             for (i, p) in [Piece::White, Piece::Green, Piece::Yellow, Piece::Red]
                 .into_iter()
@@ -876,41 +906,41 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
             {
                 draw_cylinder(
                     img,
-                    Pt::new(c.x - 51.0 + 34.0 * i as f32, c.y),
-                    14.0,
+                    Pt::new(c.x - 31.5 + 21.0 * i as f32, c.y),
+                    10.0,
                     p,
-                    17.0,
+                    13.0,
                 );
             }
         },
     )];
-    // Only what the board shows now, so a full panel keeps its room.
+    // Only what the board shows now.
     let towers = v.pieces.contains(&Some(Piece::Tower))
         || v.pool.iter().any(|&(p, n)| p == Piece::Tower && n > 0);
     if towers {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_tower"),
-            |img, c| draw_tower(img, c, 14.0),
+            |img, c| draw_tower(img, c, 11.0),
         ));
     }
     if v.start.is_some() || shown_recap(v).is_some() {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_start"),
-            |img, c| start_cone(img, c, 20.0),
+            |img, c| start_cone(img, c, 13.0),
         ));
     }
     if v.target.is_some() {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_exit"),
-            |img, c| cone(img, c, 22.0, EXIT_CONE, WHITE, 1.5),
+            |img, c| cone(img, c, 18.0, EXIT_CONE, WHITE, 1.5),
         ));
     }
     if v.phase == Phase::Configure && !v.towers_to_move.is_empty() {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_move"),
             |img, c| {
-                ring(img, c, 12.0, 5.0, ALERT);
-                fill_disc(img, c, 9.0, TOWER);
+                ring(img, c, 10.0, 4.0, ALERT);
+                fill_disc(img, c, 7.0, TOWER);
             },
         ));
     }
@@ -923,8 +953,8 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_refill"),
             move |img, c| {
-                fill_disc(img, c, 13.0, b.bg);
-                dashed_ring(img, c, 12.0, 3.0, 8, WHITE);
+                fill_disc(img, c, 11.0, b.bg);
+                dashed_ring(img, c, 10.0, 2.5, 8, WHITE);
             },
         ));
     }
@@ -937,8 +967,8 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_empty"),
             move |img, c| {
-                fill_disc(img, c, 13.0, b.bg);
-                dashed_ring(img, c, 12.0, 3.0, 8, CORRIDOR);
+                fill_disc(img, c, 11.0, b.bg);
+                dashed_ring(img, c, 10.0, 2.5, 8, CORRIDOR);
             },
         ));
     }
@@ -947,11 +977,11 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_path"),
             move |img, c| {
-                let a = Pt::new(c.x - 14.0, c.y);
-                let z = Pt::new(c.x + 14.0, c.y);
-                fill_disc(img, c, 15.0, b.bg);
-                thick_line(img, a, z, 9.0, ink_on(owner));
-                thick_line(img, a, z, 5.0, owner);
+                let a = Pt::new(c.x - 8.0, c.y);
+                let z = Pt::new(c.x + 8.0, c.y);
+                fill_disc(img, c, 11.0, b.bg);
+                thick_line(img, a, z, 7.0, ink_on(owner));
+                thick_line(img, a, z, 4.0, owner);
             },
         ));
     }
@@ -960,32 +990,31 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_last_path"),
             move |img, c| {
-                let pts = [Pt::new(c.x - 15.0, c.y), Pt::new(c.x + 15.0, c.y)];
-                fill_disc(img, c, 15.0, b.bg);
-                dashed_polyline(img, &pts, 8.0, 8.0, 5.0, ink_on(colour));
-                dashed_polyline(img, &pts, 5.0, 8.0, 5.0, colour);
+                let pts = [Pt::new(c.x - 9.0, c.y), Pt::new(c.x + 9.0, c.y)];
+                fill_disc(img, c, 11.0, b.bg);
+                dashed_polyline(img, &pts, 7.0, 6.0, 4.0, ink_on(colour));
+                dashed_polyline(img, &pts, 4.0, 6.0, 4.0, colour);
             },
         ));
         if r.cheapest.is_some() {
             out.push(LegendEntry::new(
                 tr(ctx, "cortexcape.legend_cheapest"),
                 move |img, c| {
-                    fill_disc(img, c, 15.0, b.bg);
-                    for k in [-9.0f32, 0.0, 9.0] {
-                        fill_disc(img, Pt::new(c.x + k, c.y), 4.5, INK);
-                        fill_disc(img, Pt::new(c.x + k, c.y), 3.0, WHITE);
+                    fill_disc(img, c, 11.0, b.bg);
+                    for k in [-6.5f32, 0.0, 6.5] {
+                        fill_disc(img, Pt::new(c.x + k, c.y), 3.5, INK);
+                        fill_disc(img, Pt::new(c.x + k, c.y), 2.3, CHEAPEST);
                     }
                 },
             ));
         }
     }
-    // Last, so a crowded panel sheds it first (the round recap above says the same).
     if v.seats.iter().any(|s| !s.costs.is_empty()) {
         let short = trw(ctx, "cortexcape.round_short", &[("round", "4".into())]);
         out.push(LegendEntry::new(
             tr(ctx, "cortexcape.legend_round_cost"),
             move |img, c| {
-                let style = Style::new(Weight::Bold, 13.0, INK_DIM);
+                let style = Style::new(Weight::Bold, 12.0, INK_DIM);
                 draw_text_centred(img, &style, c, &short);
             },
         ));
@@ -993,21 +1022,181 @@ fn legend_entries<'a>(b: &'a Board<'a>) -> Vec<LegendEntry<'a>> {
     out
 }
 
+// ---- the frame ----------------------------------------------------------------------------
+
+fn key(k: &str) -> Text {
+    Text::new(format!("cortexcape.render.{k}"))
+}
+
+/// The header and footer of the common frame: the game's name and number, the round and the
+/// lab, whose turn and what they do or how the game ended, a chip per seat with its total, and
+/// the legend.
+fn board_frame<'a>(b: &'a Board<'a>) -> Frame<'a> {
+    let v = b.view;
+    let ctx = b.ctx;
+    let over = v.phase == Phase::Over;
+    let to_act = v.to_act.filter(|_| !over && !ctx.stopped);
+    let winners = if over { winners(v) } else { Vec::new() };
+    let seats = (0..v.seats.len())
+        .map(|i| {
+            let seat = Seat::at(i);
+            SeatChip {
+                name: ctx.name(seat),
+                colour: b.seat_colour(seat),
+                letter: b.letter(seat),
+                score: v.seats[i].score.to_string(),
+                turn: to_act == Some(seat),
+                winner: winners.contains(&seat),
+            }
+        })
+        .collect();
+    let status = match to_act {
+        _ if over => ending_status(b),
+        Some(seat) => {
+            let k = match v.phase {
+                Phase::Configure => "turn_configure",
+                Phase::Challenge => "turn_challenge",
+                _ => "turn_escape",
+            };
+            Status::Turn {
+                seat: seat.index(),
+                text: key(k).arg("name", ctx.name(seat)).render(ctx.lang),
+            }
+        }
+        None => Status::Plain(String::new()),
+    };
+    let name = GameKind::Cortexcape.display_name();
+    let round = trw(
+        ctx,
+        "cortexcape.round",
+        &[
+            ("k", v.round.to_string()),
+            ("n", v.total_rounds.to_string()),
+        ],
+    );
+    let lab = tr(ctx, &format!("cortexcape.lab_{}", v.lab));
+    Frame {
+        title: ctx
+            .number
+            .map_or_else(|| name.to_string(), |n| format!("{name} #{n}")),
+        subtitle: format!("{round} · {lab}"),
+        status,
+        seats,
+        legend_title: tr(ctx, "legend"),
+        legend: legend_entries(b),
+    }
+}
+
+/// The winners of a finished game: the lowest total, shared by a tie; nobody when every seat
+/// ties (a draw, spec section 8).
+fn winners(v: &PublicView) -> Vec<Seat> {
+    let low = lowest(v);
+    if low.len() == v.seats.len() && low.len() > 1 {
+        Vec::new()
+    } else {
+        low
+    }
+}
+
+/// How the game ended: who won, by how much (their total to the next one's), and why (the
+/// lowest total wins; no rule breaks a tie: tied seats share the win, all tied is a draw).
+fn ending_status(b: &Board<'_>) -> Status {
+    let v = b.view;
+    let ctx = b.ctx;
+    let t = |text: Text| text.render(ctx.lang);
+    let Some(best) = v.seats.iter().map(|s| s.score).min() else {
+        return Status::Plain(tr(ctx, "cortexcape.phase_over"));
+    };
+    let winners = winners(v);
+    if winners.is_empty() {
+        return Status::Over {
+            headline: t(key("draw")),
+            detail: format!(
+                "{} · {}",
+                t(key("margin_all").arg("best", best)),
+                t(key("rule_draw"))
+            ),
+            colour: None,
+        };
+    }
+    let next = v
+        .seats
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !winners.contains(&Seat::at(*i)))
+        .map(|(_, s)| s.score)
+        .min()
+        .unwrap_or(best);
+    let names: Vec<String> = winners.iter().map(|s| ctx.name(*s)).collect();
+    let headline = t(key("wins")
+        .arg("names", names.join(", "))
+        .arg("n", names.len()));
+    let (margin, rule) = if winners.len() == 1 {
+        (
+            key("margin_one").arg("best", best).arg("next", next),
+            key("rule_lowest"),
+        )
+    } else {
+        (
+            key("margin_tied").arg("best", best).arg("next", next),
+            key("rule_shared"),
+        )
+    };
+    Status::Over {
+        headline,
+        detail: format!("{} · {}", t(margin), t(rule)),
+        colour: (winners.len() == 1).then(|| b.seat_colour(winners[0])),
+    }
+}
+
 // ---- zoom (phones) ----------------------------------------------------------------------
 
-/// The side panel (round, whose turn, the challenge, scores), then the lab in two halves that
-/// overlap by a corridor's length, so every door is whole in one of them.
+/// Where the game stands first: the header (whose turn or who won, every seat's total), then
+/// the strip's two columns (the round, the scores and the last round). Then the
+/// lab in two halves that overlap by half a corridor, so every door is whole in one of them.
+/// All in the composed image's pixels: the board sits under the header.
 pub fn zoom_regions(
-    _view: &PublicView,
+    view: &PublicView,
     ctx: &RenderCtx,
     _viewer: Option<Seat>,
 ) -> Vec<zoom::Region> {
-    ctx.zoom_panel_and_halves((BOARD_W, WIDTH as f32), BOARD_W, HEIGHT as f32, 70.0)
+    let b = board(view, ctx);
+    let frame = board_frame(&b);
+    let head = frame::header_height(&frame, WIDTH) as f32;
+    let half = WIDTH as f32 / 2.0;
+    let (lab, strip_h) = (LAB_H as f32, strip_bottom(&b) - LAB_H as f32);
+    let status = frame::zoom_header(&frame, WIDTH, ctx.zoom_text("status"))
+        .below(0.0, head + lab, half, strip_h)
+        .below(half, head + lab, half, strip_h);
+    let overlap = 70.0;
+    vec![
+        status,
+        zoom::Region::new(ctx.zoom_text("board_left"), 0.0, head, half + overlap, lab),
+        zoom::Region::new(
+            ctx.zoom_text("board_right"),
+            half - overlap,
+            head,
+            half + overlap,
+            lab,
+        ),
+    ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Game, GameOptions, GameRng};
+    use crate::games::cortexcape::Cortexcape;
+    use crate::i18n::Lang;
+
+    fn ctx(lang: Lang) -> RenderCtx {
+        RenderCtx {
+            lang,
+            names: ["Ann", "Bob", "Cleo", "Dan"].map(String::from).to_vec(),
+            stopped: false,
+            number: None,
+        }
+    }
 
     #[test]
     fn starts_are_named_door_first() {
@@ -1020,20 +1209,12 @@ mod tests {
 
     #[test]
     fn boards_on_a_kept_ground_are_the_boards_drawn_afresh() {
-        use crate::engine::{Game, GameOptions, GameRng};
-        use crate::games::cortexcape::Cortexcape;
-        use crate::i18n::Lang;
         for (lab, seats, lang) in [
             ("blue", 4, Lang::En),
             ("red", 3, Lang::Fr),
             ("green", 2, Lang::En),
         ] {
-            let ctx = RenderCtx {
-                lang,
-                names: ["Ann", "Bob", "Cleo", "Dan"].map(String::from).to_vec(),
-                stopped: false,
-                number: None,
-            };
+            let ctx = ctx(lang);
             let mut o = GameOptions::new();
             o.insert("lab".into(), lab.into());
             let mut g = Cortexcape::setup(&o, seats, 3).expect("setup");
@@ -1044,7 +1225,8 @@ mod tests {
                     let b = board(&v, &ctx);
                     let mut fresh = draw_ground(&Ground::of(&b));
                     draw_board(&mut fresh, &b);
-                    draw_panel(&mut fresh, &b);
+                    draw_strip(&mut fresh, &b);
+                    let fresh = frame::compose(&fresh, &board_frame(&b));
                     // Twice: the first may draw the ground, the second copies it.
                     for _ in 0..2 {
                         assert!(render_public(&v, &ctx) == fresh, "{lab}, after {step}");
@@ -1061,7 +1243,113 @@ mod tests {
     #[test]
     fn grid_matches_the_spec_pixels() {
         // Spec 4.1: D1 at (220, 220) and x5 at (920, 360) in the 1000 × 860 board area.
-        assert_eq!(grid(1, 1), Pt::new(220.0, 220.0 + OFFSET_Y));
-        assert_eq!(grid(6, 2), Pt::new(920.0, 360.0 + OFFSET_Y));
+        assert_eq!(grid(1, 1), Pt::new(220.0, 220.0));
+        assert_eq!(grid(6, 2), Pt::new(920.0, 360.0));
+    }
+
+    /// The strip measures the score table as `panel::score_table` draws it, long details
+    /// (wrapped) and none alike.
+    #[test]
+    fn the_score_table_is_as_tall_as_drawn() {
+        let row = |detail: &str| ScoreRow {
+            colour: WHITE,
+            letter: 'A',
+            name: "Ann".into(),
+            total: 3,
+            detail: detail.into(),
+            highlight: false,
+        };
+        let long = ["R1: 7"; 14].join(" · ");
+        let rows = [row(""), row("R2: 3"), row(&long)];
+        let mut img = RgbaImage::new(COLUMN_W as u32, 600);
+        let drawn = panel::score_table(&mut img, 0.0, 0.0, COLUMN_W, ("a", "b"), &rows);
+        assert_eq!(score_table_height(&rows, COLUMN_W), drawn);
+        assert!(drawn > 26.0 + 3.0 * 38.0 + 18.0 * 2.0);
+    }
+
+    /// A finished four-player game's view with these totals.
+    fn over_with(scores: [i64; 4]) -> PublicView {
+        let g = Cortexcape::setup(&GameOptions::new(), 4, 3).expect("setup");
+        let mut v = g.build_public();
+        v.phase = Phase::Over;
+        v.to_act = None;
+        for (s, score) in v.seats.iter_mut().zip(scores) {
+            s.score = score;
+        }
+        v
+    }
+
+    fn result(scores: [i64; 4], lang: Lang) -> (String, String, Vec<bool>) {
+        let v = over_with(scores);
+        let ctx = ctx(lang);
+        let b = board(&v, &ctx);
+        let f = board_frame(&b);
+        let Status::Over {
+            headline, detail, ..
+        } = f.status
+        else {
+            panic!("not over: {:?}", f.status);
+        };
+        (headline, detail, f.seats.iter().map(|c| c.winner).collect())
+    }
+
+    /// Issue 38: the final board says who won, by how much and why, the rule by name; a tie
+    /// shares the win (no rule breaks it) and an all-round tie is a draw.
+    #[test]
+    fn the_end_says_who_won_by_how_much_and_why() {
+        let (h, d, w) = result([16, 14, 19, 22], Lang::En);
+        assert_eq!(h, "Bob wins");
+        assert_eq!(d, "14 to 16 points · the lowest total wins");
+        assert_eq!(w, [false, true, false, false]);
+        let (h, d, w) = result([14, 14, 19, 15], Lang::En);
+        assert_eq!(h, "Ann, Bob win");
+        assert_eq!(
+            d,
+            "14 points each, then 15 · the lowest total wins; a tie is not broken, so they share the win"
+        );
+        assert_eq!(w, [true, true, false, false]);
+        let (h, d, w) = result([9, 9, 9, 9], Lang::En);
+        assert_eq!((h.as_str(), w), ("Draw", vec![false; 4]));
+        assert!(d.starts_with("everyone has 9 points · "), "{d}");
+        let (h, d, _) = result([16, 14, 19, 22], Lang::Fr);
+        assert_eq!(h, "Bob gagne");
+        assert_eq!(d, "14 contre 16 points · le total le plus bas gagne");
+        let (h, _, _) = result([14, 14, 19, 15], Lang::Fr);
+        assert_eq!(h, "Ann, Bob gagnent");
+    }
+
+    /// The header shows whose turn it is and what they do; the board has no side panel and
+    /// its strip grows with what it says.
+    #[test]
+    fn the_header_names_the_seat_to_act() {
+        let g = Cortexcape::setup(&GameOptions::new(), 3, 3).expect("setup");
+        let v = g.build_public();
+        let ctx = ctx(Lang::En);
+        let b = board(&v, &ctx);
+        let seat = v.to_act.expect("someone arranges the lab");
+        match board_frame(&b).status {
+            Status::Turn { seat: s, text } => {
+                assert_eq!(s, seat.index());
+                assert_eq!(text, format!("{} sets up the lab", ctx.name(seat)));
+            }
+            other => panic!("{other:?}"),
+        }
+        let img = render_public(&v, &ctx);
+        assert_eq!(img.width(), WIDTH);
+        assert_eq!(
+            img.height(),
+            frame::header_height(&board_frame(&b), WIDTH)
+                + board_height(&b)
+                + frame::footer_height(&board_frame(&b), WIDTH)
+        );
+        assert!(board_height(&b) > LAB_H);
+        // Stopped (a resignation): nobody's turn.
+        let stopped = RenderCtx {
+            stopped: true,
+            ..ctx.clone()
+        };
+        let b = board(&v, &stopped);
+        assert!(matches!(board_frame(&b).status, Status::Plain(_)));
+        assert!(board_frame(&b).seats.iter().all(|c| !c.turn));
     }
 }
