@@ -13,7 +13,7 @@ use crate::i18n::{Lang, Text};
 
 use crate::store::{
     DmStatus, GameRecord, GameStatus, JobKind, JoinOutcome, LeaveOutcome, NewGame, NewJob,
-    NewRematch, NewSeat, RematchOutcome, SeatRecord, TimeoutPolicy,
+    NewRematch, NewSeat, RematchOutcome, SeatRecord, StoreError, TimeoutPolicy,
 };
 
 /// Why a lobby or game-life command was refused. Nothing changed.
@@ -513,6 +513,9 @@ impl GameLine {
 /// agree too, and an old agreement cannot be kept for the moment the host starts losing.
 pub const CANCEL_AGREEMENT_SECS: i64 = 24 * 3600;
 
+/// How many times a cancel reads the game again when a turn landed under it.
+const CANCEL_TRIES: u32 = 3;
+
 /// What a `/cancel` would do, told before it is confirmed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CancelKind {
@@ -944,21 +947,36 @@ impl Lobbies<'_> {
         as_resignation: bool,
         now: i64,
     ) -> Result<Cancelled, ServiceError> {
-        let record = self.core.store.game(game).await?;
-        let forfeit = match self.cancel_kind(&record, user, is_moderator, now).await? {
-            CancelKind::Neutral | CancelKind::Agreed => None,
-            CancelKind::Resignation { seat, .. } if as_resignation => Some(seat),
-            CancelKind::Resignation { .. } => return Err(LobbyError::CancelNotAgreed(game).into()),
-            CancelKind::Agree { .. } => return Err(LobbyError::NotHost.into()),
-        };
-        self.core
-            .store
-            .cancel_game(game, record.version, forfeit, now)
-            .await?;
-        Ok(Cancelled {
-            view: self.lobby(game).await?,
-            resigned: forfeit,
-        })
+        // A cancel does not depend on the board its author saw: a turn that lands between the
+        // read and the write (a timeout, a bot, another player) makes it read and check again,
+        // rather than refuse it as an old board.
+        let mut tries = 0;
+        loop {
+            let record = self.core.store.game(game).await?;
+            let forfeit = match self.cancel_kind(&record, user, is_moderator, now).await? {
+                CancelKind::Neutral | CancelKind::Agreed => None,
+                CancelKind::Resignation { seat, .. } if as_resignation => Some(seat),
+                CancelKind::Resignation { .. } => {
+                    return Err(LobbyError::CancelNotAgreed(game).into())
+                }
+                CancelKind::Agree { .. } => return Err(LobbyError::NotHost.into()),
+            };
+            match self
+                .core
+                .store
+                .cancel_game(game, record.version, forfeit, now)
+                .await
+            {
+                Err(StoreError::Conflict { .. }) if tries < CANCEL_TRIES => tries += 1,
+                done => {
+                    done?;
+                    return Ok(Cancelled {
+                        view: self.lobby(game).await?,
+                        resigned: forfeit,
+                    });
+                }
+            }
+        }
     }
 
     /// The checks of [`Lobbies::cancel`], changing nothing: asked before "are you sure?",
