@@ -13,7 +13,7 @@ use crate::i18n::{lookup, Lang, Text};
 /// The groups of `/help`, in order: a catalog key `bot.help.group.<name>` each, with the
 /// commands it lists (each has `bot.help.cmd.<command>`: what it does, then an example).
 pub const GROUPS: [(&str, &[&str]); 7] = [
-    ("start", &["play", "games", "help"]),
+    ("start", &["play", "lobbies", "games", "help"]),
     ("turn", &["move", "hand", "board", "undo", "history"]),
     ("rules", &["rules"]),
     ("end", &["resign", "cancel"]),

@@ -19,6 +19,7 @@ mod confirm;
 mod help;
 pub mod ids;
 pub mod layout;
+mod lobbies;
 mod mentions;
 mod pace;
 mod registry;

@@ -2,7 +2,7 @@
 //! descriptions from the catalogs. Here, not in a command file, so that the command files
 //! import only `common` and never each other in a cycle (issue 39).
 
-use super::{clocks, commands, help, replay, Data, Error};
+use super::{clocks, commands, help, lobbies, replay, Data, Error};
 use crate::i18n::{lookup, Lang};
 
 type Command = poise::Command<Data, Error>;
@@ -20,6 +20,7 @@ pub fn all() -> Vec<Command> {
         commands::cancel(),
         commands::rules(),
         commands::games(),
+        lobbies::lobbies(),
         clocks::clock(),
         clocks::settings(),
         clocks::replace(),

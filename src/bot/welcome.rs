@@ -74,7 +74,7 @@ pub async fn on_guild_create(
             .allowed_mentions(nobody())
             .nonce(serenity::Nonce::String(format!("w{}", guild.id)))
             .enforce_nonce(true);
-        let sent = posting(&data.pace, "welcome a server", || {
+        let sent = posting(&data.pace, "post a welcome", || {
             channel.id.send_message(&ctx.http, msg.clone())
         })
         .await;

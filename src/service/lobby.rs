@@ -258,6 +258,8 @@ pub struct LobbyView {
     /// Its place refused the bot for good (a locked thread, rights taken away): nothing is
     /// posted there until the host or a moderator gives it a place again.
     pub lost: bool,
+    /// Time per turn, in seconds (`None`: no clock).
+    pub clock_secs: Option<i64>,
     /// Its thread was archived because nobody played for days: boards the scheduler makes
     /// are not posted until a person plays.
     pub idle: bool,
@@ -307,6 +309,7 @@ impl LobbyView {
             lang: record.lang.unwrap_or_default(),
             casual: record.casual,
             lost: record.lost_at.is_some(),
+            clock_secs: record.clock_secs,
             idle,
         }
     }
@@ -756,6 +759,36 @@ impl Lobbies<'_> {
         let record = self.core.store.game(game).await?;
         let cap = self.core.store.max_seats(game).await?;
         Ok(LobbyView::from_record(record, cap))
+    }
+
+    /// The open lobbies of `guild` (of `kind` only, if given) that `user` could join now:
+    /// posted, with a free seat, not theirs already; newest first, at most `limit`. Which
+    /// channels the member may see is the front end's to say.
+    pub async fn joinable(
+        self,
+        guild: i64,
+        kind: Option<GameKind>,
+        user: i64,
+        limit: usize,
+    ) -> Result<Vec<LobbyView>, ServiceError> {
+        // Read a few more than asked: some are full or the member's own.
+        let ids = self
+            .core
+            .store
+            .open_lobbies_of_guild(guild, kind, i64::try_from(limit * 3).unwrap_or(i64::MAX))
+            .await?;
+        let mut views = Vec::new();
+        for id in ids {
+            let view = self.lobby(id).await?;
+            let seated = view.seats.iter().any(|s| s.user == Some(user));
+            if !seated && view.seats.len() < view.max && view.status == GameStatus::Lobby {
+                views.push(view);
+            }
+            if views.len() == limit {
+                break;
+            }
+        }
+        Ok(views)
     }
 
     /// Records the thread opened for a game.

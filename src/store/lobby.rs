@@ -7,8 +7,8 @@
 use sqlx::{AnyConnection, AssertSqlSafe};
 
 use super::{
-    bool_i64, get, get_status, next_version, version_i64, DmStatus, GameId, GameStatus, Level,
-    Seat, Store, StoreError, Version,
+    bool_i64, get, get_status, next_version, version_i64, DmStatus, GameId, GameKind, GameStatus,
+    Level, Seat, Store, StoreError, Version,
 };
 
 /// What happened to a join.
@@ -286,6 +286,28 @@ impl Store {
     pub async fn set_lobby_message(&self, game: GameId, message: i64) -> Result<(), StoreError> {
         self.set_game_column(game, "lobby_message", Some(message))
             .await
+    }
+
+    /// The open lobbies of `guild` (of `kind` only, if given) whose message is posted and
+    /// whose place is not lost, newest first, at most `limit`.
+    pub async fn open_lobbies_of_guild(
+        &self,
+        guild: i64,
+        kind: Option<GameKind>,
+        limit: i64,
+    ) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = $1 AND guild = $2 \
+             AND lobby_message IS NOT NULL AND lost_at IS NULL AND ($3 = '' OR kind = $3) \
+             ORDER BY id DESC LIMIT $4",
+        )
+        .bind(GameStatus::Lobby.as_str())
+        .bind(guild)
+        .bind(kind.map_or("", GameKind::id))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(GameId(get(r, "id")?))).collect()
     }
 
     /// Lobbies and running games hosted by `host`, and in `channel` (0 for `None`).

@@ -2424,3 +2424,127 @@ async fn a_new_server_is_welcomed_once_and_the_presence_counts_the_games() {
     finish(fake).await;
     w.bot.stop().await;
 }
+
+/// `/lobbies` lists, only to the member, the open lobbies of the server they may join: not
+/// their own, not full, not in a channel they cannot see; `game:` filters. Join from the list
+/// seats them, updates the lobby message in its channel, and the list says where to go.
+#[tokio::test]
+async fn lobbies_lists_what_a_member_may_join_and_joins_from_the_list() {
+    const CAROL: u64 = 1_100_000_000_000_000_103;
+    const STAFF: u64 = 1_100_000_000_000_000_031;
+    let w = World::sqlite().user(CAROL, "carol").start().await;
+    let fake = &w.fake;
+    // #staff: only Bob and the bot see it.
+    let see = |target| perms::Overwrite {
+        target,
+        allow: perms::VIEW_CHANNEL | perms::SEND_MESSAGES,
+        deny: 0,
+    };
+    fake.add_channel(
+        STAFF,
+        "staff",
+        vec![
+            perms::Overwrite {
+                target: perms::Target::Role(GUILD_ID),
+                allow: 0,
+                deny: perms::VIEW_CHANNEL,
+            },
+            see(perms::Target::Member(BOB)),
+            see(perms::Target::Member(BOT_USER_ID)),
+        ],
+    );
+    let open = |user: u64, channel: u64, game: &'static str| async move {
+        let cmd = fake
+            .push(
+                Push::command("play", vec![opt::string("game", game)])
+                    .by(user)
+                    .in_channel(channel),
+            )
+            .await;
+        play_answer(fake, cmd.id).await.expect("a lobby")
+    };
+    let vortex = open(ALICE, CHANNEL_ID, "vortex").await;
+    let gates = open(BOB, STAFF, "gates").await;
+    let list = |user: u64, locale: &'static str, options: Vec<Value>| async move {
+        bot_play::ask(
+            fake,
+            user,
+            CHANNEL_ID,
+            Push::command("lobbies", options).locale(locale),
+        )
+        .await
+    };
+
+    // Carol cannot see #staff: only Alice's Vortex lobby, with its link and a Join button.
+    let carol = list(CAROL, "en-US", vec![]).await;
+    assert!(carol.content.contains("Vortex #"), "{}", carol.content);
+    assert!(!carol.content.contains("Gates"), "{}", carol.content);
+    assert!(
+        carol
+            .content
+            .contains(&format!("/{CHANNEL_ID}/{}", vortex.id)),
+        "{}",
+        carol.content
+    );
+    assert_eq!(custom_ids(&carol.components).len(), 1);
+    // Alice's own lobby is not hers to join; Bob's in #staff is hidden from her too.
+    let alice = list(ALICE, "fr", vec![]).await;
+    assert!(
+        alice.content.starts_with("Aucun salon"),
+        "{}",
+        alice.content
+    );
+    // Bob sees both but is seated in his own; `game:` filters.
+    let bob = list(BOB, "en-US", vec![opt::string("game", "gates")]).await;
+    assert!(
+        bob.content.starts_with("No open lobby of that game"),
+        "{}",
+        bob.content
+    );
+
+    // Once #staff is opened to her (CHANNEL_UPDATE), Bob's Gates lobby is listed too.
+    fake.overwrite(STAFF, see(perms::Target::Member(CAROL)));
+    let both = list(CAROL, "fr", vec![]).await;
+    assert!(
+        both.content.starts_with("🎲 2 salons d'attente"),
+        "{}",
+        both.content
+    );
+    assert!(
+        both.content.contains(&format!("/{STAFF}/{}", gates.id)),
+        "{}",
+        both.content
+    );
+    assert_eq!(custom_ids(&both.components).len(), 2);
+
+    // Carol joins from her first list: the lobby in the channel names her, the list links
+    // to it.
+    let join = custom_ids(&carol.components)[0].clone();
+    let done = click_private(fake, &carol, &join, CAROL).await;
+    assert!(
+        done.content.starts_with("✅ You joined Vortex"),
+        "{}",
+        done.content
+    );
+    assert!(done.components.is_empty());
+    let lobby = fake
+        .messages(CHANNEL_ID)
+        .into_iter()
+        .find(|m| m.id == vortex.id)
+        .unwrap();
+    assert!(
+        lobby.content.contains(&format!("<@{CAROL}>")),
+        "{}",
+        lobby.content
+    );
+    assert!(lobby.edits > vortex.edits);
+    // Now seated: her list is empty.
+    let again = list(CAROL, "en-US", vec![opt::string("game", "vortex")]).await;
+    assert!(
+        again.content.starts_with("No open lobby"),
+        "{}",
+        again.content
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}

@@ -467,7 +467,7 @@ fn check_payload(payload: &Value) -> Result<(), String> {
         Some("READY") => payloads::check_model::<model::Ready>(&what, d),
         Some("GUILD_CREATE") => payloads::check_model::<model::Guild>(&what, d),
         Some("INTERACTION_CREATE") => payloads::check_model::<model::Interaction>(&what, d),
-        Some("THREAD_UPDATE" | "CHANNEL_DELETE") => {
+        Some("THREAD_UPDATE" | "CHANNEL_CREATE" | "CHANNEL_UPDATE" | "CHANNEL_DELETE") => {
             payloads::check_model::<model::GuildChannel>(&what, d)
         }
         Some("THREAD_DELETE") => payloads::check_model::<model::PartialGuildChannel>(&what, d),

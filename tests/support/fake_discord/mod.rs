@@ -429,19 +429,35 @@ impl FakeDiscord {
     }
 
     /// Another text channel of the guild, with these permission overwrites.
+    /// Another text channel of the guild, with these permission overwrites: CHANNEL_CREATE
+    /// goes to the guild's shard (the GUILDS intent), as on Discord.
     pub fn add_channel(&self, id: u64, name: &str, overwrites: Vec<perms::Overwrite>) {
         let mut st = self.inner.lock();
         let guild = st.guild_id;
         st.channels
             .insert(id, Chan::text(id, name, guild, overwrites));
+        let d = st.channels.get(&id).map(|c| payloads::channel(c, &st));
+        if let Some(d) = d {
+            gateway::dispatch_routed(&mut st, "CHANNEL_CREATE", &d);
+        }
+        drop(st);
+        self.inner.changed.notify_waiters();
     }
 
-    /// Adds (or replaces) an overwrite on a text channel.
+    /// Adds (or replaces) an overwrite on a text channel: CHANNEL_UPDATE, as on Discord.
     pub fn overwrite(&self, channel: u64, o: perms::Overwrite) {
-        if let Some(c) = self.inner.lock().channels.get_mut(&channel) {
-            c.overwrites.retain(|x| x.target != o.target);
-            c.overwrites.push(o);
+        let mut st = self.inner.lock();
+        let Some(c) = st.channels.get_mut(&channel) else {
+            return;
+        };
+        c.overwrites.retain(|x| x.target != o.target);
+        c.overwrites.push(o);
+        let d = st.channels.get(&channel).map(|c| payloads::channel(c, &st));
+        if let Some(d) = d {
+            gateway::dispatch_routed(&mut st, "CHANNEL_UPDATE", &d);
         }
+        drop(st);
+        self.inner.changed.notify_waiters();
     }
 
     /// The `@everyone` role's permissions (every member's base).
