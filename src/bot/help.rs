@@ -40,13 +40,13 @@ pub fn page(data: &Data, lang: Lang) -> CreateEmbed {
         let lines: Vec<String> = commands
             .iter()
             .map(|name| {
-                Text::new(&format!("bot.help.cmd.{name}"))
+                Text::new(format!("bot.help.cmd.{name}"))
                     .arg("cmd", mention(data, name, lang))
                     .render(lang)
             })
             .collect();
         embed = embed.field(
-            Text::new(&format!("bot.help.group.{group}")).render(lang),
+            Text::new(format!("bot.help.group.{group}")).render(lang),
             lines.join("\n"),
             false,
         );
@@ -96,10 +96,10 @@ mod tests {
     fn every_line_has_an_example_in_both_languages() {
         for lang in [Lang::En, Lang::Fr] {
             for (group, commands) in GROUPS {
-                let title = Text::new(&format!("bot.help.group.{group}")).render(lang);
+                let title = Text::new(format!("bot.help.group.{group}")).render(lang);
                 assert!(!title.starts_with("bot."), "{title}");
                 for name in commands {
-                    let line = Text::new(&format!("bot.help.cmd.{name}"))
+                    let line = Text::new(format!("bot.help.cmd.{name}"))
                         .arg("cmd", "X")
                         .render(lang);
                     assert!(line.starts_with('X'), "{lang:?} {name}: {line}");

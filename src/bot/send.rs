@@ -1522,6 +1522,7 @@ mod tests {
             lang: Lang::En,
             casual: false,
             lost: false,
+            clock_secs: None,
             idle: false,
         };
         assert_eq!(

@@ -132,7 +132,7 @@ fn in_lang(data: &Data, rights: Option<Permissions>, lang: Lang) -> String {
             };
             format!(
                 "{mark}{}",
-                Text::new(&format!("bot.welcome.right.{key}")).render(lang)
+                Text::new(format!("bot.welcome.right.{key}")).render(lang)
             )
         })
         .collect();
