@@ -155,7 +155,8 @@ mod tests {
             names,
             [
                 "play", "move", "hand", "board", "undo", "history", "resign", "cancel", "rules",
-                "games", "clock", "settings", "replace", "kick", "stats", "replay", "export"
+                "games", "lobbies", "clock", "settings", "replace", "kick", "stats", "replay",
+                "export", "help"
             ]
         );
     }

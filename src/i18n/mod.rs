@@ -476,9 +476,9 @@ mod tests {
     /// Placeholders that are never numbers although a counted word may follow them ("{seat}
     /// sets the disc", "{team} moves", "the {agency} cards", "the {game} game", "the {region}
     /// card", "the {mode} round"). French "choix" is the same in both forms, so not listed.
-    const NOT_COUNTS: [&str; 12] = [
+    const NOT_COUNTS: [&str; 13] = [
         "seat", "setter", "owner", "team", "chamber", "agency", "game", "first", "name", "who",
-        "region", "mode",
+        "region", "mode", "cmd",
     ];
 
     /// Every `{name}` of `s` that counts a word after it: (name, the words).
