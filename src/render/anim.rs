@@ -5,17 +5,24 @@
 //! and turns evenly spaced between), each at most [`MAX_WIDTH`] pixels wide, so a long game's
 //! GIF stays well under Discord's upload limit (`benches/replay.rs` prints time and size).
 //!
-//! The encode (issue 38 item 5) uses the boards' own quantiser ([`quantize_all`]) for one
-//! global palette of all frames, instead of image's NeuQuant per frame, and each frame after
-//! the first carries only the rectangle around the pixels that changed, kept on top of the
-//! frame before (`DisposalMethod::Keep`), its unchanged pixels transparent so they compress
-//! to nearly nothing. A frame equal to the one before is one transparent pixel.
+//! How (issue 38 item 5, figures in BENCHMARKS.md):
+//! - a board is scaled down by averaging the source pixels each frame pixel covers
+//!   ([`frame_of`]; a flat colour stays exactly itself, edges blur the least);
+//! - every frame's colours are counted as it comes ([`Animation::push`], the boards' own
+//!   [`Census`]) and the frame is kept only as its runs of equal colour, so the full-size
+//!   board and the scaled frame are dropped at once: what stays is a few times smaller;
+//! - one palette for the whole replay, chosen from all the frames' counts by the boards'
+//!   quantiser (fills, lines and text cores exactly, edge colours to the nearest slot, no
+//!   dithering);
+//! - the first frame is written whole; each later one carries only the rectangle around the
+//!   pixels that changed, drawn over the frame before (`DisposalMethod::Keep`), its unchanged
+//!   pixels transparent unless their colour goes on a run ([`changes`]). A frame equal to the
+//!   one before is one transparent pixel. Only two frames of palette indices are ever held.
 
 use gif::{DisposalMethod, Encoder, EncodingError, Frame, Repeat};
-use image::imageops::FilterType;
 use image::RgbaImage;
 
-use super::quantize::quantize_all;
+use super::quantize::{Census, Runs};
 
 /// Frames in a replay GIF at most.
 pub const MAX_FRAMES: usize = 24;
@@ -41,95 +48,209 @@ pub fn sample_steps(steps: usize, max: usize) -> Vec<usize> {
     out
 }
 
-/// A board scaled down to at most [`MAX_WIDTH`] wide (kept as is when narrower).
+/// The height a board `w` × `h` takes once scaled to [`MAX_WIDTH`] wide (at least 1).
+fn scaled_height(w: u32, h: u32) -> u32 {
+    let nh = (u64::from(h) * u64::from(MAX_WIDTH)) / u64::from(w.max(1));
+    u32::try_from(nh.max(1)).unwrap_or(1)
+}
+
+/// A board scaled down to at most [`MAX_WIDTH`] wide (kept as is when narrower): each frame
+/// pixel is the average of the board's pixels it covers (an area average, weights in 256ths
+/// that sum exactly to 256 on each axis, so a flat colour stays exactly itself).
 pub fn frame_of(board: &RgbaImage) -> RgbaImage {
     let (w, h) = board.dimensions();
-    if w <= MAX_WIDTH || w == 0 {
+    if w <= MAX_WIDTH || h == 0 {
         return board.clone();
     }
-    let nh = ((u64::from(h) * u64::from(MAX_WIDTH)) / u64::from(w)).max(1);
-    let nh = u32::try_from(nh).unwrap_or(1);
-    image::imageops::resize(board, MAX_WIDTH, nh, FilterType::Triangle)
-}
-
-/// The frames as a looping GIF: each shown [`FRAME_MS`], the last [`LAST_FRAME_MS`]. Frames
-/// of different sizes are brought to the largest ([`same_size`]).
-pub fn encode_gif(frames: &[RgbaImage]) -> Result<Vec<u8>, EncodingError> {
-    let sized = same_size(frames);
-    let (w, h) = sized.first().map_or((1, 1), RgbaImage::dimensions);
-    let too_big = |_| EncodingError::from(std::io::Error::other("a frame over 65,535 pixels"));
-    let (gw, gh) = (
-        u16::try_from(w).map_err(too_big)?,
-        u16::try_from(h).map_err(too_big)?,
-    );
-    let indexed = quantize_all(&sized, COLOURS);
-    let clear = indexed.palette.len() as u8;
-    let mut palette: Vec<u8> = indexed.palette.iter().flatten().copied().collect();
-    // The transparent slot's colour is never shown.
-    palette.extend_from_slice(&[255, 255, 255]);
-
-    let mut out = Vec::new();
-    let mut encoder = Encoder::new(&mut out, gw, gh, &palette)?;
-    encoder.set_repeat(Repeat::Infinite)?;
-    let size = (w * h).max(1) as usize;
-    let mut previous: Option<&[u8]> = None;
-    for (i, now) in indexed.indices.chunks_exact(size).enumerate() {
-        let ms = if i + 1 == sized.len() {
-            LAST_FRAME_MS
-        } else {
-            FRAME_MS
-        };
-        let mut frame = match previous {
-            None => Frame {
-                width: gw,
-                height: gh,
-                buffer: now.into(),
-                ..Frame::default()
-            },
-            Some(before) => changes(before, now, w as usize, clear),
-        };
-        frame.delay = (ms / 10) as u16;
-        frame.dispose = DisposalMethod::Keep;
-        if previous.is_some() {
-            frame.transparent = Some(clear);
-        }
-        encoder.write_frame(&frame)?;
-        previous = Some(now);
-    }
-    encoder.into_inner()?;
-    Ok(out)
-}
-
-/// The frames at one size, the largest width and height among them, so that no frame is cut
-/// (a finished board's header holds one more line, the result's detail). A smaller frame is
-/// drawn at the top left, the rest filled with the first frame's bottom-left colour (the
-/// footer band of a framed board).
-fn same_size(frames: &[RgbaImage]) -> Vec<RgbaImage> {
-    let w = frames.iter().map(RgbaImage::width).max().unwrap_or(1);
-    let h = frames.iter().map(RgbaImage::height).max().unwrap_or(1);
-    let fill = frames
-        .first()
-        .filter(|f| f.width() > 0 && f.height() > 0)
-        .map_or(image::Rgba([255, 255, 255, 255]), |f| {
-            *f.get_pixel(0, f.height() - 1)
-        });
-    frames
-        .iter()
-        .map(|f| {
-            if f.dimensions() == (w, h) {
-                f.clone()
-            } else {
-                let mut canvas = super::canvas(w, h, fill);
-                image::imageops::overlay(&mut canvas, f, 0, 0);
-                canvas
+    let nh = scaled_height(w, h);
+    let (xs, ys) = (taps(w, MAX_WIDTH), taps(h, nh));
+    let src = board.as_raw();
+    let row_len = w as usize * 4;
+    let mut out = Vec::with_capacity(MAX_WIDTH as usize * nh as usize * 4);
+    let mut acc = vec![0u32; row_len];
+    for (first, weights) in &ys {
+        // The rows this frame row covers, weighted, summed: 255 × 256 at most.
+        acc.fill(0);
+        for (k, &wy) in weights.iter().enumerate() {
+            let y = *first as usize + k;
+            let row = &src[y * row_len..(y + 1) * row_len];
+            for (a, &p) in acc.iter_mut().zip(row) {
+                *a += u32::from(p) * wy;
             }
+        }
+        // Then the columns: 255 × 256 × 256 at most, well within u32.
+        for (first, weights) in &xs {
+            let mut sum = [1u32 << 15; 4];
+            for (k, &wx) in weights.iter().enumerate() {
+                let at = (*first as usize + k) * 4;
+                for (c, s) in sum.iter_mut().enumerate() {
+                    *s += acc[at + c] * wx;
+                }
+            }
+            out.extend(sum.map(|s| (s >> 16) as u8));
+        }
+    }
+    RgbaImage::from_raw(MAX_WIDTH, nh, out).unwrap_or_else(|| board.clone())
+}
+
+/// For each of the `to` output pixels along an axis of `from` source pixels (`to` ≤ `from`):
+/// its first source pixel and the weights of those it covers, in 256ths. The weights come
+/// from rounding the covered length at every source edge, so each pixel's sum to 256 exactly.
+fn taps(from: u32, to: u32) -> Vec<(u32, Vec<u32>)> {
+    let (from, to) = (u64::from(from), u64::from(to.max(1)));
+    // Positions in units of 1/`to` of a source pixel: output pixel o spans [o·from,
+    // (o+1)·from), source pixel i spans [i·to, (i+1)·to).
+    (0..to)
+        .map(|o| {
+            let (a, b) = (o * from, (o + 1) * from);
+            let cum = |t: u64| ((t - a) * 256 + from / 2) / from;
+            let (first, last) = (a / to, (b - 1) / to);
+            let weights = (first..=last)
+                .map(|i| {
+                    let (lo, hi) = ((i * to).max(a), ((i + 1) * to).min(b));
+                    (cum(hi) - cum(lo)) as u32
+                })
+                .collect();
+            (first as u32, weights)
         })
         .collect()
 }
 
+/// A replay GIF made frame by frame: [`push`](Animation::push) each board in order, then
+/// [`encode`](Animation::encode). Holds each frame as runs of equal colour, never a board.
+#[derive(Default)]
+pub struct Animation {
+    census: Census,
+    frames: Vec<Runs>,
+}
+
+impl Animation {
+    pub fn new() -> Self {
+        Animation::default()
+    }
+
+    /// Adds a board as the next frame, scaled down to at most [`MAX_WIDTH`] wide.
+    pub fn push(&mut self, board: &RgbaImage) {
+        let runs = if board.width() <= MAX_WIDTH {
+            self.census.add(board)
+        } else {
+            self.census.add(&frame_of(board))
+        };
+        self.frames.push(runs);
+    }
+
+    /// Frames pushed so far.
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// Bytes the frames are held in until the encode (their runs).
+    pub fn held_bytes(&self) -> usize {
+        self.frames.iter().map(Runs::bytes).sum()
+    }
+
+    /// The frames as a looping GIF: each shown [`FRAME_MS`], the last [`LAST_FRAME_MS`].
+    /// Frames of different sizes take the largest width and height among them, so that no
+    /// frame is cut (a finished board's header holds one more line, the result's detail): a
+    /// smaller frame is drawn at the top left, the rest in the first frame's bottom-left
+    /// colour (the footer band of a framed board).
+    pub fn encode(mut self) -> Result<Vec<u8>, EncodingError> {
+        if self.frames.is_empty() {
+            self.push(&RgbaImage::from_pixel(1, 1, WHITE));
+        }
+        let w = self.frames.iter().map(|f| f.width).max().unwrap_or(1).max(1);
+        let h = self.frames.iter().map(|f| f.height).max().unwrap_or(1).max(1);
+        let too_big = |_| EncodingError::from(std::io::Error::other("a frame over 65,535 pixels"));
+        let (gw, gh) = (
+            u16::try_from(w).map_err(too_big)?,
+            u16::try_from(h).map_err(too_big)?,
+        );
+        let fill = match self.frames.first().and_then(Runs::bottom_left) {
+            Some(id) => id,
+            None => self.census.number_of(WHITE),
+        };
+        // The padding is counted as drawn, so the palette is the padded frames'.
+        for f in &self.frames {
+            let pad = u64::from(w) * u64::from(h) - u64::from(f.width) * u64::from(f.height);
+            self.census.count(fill, u32::try_from(pad).unwrap_or(u32::MAX));
+        }
+        let palette = self.census.palette(COLOURS);
+        let clear = palette.colours.len() as u8;
+        let mut colours: Vec<u8> = palette.colours.iter().flatten().copied().collect();
+        // The transparent slot's colour is never shown.
+        colours.extend_from_slice(&[255, 255, 255]);
+
+        let mut out = Vec::new();
+        let mut encoder = Encoder::new(&mut out, gw, gh, &colours)?;
+        encoder.set_repeat(Repeat::Infinite)?;
+        let size = w as usize * h as usize;
+        let (mut before, mut now) = (Vec::with_capacity(size), Vec::with_capacity(size));
+        let mut part = Vec::new();
+        let count = self.frames.len();
+        for (i, f) in self.frames.iter().enumerate() {
+            now.clear();
+            if (f.width, f.height) == (w, h) {
+                palette.extend_indices(f, &mut now);
+            } else {
+                part.clear();
+                palette.extend_indices(f, &mut part);
+                let pad = palette.slot(fill);
+                let fw = f.width as usize;
+                for y in 0..h as usize {
+                    let row = part.get(y * fw..(y + 1) * fw).unwrap_or(&[]);
+                    now.extend_from_slice(row);
+                    now.resize((y + 1) * w as usize, pad);
+                }
+            }
+            let mut frame = if i == 0 {
+                Frame {
+                    width: gw,
+                    height: gh,
+                    buffer: now.as_slice().into(),
+                    ..Frame::default()
+                }
+            } else {
+                let mut frame = changes(&before, &now, w as usize, clear);
+                frame.transparent = Some(clear);
+                frame
+            };
+            let ms = if i + 1 == count {
+                LAST_FRAME_MS
+            } else {
+                FRAME_MS
+            };
+            frame.delay = (ms / 10) as u16;
+            frame.dispose = DisposalMethod::Keep;
+            encoder.write_frame(&frame)?;
+            drop(frame);
+            std::mem::swap(&mut before, &mut now);
+        }
+        encoder.into_inner()?;
+        Ok(out)
+    }
+}
+
+const WHITE: image::Rgba<u8> = image::Rgba([255, 255, 255, 255]);
+
+/// The frames as a looping GIF (see [`Animation::encode`]), each scaled down to at most
+/// [`MAX_WIDTH`] wide first.
+pub fn encode_gif(frames: &[RgbaImage]) -> Result<Vec<u8>, EncodingError> {
+    let mut anim = Animation::new();
+    for f in frames {
+        anim.push(f);
+    }
+    anim.encode()
+}
+
 /// The frame that turns `before` into `now` (palette indices of frames `width` wide) when
-/// drawn over it: the bounding box of the changed pixels, the unchanged ones in it `clear`
-/// (transparent). No change at all is one clear pixel at the top left.
+/// drawn over it: the bounding box of the changed pixels. An unchanged pixel in it is `clear`
+/// (transparent), unless the pixel written just before it has its colour: then it is written
+/// in that colour, which shows the same and keeps a run going for the compressor. No change
+/// at all is one clear pixel at the top left.
 fn changes<'a>(before: &[u8], now: &[u8], width: usize, clear: u8) -> Frame<'a> {
     let (mut left, mut right, mut top, mut bottom) = (usize::MAX, 0, usize::MAX, 0);
     for (y, (b, n)) in before
@@ -155,17 +276,17 @@ fn changes<'a>(before: &[u8], now: &[u8], width: usize, clear: u8) -> Frame<'a> 
         };
     }
     let mut buffer = Vec::with_capacity((right + 1 - left) * (bottom + 1 - top));
+    let mut last = clear;
     for y in top..=bottom {
         let row = y * width;
         let (b, n) = (
             &before[row + left..=row + right],
             &now[row + left..=row + right],
         );
-        buffer.extend(
-            b.iter()
-                .zip(n)
-                .map(|(p, q)| if p == q { clear } else { *q }),
-        );
+        for (&p, &q) in b.iter().zip(n) {
+            last = if p != q || q == last { q } else { clear };
+            buffer.push(last);
+        }
     }
     Frame {
         left: left as u16,
@@ -177,10 +298,73 @@ fn changes<'a>(before: &[u8], now: &[u8], width: usize, clear: u8) -> Frame<'a> 
     }
 }
 
+/// The GIF checks, shared with the service's replay tests (whole games of every kind).
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::render::quantize::quantize_all;
     use image::Rgba;
+
+    /// The reference for what the GIF shows: the frames at one size, the largest width and
+    /// height among them, a smaller one at the top left on the first frame's bottom-left
+    /// colour, done on whole images (not as the encoder does it, on runs).
+    pub(crate) fn same_size(frames: &[RgbaImage]) -> Vec<RgbaImage> {
+        let w = frames.iter().map(RgbaImage::width).max().unwrap_or(1);
+        let h = frames.iter().map(RgbaImage::height).max().unwrap_or(1);
+        let fill = frames
+            .first()
+            .filter(|f| f.width() > 0 && f.height() > 0)
+            .map_or(WHITE, |f| *f.get_pixel(0, f.height() - 1));
+        frames
+            .iter()
+            .map(|f| {
+                let mut canvas = crate::render::canvas(w, h, fill);
+                image::imageops::overlay(&mut canvas, f, 0, 0);
+                canvas
+            })
+            .collect()
+    }
+
+    /// Decodes a GIF and checks that every frame, as the decoder composes it over the ones
+    /// before, is the frame through one palette chosen for all of them (`quantize_all` of
+    /// the frames brought to one size), pixel for pixel, and that this palette moves colours
+    /// no more than the quantiser does: only rare edge colours move at all far (no channel by
+    /// more than 64, at most one pixel in 1,000 by more than 32; on whole games' boards over
+    /// 98 % of pixels move by 8 at most). Returns the decoded frames.
+    pub(crate) fn check_decodes_to(gif: &[u8], frames: &[RgbaImage]) -> Vec<image::Frame> {
+        let decoded = decode(gif);
+        assert_eq!(decoded.len(), frames.len(), "every frame decodes");
+        let sized = same_size(frames);
+        let q = quantize_all(&sized, COLOURS);
+        let (w, h) = sized[0].dimensions();
+        for (i, (d, want)) in decoded
+            .iter()
+            .zip(q.indices.chunks_exact((w * h) as usize))
+            .enumerate()
+        {
+            let (n, den) = d.delay().numer_denom_ms();
+            let ms = if i + 1 == frames.len() {
+                LAST_FRAME_MS
+            } else {
+                FRAME_MS
+            };
+            assert_eq!(n / den.max(1), ms, "frame {i}'s delay");
+            let got = d.buffer();
+            assert_eq!(got.dimensions(), (w, h), "frame {i}'s size");
+            let (mut worst, mut far) = (0, 0);
+            for (x, y, p) in got.enumerate_pixels() {
+                let c = q.palette[want[(y * w + x) as usize] as usize];
+                assert_eq!(p.0, [c[0], c[1], c[2], 255], "frame {i} at {x},{y}");
+                let o = sized[i].get_pixel(x, y).0;
+                let moved = (0..3).map(|k| o[k].abs_diff(c[k])).max().unwrap_or(0);
+                worst = worst.max(moved);
+                far += usize::from(moved > 32);
+            }
+            assert!(worst <= 64, "frame {i}: a colour moved by {worst}");
+            assert!(far * 1000 <= (w * h) as usize, "frame {i}: {far} colours moved far");
+        }
+        decoded
+    }
 
     #[test]
     fn frames_sample_the_start_the_end_and_evenly_between() {
@@ -269,44 +453,13 @@ mod tests {
     fn every_frame_decodes_to_its_board_through_one_palette() {
         let frames = replay_like_frames();
         let gif = encode_gif(&frames).expect("encode");
-        let decoded = decode(&gif);
-        assert_eq!(decoded.len(), frames.len());
-        let sized = same_size(&frames);
-        let q = quantize_all(&sized, COLOURS);
+        let q = quantize_all(&same_size(&frames), COLOURS);
         assert!(!q.exact, "the band makes the palette lossy");
-        let (w, h) = sized[0].dimensions();
-        for (i, (d, want)) in decoded
-            .iter()
-            .zip(q.indices.chunks_exact((w * h) as usize))
-            .enumerate()
-        {
-            let (n, den) = d.delay().numer_denom_ms();
-            let ms = if i + 1 == frames.len() {
-                LAST_FRAME_MS
-            } else {
-                FRAME_MS
-            };
-            assert_eq!(n / den.max(1), ms, "frame {i}'s delay");
+        let decoded = check_decodes_to(&gif, &frames);
+        for (d, f) in decoded.iter().zip(&frames) {
             let got = d.buffer();
-            assert_eq!(got.dimensions(), (w, h));
-            let mut worst = 0;
-            for (x, y, p) in got.enumerate_pixels() {
-                let c = q.palette[want[(y * w + x) as usize] as usize];
-                assert_eq!(p.0, [c[0], c[1], c[2], 255], "frame {i} at {x},{y}");
-                let o = sized[i].get_pixel(x, y).0;
-                worst = worst.max((0..3).map(|k| o[k].abs_diff(c[k])).max().unwrap_or(0));
-            }
-            assert!(worst <= 24, "frame {i}: a colour moved by {worst}");
-            assert_eq!(
-                got.get_pixel(15, 15).0,
-                sized[i].get_pixel(15, 15).0,
-                "a piece, exactly"
-            );
-            assert_eq!(
-                got.get_pixel(100, 5).0,
-                [246, 242, 230, 255],
-                "the fill, exactly"
-            );
+            assert_eq!(got.get_pixel(15, 15).0, f.get_pixel(15, 15).0, "a piece");
+            assert_eq!(got.get_pixel(100, 5).0, [246, 242, 230, 255], "the fill");
         }
         // The smaller last frame is drawn at the top left, on the first frame's bottom-left
         // colour.
@@ -317,20 +470,103 @@ mod tests {
         assert_eq!(decoded[5].buffer().get_pixel(185, 85).0, [213, 94, 0, 255]);
     }
 
+    /// The check above fails when a frame loses what changed: the same GIF with frame 3's
+    /// region (a pixel in the far corner) written as one transparent pixel is caught.
+    #[test]
+    #[should_panic(expected = "frame 3 at 239,159")]
+    fn a_dropped_change_is_caught() {
+        let frames = replay_like_frames();
+        let gif = encode_gif(&frames).expect("encode");
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::Indexed);
+        let mut decoder = options
+            .read_info(std::io::Cursor::new(&gif))
+            .expect("header");
+        let palette = decoder.global_palette().expect("a palette").to_vec();
+        let (w, h) = (decoder.width(), decoder.height());
+        let mut out = Vec::new();
+        {
+            let mut encoder = Encoder::new(&mut out, w, h, &palette).expect("encoder");
+            let mut i = 0;
+            while let Some(f) = decoder.read_next_frame().expect("frame") {
+                let mut f = f.clone();
+                if i == 3 {
+                    assert_eq!((f.left, f.top, f.width, f.height), (239, 159, 1, 1));
+                    f.left = 0;
+                    f.top = 0;
+                    f.buffer = vec![f.transparent.expect("transparent")].into();
+                }
+                encoder.write_frame(&f).expect("written");
+                i += 1;
+            }
+        }
+        check_decodes_to(&out, &frames);
+    }
+
     /// A taller frame (a finished board's header has one more line) is not cut: every frame
-    /// takes the largest size.
+    /// takes the largest size, the shorter ones filled with the first one's bottom band.
     #[test]
     fn a_taller_last_frame_is_kept_whole() {
         let band = Rgba([30, 35, 48, 255]);
         let first = RgbaImage::from_pixel(40, 30, band);
         let mut last = RgbaImage::from_pixel(40, 36, band);
         last.put_pixel(20, 35, Rgba([250, 10, 10, 255]));
-        let sized = same_size(&[first, last]);
-        assert!(sized.iter().all(|f| f.dimensions() == (40, 36)));
-        assert_eq!(*sized[0].get_pixel(20, 35), band, "filled with the band");
-        assert_eq!(*sized[1].get_pixel(20, 35), Rgba([250, 10, 10, 255]));
-        let decoded = decode(&encode_gif(&sized).expect("encode"));
-        assert_eq!(decoded[1].buffer().dimensions(), (40, 36));
+        let frames = [first, last];
+        let decoded = check_decodes_to(&encode_gif(&frames).expect("encode"), &frames);
+        assert_eq!(decoded[0].buffer().dimensions(), (40, 36));
+        assert_eq!(*decoded[0].buffer().get_pixel(20, 35), band, "the band");
+        assert_eq!(
+            *decoded[1].buffer().get_pixel(20, 35),
+            Rgba([250, 10, 10, 255])
+        );
+    }
+
+    /// Scaling down averages what each pixel covers: flat colours stay exact, a hard edge
+    /// becomes one blended column at most, the size follows the width, narrow boards stay.
+    #[test]
+    fn scaling_averages_and_keeps_flat_colours() {
+        let (a, b) = (Rgba([10, 120, 200, 255]), Rgba([240, 200, 20, 255]));
+        let mut board = RgbaImage::from_pixel(1328, 1176, a);
+        for y in 0..1176 {
+            for x in 664..1328 {
+                board.put_pixel(x, y, b);
+            }
+        }
+        let f = frame_of(&board);
+        assert_eq!(f.dimensions(), (480, 425));
+        assert_eq!(*f.get_pixel(0, 0), a);
+        assert_eq!(*f.get_pixel(239, 424), a);
+        assert_eq!(*f.get_pixel(241, 200), b);
+        assert_eq!(*f.get_pixel(479, 424), b);
+        // Column 240 covers source 664.0 to 666.77: all b.
+        let blended = (0..480)
+            .filter(|&x| ![a, b].contains(f.get_pixel(x, 100)))
+            .count();
+        assert!(blended <= 1, "{blended} blended columns");
+        // A one-pixel line of a colour is averaged in, not lost or kept whole.
+        let mut line = RgbaImage::from_pixel(960, 10, Rgba([0, 0, 0, 255]));
+        for y in 0..10 {
+            line.put_pixel(2, y, Rgba([255, 255, 255, 255]));
+        }
+        let f = frame_of(&line);
+        assert_eq!(f.dimensions(), (480, 5));
+        assert_eq!(f.get_pixel(1, 2).0, [128, 128, 128, 255]);
+        assert_eq!(f.get_pixel(0, 2).0, [0, 0, 0, 255]);
+        let narrow = RgbaImage::from_pixel(300, 900, a);
+        assert_eq!(frame_of(&narrow), narrow);
+    }
+
+    #[test]
+    fn the_weights_of_every_pixel_sum_to_256() {
+        for (from, to) in [(1328, 480), (481, 480), (960, 480), (1000, 7), (1176, 425)] {
+            let t = taps(from, to);
+            assert_eq!(t.len(), to as usize);
+            for (first, weights) in &t {
+                assert_eq!(weights.iter().sum::<u32>(), 256, "{from} to {to}");
+                assert!(*first as usize + weights.len() <= from as usize);
+            }
+            assert_eq!(t[0].0, 0);
+        }
     }
 
     /// After the first, a frame carries only the rectangle around what changed: an unchanged
