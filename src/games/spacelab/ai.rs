@@ -232,6 +232,7 @@ pub(crate) fn imagine(
         setup_log: Vec::new(),
         final_scores: None,
         outcome: None,
+        last: public.last.iter().cloned().collect(),
     })
 }
 

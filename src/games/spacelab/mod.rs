@@ -242,6 +242,7 @@ impl Game for SpaceLab {
             final_scores: None,
             outcome: None,
             setup_log: Vec::new(),
+            last: Vec::new(),
         };
         if !choose {
             // Setup plays on by itself (the first turn's Reveal): its events are reported
