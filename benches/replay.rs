@@ -3,7 +3,8 @@
 //! (`service::replay_gif`: replaying the log, rendering the sampled boards, scaling and
 //! counting them, the encode) and its size, then the same work in its parts. `cargo bench
 //! --bench replay` prints one markdown row per game (medians over `REPLAY_BENCH_SAMPLES`,
-//! default 5); BENCHMARKS.md records them. For comparison on the same run and the same boards,
+//! default 5; the whole also as the CPU time its thread took, which a loaded machine does not
+//! inflate); BENCHMARKS.md records them. For comparison on the same run and the same boards,
 //! the scaling and encode before issue 38 item 5 (image's triangle filter, then image's GIF
 //! encoder with a NeuQuant palette per whole frame). "runs held" is what the animation keeps
 //! of its frames until the encode (the boards themselves are dropped as they come).
@@ -79,10 +80,11 @@ fn main() {
          median of {samples}"
     );
     println!(
-        "| game | options | turns | frames | total (`replay_gif`) | bytes | replay + render \
-         | scale + count | encode | runs held | scale before | encode before | bytes before |"
+        "| game | options | turns | frames | total (`replay_gif`) | its CPU time | bytes \
+         | replay + render | scale + count | encode | runs held | scale before | encode before \
+         | bytes before |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for &(label, kind, seats, options) in CASES {
         let (log, ends) = play(start(kind, seats, options), 5_000);
         let ctx = RenderCtx {
@@ -96,13 +98,15 @@ fn main() {
         let (mut frames, mut held) = (0, 0);
         for _ in 0..samples.max(1) {
             // The whole, as the result's replay is built.
-            let clock = Instant::now();
+            let (clock, cpu) = (Instant::now(), cpu_time());
             gif = replay_gif(start(kind, seats, options), &log, &ends, &ctx).expect("a GIF");
             t.total.push(clock.elapsed());
+            t.cpu.push(cpu_time().saturating_sub(cpu));
             // The same work in its parts, and the old scaling and encode of the same boards.
             let mut game = start(kind, seats, options);
             let mut anim = Animation::new();
-            let (mut render, mut push, mut scale) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+            let (mut render, mut push, mut scale) =
+                (Duration::ZERO, Duration::ZERO, Duration::ZERO);
             let mut scaled: Vec<RgbaImage> = Vec::new();
             let mut played = 0;
             for step in sample_steps(ends.len(), MAX_FRAMES) {
@@ -135,13 +139,14 @@ fn main() {
             t.encode_before.push(clock.elapsed());
         }
         println!(
-            "| {} | {} | {} | {} | {:.0} ms | {} KB | {:.0} ms | {:.0} ms | {:.0} ms | {} KB \
-             | {:.0} ms | {:.0} ms | {} KB |",
+            "| {} | {} | {} | {} | {:.0} ms | {:.0} ms | {} KB | {:.0} ms | {:.0} ms | {:.0} ms \
+             | {} KB | {:.0} ms | {:.0} ms | {} KB |",
             label,
             log.len(),
             ends.len(),
             frames,
             ms(&mut t.total),
+            ms(&mut t.cpu),
             gif.len() / 1024,
             ms(&mut t.render),
             ms(&mut t.push),
@@ -170,9 +175,19 @@ fn main() {
     }
 }
 
+/// The time this thread has run on a CPU (Linux: `/proc/thread-self/schedstat`, nanoseconds),
+/// which a loaded machine does not inflate as it does the wall clock; zero elsewhere.
+fn cpu_time() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map_or(Duration::ZERO, Duration::from_nanos)
+}
+
 #[derive(Default)]
 struct Times {
     total: Vec<Duration>,
+    cpu: Vec<Duration>,
     render: Vec<Duration>,
     push: Vec<Duration>,
     encode: Vec<Duration>,
@@ -187,8 +202,8 @@ fn scale_before(board: &RgbaImage) -> RgbaImage {
     if w <= MAX_WIDTH {
         return board.clone();
     }
-    let nh = u32::try_from((u64::from(h) * u64::from(MAX_WIDTH) / u64::from(w)).max(1))
-        .unwrap_or(1);
+    let nh =
+        u32::try_from((u64::from(h) * u64::from(MAX_WIDTH) / u64::from(w)).max(1)).unwrap_or(1);
     image::imageops::resize(board, MAX_WIDTH, nh, FilterType::Triangle)
 }
 
