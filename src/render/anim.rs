@@ -236,6 +236,7 @@ impl Animation {
         let size = w as usize * h as usize;
         let (mut before, mut now) = (Vec::with_capacity(size), Vec::with_capacity(size));
         let mut part = Vec::new();
+        let mut dict = lzw::Dict::new();
         let count = self.frames.len();
         for (i, f) in self.frames.iter().enumerate() {
             now.clear();
@@ -256,11 +257,11 @@ impl Animation {
                 Frame {
                     width: gw,
                     height: gh,
-                    buffer: now.as_slice().into(),
+                    buffer: lzw::encode(&now, &mut dict).into(),
                     ..Frame::default()
                 }
             } else {
-                let mut frame = changes(&before, &now, w as usize, clear);
+                let mut frame = changes(&before, &now, w as usize, clear, &mut dict);
                 frame.transparent = Some(clear);
                 frame
             };
@@ -271,7 +272,7 @@ impl Animation {
             };
             frame.delay = (ms / 10) as u16;
             frame.dispose = DisposalMethod::Keep;
-            encoder.write_frame(&frame)?;
+            encoder.write_lzw_pre_encoded_frame(&frame)?;
             drop(frame);
             std::mem::swap(&mut before, &mut now);
         }
@@ -297,7 +298,13 @@ pub fn encode_gif(frames: &[RgbaImage]) -> Result<Vec<u8>, EncodingError> {
 /// (transparent), unless the pixel written just before it has its colour: then it is written
 /// in that colour, which shows the same and keeps a run going for the compressor. No change
 /// at all is one clear pixel at the top left.
-fn changes<'a>(before: &[u8], now: &[u8], width: usize, clear: u8) -> Frame<'a> {
+fn changes<'a>(
+    before: &[u8],
+    now: &[u8],
+    width: usize,
+    clear: u8,
+    dict: &mut lzw::Dict,
+) -> Frame<'a> {
     let (mut left, mut right, mut top, mut bottom) = (usize::MAX, 0, usize::MAX, 0);
     for (y, (b, n)) in before
         .chunks_exact(width)
@@ -317,7 +324,7 @@ fn changes<'a>(before: &[u8], now: &[u8], width: usize, clear: u8) -> Frame<'a> 
         return Frame {
             width: 1,
             height: 1,
-            buffer: vec![clear].into(),
+            buffer: lzw::encode(&[clear], dict).into(),
             ..Frame::default()
         };
     }
@@ -339,8 +346,210 @@ fn changes<'a>(before: &[u8], now: &[u8], width: usize, clear: u8) -> Frame<'a> 
         top: top as u16,
         width: (right + 1 - left) as u16,
         height: (bottom + 1 - top) as u16,
-        buffer: buffer.into(),
+        buffer: lzw::encode(&buffer, dict).into(),
         ..Frame::default()
+    }
+}
+
+/// GIF's LZW compression (variable codes of up to 12 bits, least significant bit first, a
+/// clear code when the 4,096 codes are used up): the same greedy longest match as `weezl`,
+/// which `gif` uses, and the same bytes (a test checks; weezl 0.1.12 forgets a code's 17th
+/// successor, so on more varied data ours is a little shorter), faster on frames: a run of
+/// one value (a transparent area, a fill) is taken in steps of the longest run of that value
+/// the dictionary holds, not value by value.
+mod lzw {
+    /// Codes are at most 12 bits.
+    const MAX_CODES: u16 = 4096;
+    /// The hash table's size: four times the codes, so a probe rarely meets another key.
+    const SLOTS: usize = 16_384;
+    const EMPTY: u32 = u32::MAX;
+
+    /// The dictionary, kept between frames for its memory (cleared for each).
+    pub(super) struct Dict {
+        /// (string's code << 8 | next value) to the longer string's code.
+        keys: Vec<u32>,
+        codes: Vec<u16>,
+        /// For each value v, the codes of v·v, v·v·v, … that the dictionary holds.
+        runs: Vec<Vec<u16>>,
+    }
+
+    impl Dict {
+        pub(super) fn new() -> Self {
+            Dict {
+                keys: vec![EMPTY; SLOTS],
+                codes: vec![0; SLOTS],
+                runs: vec![Vec::new(); 256],
+            }
+        }
+
+        fn clear(&mut self) {
+            self.keys.fill(EMPTY);
+            for r in &mut self.runs {
+                r.clear();
+            }
+        }
+
+        fn slot(&self, key: u32) -> usize {
+            let mut i = (key.wrapping_mul(0x9E37_79B1) >> 18) as usize & (SLOTS - 1);
+            while self.keys[i] != key && self.keys[i] != EMPTY {
+                i = (i + 1) & (SLOTS - 1);
+            }
+            i
+        }
+
+        fn get(&self, code: u16, value: u8) -> Option<u16> {
+            let key = u32::from(code) << 8 | u32::from(value);
+            let i = self.slot(key);
+            (self.keys[i] == key).then(|| self.codes[i])
+        }
+
+        fn insert(&mut self, code: u16, value: u8, new: u16) {
+            let key = u32::from(code) << 8 | u32::from(value);
+            let i = self.slot(key);
+            self.keys[i] = key;
+            self.codes[i] = new;
+        }
+
+        /// The code of `value` repeated `n` times (1 ≤ n ≤ the longest held).
+        fn run(&self, value: u8, n: usize) -> u16 {
+            if n <= 1 {
+                u16::from(value)
+            } else {
+                self.runs[usize::from(value)][n - 2]
+            }
+        }
+
+        /// The longest run of `value` the dictionary holds a code for.
+        fn longest(&self, value: u8) -> usize {
+            self.runs[usize::from(value)].len() + 1
+        }
+    }
+
+    /// The writer's state: codes out as bits, the next free code and the code width.
+    struct Out<'a> {
+        bytes: Vec<u8>,
+        acc: u32,
+        len: u32,
+        width: u32,
+        next: u16,
+        min: u8,
+        dict: &'a mut Dict,
+    }
+
+    impl Out<'_> {
+        fn put(&mut self, code: u16) {
+            self.acc |= u32::from(code) << self.len;
+            self.len += self.width;
+            while self.len >= 8 {
+                self.bytes.push(self.acc as u8);
+                self.acc >>= 8;
+                self.len -= 8;
+            }
+        }
+
+        fn clear_code(&self) -> u16 {
+            1 << self.min
+        }
+
+        /// Writes `code` (the longest match) and adds it followed by `value` as the next code,
+        /// or clears the dictionary when it is full. Returns whether it was added.
+        fn emit(&mut self, code: u16, value: u8) -> bool {
+            self.put(code);
+            if self.next < MAX_CODES {
+                self.dict.insert(code, value, self.next);
+                if u32::from(self.next) >= 1 << self.width && self.width < 12 {
+                    self.width += 1;
+                }
+                self.next += 1;
+                true
+            } else {
+                self.put(self.clear_code());
+                self.dict.clear();
+                self.width = u32::from(self.min) + 1;
+                self.next = self.clear_code() + 2;
+                false
+            }
+        }
+    }
+
+    /// The image data as the GIF block wants it: the minimum code size (from the largest
+    /// value, as `gif` chooses it), then the codes.
+    pub(super) fn encode(data: &[u8], dict: &mut Dict) -> Vec<u8> {
+        let largest = data.iter().copied().max().unwrap_or(0);
+        let min = (u32::from(largest) + 1)
+            .max(4)
+            .next_power_of_two()
+            .trailing_zeros() as u8;
+        dict.clear();
+        let mut out = Out {
+            bytes: vec![min],
+            acc: 0,
+            len: 0,
+            width: u32::from(min) + 1,
+            next: (1 << min) + 2,
+            min,
+            dict,
+        };
+        out.put(out.clear_code());
+        let Some((&first, mut rest)) = data.split_first() else {
+            out.put(out.clear_code() + 1);
+            return finish(out);
+        };
+        // The string matched so far: its code, and while it is one value repeated, that
+        // value and how many times.
+        let mut code = u16::from(first);
+        let mut run = Some((first, 1usize));
+        while let Some(&value) = rest.first() {
+            if let Some((v, n)) = run.filter(|&(v, _)| v == value) {
+                // A run of `v`: take as many as the dictionary's runs allow at each step.
+                let mut left = rest.iter().take_while(|&&x| x == v).count();
+                rest = &rest[left..];
+                let mut n = n;
+                loop {
+                    let longest = out.dict.longest(v);
+                    if n + left <= longest {
+                        n += left;
+                        break;
+                    }
+                    left -= longest - n;
+                    let held = out.dict.run(v, longest);
+                    if out.emit(held, v) {
+                        out.dict.runs[usize::from(v)].push(out.next - 1);
+                    }
+                    n = 1;
+                    left -= 1;
+                }
+                code = out.dict.run(v, n);
+                run = Some((v, n));
+                continue;
+            }
+            rest = &rest[1..];
+            match out.dict.get(code, value) {
+                Some(longer) => {
+                    code = longer;
+                    run = None;
+                }
+                None => {
+                    out.emit(code, value);
+                    code = u16::from(value);
+                    run = Some((value, 1));
+                }
+            }
+        }
+        out.put(code);
+        if out.next < MAX_CODES && u32::from(out.next) >= 1 << out.width && out.width < 12 {
+            out.width += 1;
+        }
+        out.put(out.clear_code() + 1);
+        finish(out)
+    }
+
+    fn finish(out: Out<'_>) -> Vec<u8> {
+        let mut bytes = out.bytes;
+        if out.len > 0 {
+            bytes.push(out.acc as u8);
+        }
+        bytes
     }
 }
 
@@ -551,6 +760,95 @@ pub(crate) mod tests {
             }
         }
         check_decodes_to(&out, &frames);
+    }
+
+    /// Our LZW decodes back (by gif's decoder) and writes the same bytes as `weezl` (through
+    /// `gif`), on random values of every alphabet size, runs of every length, runs among
+    /// noise, and data long enough to fill the dictionary many times over.
+    #[test]
+    fn our_lzw_decodes_back_and_writes_what_weezl_writes() {
+        let mut state = 7u32;
+        let mut next = move || {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            state >> 8
+        };
+        let mut cases: Vec<Vec<u8>> = vec![vec![0], vec![255], vec![9; 5000]];
+        for alphabet in [2u32, 3, 16, 17, 200, 256] {
+            cases.push((0..20_000).map(|_| (next() % alphabet) as u8).collect());
+        }
+        for (max_run, noise) in [2u32, 7, 40, 300, 5000]
+            .iter()
+            .flat_map(|&r| [(r, false), (r, true)])
+        {
+            let mut data = Vec::new();
+            while data.len() < 200_000 {
+                let v = (next() % 6) as u8 * 40;
+                let n = 1 + next() % max_run;
+                data.extend(std::iter::repeat_n(v, n as usize));
+                if noise && next() % 3 == 0 {
+                    data.push((next() % 256) as u8);
+                }
+            }
+            data.truncate(data.len() / 500 * 500);
+            cases.push(data);
+        }
+        // A transparent frame with pieces: runs of 255 broken by short runs of colours.
+        let mut frame = vec![255u8; 480 * 400];
+        for k in 0..3000 {
+            let at = (next() as usize * 7 + k) % (frame.len() - 20);
+            let v = (next() % 40) as u8;
+            frame[at..at + 1 + (next() % 15) as usize].fill(v);
+        }
+        cases.push(frame);
+        let mut dict = lzw::Dict::new();
+        for (i, data) in cases.iter().enumerate() {
+            let mut f = Frame {
+                buffer: data.as_slice().into(),
+                ..Frame::default()
+            };
+            f.make_lzw_pre_encoded();
+            let ours = lzw::encode(data, &mut dict);
+            // Decoded back by gif's decoder (weezl), as an image 500 wide (or one row).
+            let width = data.len().min(500);
+            let height = data.len() / width;
+            assert_eq!(width * height, data.len());
+            let (width, height) = (width as u16, height as u16);
+            let mut gif = Vec::new();
+            {
+                let palette: Vec<u8> = (0..=255u8).flat_map(|v| [v, v, v]).collect();
+                let mut e = Encoder::new(&mut gif, width, height, &palette).expect("encoder");
+                let frame = Frame {
+                    width,
+                    height,
+                    buffer: ours.as_slice().into(),
+                    ..Frame::default()
+                };
+                e.write_lzw_pre_encoded_frame(&frame).expect("frame");
+            }
+            let mut options = gif::DecodeOptions::new();
+            options.set_color_output(gif::ColorOutput::Indexed);
+            let mut decoder = options.read_info(std::io::Cursor::new(&gif)).expect("gif");
+            let back = decoder
+                .read_next_frame()
+                .expect("decodes")
+                .expect("a frame");
+            assert!(
+                back.buffer.as_ref() == data.as_slice(),
+                "case {i} decodes back"
+            );
+            // weezl forgets a code's 17th successor (its node grows from a short list to a
+            // table without the new entry), so on more than 16 values ours may be shorter.
+            let mut seen = [false; 256];
+            data.iter().for_each(|&v| seen[usize::from(v)] = true);
+            if seen.iter().filter(|&&s| s).count() <= 16 {
+                assert!(ours == f.buffer.as_ref(), "case {i}: not weezl's bytes");
+            } else {
+                assert!(
+                    ours.len() <= f.buffer.len(),
+                    "case {i}: longer than weezl's"
+                );
+            }
+        }
     }
 
     /// A taller frame (a finished board's header has one more line) is not cut: every frame
