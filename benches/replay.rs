@@ -1,10 +1,11 @@
 //! The animated replay attached to a game's result (issue 24): for a whole seeded game of each
 //! kind at its largest table, the time to build the GIF as the result does
-//! (`service::replay_gif`: replaying the log, rendering the sampled boards, scaling and
-//! counting them, the encode) and its size, then the same work in its parts. `cargo bench
-//! --bench replay` prints one markdown row per game (medians over `REPLAY_BENCH_SAMPLES`,
-//! default 5; the whole also as the CPU time its thread took, which a loaded machine does not
-//! inflate); BENCHMARKS.md records them. For comparison on the same run and the same boards,
+//! (`service::replay_gif`: replaying the log and rendering the sampled boards on the calling
+//! thread while a second one scales and counts them, then the encode) and its size; then the
+//! same work in its parts on one thread, with the CPU time they took in all, which a loaded
+//! machine does not inflate as it does the wall clock. `cargo bench --bench replay` prints one
+//! markdown row per game (medians over `REPLAY_BENCH_SAMPLES`, default 5); BENCHMARKS.md
+//! records them. For comparison on the same run and the same boards,
 //! the scaling and encode before issue 38 item 5 (image's triangle filter, then image's GIF
 //! encoder with a NeuQuant palette per whole frame). "runs held" is what the animation keeps
 //! of its frames until the encode (the boards themselves are dropped as they come).
@@ -80,7 +81,7 @@ fn main() {
          median of {samples}"
     );
     println!(
-        "| game | options | turns | frames | total (`replay_gif`) | its CPU time | bytes \
+        "| game | options | turns | frames | total (`replay_gif`) | CPU time (one thread) | bytes \
          | replay + render | scale + count | encode | runs held | scale before | encode before \
          | bytes before |"
     );
@@ -98,19 +99,20 @@ fn main() {
         let (mut frames, mut held) = (0, 0);
         for _ in 0..samples.max(1) {
             // The whole, as the result's replay is built.
-            let (clock, cpu) = (Instant::now(), cpu_time());
+            let clock = Instant::now();
             gif = replay_gif(start(kind, seats, options), &log, &ends, &ctx).expect("a GIF");
             t.total.push(clock.elapsed());
-            t.cpu.push(cpu_time().saturating_sub(cpu));
             // The same work in its parts, and the old scaling and encode of the same boards.
             let mut game = start(kind, seats, options);
             let mut anim = Animation::new();
             let (mut render, mut push, mut scale) =
                 (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+            // The CPU time of the same work done on this one thread.
+            let mut cpu = Duration::ZERO;
             let mut scaled: Vec<RgbaImage> = Vec::new();
             let mut played = 0;
             for step in sample_steps(ends.len(), MAX_FRAMES) {
-                let clock = Instant::now();
+                let (clock, on_cpu) = (Instant::now(), cpu_time());
                 let upto = if step == 0 { 0 } else { ends[step - 1] };
                 for (seat, n) in &log[played..upto] {
                     game.apply_notation(*seat, n).expect("replays");
@@ -121,15 +123,17 @@ fn main() {
                 let clock = Instant::now();
                 anim.push(&board);
                 push += clock.elapsed();
+                cpu += cpu_time().saturating_sub(on_cpu);
                 let clock = Instant::now();
                 scaled.push(scale_before(&board));
                 scale += clock.elapsed();
             }
             frames = anim.len();
             held = anim.held_bytes();
-            let clock = Instant::now();
+            let (clock, on_cpu) = (Instant::now(), cpu_time());
             let again = anim.encode().expect("a GIF");
             t.encode.push(clock.elapsed());
+            t.cpu.push(cpu + cpu_time().saturating_sub(on_cpu));
             assert_eq!(again, gif, "the parts make the same GIF");
             t.render.push(render);
             t.push.push(push);

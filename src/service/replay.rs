@@ -93,7 +93,9 @@ pub fn replay_gif(
 }
 
 /// The frames of [`replay_gif`], before their encode: each sampled public board, rendered,
-/// scaled down and counted into the animation, then dropped (one board held at a time).
+/// then scaled down and counted into the animation on a second thread while the next board
+/// is rendered (a board is handed over only when that thread is ready for it, so at most two
+/// are held: the one being rendered and the one being counted).
 pub fn replay_frames(
     mut game: Box<dyn AnyGame>,
     moves: &[(Seat, String)],
@@ -101,18 +103,37 @@ pub fn replay_frames(
     ctx: &RenderCtx,
 ) -> Result<anim::Animation, String> {
     let picks = anim::sample_steps(turn_ends.len(), anim::MAX_FRAMES);
-    let mut frames = anim::Animation::new();
-    let mut played = 0;
-    for step in picks {
-        let upto = if step == 0 { 0 } else { turn_ends[step - 1] };
-        for (seat, notation) in moves.iter().take(upto).skip(played) {
-            game.apply_notation(*seat, notation)
-                .map_err(|e| e.to_string())?;
-        }
-        played = played.max(upto);
-        frames.push(&game.render_public(ctx));
-    }
-    Ok(frames)
+    std::thread::scope(|scope| {
+        let (boards, inbox) = std::sync::mpsc::sync_channel::<image::RgbaImage>(0);
+        let counter = scope.spawn(move || {
+            let mut frames = anim::Animation::new();
+            for board in inbox {
+                frames.push(&board);
+            }
+            frames
+        });
+        // Owns the sender, so the frame thread's inbox closes when the renders end.
+        let render = move || -> Result<(), String> {
+            let mut played = 0;
+            for step in picks {
+                let upto = if step == 0 { 0 } else { turn_ends[step - 1] };
+                for (seat, notation) in moves.iter().take(upto).skip(played) {
+                    game.apply_notation(*seat, notation)
+                        .map_err(|e| e.to_string())?;
+                }
+                played = played.max(upto);
+                boards
+                    .send(game.render_public(ctx))
+                    .map_err(|_| "the replay's frame thread stopped".to_string())?;
+            }
+            Ok(())
+        };
+        let rendered = render();
+        let frames = counter
+            .join()
+            .map_err(|_| "the replay's frame thread panicked".to_string())?;
+        rendered.map(|()| frames)
+    })
 }
 
 impl Records<'_> {
