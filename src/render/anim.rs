@@ -195,20 +195,10 @@ impl Animation {
         if self.frames.is_empty() {
             self.push(&RgbaImage::from_pixel(1, 1, WHITE));
         }
-        let w = self
+        let (w, h) = self
             .frames
             .iter()
-            .map(|f| f.width)
-            .max()
-            .unwrap_or(1)
-            .max(1);
-        let h = self
-            .frames
-            .iter()
-            .map(|f| f.height)
-            .max()
-            .unwrap_or(1)
-            .max(1);
+            .fold((1, 1), |(w, h), f| (w.max(f.width), h.max(f.height)));
         let too_big = |_| EncodingError::from(std::io::Error::other("a frame over 65,535 pixels"));
         let (gw, gh) = (
             u16::try_from(w).map_err(too_big)?,
@@ -696,6 +686,15 @@ pub(crate) mod tests {
         frames
     }
 
+    /// A GIF's frames as written: palette indices, rectangles, transparency.
+    fn indexed(gif: &[u8]) -> gif::Decoder<std::io::Cursor<&[u8]>> {
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::Indexed);
+        options
+            .read_info(std::io::Cursor::new(gif))
+            .expect("a GIF header")
+    }
+
     fn decode(gif: &[u8]) -> Vec<image::Frame> {
         use image::AnimationDecoder;
         image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif))
@@ -736,11 +735,7 @@ pub(crate) mod tests {
     fn a_dropped_change_is_caught() {
         let frames = replay_like_frames();
         let gif = encode_gif(&frames).expect("encode");
-        let mut options = gif::DecodeOptions::new();
-        options.set_color_output(gif::ColorOutput::Indexed);
-        let mut decoder = options
-            .read_info(std::io::Cursor::new(&gif))
-            .expect("header");
+        let mut decoder = indexed(&gif);
         let palette = decoder.global_palette().expect("a palette").to_vec();
         let (w, h) = (decoder.width(), decoder.height());
         let mut out = Vec::new();
@@ -825,9 +820,7 @@ pub(crate) mod tests {
                 };
                 e.write_lzw_pre_encoded_frame(&frame).expect("frame");
             }
-            let mut options = gif::DecodeOptions::new();
-            options.set_color_output(gif::ColorOutput::Indexed);
-            let mut decoder = options.read_info(std::io::Cursor::new(&gif)).expect("gif");
+            let mut decoder = indexed(&gif);
             let back = decoder
                 .read_next_frame()
                 .expect("decodes")
@@ -925,11 +918,7 @@ pub(crate) mod tests {
     fn frames_after_the_first_carry_only_what_changed() {
         let frames = replay_like_frames();
         let gif = encode_gif(&frames).expect("encode");
-        let mut options = gif::DecodeOptions::new();
-        options.set_color_output(gif::ColorOutput::Indexed);
-        let mut decoder = options
-            .read_info(std::io::Cursor::new(&gif))
-            .expect("header");
+        let mut decoder = indexed(&gif);
         let mut rects = Vec::new();
         while let Some(f) = decoder.read_next_frame().expect("frame") {
             rects.push((f.left, f.top, f.width, f.height, f.transparent.is_some()));
