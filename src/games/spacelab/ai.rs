@@ -233,6 +233,7 @@ pub(crate) fn imagine(
         final_scores: None,
         outcome: None,
         last: public.last.iter().cloned().collect(),
+        records_last: true,
     })
 }
 

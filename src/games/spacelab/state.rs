@@ -343,4 +343,8 @@ pub struct SpaceLab {
     /// that shows something, so the turn before stays marked until the new one does.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) last: Vec<LastTurn>,
+    /// Whether the game keeps `last`: games set up since issue 38 do; a game stored before
+    /// keeps its snapshots as they were, byte for byte (`Game::keep_rules_of`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) records_last: bool,
 }

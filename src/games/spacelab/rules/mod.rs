@@ -140,6 +140,9 @@ impl SpaceLab {
     /// chosen action (or a pass, or arranged objectives) starts a turn's record, the cards
     /// taken, placed and the objectives validated add to it. The turn before is kept too.
     fn note_last(&mut self, events: &[Event]) {
+        if !self.records_last {
+            return;
+        }
         for e in events {
             let fresh = match e {
                 Event::ActionChosen { seat, .. } => Some(LastTurn::new(*seat)),
