@@ -17,9 +17,14 @@
 //!   dithering);
 //! - the first frame is written whole; each later one carries only the rectangle around the
 //!   pixels that changed, drawn over the frame before (`DisposalMethod::Keep`), its unchanged
-//!   pixels transparent unless their colour goes on a run ([`changes`]). A frame equal to the
+//!   pixels transparent unless their colour goes on a run (`changes`). A frame equal to the
 //!   one before is one transparent pixel. Only the frame being written and the one before are
-//!   ever held as palette indices.
+//!   ever held as palette indices;
+//! - the frames are compressed by our own LZW (`lzw`: the greedy match `gif`'s weezl makes,
+//!   a third of its time on these frames).
+//!
+//! The service renders the boards on one thread while another pushes them here
+//! (`service::replay_frames`).
 
 use gif::{DisposalMethod, Encoder, EncodingError, Frame, Repeat};
 use image::RgbaImage;

@@ -17,6 +17,10 @@
 //! 3. each colour maps to its own slot if kept, else to the slot nearest its box's mean.
 //!
 //! Deterministic: the same image gives the same palette and bytes (leak twins stay identical).
+//!
+//! [`Census`] does the same for many images and one palette (the replay GIF's frames): each
+//! image's colours are counted as it comes and the image is kept only as its runs until the
+//! palette is chosen from all the counts.
 
 use image::RgbaImage;
 
