@@ -1,9 +1,14 @@
 //! The animated replay attached to a game's result (issue 24): for a whole seeded game of each
-//! kind at its largest table, the time to build the GIF (replaying the log, rendering the
-//! sampled boards and scaling them, then encoding them) and its size. `cargo bench --bench
-//! replay` prints one markdown row per game (medians over `REPLAY_BENCH_SAMPLES`, default 5);
-//! BENCHMARKS.md records them. For comparison on the same run, the same frames are also
-//! encoded as before issue 38 item 5 (image's GIF encoder, NeuQuant per whole frame).
+//! kind at its largest table, the time to build the GIF as the result does
+//! (`service::replay_gif`: replaying the log and rendering the sampled boards on the calling
+//! thread while a second one scales and counts them, then the encode) and its size; then the
+//! same work in its parts on one thread, with the CPU time they took in all, which a loaded
+//! machine does not inflate as it does the wall clock. `cargo bench --bench replay` prints one
+//! markdown row per game (medians over `REPLAY_BENCH_SAMPLES`, default 5); BENCHMARKS.md
+//! records them. For comparison on the same run and the same boards,
+//! the scaling and encode before issue 38 item 5 (image's triangle filter, then image's GIF
+//! encoder with a NeuQuant palette per whole frame). "runs held" is what the animation keeps
+//! of its frames until the encode (the boards themselves are dropped as they come).
 //! `REPLAY_BENCH_DUMP=dir` writes each GIF to `dir/<game>.gif` and some of its frames, as the
 //! decoder composites them, to `dir/<game>-<frame>.png`.
 
@@ -12,9 +17,10 @@ use std::time::{Duration, Instant};
 use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx, Seat};
 use croupier::i18n::Lang;
-use croupier::render::anim::{MAX_FRAMES, MAX_WIDTH};
-use croupier::service::replay_frames;
+use croupier::render::anim::{sample_steps, Animation, MAX_FRAMES, MAX_WIDTH};
+use croupier::service::replay_gif;
 use image::codecs::gif::{GifEncoder, Repeat};
+use image::imageops::FilterType;
 use image::{AnimationDecoder, Delay, Frame, RgbaImage};
 
 /// Each game at its largest table: label, game, seats, options as `key=value`.
@@ -75,10 +81,11 @@ fn main() {
          median of {samples}"
     );
     println!(
-        "| game | options | turns | frames | render + scale | encode | total | bytes \
-         | encode before | bytes before |"
+        "| game | options | turns | frames | total (`replay_gif`) | CPU time (one thread) | bytes \
+         | replay + render | scale + count | encode | runs held | scale before | encode before \
+         | bytes before |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for &(label, kind, seats, options) in CASES {
         let (log, ends) = play(start(kind, seats, options), 5_000);
         let ctx = RenderCtx {
@@ -87,34 +94,70 @@ fn main() {
             stopped: false,
             number: None,
         };
-        let (mut renders, mut encodes, mut totals, mut olds) = (vec![], vec![], vec![], vec![]);
+        let mut t = Times::default();
         let (mut gif, mut old) = (Vec::new(), Vec::new());
-        let mut frames = Vec::new();
+        let (mut frames, mut held) = (0, 0);
         for _ in 0..samples.max(1) {
-            let first = start(kind, seats, options);
-            let t = Instant::now();
-            frames = replay_frames(first, &log, &ends, &ctx).expect("frames");
-            let rendered = t.elapsed();
-            gif = croupier::render::anim::encode_gif(&frames).expect("a GIF");
-            let total = t.elapsed();
-            renders.push(rendered);
-            encodes.push(total - rendered);
-            totals.push(total);
-            let t = Instant::now();
-            old = encode_before(&frames);
-            olds.push(t.elapsed());
+            // The whole, as the result's replay is built.
+            let clock = Instant::now();
+            gif = replay_gif(start(kind, seats, options), &log, &ends, &ctx).expect("a GIF");
+            t.total.push(clock.elapsed());
+            // The same work in its parts, and the old scaling and encode of the same boards.
+            let mut game = start(kind, seats, options);
+            let mut anim = Animation::new();
+            let (mut render, mut push, mut scale) =
+                (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+            // The CPU time of the same work done on this one thread.
+            let mut cpu = Duration::ZERO;
+            let mut scaled: Vec<RgbaImage> = Vec::new();
+            let mut played = 0;
+            for step in sample_steps(ends.len(), MAX_FRAMES) {
+                let (clock, on_cpu) = (Instant::now(), cpu_time());
+                let upto = if step == 0 { 0 } else { ends[step - 1] };
+                for (seat, n) in &log[played..upto] {
+                    game.apply_notation(*seat, n).expect("replays");
+                }
+                played = upto;
+                let board = game.render_public(&ctx);
+                render += clock.elapsed();
+                let clock = Instant::now();
+                anim.push(&board);
+                push += clock.elapsed();
+                cpu += cpu_time().saturating_sub(on_cpu);
+                let clock = Instant::now();
+                scaled.push(scale_before(&board));
+                scale += clock.elapsed();
+            }
+            frames = anim.len();
+            held = anim.held_bytes();
+            let (clock, on_cpu) = (Instant::now(), cpu_time());
+            let again = anim.encode().expect("a GIF");
+            t.encode.push(clock.elapsed());
+            t.cpu.push(cpu + cpu_time().saturating_sub(on_cpu));
+            assert_eq!(again, gif, "the parts make the same GIF");
+            t.render.push(render);
+            t.push.push(push);
+            t.scale_before.push(scale);
+            let clock = Instant::now();
+            old = encode_before(&scaled);
+            t.encode_before.push(clock.elapsed());
         }
         println!(
-            "| {} | {} | {} | {} | {:.0} ms | {:.0} ms | {:.0} ms | {} KB | {:.0} ms | {} KB |",
+            "| {} | {} | {} | {} | {:.0} ms | {:.0} ms | {} KB | {:.0} ms | {:.0} ms | {:.0} ms \
+             | {} KB | {:.0} ms | {:.0} ms | {} KB |",
             label,
             log.len(),
             ends.len(),
-            frames.len(),
-            ms(&mut renders),
-            ms(&mut encodes),
-            ms(&mut totals),
+            frames,
+            ms(&mut t.total),
+            ms(&mut t.cpu),
             gif.len() / 1024,
-            ms(&mut olds),
+            ms(&mut t.render),
+            ms(&mut t.push),
+            ms(&mut t.encode),
+            held / 1024,
+            ms(&mut t.scale_before),
+            ms(&mut t.encode_before),
             old.len() / 1024,
         );
         if let Some(dir) = &dump {
@@ -125,7 +168,7 @@ fn main() {
                 .into_frames()
                 .collect_frames()
                 .expect("frames");
-            assert_eq!(decoded.len(), frames.len(), "every frame decodes");
+            assert_eq!(decoded.len(), frames, "every frame decodes");
             let n = decoded.len();
             for i in [0, 1, n / 2, n.saturating_sub(1)] {
                 if let Some(f) = decoded.get(i) {
@@ -134,6 +177,38 @@ fn main() {
             }
         }
     }
+}
+
+/// The time this thread has run on a CPU (Linux: `/proc/thread-self/schedstat`, nanoseconds),
+/// which a loaded machine does not inflate as it does the wall clock; zero elsewhere.
+fn cpu_time() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map_or(Duration::ZERO, Duration::from_nanos)
+}
+
+#[derive(Default)]
+struct Times {
+    total: Vec<Duration>,
+    cpu: Vec<Duration>,
+    render: Vec<Duration>,
+    push: Vec<Duration>,
+    encode: Vec<Duration>,
+    scale_before: Vec<Duration>,
+    encode_before: Vec<Duration>,
+}
+
+/// The scaling before issue 38 item 5, for comparison: image's triangle filter to
+/// [`MAX_WIDTH`] wide.
+fn scale_before(board: &RgbaImage) -> RgbaImage {
+    let (w, h) = board.dimensions();
+    if w <= MAX_WIDTH {
+        return board.clone();
+    }
+    let nh =
+        u32::try_from((u64::from(h) * u64::from(MAX_WIDTH) / u64::from(w)).max(1)).unwrap_or(1);
+    image::imageops::resize(board, MAX_WIDTH, nh, FilterType::Triangle)
 }
 
 /// The median of some durations, in milliseconds.

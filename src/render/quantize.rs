@@ -17,6 +17,10 @@
 //! 3. each colour maps to its own slot if kept, else to the slot nearest its box's mean.
 //!
 //! Deterministic: the same image gives the same palette and bytes (leak twins stay identical).
+//!
+//! [`Census`] does the same for many images and one palette (the replay GIF's frames): each
+//! image's colours are counted as it comes and the image is kept only as its runs until the
+//! palette is chosen from all the counts.
 
 use image::RgbaImage;
 
@@ -52,130 +56,246 @@ pub fn quantize_all(imgs: &[RgbaImage], colours: usize) -> Indexed {
 }
 
 fn reduce(imgs: &[&RgbaImage], colours: usize) -> Indexed {
-    let colours = colours.clamp(2, 256);
     let pixels: usize = imgs.iter().map(|img| img.as_raw().len() / 4).sum();
-    // Pass 1: the images as runs of one colour, each colour numbered as first seen and counted.
-    let mut table = ColourTable::with_capacity(4096);
-    let mut seen: Vec<u32> = Vec::new();
-    let mut counts: Vec<u32> = Vec::new();
-    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(pixels / 8);
-    for img in imgs {
-        for_each_run(img.as_raw(), |colour, run| {
-            let id = table.id_of(colour, seen.len() as u32);
-            if id as usize == seen.len() {
-                seen.push(colour);
-                counts.push(0);
-            }
-            counts[id as usize] += run;
-            runs.push((id, run));
-        });
-    }
-
-    // Most used first; ties by colour, so the order never depends on the table's layout.
-    let mut order: Vec<u32> = (0..seen.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| {
-        let (a, b) = (a as usize, b as usize);
-        counts[b].cmp(&counts[a]).then(seen[a].cmp(&seen[b]))
-    });
-
-    let mut palette: Vec<u32> = Vec::with_capacity(colours);
-    let mut slot_of = vec![0u8; seen.len()];
-    let exact = seen.len() <= colours;
-    if exact {
-        for (slot, &id) in order.iter().enumerate() {
-            palette.push(seen[id as usize]);
-            slot_of[id as usize] = slot as u8;
-        }
-    } else {
-        let kept_limit = colours.saturating_sub(EDGE_SLOTS).max(1);
-        let kept = order
-            .iter()
-            .take(kept_limit)
-            .take_while(|&&id| counts[id as usize] >= PROMINENT)
-            .count();
-        let mut boxes = vec![BoxStats::default(); 1 << 15];
-        for (i, &id) in order.iter().enumerate() {
-            let (colour, count) = (seen[id as usize], counts[id as usize]);
-            if i < kept {
-                slot_of[id as usize] = i as u8;
-                palette.push(colour);
-            } else {
-                boxes[box_of(colour)].add(colour, count);
-            }
-        }
-        let used: Vec<usize> = (0..boxes.len()).filter(|&b| boxes[b].count > 0).collect();
-        // Box means and distances as plain f32 columns, so the loops below run four boxes at
-        // a time (every value is an integer under 2^24: exact in f32, the same on every run).
-        let column = |c: usize| -> Vec<f32> {
-            used.iter()
-                .map(|&b| split(boxes[b].mean())[c] as f32)
-                .collect()
-        };
-        let means = [column(0), column(1), column(2)];
-        let weight: Vec<f32> = used.iter().map(|&b| boxes[b].count as f32).collect();
-        // Farthest-first by weight: each free slot goes to the box whose pixels the palette so
-        // far serves worst (pixel count × squared distance to the nearest slot), so edge
-        // colours between every pair of fills get a slot, not only the most common pair's.
-        let mut distance = vec![f32::MAX; used.len()];
-        let mut nearest_slot = vec![0u32; used.len()];
-        for (slot, &c) in palette.iter().enumerate() {
-            serve(
-                slot as u32,
-                split(c),
-                &means,
-                &mut distance,
-                &mut nearest_slot,
-            );
-        }
-        while palette.len() < colours {
-            let mut worst = (0.0f32, usize::MAX);
-            for (k, (w, d)) in weight.iter().zip(&distance).enumerate() {
-                let score = w * d.min(16_777_216.0);
-                if score > worst.0 {
-                    worst = (score, k);
-                }
-            }
-            let k = worst.1;
-            if k == usize::MAX {
-                break;
-            }
-            let colour = boxes[used[k]].mean();
-            serve(
-                palette.len() as u32,
-                split(colour),
-                &means,
-                &mut distance,
-                &mut nearest_slot,
-            );
-            palette.push(colour);
-        }
-        let mut nearest_of_box = vec![0u8; boxes.len()];
-        for (k, &b) in used.iter().enumerate() {
-            nearest_of_box[b] = nearest_slot[k] as u8;
-        }
-        // The kept colours are a prefix of `order` (most used first).
-        for &id in &order[kept..] {
-            slot_of[id as usize] = nearest_of_box[box_of(seen[id as usize])];
-        }
-    }
-
-    // Pass 2: each run in its slot.
+    let mut census = Census::new();
+    let runs: Vec<Runs> = imgs.iter().map(|img| census.add(img)).collect();
+    let palette = census.palette(colours);
     let mut indices = Vec::with_capacity(pixels);
-    for &(id, run) in &runs {
-        indices.extend(std::iter::repeat_n(slot_of[id as usize], run as usize));
+    for r in &runs {
+        palette.extend_indices(r, &mut indices);
     }
     Indexed {
         width: imgs.first().map_or(0, |img| img.width()),
         height: imgs.iter().map(|img| img.height()).sum(),
-        palette: palette
-            .iter()
-            .map(|&c| {
-                let [r, g, b] = split(c);
-                [r as u8, g as u8, b as u8]
-            })
-            .collect(),
+        palette: palette.colours,
         indices,
-        exact,
+        exact: palette.exact,
+    }
+}
+
+/// The colours of images given one at a time (the frames of an animation), counted for one
+/// palette of them all, each image kept meanwhile as its runs of equal colour ([`Runs`]):
+/// on a board a few times smaller than its pixels, and mapped to the palette without looking
+/// a colour up again.
+pub struct Census {
+    table: ColourTable,
+    /// Each colour number's colour (`r | g << 8 | b << 16`) and pixel count.
+    seen: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+/// An image as runs of equal colour in raster order: (colour number in its [`Census`], length).
+pub struct Runs {
+    pub width: u32,
+    pub height: u32,
+    runs: Vec<(u32, u32)>,
+}
+
+impl Runs {
+    /// Bytes held for the runs.
+    pub fn bytes(&self) -> usize {
+        self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
+    }
+
+    /// The colour number of the pixel at the bottom left (the image must not be empty).
+    pub fn bottom_left(&self) -> Option<u32> {
+        let mut at = u64::from(self.width) * u64::from(self.height.checked_sub(1)?);
+        for &(id, n) in &self.runs {
+            if at < u64::from(n) {
+                return Some(id);
+            }
+            at -= u64::from(n);
+        }
+        None
+    }
+}
+
+impl Default for Census {
+    fn default() -> Self {
+        Census::new()
+    }
+}
+
+impl Census {
+    pub fn new() -> Self {
+        Census {
+            table: ColourTable::with_capacity(4096),
+            seen: Vec::new(),
+            counts: Vec::new(),
+        }
+    }
+
+    /// Counts an opaque image's colours (alpha is ignored) and returns it as runs.
+    pub fn add(&mut self, img: &RgbaImage) -> Runs {
+        let mut runs: Vec<(u32, u32)> = Vec::with_capacity(img.as_raw().len() / 32);
+        for_each_run(img.as_raw(), |colour, run| {
+            let id = self.number(colour);
+            self.counts[id as usize] += run;
+            runs.push((id, run));
+        });
+        Runs {
+            width: img.width(),
+            height: img.height(),
+            runs,
+        }
+    }
+
+    /// Counts `n` more pixels of colour number `id` (padding drawn in a colour already seen).
+    pub fn count(&mut self, id: u32, n: u32) {
+        if let Some(c) = self.counts.get_mut(id as usize) {
+            *c = c.saturating_add(n);
+        }
+    }
+
+    /// How many different colours were seen.
+    pub fn colours(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// The number of a colour (alpha is ignored), numbering it if it was not seen (with no
+    /// pixel counted).
+    pub fn number_of(&mut self, colour: image::Rgba<u8>) -> u32 {
+        let [r, g, b, _] = colour.0;
+        self.number(u32::from_le_bytes([r, g, b, 0]))
+    }
+
+    fn number(&mut self, colour: u32) -> u32 {
+        let id = self.table.id_of(colour, self.seen.len() as u32);
+        if id as usize == self.seen.len() {
+            self.seen.push(colour);
+            self.counts.push(0);
+        }
+        id
+    }
+
+    /// One palette of at most `colours` (2 to 256) for every pixel counted so far.
+    pub fn palette(&self, colours: usize) -> Palette {
+        let (seen, counts) = (&self.seen, &self.counts);
+        let colours = colours.clamp(2, 256);
+        // Most used first; ties by colour, so the order never depends on the table's layout
+        // (nor on the order the colours were first seen in).
+        let mut order: Vec<u32> = (0..seen.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            let (a, b) = (a as usize, b as usize);
+            counts[b].cmp(&counts[a]).then(seen[a].cmp(&seen[b]))
+        });
+
+        let mut palette: Vec<u32> = Vec::with_capacity(colours);
+        let mut slot_of = vec![0u8; seen.len()];
+        let exact = seen.len() <= colours;
+        if exact {
+            for (slot, &id) in order.iter().enumerate() {
+                palette.push(seen[id as usize]);
+                slot_of[id as usize] = slot as u8;
+            }
+        } else {
+            let kept_limit = colours.saturating_sub(EDGE_SLOTS).max(1);
+            let kept = order
+                .iter()
+                .take(kept_limit)
+                .take_while(|&&id| counts[id as usize] >= PROMINENT)
+                .count();
+            let mut boxes = vec![BoxStats::default(); 1 << 15];
+            for (i, &id) in order.iter().enumerate() {
+                let (colour, count) = (seen[id as usize], counts[id as usize]);
+                if i < kept {
+                    slot_of[id as usize] = i as u8;
+                    palette.push(colour);
+                } else {
+                    boxes[box_of(colour)].add(colour, count);
+                }
+            }
+            let used: Vec<usize> = (0..boxes.len()).filter(|&b| boxes[b].count > 0).collect();
+            // Box means and distances as plain f32 columns, so the loops below run four boxes
+            // at a time (every value is an integer under 2^24: exact in f32, the same on every
+            // run).
+            let column = |c: usize| -> Vec<f32> {
+                used.iter()
+                    .map(|&b| split(boxes[b].mean())[c] as f32)
+                    .collect()
+            };
+            let means = [column(0), column(1), column(2)];
+            let weight: Vec<f32> = used.iter().map(|&b| boxes[b].count as f32).collect();
+            // Farthest-first by weight: each free slot goes to the box whose pixels the
+            // palette so far serves worst (pixel count × squared distance to the nearest
+            // slot), so edge colours between every pair of fills get a slot, not only the
+            // most common pair's.
+            let mut distance = vec![f32::MAX; used.len()];
+            let mut nearest_slot = vec![0u32; used.len()];
+            for (slot, &c) in palette.iter().enumerate() {
+                serve(
+                    slot as u32,
+                    split(c),
+                    &means,
+                    &mut distance,
+                    &mut nearest_slot,
+                );
+            }
+            while palette.len() < colours {
+                let mut worst = (0.0f32, usize::MAX);
+                for (k, (w, d)) in weight.iter().zip(&distance).enumerate() {
+                    let score = w * d.min(16_777_216.0);
+                    if score > worst.0 {
+                        worst = (score, k);
+                    }
+                }
+                let k = worst.1;
+                if k == usize::MAX {
+                    break;
+                }
+                let colour = boxes[used[k]].mean();
+                serve(
+                    palette.len() as u32,
+                    split(colour),
+                    &means,
+                    &mut distance,
+                    &mut nearest_slot,
+                );
+                palette.push(colour);
+            }
+            let mut nearest_of_box = vec![0u8; boxes.len()];
+            for (k, &b) in used.iter().enumerate() {
+                nearest_of_box[b] = nearest_slot[k] as u8;
+            }
+            // The kept colours are a prefix of `order` (most used first).
+            for &id in &order[kept..] {
+                slot_of[id as usize] = nearest_of_box[box_of(seen[id as usize])];
+            }
+        }
+        Palette {
+            colours: palette
+                .iter()
+                .map(|&c| {
+                    let [r, g, b] = split(c);
+                    [r as u8, g as u8, b as u8]
+                })
+                .collect(),
+            slot_of,
+            exact,
+        }
+    }
+}
+
+/// The palette a [`Census`] chose, and each counted colour's slot in it.
+pub struct Palette {
+    /// RGB triples, at most 256.
+    pub colours: Vec<[u8; 3]>,
+    slot_of: Vec<u8>,
+    /// Whether every colour counted has its own slot.
+    pub exact: bool,
+}
+
+impl Palette {
+    /// The slot of colour number `id` of the census.
+    pub fn slot(&self, id: u32) -> u8 {
+        self.slot_of.get(id as usize).copied().unwrap_or(0)
+    }
+
+    /// Appends the image's pixels as palette slots to `out`, row by row.
+    pub fn extend_indices(&self, image: &Runs, out: &mut Vec<u8>) {
+        for &(id, run) in &image.runs {
+            out.extend(std::iter::repeat_n(self.slot(id), run as usize));
+        }
     }
 }
 

@@ -232,6 +232,8 @@ pub(crate) fn imagine(
         setup_log: Vec::new(),
         final_scores: None,
         outcome: None,
+        last: public.last.iter().cloned().collect(),
+        records_last: true,
     })
 }
 

@@ -242,6 +242,8 @@ impl Game for SpaceLab {
             final_scores: None,
             outcome: None,
             setup_log: Vec::new(),
+            last: Vec::new(),
+            records_last: true,
         };
         if !choose {
             // Setup plays on by itself (the first turn's Reveal): its events are reported
@@ -574,9 +576,14 @@ impl Game for SpaceLab {
     }
 
     /// `trigger_ends_turn` defaulted to `true` until issue 25: a stored game keeps the value
-    /// it was set up with (every state records it), whatever today's default.
+    /// it was set up with (every state records it), whatever today's default. A game stored
+    /// before issue 38 does not record its last turns (its snapshots stay as they were).
     fn keep_rules_of(&mut self, stored: &SpaceLab) {
         self.opts.trigger_ends_turn = stored.opts.trigger_ends_turn;
+        if !stored.records_last {
+            self.records_last = false;
+            self.last.clear();
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 use image::{Rgba, RgbaImage};
 
 use super::cards::LabEffect;
-use super::state::{Agency, Row};
+use super::state::{Agency, LastTurn, Row};
 use super::view::{
     bottom_short, card_name, effect_long, effect_short, project_name, scoring_text, CardView,
     FinalView, ObjectiveView, PrivateView, PublicView, StationView, TileView,
@@ -506,6 +506,134 @@ fn station(
             }
         }
     }
+    if let Some(last) = v.last.as_ref().filter(|l| l.seat == seat) {
+        last_marks(img, v, last, &cell);
+    }
+}
+
+/// The latest turn's marks on its station: a ring around each card it placed and each
+/// objective it validated (all three capsules once arranged), and in the grid's free top-left
+/// corner what it took into the hand (agency and count) or that it passed.
+fn last_marks(
+    img: &mut RgbaImage,
+    v: &PublicView,
+    last: &LastTurn,
+    cell: &dyn Fn(i32, i32) -> (f32, f32),
+) {
+    let ring = |img: &mut RgbaImage, (x, y): (f32, f32), r: f32| {
+        rect(img, (x, y, CELL_W, CELL_H), r, CLEAR, Some((LAST, 4.0)));
+    };
+    for &i in &last.placed {
+        if let Some(g) = v.slots.get(usize::from(i)) {
+            ring(img, cell(g.grid.0, g.grid.1), 8.0);
+        }
+    }
+    let capsules: Vec<usize> = if last.arranged {
+        (0..v.capsule_colours.len()).collect()
+    } else {
+        last.validated.iter().map(|&c| usize::from(c)).collect()
+    };
+    for c in capsules {
+        let col = 2 * i32::try_from(c).unwrap_or(0) + 1;
+        ring(img, cell(col, 1), 20.0);
+    }
+    let (x, y) = cell(0, 0);
+    let (x, y, w, h) = (x + 6.0, y + 8.0, CELL_W - 12.0, CELL_H - 16.0);
+    if let Some((agency, n, _)) = last.took {
+        let fill = agency_colour(agency);
+        rect(img, (x, y, w, h), 10.0, fill, Some((LAST, 4.0)));
+        let ink = ink_on(fill);
+        text_c(
+            img,
+            Weight::Bold,
+            30.0,
+            ink,
+            x + w / 2.0,
+            y + 8.0,
+            &format!("+{n}"),
+        );
+        text_c(
+            img,
+            Weight::Bold,
+            18.0,
+            ink,
+            x + w / 2.0,
+            y + 44.0,
+            agency.letter(),
+        );
+    } else if last.passed {
+        rect(img, (x, y, w, h), 10.0, BG, Some((LAST, 4.0)));
+        text_c(img, Weight::Bold, 30.0, LAST, x + w / 2.0, y + 14.0, "–");
+    }
+}
+
+/// The latest turn's mark (rings and the taken cards' badge): white on the dark board.
+const LAST: Rgba<u8> = WHITE;
+/// A fill that draws nothing (outline-only boxes).
+const CLEAR: Rgba<u8> = Rgba([0, 0, 0, 0]);
+
+/// What the latest turn did, in words, for the header ("Last: …"); empty before the first.
+fn last_line(v: &PublicView, ctx: &RenderCtx) -> String {
+    let Some(last) = &v.last else {
+        return String::new();
+    };
+    let name = ctx.name(last.seat);
+    let mut parts = Vec::new();
+    if let Some((agency, n, centre)) = last.took {
+        let key = if centre {
+            "last_recruited"
+        } else {
+            "last_took"
+        };
+        parts.push(trw(
+            ctx,
+            key,
+            &[
+                ("name", name.clone()),
+                ("agency", agency.letter().to_string()),
+                ("n", n.to_string()),
+            ],
+        ));
+    }
+    if !last.placed.is_empty() {
+        let station = v.stations.get(last.seat.index());
+        let list: Vec<String> = last
+            .placed
+            .iter()
+            .map(|&i| {
+                let i = usize::from(i);
+                let slot = v.slots.get(i).map_or("?", |g| g.id.as_str());
+                let card = station
+                    .and_then(|st| st.slots.get(i)?.as_ref())
+                    .map_or("?", |c| c.id.as_str());
+                format!("{card} → {slot}")
+            })
+            .collect();
+        parts.push(trw(
+            ctx,
+            "last_placed",
+            &[("name", name.clone()), ("list", list.join(", "))],
+        ));
+    }
+    if !last.validated.is_empty() {
+        let list: Vec<String> = last
+            .validated
+            .iter()
+            .map(|c| format!("c{}", c + 1))
+            .collect();
+        parts.push(trw(ctx, "last_validated", &[("list", list.join(", "))]));
+    }
+    if last.passed {
+        parts.push(trw(ctx, "last_passed", &[("name", name.clone())]));
+    }
+    if last.arranged {
+        parts.push(trw(ctx, "last_arranged", &[("name", name.clone())]));
+    }
+    if parts.is_empty() {
+        // An action chosen and nothing shown yet (cards revealed, nothing taken so far).
+        return String::new();
+    }
+    parts.join(" · ")
 }
 
 fn pile(img: &mut RgbaImage, x: f32, y: f32, colour: &str, index: usize, tiles: &[TileView]) {
@@ -807,6 +935,15 @@ fn legend<'a>(ctx: &RenderCtx, over: bool) -> Vec<LegendEntry<'a>> {
     entries.push(LegendEntry::new(tr(ctx, "legend_bonus"), |img, c| {
         star(img, c, 11.0, INK);
     }));
+    entries.push(LegendEntry::new(tr(ctx, "legend_last"), |img, c| {
+        rect(
+            img,
+            (c.x - 13.0, c.y - 11.0, 26.0, 22.0),
+            5.0,
+            agency_colour(Agency::Blue),
+            Some((LAST, 3.0)),
+        );
+    }));
     if !over {
         entries.push(LegendEntry::wide(
             tr(ctx, "legend_codes"),
@@ -827,6 +964,10 @@ fn board_frame<'a>(v: &PublicView, ctx: &RenderCtx, seats: &[(Rgba<u8>, char)]) 
         let names: Vec<String> = still.iter().map(|&s| ctx.name(s)).collect();
         let line = trw(ctx, "final_round", &[("seats", names.join(", "))]);
         subtitle = format!("{subtitle} · {line}");
+    }
+    let last = last_line(v, ctx);
+    if !last.is_empty() {
+        subtitle = format!("{subtitle} · {last}");
     }
     let status = match (&v.finals, to_act) {
         (Some(f), _) => final_status(f, ctx, seats),
@@ -1350,4 +1491,130 @@ pub fn zoom_regions(v: &PublicView, ctx: &RenderCtx, viewer: Option<Seat>) -> Ve
         h,
     ));
     parts
+}
+
+#[cfg(test)]
+mod last_move {
+    use super::*;
+    use crate::engine::{AnyGame, GameKind, GameOptions, GameRng};
+    use crate::games::spacelab::SpaceLab;
+    use crate::i18n::Lang;
+
+    fn public(g: &dyn AnyGame) -> PublicView {
+        let lab = g.as_any().downcast_ref::<SpaceLab>().expect("Space Lab");
+        lab.build_public()
+    }
+
+    /// The top-left pixel inside cell (`col`, `row`) of station `i` on the composed board,
+    /// two pixels in from its left edge, halfway down (on a ring, in its middle).
+    fn ring_pixel(
+        img: &RgbaImage,
+        v: &PublicView,
+        ctx: &RenderCtx,
+        i: usize,
+        col: i32,
+        row: i32,
+    ) -> Rgba<u8> {
+        let off = frame::board_offset(&board_frame(v, ctx, &seat_marks(v, ctx)), WIDTH).1 as f32;
+        let x = 10.0 + (i % 2) as f32 * (STATION_W + 8.0) + 11.0;
+        let y = off + HEADER_H + top_h(v) + (i / 2) as f32 * (STATION_H + 8.0) + 48.0;
+        let (cx, cy) = (
+            x + col as f32 * (CELL_W + 2.0),
+            y + row as f32 * (CELL_H + 2.0),
+        );
+        *img.get_pixel((cx + 2.0) as u32, (cy + CELL_H / 2.0) as u32)
+    }
+
+    /// Through whole seeded games: every card a seat puts in a slot and every objective it
+    /// validates is in the board's last move, ringed on its station and named in the header,
+    /// cards taken are counted by agency, and an action just chosen keeps the turn before
+    /// marked.
+    #[test]
+    fn the_last_move_is_ringed_and_said() {
+        let mut rendered = 0;
+        for seed in [3, 8] {
+            let mut g = GameKind::SpaceLab
+                .setup(&GameOptions::new(), 3, seed)
+                .expect("setup");
+            let ctx = RenderCtx {
+                lang: Lang::En,
+                names: vec!["Ada".into(), "Bruno".into(), "Chloé".into()],
+                stopped: false,
+                number: None,
+            };
+            let mut rng = GameRng::seed_from_u64(seed);
+            let mut before = public(g.as_ref());
+            while let Some(p) = g.prompt() {
+                let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+                g.apply_notation(p.seat, &pick).expect("applies");
+                let v = public(g.as_ref());
+                let s = p.seat.index();
+                let (st0, st1) = (&before.stations[s], &v.stations[s]);
+                let filled: Vec<u8> = (0..st1.slots.len())
+                    .filter(|&i| st0.slots[i].is_none() && st1.slots[i].is_some())
+                    .map(|i| i as u8)
+                    .collect();
+                let validated: Vec<u8> = (0..st1.validated.len())
+                    .filter(|&c| st0.validated[c].is_none() && st1.validated[c].is_some())
+                    .map(|c| c as u8)
+                    .collect();
+                let last = v.last.clone();
+                // The seat's own record (a turn the engine then started by itself for the
+                // next seat may be the one shown, if it did something).
+                let lab = g.as_any().downcast_ref::<SpaceLab>().expect("Space Lab");
+                let own = lab.last.iter().rev().find(|l| l.seat == p.seat);
+                if !filled.is_empty() || !validated.is_empty() {
+                    let l = own.expect("a record of the turn");
+                    assert!(filled.iter().all(|i| l.placed.contains(i)), "{pick}: {l:?}");
+                    assert!(validated.iter().all(|c| l.validated.contains(c)), "{pick}");
+                    let shown = last.as_ref().expect("a last move");
+                    assert!(shown.seat == p.seat || shown == lab.last.last().expect("latest"));
+                }
+                if let Some(a) = pick.strip_prefix("take ") {
+                    let l = own.expect("a record of the turn");
+                    let (agency, n, _) = l.took.expect("cards taken");
+                    assert_eq!(agency.id(), a);
+                    assert_eq!(usize::from(n), st1.hand - st0.hand, "{pick}");
+                }
+                if ["reveal", "recruit", "place"].contains(&pick.as_str()) {
+                    let still = last.as_ref().is_some_and(|l| {
+                        l.seat != p.seat || !l.placed.is_empty() || l.took.is_some()
+                    });
+                    assert!(
+                        before.last.is_none() || still,
+                        "{pick}: the turn before stays"
+                    );
+                }
+                let line = board_frame(&v, &ctx, &seat_marks(&v, &ctx)).subtitle;
+                match &last {
+                    Some(l) if l.shows() => {
+                        assert!(
+                            line.contains(&format!("Last: {}", ctx.name(l.seat))),
+                            "{line}"
+                        )
+                    }
+                    _ => assert!(!line.contains("Last:"), "{line}"),
+                }
+                if let Some(l) = last
+                    .as_ref()
+                    .filter(|l| !l.placed.is_empty() && rendered < 8)
+                {
+                    if before.last.as_ref() != Some(l) {
+                        rendered += 1;
+                        let img = render_public(&v, &ctx);
+                        let st = &v.stations[l.seat.index()];
+                        for &i in &l.placed {
+                            let g = &v.slots[usize::from(i)];
+                            let card = st.slots[usize::from(i)].as_ref().expect("placed");
+                            assert!(line.contains(&format!("{} → {}", card.id, g.id)), "{line}");
+                            let px = ring_pixel(&img, &v, &ctx, l.seat.index(), g.grid.0, g.grid.1);
+                            assert_eq!(px, LAST, "slot {} of seat {}", g.id, l.seat.index());
+                        }
+                    }
+                }
+                before = v;
+            }
+        }
+        assert!(rendered >= 4, "placements looked at: {rendered}");
+    }
 }

@@ -260,6 +260,51 @@ impl Breakdown {
     }
 }
 
+/// What a turn did in public, for the board to show (issue 38: a phone player finds the last
+/// move at a glance). Filled from the turn's events as they happen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastTurn {
+    pub seat: Seat,
+    /// Lab cards taken into the hand: their agency, how many, and whether from the Centre
+    /// (Recruit) or from the revealed cards (Reveal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub took: Option<(Agency, u8, bool)>,
+    /// Slots filled, in order (the data file's slot indices; the cards stay in them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub placed: Vec<u8>,
+    /// Capsules whose objective was validated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub validated: Vec<u8>,
+    /// The seat had no legal action.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub passed: bool,
+    /// The seat put its objective tiles on its capsules.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub arranged: bool,
+}
+
+impl LastTurn {
+    /// Whether the turn did anything the board shows yet (an action just chosen has not).
+    pub fn shows(&self) -> bool {
+        self.took.is_some()
+            || !self.placed.is_empty()
+            || !self.validated.is_empty()
+            || self.passed
+            || self.arranged
+    }
+
+    pub(crate) fn new(seat: Seat) -> Self {
+        LastTurn {
+            seat,
+            took: None,
+            placed: Vec::new(),
+            validated: Vec::new(),
+            passed: false,
+            arranged: false,
+        }
+    }
+}
+
 /// The whole game state. Plain data; serialized as is. Card, tile and project numbers are
 /// indices into the data file's tables.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -294,4 +339,12 @@ pub struct SpaceLab {
     /// Reveal), for the first board's log; dropped by the first option played.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) setup_log: Vec<super::moves::Event>,
+    /// What the latest two turns did in public, the older first: the board marks the latest
+    /// that shows something, so the turn before stays marked until the new one does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) last: Vec<LastTurn>,
+    /// Whether the game keeps `last`: games set up since issue 38 do; a game stored before
+    /// keeps its snapshots as they were, byte for byte (`Game::keep_rules_of`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) records_last: bool,
 }

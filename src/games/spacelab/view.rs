@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::cards::{BottomEffect, Data, LabEffect, ProjectScoring};
-use super::state::{Agency, Breakdown, Opts, Phase, Row, Source, SpaceLab, Specialty};
+use super::state::{Agency, Breakdown, LastTurn, Opts, Phase, Row, Source, SpaceLab, Specialty};
 use crate::engine::{RenderCtx, Seat};
 use crate::i18n::{Lang, Text};
 
@@ -102,6 +102,8 @@ pub struct PublicView {
     pub placed_this_action: u8,
     /// The seat whose station triggered the end, once triggered.
     pub end_trigger: Option<Seat>,
+    /// What the latest turn that did something public did (the board marks it).
+    pub last: Option<LastTurn>,
 }
 
 /// A card in the private hand.
@@ -298,6 +300,7 @@ impl SpaceLab {
             rules: self.opts,
             placed_this_action: self.player(self.current).placed_this_action,
             end_trigger: self.end.as_ref().map(|e| e.trigger),
+            last: self.last.iter().rev().find(|l| l.shows()).cloned(),
         }
     }
 

@@ -12,8 +12,8 @@ use crate::engine::rng::SliceDraw;
 use super::cards::{data, BottomEffect, Data, LabEffect, ProjectScoring};
 use super::moves::{Action, BonusKind, EndReason, Event};
 use super::state::{
-    Agency, Breakdown, EndState, FinalRound, Phase, Player, Resolving, Row, Source, SpaceLab,
-    Specialty, CAPSULES, SLOTS,
+    Agency, Breakdown, EndState, FinalRound, LastTurn, Phase, Player, Resolving, Row, Source,
+    SpaceLab, Specialty, CAPSULES, SLOTS,
 };
 use crate::engine::{Applied, Forced, Outcome, Seat};
 
@@ -129,10 +129,59 @@ impl SpaceLab {
         self.last_auto.clear();
         self.setup_log.clear();
         self.exec(*action, false, &mut ctx);
+        self.note_last(&ctx.events);
         Ok(Applied {
             events: ctx.events,
             barrier: ctx.barrier,
         })
+    }
+
+    /// Keeps what the latest turns did in public ([`LastTurn`]), from an option's events: a
+    /// chosen action (or a pass, or arranged objectives) starts a turn's record, the cards
+    /// taken, placed and the objectives validated add to it. The turn before is kept too.
+    fn note_last(&mut self, events: &[Event]) {
+        if !self.records_last {
+            return;
+        }
+        for e in events {
+            let fresh = match e {
+                Event::ActionChosen { seat, .. } => Some(LastTurn::new(*seat)),
+                Event::TurnPassed { seat } => Some(LastTurn {
+                    passed: true,
+                    ..LastTurn::new(*seat)
+                }),
+                Event::ObjectivesArranged { seat, .. } => Some(LastTurn {
+                    arranged: true,
+                    ..LastTurn::new(*seat)
+                }),
+                _ => None,
+            };
+            if let Some(turn) = fresh {
+                if self.last.len() >= 2 {
+                    self.last.remove(0);
+                }
+                self.last.push(turn);
+                continue;
+            }
+            let Some(last) = self.last.last_mut() else {
+                continue;
+            };
+            match e {
+                Event::LabsTaken { seat, agency, ids } if *seat == last.seat => {
+                    last.took = Some((*agency, u8_of(ids.len()), false));
+                }
+                Event::Recruited { seat, agency, ids } if *seat == last.seat => {
+                    last.took = Some((*agency, u8_of(ids.len()), true));
+                }
+                Event::LabPlaced { seat, slot, .. } if *seat == last.seat => {
+                    last.placed.push(*slot);
+                }
+                Event::ObjectiveValidated { seat, capsule, .. } if *seat == last.seat => {
+                    last.validated.push(*capsule);
+                }
+                _ => {}
+            }
+        }
     }
 
     /// The step nobody is asked for, and its seat: a prompt with a single option (spec 6.6),
@@ -174,6 +223,7 @@ impl SpaceLab {
             });
         }
         self.exec(a, true, &mut ctx);
+        self.note_last(&ctx.events);
         Applied {
             events: ctx.events,
             barrier: ctx.barrier,
