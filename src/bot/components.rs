@@ -365,7 +365,7 @@ async fn lobby(
                 .lobbies()
                 .join(game, clicker(click), data.service.now())
                 .await?;
-            update_lobby(http, &data.pace, click, &view, lang).await?;
+            update_lobby(http, data, click, &view, lang).await?;
             if crate::service::has_hidden_hands(view.kind) {
                 send::check_dm(http, data, &view, user, view.lang).await;
             }
@@ -375,7 +375,7 @@ async fn lobby(
                 .lobbies()
                 .leave(game, user, data.service.now())
                 .await?;
-            update_lobby(http, &data.pace, click, &view, lang).await?;
+            update_lobby(http, data, click, &view, lang).await?;
         }
         LobbyAction::Start => {
             let mut outputs = service
@@ -389,7 +389,7 @@ async fn lobby(
             // The game has started: its first board goes out even if the lobby message
             // cannot be updated (its buttons then answer that the game is under way).
             let updated = match service.lobbies().lobby(game).await {
-                Ok(view) => update_lobby(http, &data.pace, click, &view, lang).await,
+                Ok(view) => update_lobby(http, data, click, &view, lang).await,
                 Err(e) => Err(e.into()),
             };
             send::deliver(http, data, &outputs).await?;
@@ -402,21 +402,21 @@ async fn lobby(
                 .lobbies()
                 .cancel(game, user, moderator, data.service.now())
                 .await?;
-            update_lobby(http, &data.pace, click, &view, lang).await?;
+            update_lobby(http, data, click, &view, lang).await?;
         }
         LobbyAction::AddBot => {
             let view = service
                 .lobbies()
                 .add_bot(game, user, moderator, data.service.now())
                 .await?;
-            update_lobby(http, &data.pace, click, &view, lang).await?;
+            update_lobby(http, data, click, &view, lang).await?;
         }
         LobbyAction::RemoveBot => {
             let view = service
                 .lobbies()
                 .remove_bot(game, user, moderator, data.service.now())
                 .await?;
-            update_lobby(http, &data.pace, click, &view, lang).await?;
+            update_lobby(http, data, click, &view, lang).await?;
         }
         LobbyAction::Follow => follow(http, click, data, game).await?,
         LobbyAction::Rematch => rematch(http, click, data, game, lang).await?,
@@ -506,7 +506,8 @@ async fn answer_privately(
     Ok(())
 }
 
-/// Rewrites a lobby message from its view (a seat confirmed elsewhere than on it). Logged
+/// Rewrites a lobby message from its view (a seat taken elsewhere than on it: a rematch's
+/// confirmation, a Join from `/lobbies`). Logged
 /// on failure: the lobby itself changed already.
 async fn refresh_lobby(http: &serenity::Http, data: &Data, view: &LobbyView) {
     let lang = view.lang;
@@ -525,7 +526,7 @@ async fn refresh_lobby(http: &serenity::Http, data: &Data, view: &LobbyView) {
     })
     .await
     {
-        tracing::info!(game = %view.game, error = %e, "could not update a rematch's lobby");
+        tracing::info!(game = %view.game, error = %e, "could not update a lobby message");
     }
 }
 
@@ -653,12 +654,12 @@ async fn open_thread(
 /// edit may be repeated safely).
 async fn update_lobby(
     http: &serenity::Http,
-    pace: &super::pace::Pace,
+    data: &Data,
     click: &ComponentInteraction,
     view: &LobbyView,
     clicker_lang: Lang,
 ) -> Result<(), Error> {
-    let lang = view.lang;
+    let (lang, pace) = (view.lang, &data.pace);
     let on_lobby = view
         .lobby_message
         .is_none_or(|m| super::id_u64(m) == click.message.id.get());
@@ -672,19 +673,7 @@ async fn update_lobby(
     }
     // A Join from `/lobbies`' private list: the lobby message is updated where it stands,
     // then the list says where to go.
-    if let (Some(channel), Some(message)) = (view.channel, view.lobby_message) {
-        let channel = serenity::ChannelId::new(super::id_u64(channel).max(1));
-        let message = serenity::MessageId::new(super::id_u64(message).max(1));
-        let edit = serenity::EditMessage::new()
-            .allowed_mentions(nobody())
-            .content(content(&view.text(lang)))
-            .components(send::lobby_rows(view, lang));
-        pace.counted().await;
-        super::retry::editing(http, pace, channel, "update a lobby", || {
-            channel.edit_message(http, message, edit.clone())
-        })
-        .await?;
-    }
+    refresh_lobby(http, data, view).await;
     let done = crate::i18n::Text::new("bot.lobbies.joined")
         .arg("game", view.kind.display_name())
         .arg("id", view.game.0)
