@@ -422,10 +422,21 @@ pub async fn stats(
     let text = match user {
         Some(u) => {
             let name = u.global_name.clone().unwrap_or_else(|| u.name.clone());
-            service
-                .records()
-                .profile_text(guild, id_i64(u.id.get()), &name, lang)
-                .await?
+            let records = service.records();
+            let user = id_i64(u.id.get());
+            let ratings = records.profile_text(guild, user, &name, lang).await?;
+            let profile = records
+                .profile(guild, user, &name, author_id(ctx), lang)
+                .await?;
+            let text = format!("{ratings}\n{}", profile.lines.join("\n"));
+            let card = serenity::CreateAttachment::bytes(profile.card, "stats.png");
+            return send::edit(
+                ctx,
+                serenity::EditInteractionResponse::new()
+                    .content(super::layout::content(&text))
+                    .new_attachment(card),
+            )
+            .await;
         }
         None => {
             service

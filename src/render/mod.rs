@@ -23,6 +23,7 @@ pub mod frame;
 pub mod layers;
 pub mod palette;
 pub mod panel;
+pub mod profile;
 pub mod quantize;
 pub mod result;
 pub mod shapes;

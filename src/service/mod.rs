@@ -15,6 +15,7 @@ mod lobby;
 mod moves;
 mod output;
 mod players;
+mod profile;
 mod ratings;
 mod replay;
 mod result;
@@ -37,6 +38,7 @@ pub use output::{
     Outputs, PrivatePost, ZoomPost,
 };
 pub use players::{Newcomer, Replaced, SettingsChange};
+pub use profile::{Profile, PROFILE_GAMES};
 pub use ratings::{
     bot_key, entrants, games_to_place, ordered, ordinal, provisional, replay_history,
     start as rating_start, update as rating_update, user_key, PROVISIONAL_SIGMA,

@@ -48,7 +48,7 @@ pub use clocks::{Attendance, GameStats, SeatChange, TurnPlan};
 pub use ending::{EndingRecord, NewRematch, RematchOutcome};
 pub use lobby::{JoinOutcome, LeaveOutcome, SeatRequest};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
-pub use ratings::{Entrant, RatingChange, RatingRow, Skill};
+pub use ratings::{Entrant, RatingChange, RatingRow, SeatedGame, Skill};
 
 /// Which database a [`Store`] talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

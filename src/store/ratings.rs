@@ -77,6 +77,18 @@ pub struct RatingChange {
     pub at: i64,
 }
 
+/// A game a member sat in, for their statistics: no state, only who moved when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatedGame {
+    pub game: GameId,
+    pub kind: GameKind,
+    pub status: GameStatus,
+    /// The member's seat.
+    pub seat: i64,
+    /// (seat, unix seconds) of every move kept, in order.
+    pub moves: Vec<(i64, i64)>,
+}
+
 /// The server key of a game: its guild, or 0 for a game outside any (the local table).
 fn guild_key(guild: Option<i64>) -> i64 {
     guild.unwrap_or(0)
@@ -310,6 +322,75 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(row_to_rating).collect()
+    }
+
+    /// One player's rating changes on a server, in the order made (their rating history).
+    pub async fn rating_changes_of_player(
+        &self,
+        guild: Option<i64>,
+        player: &str,
+    ) -> Result<Vec<RatingChange>, StoreError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE guild = $1 AND player = $2 ORDER BY seq"
+        )))
+        .bind(guild_key(guild))
+        .bind(player)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(row_to_change).collect()
+    }
+
+    /// The games a member sat in on a server (the last `limit` started), each with its kind,
+    /// status, the member's seat and every move kept (not undone) in order: what their
+    /// favourite games and turn speed are counted from.
+    pub async fn seated_games_with_moves(
+        &self,
+        guild: Option<i64>,
+        user: i64,
+        limit: i64,
+    ) -> Result<Vec<SeatedGame>, StoreError> {
+        let games = sqlx::query(
+            "SELECT g.id, g.kind, g.status, s.seat FROM games g JOIN seats s ON s.game = g.id \
+             WHERE s.user_id = $1 AND COALESCE(g.guild, 0) = $2 AND g.status <> $3 \
+             ORDER BY g.id DESC LIMIT $4",
+        )
+        .bind(user)
+        .bind(guild_key(guild))
+        .bind(GameStatus::Lobby.as_str())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::with_capacity(games.len());
+        for row in &games {
+            let status: String = get(row, "status")?;
+            out.push(SeatedGame {
+                game: GameId(get(row, "id")?),
+                kind: get_kind(row, "kind")?,
+                status: GameStatus::parse(&status)
+                    .ok_or_else(|| StoreError::Corrupt(format!("game status {status:?}")))?,
+                seat: get(row, "seat")?,
+                moves: Vec::new(),
+            });
+        }
+        let Some(oldest) = out.iter().map(|g| g.game.0).min() else {
+            return Ok(out);
+        };
+        // Every move of those games in one query (not one per game).
+        let moves = sqlx::query(
+            "SELECT game, seat, at FROM moves WHERE undone_at IS NULL AND game >= $2 \
+             AND game IN (SELECT game FROM seats WHERE user_id = $1) ORDER BY game, seq",
+        )
+        .bind(user)
+        .bind(oldest)
+        .fetch_all(&self.pool)
+        .await?;
+        for m in &moves {
+            let game: i64 = get(m, "game")?;
+            if let Some(g) = out.iter_mut().find(|g| g.game.0 == game) {
+                g.moves.push((get(m, "seat")?, get(m, "at")?));
+            }
+        }
+        Ok(out)
     }
 
     /// The changes one game made (empty until it is rated), in entrant order.

@@ -512,6 +512,124 @@ async fn puzzles_and_casual_games_move_no_rating(db: Db) {
 }
 
 #[tokio::test]
+async fn a_profile_times_turns_in_the_readers_hours_on_sqlite() {
+    a_profile_times_turns_in_the_readers_hours(Db::sqlite_file()).await;
+}
+
+#[tokio::test]
+async fn a_profile_times_turns_in_the_readers_hours_on_postgres() {
+    if let Some(db) = Db::postgres("ratings_profile").await {
+        a_profile_times_turns_in_the_readers_hours(db).await;
+    }
+}
+
+/// Issue 41 §6: `/stats user:`'s speed, favourites and card. M1 always takes 10 minutes and
+/// M2 an hour; the game's first turn is not timed; the hours are the reader's (Paris for M2,
+/// UTC for M3, who has no zone); the card is drawn, and a member with no game gets the
+/// friendly lines.
+async fn a_profile_times_turns_in_the_readers_hours(db: Db) {
+    use croupier::service::SettingsChange;
+    use std::sync::Arc;
+    // 2026-01-15 08:00 UTC, 09:00 in Paris.
+    let t0 = 1_768_464_000;
+    let clock = croupier::clock::ManualClock::new(t0);
+    let svc = Service::new(db.connect().await).with_clock(Arc::new(clock.clone()));
+    let game = start(
+        &svc,
+        GameKind::Cortexcape,
+        "short=true",
+        vec![member(1, "M1"), member(2, "M2")],
+        3,
+    )
+    .await;
+    let (mut turns_of_m1, mut first) = (0, true);
+    while let Some(d) = decider(&svc, game).await {
+        // The first turn ends at t0; each later one ends its taker's time after the last.
+        if !first {
+            clock.advance(if d.user == Some(1) { 600 } else { 3600 });
+            turns_of_m1 += i64::from(d.user == Some(1));
+        }
+        first = false;
+        Playout::new(&svc, game).at(svc.now()).turn().await;
+    }
+    assert!(turns_of_m1 >= 2, "{turns_of_m1}");
+    svc.players()
+        .update_settings(
+            2,
+            SettingsChange {
+                timezone: Some("Europe/Paris".into()),
+                ..SettingsChange::default()
+            },
+            svc.now(),
+        )
+        .await
+        .unwrap();
+    let records = svc.records();
+    let by_m2 = records
+        .profile(Some(SERVER), 1, "M1", 2, Lang::En)
+        .await
+        .unwrap();
+    let speed = &by_m2.lines[0];
+    assert!(
+        speed.starts_with(&format!(
+            "⏱️ Median time to play a turn: 10 min over {turns_of_m1} turns"
+        )),
+        "{speed}"
+    );
+    assert!(speed.contains("h (Europe/Paris)"), "{speed}");
+    assert_eq!(by_m2.lines[1], "🎲 Most played: Cortexcape (1)");
+    let card = image::load_from_memory(&by_m2.card).expect("a PNG");
+    assert_eq!(card.width(), 640);
+    if let Some(dir) = std::env::var_os("CROUPIER_LOOK") {
+        // To look at the card: CROUPIER_LOOK=/tmp/look cargo test --test suite profile
+        std::fs::write(std::path::Path::new(&dir).join("profile.png"), &by_m2.card).unwrap();
+    }
+    // M2's hour, read by M3 (no zone: UTC), in French.
+    let by_m3 = records
+        .profile(Some(SERVER), 2, "M2", 3, Lang::Fr)
+        .await
+        .unwrap();
+    assert!(
+        by_m3.lines[0].starts_with("⏱️ Temps médian pour jouer un tour : 1 h sur "),
+        "{}",
+        by_m3.lines[0]
+    );
+    assert!(by_m3.lines[0].contains("h (UTC)"), "{}", by_m3.lines[0]);
+    // Paris is an hour ahead of UTC in January: the same quickest turn, an hour later.
+    let hour_of = |line: &str| -> i64 {
+        let at = line.rfind("h (").expect("an hour");
+        let digits: String = line[..at]
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect();
+        digits.parse().expect("a number")
+    };
+    let by_m3_of_m1 = records
+        .profile(Some(SERVER), 1, "M1", 3, Lang::En)
+        .await
+        .unwrap();
+    assert_eq!(
+        (hour_of(&by_m3_of_m1.lines[0]) + 1) % 24,
+        hour_of(speed),
+        "{} / {speed}",
+        by_m3_of_m1.lines[0]
+    );
+    // Nobody's games: no timed turn, no favourites, the card still drawn.
+    let nobody = records
+        .profile(Some(SERVER), 9, "M9", 3, Lang::En)
+        .await
+        .unwrap();
+    assert_eq!(nobody.lines.len(), 1, "{:?}", nobody.lines);
+    assert!(nobody.lines[0].starts_with("⏱️ No timed turn yet"));
+    assert!(image::load_from_memory(&nobody.card).is_ok());
+    db.finish().await;
+}
+
+#[tokio::test]
 async fn a_game_to_the_end_moves_ratings_and_stats_lists_them_on_sqlite() {
     ratings_through_discord(Db::sqlite_file()).await;
 }
@@ -680,6 +798,19 @@ async fn ratings_through_discord(db: Db) {
         "{}",
         profile.content
     );
+    // Issue 41 §6: with speed, favourites and the card (rating history, time by hour).
+    assert!(
+        profile.content.contains("🎲 Most played: Cortexcape (5)"),
+        "{}",
+        profile.content
+    );
+    assert!(profile.content.contains("⏱️ "), "{}", profile.content);
+    let card = profile
+        .attachments
+        .iter()
+        .find(|a| a.filename == "stats.png")
+        .unwrap_or_else(|| panic!("no card: {profile:?}"));
+    assert_eq!(card.dimensions.map(|d| d.0), Some(640));
 
     replays_and_exports(&fake, &service, game, thread).await;
     finish(&fake).await;
