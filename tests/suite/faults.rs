@@ -651,6 +651,31 @@ async fn two_processes_on_one_token_keep_together_under_the_global_limit() {
         fake.rate_limited()
     );
     assert!(counted >= 2 * GAMES, "{counted}");
+    // How close the two came to each limit: the most requests of one kind that arrived in
+    // any one second (the global limit counts all but interaction answers; DM opens have a
+    // route bucket the two processes share).
+    let peak = |keep: &dyn Fn(&RequestLog) -> bool| {
+        let times: Vec<Instant> = fake
+            .requests()
+            .iter()
+            .filter(|r| keep(r))
+            .map(|r| r.at)
+            .collect();
+        (0..times.len())
+            .map(|i| {
+                times[i..]
+                    .iter()
+                    .take_while(|t| t.duration_since(times[i]) < Duration::from_secs(1))
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    eprintln!(
+        "most in one second: {} counted, {} DM opens",
+        peak(&|r| !r.uri.contains("/interactions/") && !r.uri.contains("/webhooks/")),
+        peak(&|r| r.method == "POST" && r.uri.ends_with("/users/@me/channels"))
+    );
     // Which requests met a 429, and when: what a rare failure here needs to be read.
     let limited: Vec<String> = fake
         .requests()

@@ -152,6 +152,7 @@ impl Inner {
             route: None,
             status: 0,
             body: None,
+            at: std::time::Instant::now(),
         };
         let label = format!("{method} {path}");
         let expected = if tls {

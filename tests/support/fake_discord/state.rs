@@ -349,6 +349,8 @@ pub struct RequestLog {
     pub status: u16,
     /// JSON body (or multipart `payload_json`).
     pub body: Option<Value>,
+    /// When it arrived.
+    pub at: std::time::Instant,
 }
 
 /// A rule broken by the bot (or by the fake's own payloads, prefixed `fake:`).
