@@ -89,7 +89,7 @@ pub fn favourites(games: &[SeatedGame]) -> Vec<(GameKind, usize)> {
         }
     }
     let mut out: Vec<(GameKind, usize)> = counts.into_values().collect();
-    out.sort_by(|a, b| b.1.cmp(&a.1));
+    out.sort_by_key(|k| std::cmp::Reverse(k.1));
     out
 }
 
