@@ -442,10 +442,7 @@ async fn a_real_ending_result_archive_and_rematch(w: World) {
         "{}",
         linked.content
     );
-    assert_eq!(
-        custom_ids(&linked.components),
-        std::slice::from_ref(&rematch_id)
-    );
+    assert_eq!(custom_ids(&linked.components), buttons);
     // Bob cannot start before anyone confirmed; Alice confirms with Rematch.
     let too_few = click_lobby(fake, &new_lobby, "start", BOB).await;
     assert!(too_few.is_err(), "{too_few:?}");
@@ -518,10 +515,9 @@ async fn rematch_from_the_result_card() {
     resign(fake, BOB, game, thread).await;
     let card = result_card(fake, thread).await;
     let rematch_id = format!("l:{}:rematch", game.0);
-    assert_eq!(
-        custom_ids(&card.components),
-        std::slice::from_ref(&rematch_id)
-    );
+    // Rematch, and each player's own analysis (issue 41, item 5).
+    let buttons = [rematch_id.clone(), format!("a:{}", game.0)];
+    assert_eq!(custom_ids(&card.components), buttons);
     let opened = click_rematch(fake, &card, &rematch_id, BOB).await;
     assert!(opened.content.contains("Rematch #"), "{}", opened.content);
     let new_lobby = fake
