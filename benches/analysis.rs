@@ -42,11 +42,17 @@ fn main() {
         let seats = kind.seat_range().0.max(2);
         let mut totals = Vec::new();
         for seed in 0..games {
-            let start = kind.setup(&options(kind), seats, 100 + seed).expect("setup");
+            let start = kind
+                .setup(&options(kind), seats, 100 + seed)
+                .expect("setup");
             let mut game = start.clone_box();
             let mut log: Vec<(Seat, String)> = Vec::new();
             while let Some(p) = game.prompt() {
-                let level = if p.seat == Seat(0) { Level::Normal } else { Level::Easy };
+                let level = if p.seat == Seat(0) {
+                    Level::Normal
+                } else {
+                    Level::Easy
+                };
                 let m = game
                     .bot_option(level, seed * 1_000 + log.len() as u64)
                     .expect("a bot option");
@@ -85,7 +91,8 @@ fn main() {
                 bytes / 1024,
             );
         }
-        let mean = totals.iter().sum::<Duration>() / u32::try_from(totals.len().max(1)).unwrap_or(1);
+        let mean =
+            totals.iter().sum::<Duration>() / u32::try_from(totals.len().max(1)).unwrap_or(1);
         let max = totals.iter().max().copied().unwrap_or_default();
         println!(
             "{:<11} | total per analysis: mean {}, max {}",

@@ -141,13 +141,16 @@ pub fn root_stats<S: Searchable>(
         legal
             .iter()
             .map(|a| {
-                root.edges
-                    .iter()
-                    .find(|e| e.action == *a)
-                    .map_or(RootStat { visits: 0, mean: 0.0 }, |e| RootStat {
+                root.edges.iter().find(|e| e.action == *a).map_or(
+                    RootStat {
+                        visits: 0,
+                        mean: 0.0,
+                    },
+                    |e| RootStat {
                         visits: e.visits,
                         mean: mean(e),
-                    })
+                    },
+                )
             })
             .collect(),
     )

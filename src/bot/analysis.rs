@@ -129,12 +129,10 @@ pub async fn click(
                 edit_click(http, &data.pace, click, "answer a repeated analysis", edit).await?;
                 return Ok(());
             };
-            let _worker = data
-                .analyses
-                .worker
-                .acquire()
-                .await
-                .map_err(|e| Error::Service(crate::service::ServiceError::Task(e.to_string())))?;
+            let _worker =
+                data.analyses.worker.acquire().await.map_err(|e| {
+                    Error::Service(crate::service::ServiceError::Task(e.to_string()))
+                })?;
             let post = data
                 .service
                 .records()

@@ -195,11 +195,7 @@ pub fn present(
         } else {
             "analysis.played_well"
         };
-        lines.push(
-            Text::new(key)
-                .arg("drop", percent(MIN_DROP))
-                .render(lang),
-        );
+        lines.push(Text::new(key).arg("drop", percent(MIN_DROP)).render(lang));
     }
     for (n, &k) in weighed.shown.iter().enumerate() {
         let (at, a) = &weighed.assessed[k];
@@ -257,17 +253,19 @@ pub fn board(state: &dyn AnyGame, seat: Seat, ctx: &RenderCtx) -> RgbaImage {
 /// `img` scaled to [`BOARD_WIDTH`] wide (never up), its proportions kept.
 fn small(img: &RgbaImage) -> RgbaImage {
     if img.width() <= BOARD_WIDTH {
-        let mut out = RgbaImage::from_pixel(
-            BOARD_WIDTH,
-            img.height(),
-            image::Rgba([255, 255, 255, 255]),
-        );
+        let mut out =
+            RgbaImage::from_pixel(BOARD_WIDTH, img.height(), image::Rgba([255, 255, 255, 255]));
         image::imageops::replace(&mut out, img, 0, 0);
         return out;
     }
     let height = (u64::from(img.height()) * u64::from(BOARD_WIDTH) / u64::from(img.width())).max(1);
     let height = u32::try_from(height).unwrap_or(u32::MAX);
-    image::imageops::resize(img, BOARD_WIDTH, height, image::imageops::FilterType::Triangle)
+    image::imageops::resize(
+        img,
+        BOARD_WIDTH,
+        height,
+        image::imageops::FilterType::Triangle,
+    )
 }
 
 /// The seat `user` may have analysed in game `record`, or why not.

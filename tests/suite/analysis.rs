@@ -90,7 +90,13 @@ async fn card_of(fake: &FakeDiscord, game: GameId) -> Message {
 
 /// "Analyse my game" clicked on `card` by `user` in `locale`: answered privately after a
 /// deferral; returns the answer once written.
-async fn analyse(fake: &FakeDiscord, card: &Message, game: GameId, user: u64, locale: &str) -> Message {
+async fn analyse(
+    fake: &FakeDiscord,
+    card: &Message,
+    game: GameId,
+    user: u64,
+    locale: &str,
+) -> Message {
     let id = format!("a:{}", game.0);
     let p = fake
         .push(
@@ -101,7 +107,10 @@ async fn analyse(fake: &FakeDiscord, card: &Message, game: GameId, user: u64, lo
         )
         .await;
     let cb = fake.wait_for_callback(p.id).await;
-    assert_eq!(cb.kind, 5, "an analysis is a deferred private answer: {cb:?}");
+    assert_eq!(
+        cb.kind, 5,
+        "an analysis is a deferred private answer: {cb:?}"
+    );
     assert!(cb.ephemeral(), "an analysis is private: {cb:?}");
     let answer = answer_of(fake, p.id).await;
     assert!(answer.components.is_empty(), "{answer:?}");
@@ -130,8 +139,11 @@ async fn every_game_analysed_in_both_languages(db: &Db) {
             .expect("an analysis");
         assert_eq!(en.content, expected.text, "{kind}");
         assert!(
-            en.content
-                .starts_with(&format!("🔍 **{} #{}** · where your game turned", kind.display_name(), game.0)),
+            en.content.starts_with(&format!(
+                "🔍 **{} #{}** · where your game turned",
+                kind.display_name(),
+                game.0
+            )),
             "{kind}: {}",
             en.content
         );
@@ -145,7 +157,10 @@ async fn every_game_analysed_in_both_languages(db: &Db) {
         assert!(en.attachments.len() <= 3);
         for (i, a) in en.attachments.iter().enumerate() {
             assert_eq!(a.filename, format!("analysis-{}.png", i + 1));
-            assert!(a.description.as_deref().is_some_and(|d| d.contains("your own view")));
+            assert!(a
+                .description
+                .as_deref()
+                .is_some_and(|d| d.contains("your own view")));
         }
         // Bob, in French.
         let fr = analyse(fake, &card, game, BOB, "fr").await;
@@ -179,14 +194,14 @@ async fn every_game_analysed_in_both_languages(db: &Db) {
 
 on_backends!(every_game_analysed_in_both_languages);
 
-/// A running game has no analysis yet, and a cancelled one none: a click naming them (a
-/// custom id made by hand) is refused privately, and so is a game that does not exist.
+/// A running game has no analysis yet, a cancelled one none, and a game that does not exist
+/// is said so (the strict fake Discord delivers only clicks on buttons it posted, so these
+/// are asked of the service the button calls first: `Records::analysis_seat`).
 async fn running_and_cancelled_games_are_refused(db: &Db) {
-    let w = World::on(db).start().await;
-    let fake = &w.fake;
-    let (_, card) = finished(&w, GameKind::Cortexcape, 4).await;
+    use croupier::service::{AnalysisError, Service, ServiceError};
+    let service = Service::new(db.connect().await);
     let game = start_direct(
-        &w.service,
+        &service,
         GameKind::Vortex,
         GameOptions::new(),
         &[(ALICE, "Alice"), (BOB, "Bob")],
@@ -194,20 +209,21 @@ async fn running_and_cancelled_games_are_refused(db: &Db) {
         3,
     )
     .await;
-    let click = |id: i64| {
-        let push = Push::button(card.id, &format!("a:{id}"))
-            .by(ALICE)
-            .in_channel(CHANNEL_ID);
-        async move {
-            let p = fake.push(push).await;
-            fake.wait_for_callback(p.id).await;
-            answer_of(fake, p.id).await.content
-        }
+    let seat = |g: GameId, user: u64| service.records().analysis_seat(g, signed(user));
+    let refused = |r: Result<_, ServiceError>| match r {
+        Err(ServiceError::Analysis(e)) => e,
+        other => panic!("not refused: {other:?}"),
     };
     assert_eq!(
-        click(game.0).await,
+        refused(seat(game, ALICE).await),
+        AnalysisError::NotOver(game)
+    );
+    assert_eq!(
+        ServiceError::from(AnalysisError::NotOver(game))
+            .text()
+            .render(Lang::Fr),
         format!(
-            "Game #{} is not over yet: its analysis comes with its result.",
+            "La partie n°{} n'est pas finie : son analyse vient avec son résultat.",
             game.0
         )
     );
@@ -217,16 +233,23 @@ async fn running_and_cancelled_games_are_refused(db: &Db) {
     ))
     .await;
     assert_eq!(
-        click(game.0).await,
+        refused(seat(game, ALICE).await),
+        AnalysisError::Cancelled(game)
+    );
+    assert_eq!(
+        ServiceError::from(AnalysisError::Cancelled(game))
+            .text()
+            .render(Lang::En),
         format!(
             "Game #{} was cancelled: it has no result to analyse.",
             game.0
         )
     );
-    let none = click(game.0 + 1000).await;
-    assert!(none.contains(&format!("{}", game.0 + 1000)), "{none}");
-    finish(fake).await;
-    w.stop().await;
+    let missing = GameId(game.0 + 1000);
+    assert!(matches!(
+        seat(missing, ALICE).await,
+        Err(ServiceError::NoGame(g)) if g == missing
+    ));
 }
 
 on_backends!(running_and_cancelled_games_are_refused);

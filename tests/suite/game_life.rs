@@ -442,7 +442,10 @@ async fn a_real_ending_result_archive_and_rematch(w: World) {
         "{}",
         linked.content
     );
-    assert_eq!(custom_ids(&linked.components), buttons);
+    assert_eq!(
+        custom_ids(&linked.components),
+        std::slice::from_ref(&rematch_id)
+    );
     // Bob cannot start before anyone confirmed; Alice confirms with Rematch.
     let too_few = click_lobby(fake, &new_lobby, "start", BOB).await;
     assert!(too_few.is_err(), "{too_few:?}");
@@ -542,10 +545,7 @@ async fn rematch_from_the_result_card() {
         "{}",
         linked.content
     );
-    assert_eq!(
-        custom_ids(&linked.components),
-        std::slice::from_ref(&rematch_id)
-    );
+    assert_eq!(custom_ids(&linked.components), buttons);
     assert_eq!(linked.attachments.len(), card.attachments.len());
     let confirmed = click_rematch(fake, &linked, &rematch_id, ALICE).await;
     assert!(

@@ -887,7 +887,11 @@ fn analysis_twins_read_the_same() {
             let seat = Seat::at(s);
             let (decisions, positions) =
                 analysis_positions(start.as_ref(), &log, seat, budget.decisions).unwrap();
-            assert!(positions.len() >= 2, "{kind}: {} decisions", positions.len());
+            assert!(
+                positions.len() >= 2,
+                "{kind}: {} decisions",
+                positions.len()
+            );
             let twins: Vec<Position> = positions
                 .iter()
                 .map(|p| Position {
