@@ -30,8 +30,8 @@ pub struct AnalysisBudget {
 
 impl Default for AnalysisBudget {
     /// Between the easy and the normal bot per decision (200 tree iterations, each of two
-    /// searches), over at most 16 decisions: about a second per analysis in the release build,
-    /// figures per game in BENCHMARKS.md ("Post-game analysis").
+    /// searches), over at most 16 decisions: 1.4 to 6.5 s per analysis in the dev profile on a
+    /// loaded machine, figures per game in BENCHMARKS.md (issue 41 item 5).
     fn default() -> AnalysisBudget {
         AnalysisBudget {
             search: Budget {

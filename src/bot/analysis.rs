@@ -33,11 +33,14 @@ const KEPT: usize = 32;
 /// Analyses run side by side at most in one process.
 const AT_ONCE: usize = 1;
 
+/// Whose analysis, of which game, in which language: (game, member, language).
+type Key = (i64, i64, Lang);
+
 /// The analyses of this process: the answers kept, the ones being made, and the one worker.
 #[derive(Debug)]
 pub struct Analyses {
     /// (game, member, language) and its answer, the newest last.
-    kept: Mutex<VecDeque<((i64, i64, Lang), Arc<AnalysisPost>)>>,
+    kept: Mutex<VecDeque<(Key, Arc<AnalysisPost>)>>,
     /// (game, member) whose analysis is being made now.
     making: Mutex<HashSet<(i64, i64)>>,
     worker: tokio::sync::Semaphore,
@@ -70,12 +73,12 @@ impl Drop for Making<'_> {
 }
 
 impl Analyses {
-    fn kept(&self, key: (i64, i64, Lang)) -> Option<Arc<AnalysisPost>> {
+    fn kept(&self, key: Key) -> Option<Arc<AnalysisPost>> {
         let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         kept.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone())
     }
 
-    fn keep(&self, key: (i64, i64, Lang), post: Arc<AnalysisPost>) {
+    fn keep(&self, key: Key, post: Arc<AnalysisPost>) {
         let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         kept.retain(|(k, _)| *k != key);
         if kept.len() >= KEPT {
