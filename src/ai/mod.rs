@@ -11,6 +11,7 @@
 //! Honesty by construction: [`choose`] takes views, never the state; the one thing it learns
 //! from the live game is the list of legal options, which the deciding seat sees anyway.
 
+pub mod analysis;
 mod search;
 
 #[cfg(test)]
@@ -21,7 +22,7 @@ use serde::Serialize;
 pub use crate::engine::estimate_from_scores;
 use crate::engine::{AnyGame, BotHooks, Game, Present, Seat};
 use crate::games::GameVisitor;
-pub use search::{Budget, Searchable};
+pub use search::{Budget, RootStat, Searchable};
 
 /// How hard a bot thinks (stored with a game, so the word itself lives below the store);
 /// what each level spends is said here.

@@ -97,12 +97,74 @@ struct Node<A> {
 /// Runs the search and returns the index in `legal` of the most visited root option, or
 /// `None` if no imagined game could be built.
 pub fn best_root_option<S: Searchable>(
-    mut imagine: impl FnMut(&mut GameRng) -> Option<S>,
+    imagine: impl FnMut(&mut GameRng) -> Option<S>,
     seat: Seat,
     legal: &[S::Action],
     budget: Budget,
     rng: &mut GameRng,
 ) -> Option<usize> {
+    let nodes = grow(imagine, seat, legal, budget, rng)?;
+    let root = &nodes[0];
+    let best = root
+        .edges
+        .iter()
+        .max_by(|a, b| {
+            a.visits
+                .cmp(&b.visits)
+                .then_with(|| mean(a).total_cmp(&mean(b)))
+        })?
+        .action
+        .clone();
+    legal.iter().position(|a| *a == best)
+}
+
+/// What the search learnt of one root option: how often it was tried, and the deciding
+/// seat's mean value over those tries (in [0, 1]; 0 when never tried).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootStat {
+    pub visits: u32,
+    pub mean: f64,
+}
+
+/// Runs the search and returns, for each option of `legal` in its order, what the search
+/// learnt of it at the root; `None` if no imagined game could be built.
+pub fn root_stats<S: Searchable>(
+    imagine: impl FnMut(&mut GameRng) -> Option<S>,
+    seat: Seat,
+    legal: &[S::Action],
+    budget: Budget,
+    rng: &mut GameRng,
+) -> Option<Vec<RootStat>> {
+    let nodes = grow(imagine, seat, legal, budget, rng)?;
+    let root = &nodes[0];
+    Some(
+        legal
+            .iter()
+            .map(|a| {
+                root.edges.iter().find(|e| e.action == *a).map_or(
+                    RootStat {
+                        visits: 0,
+                        mean: 0.0,
+                    },
+                    |e| RootStat {
+                        visits: e.visits,
+                        mean: mean(e),
+                    },
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The search itself: `budget.iterations` times, imagine a game, descend, play out, back up.
+/// The tree, or `None` if no imagined game could be built.
+fn grow<S: Searchable>(
+    mut imagine: impl FnMut(&mut GameRng) -> Option<S>,
+    seat: Seat,
+    legal: &[S::Action],
+    budget: Budget,
+    rng: &mut GameRng,
+) -> Option<Vec<Node<S::Action>>> {
     let mut nodes: Vec<Node<S::Action>> = vec![Node { edges: Vec::new() }];
     let mut any = false;
     for _ in 0..budget.iterations {
@@ -123,21 +185,7 @@ pub fn best_root_option<S: Searchable>(
             e.total += value.get(mover.index()).copied().unwrap_or(0.0);
         }
     }
-    if !any {
-        return None;
-    }
-    let root = &nodes[0];
-    let best = root
-        .edges
-        .iter()
-        .max_by(|a, b| {
-            a.visits
-                .cmp(&b.visits)
-                .then_with(|| mean(a).total_cmp(&mean(b)))
-        })?
-        .action
-        .clone();
-    legal.iter().position(|a| *a == best)
+    any.then_some(nodes)
 }
 
 fn mean<A>(e: &Edge<A>) -> f64 {

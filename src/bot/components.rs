@@ -58,7 +58,10 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             ..
         } => Ack::Deferred,
         CustomId::Choose { .. } | CustomId::Menu { .. } | CustomId::Lobby { .. } => Ack::Update,
-        CustomId::Hand { .. } | CustomId::Zoom { .. } | CustomId::Group { .. } => Ack::Deferred,
+        CustomId::Hand { .. }
+        | CustomId::Zoom { .. }
+        | CustomId::Group { .. }
+        | CustomId::Analyse { .. } => Ack::Deferred,
         // The private question is rewritten as what happened; a replay shows the next step.
         CustomId::Confirm { .. } | CustomId::Replay { .. } => Ack::Update,
     };
@@ -121,6 +124,7 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         CustomId::Replay { game, step, .. } => {
             super::replay::click(http, click, data, game, step, lang).await
         }
+        CustomId::Analyse { game } => super::analysis::click(http, click, data, game, lang).await,
     };
     if let Err(e) = result {
         tracing::debug!(interaction = %click.id, error = %e, "a click refused");

@@ -9,6 +9,7 @@
 //! - `h:<game>`: "Show my hand"
 //! - `z:<game>`: "Zoom", the board's parts that matter to the clicker at full size (phones)
 //! - `k:<game>:<resign|cancel|forfeit|agree|keep>`: the answer to "are you sure?" after `/resign`, `/cancel`
+//! - `a:<game>`: "Analyse my game" on a finished game's result card (`bot::analysis`)
 //! - `p:<game>:<step>:<f|b|n|l>`: a replay's ⏮ ◀ ▶ ⏭, each naming the step it shows (the
 //!   letter keeps two buttons to one step apart: custom ids differ within a message)
 
@@ -153,6 +154,9 @@ pub enum CustomId {
         step: u32,
         button: ReplayButton,
     },
+    Analyse {
+        game: GameId,
+    },
 }
 
 impl CustomId {
@@ -181,6 +185,7 @@ impl CustomId {
             CustomId::Replay { game, step, button } => {
                 format!("p:{}:{step}:{}", game.0, button.as_str())
             }
+            CustomId::Analyse { game } => format!("a:{}", game.0),
         }
     }
 
@@ -194,7 +199,8 @@ impl CustomId {
             | CustomId::Hand { game }
             | CustomId::Zoom { game }
             | CustomId::Confirm { game, .. }
-            | CustomId::Replay { game, .. } => Some(*game),
+            | CustomId::Replay { game, .. }
+            | CustomId::Analyse { game } => Some(*game),
         }
     }
 
@@ -229,6 +235,7 @@ impl CustomId {
             }),
             ["h", g] => Some(CustomId::Hand { game: game(g)? }),
             ["z", g] => Some(CustomId::Zoom { game: game(g)? }),
+            ["a", g] => Some(CustomId::Analyse { game: game(g)? }),
             ["k", g, a] => Some(CustomId::Confirm {
                 game: game(g)?,
                 action: Confirm::ALL.into_iter().find(|x| x.as_str() == *a)?,
@@ -316,6 +323,7 @@ mod tests {
             },
             CustomId::Hand { game: GameId(9) },
             CustomId::Zoom { game: GameId(9) },
+            CustomId::Analyse { game: big },
             CustomId::Confirm {
                 game: big,
                 action: Confirm::Resign,
@@ -379,6 +387,9 @@ mod tests {
             "p:1:2",
             "p:1:-1:n",
             "p:1:2:x",
+            "a",
+            "a:x",
+            "a:1:2",
         ] {
             assert_eq!(CustomId::decode(s), None, "{s}");
         }

@@ -11,6 +11,7 @@
 //! (the fake answers as `https://discord.com`); the gateway URL is the one `GET /gateway/bot`
 //! returns. `api_base` is the other seam: a REST proxy, with serenity's limiter off.
 
+mod analysis;
 mod clocks;
 mod commands;
 mod common;
@@ -229,6 +230,8 @@ pub struct Data {
     /// Each member's budget of renders asked for by a click (Zoom, replay steps, a hand);
     /// `None` with cooldowns off.
     renders: Option<pace::MemberRenders>,
+    /// Players' analyses of finished games: kept answers, the ones being made, one worker.
+    analyses: analysis::Analyses,
     /// Each registered command's id by its name, for `</name:id>` mentions members can click
     /// (`/help`); empty when the ids could not be read (plain `/name` then).
     commands: std::collections::HashMap<String, u64>,
@@ -251,6 +254,7 @@ impl Data {
             taken: std::sync::Mutex::default(),
             pace,
             renders: Some(pace::MemberRenders::default()),
+            analyses: analysis::Analyses::default(),
             commands: std::collections::HashMap::new(),
         }
     }

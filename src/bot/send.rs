@@ -328,6 +328,17 @@ pub fn rematch_row(game: GameId, lang: Lang) -> CreateActionRow {
     .style(ButtonStyle::Primary)])
 }
 
+/// The result card's buttons: Rematch, and each player's private analysis.
+fn result_row(game: GameId, lang: Lang) -> CreateActionRow {
+    match rematch_row(game, lang) {
+        CreateActionRow::Buttons(mut buttons) => {
+            buttons.push(super::analysis::button(game, lang));
+            CreateActionRow::Buttons(buttons)
+        }
+        other => other,
+    }
+}
+
 /// Where a game's messages go: its thread, else its channel; nowhere while its place is lost.
 pub fn place_of(view: &LobbyView) -> Option<serenity::ChannelId> {
     if view.lost {
@@ -729,7 +740,7 @@ pub async fn announce_result(http: &serenity::Http, data: &Data, view: &LobbyVie
                 CreateAttachment::bytes(result.png.clone(), RESULT_FILE)
                     .description(alt(&result.alt)),
             )
-            .components(vec![rematch_row(game, lang)]);
+            .components(vec![result_row(game, lang)]);
         // The animated replay (issue 24), when it could be built, described for screen readers.
         if let Some(gif) = &result.gif {
             let described = Text::new("bot.result.replay_alt")

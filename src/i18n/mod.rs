@@ -209,6 +209,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
     ),
     (
         Lang::En,
+        "analysis",
+        include_str!("../../assets/i18n/en/analysis.toml"),
+    ),
+    (
+        Lang::Fr,
+        "analysis",
+        include_str!("../../assets/i18n/fr/analysis.toml"),
+    ),
+    (
+        Lang::En,
         "cortexcape",
         include_str!("../../assets/i18n/en/cortexcape.toml"),
     ),

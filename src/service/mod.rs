@@ -6,6 +6,7 @@
 //! play the line on the engine (all or nothing) -> one store transaction (moves appended, new
 //! snapshot, version+1) -> outputs (board post with image and text, private views).
 
+mod analysis;
 mod boards;
 mod clocks;
 mod core;
@@ -23,6 +24,10 @@ mod result;
 pub use crate::model::JobKind;
 /// For front ends that print a database URL (the bot's `Debug`): never its password.
 pub use crate::store::redact_url;
+pub use analysis::{
+    board as analysis_board, positions as analysis_positions, present as present_analysis,
+    weigh as weigh_analysis, AnalysisError, AnalysisPost, Position, Weighed,
+};
 pub use clocks::{
     ClockAction, JobDone, JobsRun, LostPlace, NewPlace, Timers, DEFAULT_SCHEDULER_CONCURRENCY,
 };
@@ -136,6 +141,8 @@ pub enum ServiceError {
     NoGame(GameId),
     #[error(transparent)]
     Lobby(#[from] LobbyError),
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
     #[error("stored game {game} cannot be read: {error}")]
     Load { game: GameId, error: LoadError },
     #[error("replay of game {game} diverged at move {seq}: {error}")]
@@ -178,6 +185,7 @@ impl ServiceError {
             ServiceError::NotActive(_) => Text::new("core.error.not_active"),
             ServiceError::NoGame(id) => Text::new("core.error.no_game").arg("id", id.0),
             ServiceError::Lobby(e) => e.text(),
+            ServiceError::Analysis(e) => e.text(),
             ServiceError::Store(e) if e.is_unavailable() => Text::new("core.error.unavailable"),
             ServiceError::Load { .. }
             | ServiceError::Replay { .. }

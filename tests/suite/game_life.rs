@@ -518,10 +518,9 @@ async fn rematch_from_the_result_card() {
     resign(fake, BOB, game, thread).await;
     let card = result_card(fake, thread).await;
     let rematch_id = format!("l:{}:rematch", game.0);
-    assert_eq!(
-        custom_ids(&card.components),
-        std::slice::from_ref(&rematch_id)
-    );
+    // Rematch, and each player's own analysis (issue 41, item 5).
+    let buttons = [rematch_id.clone(), format!("a:{}", game.0)];
+    assert_eq!(custom_ids(&card.components), buttons);
     let opened = click_rematch(fake, &card, &rematch_id, BOB).await;
     assert!(opened.content.contains("Rematch #"), "{}", opened.content);
     let new_lobby = fake
@@ -546,10 +545,7 @@ async fn rematch_from_the_result_card() {
         "{}",
         linked.content
     );
-    assert_eq!(
-        custom_ids(&linked.components),
-        std::slice::from_ref(&rematch_id)
-    );
+    assert_eq!(custom_ids(&linked.components), buttons);
     assert_eq!(linked.attachments.len(), card.attachments.len());
     let confirmed = click_rematch(fake, &linked, &rematch_id, ALICE).await;
     assert!(

@@ -851,3 +851,79 @@ async fn twins_that_differ_in_one_secret_choice_look_the_same(db: &Db) {
 }
 
 on_backends!(twins_that_differ_in_one_secret_choice_look_the_same);
+
+/// "Where did I lose?" (issue 41, item 5): a seat's analysis of a finished game of each game
+/// with hidden hands, and the same analysis where every position it weighs is a twin (the
+/// other seats' hidden cards and the deck reshuffled, the RNG reseeded): the same text in
+/// both languages and byte-identical boards. The analysis reads only what the seat saw, even
+/// once the game is over.
+#[test]
+fn analysis_twins_read_the_same() {
+    use croupier::ai::analysis::AnalysisBudget;
+    use croupier::ai::Budget;
+    use croupier::engine::GameId;
+    use croupier::service::{analysis_positions, present_analysis, weigh_analysis, Position};
+    let budget = AnalysisBudget {
+        search: Budget {
+            iterations: 40,
+            effort: 8,
+            playout_depth: 40,
+        },
+        decisions: 6,
+    };
+    for (kind, seed) in HIDDEN_GAMES {
+        let seats = kind.seat_range().0.max(2);
+        let start = kind.setup(&options_for(kind), seats, seed).unwrap();
+        let mut game = start.clone_box();
+        let mut rng = GameRng::seed_from_u64(seed);
+        let mut log = Vec::new();
+        while let Some(p) = game.prompt() {
+            assert!(log.len() < 5_000, "{kind}: the game does not end");
+            let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+            game.apply_notation(p.seat, &pick).unwrap();
+            log.push((p.seat, pick));
+        }
+        for s in 0..seats {
+            let seat = Seat::at(s);
+            let (decisions, positions) =
+                analysis_positions(start.as_ref(), &log, seat, budget.decisions).unwrap();
+            assert!(
+                positions.len() >= 2,
+                "{kind}: {} decisions",
+                positions.len()
+            );
+            let twins: Vec<Position> = positions
+                .iter()
+                .map(|p| Position {
+                    state: twin(p.state.as_ref(), seat, &mut rng),
+                    played: p.played.clone(),
+                    turn: p.turn,
+                    index: p.index,
+                })
+                .collect();
+            assert!(
+                positions
+                    .iter()
+                    .zip(&twins)
+                    .all(|(p, t)| p.state.to_json() != t.state.to_json()),
+                "{kind}: a twin is its original"
+            );
+            let id = GameId(17);
+            let weighed = weigh_analysis(id, seat, &positions, decisions, &budget);
+            let twin_weighed = weigh_analysis(id, seat, &twins, decisions, &budget);
+            assert_eq!(weighed, twin_weighed, "{kind} seat {s}: the figures");
+            for lang in [Lang::En, Lang::Fr] {
+                let mut c = ctx(start.as_ref(), lang);
+                c.number = Some(id.0);
+                let a = present_analysis(&weighed, &positions, seat, &c, id);
+                let b = present_analysis(&twin_weighed, &twins, seat, &c, id);
+                assert_eq!(a.text, b.text, "{kind} seat {s}: the text");
+                assert_eq!(a.boards.len(), b.boards.len());
+                for ((pa, ta), (pb, tb)) in a.boards.iter().zip(&b.boards) {
+                    assert_eq!(ta, tb);
+                    assert!(pa == pb, "{kind} seat {s}: a board differs from its twin's");
+                }
+            }
+        }
+    }
+}

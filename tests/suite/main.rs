@@ -15,6 +15,7 @@ mod bot_play;
 #[path = "../support/store_db.rs"]
 mod store_db;
 
+mod analysis;
 mod backup;
 mod bad_input;
 mod crash;

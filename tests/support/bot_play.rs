@@ -590,7 +590,8 @@ pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
             | CustomId::Hand { .. }
             | CustomId::Zoom { .. }
             | CustomId::Confirm { .. }
-            | CustomId::Replay { .. } => false,
+            | CustomId::Replay { .. }
+            | CustomId::Analyse { .. } => false,
         })
 }
 
