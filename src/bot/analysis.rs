@@ -101,13 +101,6 @@ impl Analyses {
     }
 }
 
-/// The result card's "Analyse my game" button, labelled in the game's language.
-pub fn button(game: GameId, lang: Lang) -> CreateButton {
-    CreateButton::new(CustomId::Analyse { game }.encode())
-        .label(Text::new("analysis.button").render(lang))
-        .style(ButtonStyle::Secondary)
-}
-
 /// A click on "Analyse my game" (acknowledged as a private answer to fill in).
 pub async fn click(
     http: &serenity::Http,

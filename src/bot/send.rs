@@ -332,7 +332,12 @@ pub fn rematch_row(game: GameId, lang: Lang) -> CreateActionRow {
 fn result_row(game: GameId, lang: Lang) -> CreateActionRow {
     match rematch_row(game, lang) {
         CreateActionRow::Buttons(mut buttons) => {
-            buttons.push(super::analysis::button(game, lang));
+            // Here, not in `analysis`, so that `send` imports no handler (no import cycle).
+            buttons.push(
+                CreateButton::new(super::ids::CustomId::Analyse { game }.encode())
+                    .label(Text::new("analysis.button").render(lang))
+                    .style(ButtonStyle::Secondary),
+            );
             CreateActionRow::Buttons(buttons)
         }
         other => other,
