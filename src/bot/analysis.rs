@@ -13,12 +13,9 @@ use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use poise::serenity_prelude as serenity;
-use serenity::{
-    ButtonStyle, ComponentInteraction, CreateAttachment, CreateButton, EditInteractionResponse,
-};
+use serenity::{ComponentInteraction, CreateAttachment, EditInteractionResponse};
 
 use super::common::edit_click;
-use super::ids::CustomId;
 use super::layout::content;
 use super::mentions::nobody;
 use super::{id_i64, Data, Error};
