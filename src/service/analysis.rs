@@ -88,17 +88,18 @@ pub fn positions(
     seat: Seat,
     most: usize,
 ) -> Result<(usize, Vec<Position>), (usize, PlayError)> {
-    // First pass: which moves were the seat's own choices, and the turn of each move.
+    // The turn (from 1) of each move.
+    let mut turns = vec![0; moves.len()];
+    for (t, (first, end)) in super::replay::runs_of_one_seat(moves, |m| m.0)
+        .into_iter()
+        .enumerate()
+    {
+        turns[first..end].fill(t + 1);
+    }
+    // First pass: which moves were the seat's own choices.
     let mut game = start.clone_box();
     let mut choices = Vec::new();
-    let mut turns = Vec::with_capacity(moves.len());
     for (i, (by, notation)) in moves.iter().enumerate() {
-        let turn = match (turns.last(), i.checked_sub(1).map(|j| moves[j].0)) {
-            (Some(&t), Some(prev)) if prev == *by => t,
-            (Some(&t), _) => t + 1,
-            (None, _) => 1,
-        };
-        turns.push(turn);
         let asked = game
             .prompt()
             .is_some_and(|p| p.seat == seat && p.options.len() > 1);

@@ -5,8 +5,6 @@
 //! Hours are read in the time zone of the member who asks, not of the member looked at: a
 //! member's time zone is their own setting, and the reader wants the hours of their own day.
 
-use std::collections::BTreeMap;
-
 use super::ratings::user_key;
 use super::{Records, ServiceError};
 use crate::clock::{human_duration, Zone};
@@ -39,26 +37,18 @@ pub struct TurnTime {
 /// The turns `seat` played in a game's kept moves: a run of options by one seat is one turn;
 /// the game's first turn has no known start and is not counted.
 pub fn turn_times(moves: &[(i64, i64)], seat: i64) -> Vec<TurnTime> {
-    let mut out = Vec::new();
-    let mut previous_end: Option<i64> = None;
-    let mut i = 0;
-    while i < moves.len() {
-        let mover = moves[i].0;
-        let mut j = i;
-        while j + 1 < moves.len() && moves[j + 1].0 == mover {
-            j += 1;
-        }
-        let end = moves[j].1;
-        if let (true, Some(began)) = (mover == seat, previous_end) {
-            out.push(TurnTime {
+    let runs = super::replay::runs_of_one_seat(moves, |m| m.0);
+    runs.windows(2)
+        .filter(|w| moves[w[1].0].0 == seat)
+        .map(|w| {
+            let began = moves[w[0].1 - 1].1;
+            let end = moves[w[1].1 - 1].1;
+            TurnTime {
                 began,
                 secs: (end - began).max(0),
-            });
-        }
-        previous_end = Some(end);
-        i = j + 1;
-    }
-    out
+            }
+        })
+        .collect()
 }
 
 /// The median of `values` (the lower middle of an even count); `None` when empty.
@@ -81,14 +71,19 @@ pub fn medians_by_hour(turns: &[TurnTime], zone: Zone) -> [Option<i64>; 24] {
 
 /// Games per kind, most played first (ties in the registry's order), finished or running.
 pub fn favourites(games: &[SeatedGame]) -> Vec<(GameKind, usize)> {
-    let mut counts: BTreeMap<usize, (GameKind, usize)> = BTreeMap::new();
-    for g in games {
-        if matches!(g.status, GameStatus::Finished | GameStatus::Active) {
-            let index = GameKind::ALL.iter().position(|k| *k == g.kind).unwrap_or(0);
-            counts.entry(index).or_insert((g.kind, 0)).1 += 1;
-        }
-    }
-    let mut out: Vec<(GameKind, usize)> = counts.into_values().collect();
+    let played = |kind: GameKind| {
+        games
+            .iter()
+            .filter(|g| g.kind == kind)
+            .filter(|g| matches!(g.status, GameStatus::Finished | GameStatus::Active))
+            .count()
+    };
+    let mut out: Vec<(GameKind, usize)> = GameKind::ALL
+        .iter()
+        .map(|&k| (k, played(k)))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    // A stable sort: equal counts stay in the registry's order.
     out.sort_by_key(|k| std::cmp::Reverse(k.1));
     out
 }
@@ -119,14 +114,13 @@ impl Records<'_> {
             .unwrap_or_else(|| "UTC".to_string());
         let zone = Zone::of(Some(&zone_name));
 
-        let mut turns: Vec<TurnTime> = games
+        let turns: Vec<TurnTime> = games
             .iter()
             .flat_map(|g| turn_times(&g.moves, g.seat))
             .collect();
         let hours = medians_by_hour(&turns, zone);
         let mut all: Vec<i64> = turns.iter().map(|t| t.secs).collect();
         let overall = median(&mut all);
-        turns.clear();
 
         let mut lines = Vec::new();
         let quickest = hours

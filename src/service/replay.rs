@@ -30,10 +30,16 @@ pub struct ReplayStep {
 
 /// Where each turn (a run of options by one seat) starts in the live log, and its end.
 pub fn turn_bounds(moves: &[MoveRecord]) -> Vec<(usize, usize)> {
+    runs_of_one_seat(moves, |m| m.seat)
+}
+
+/// Where each run of entries by one seat starts in `log`, and its end: the turns of any log
+/// (`/replay`, the analysis' turn numbers, `/stats`'s turn times).
+pub fn runs_of_one_seat<T, S: PartialEq>(log: &[T], seat: impl Fn(&T) -> S) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
-    for (i, m) in moves.iter().enumerate() {
+    for (i, entry) in log.iter().enumerate() {
         match out.last_mut() {
-            Some((start, end)) if moves[*start].seat == m.seat => *end = i + 1,
+            Some((start, end)) if seat(&log[*start]) == seat(entry) => *end = i + 1,
             _ => out.push((i, i + 1)),
         }
     }

@@ -5,7 +5,7 @@
 //! transaction, and hands them to the caller's update (the service's, over the `skillratings`
 //! crate), then writes what it returns.
 
-use super::{get, get_kind, GameId, GameKind, GameStatus, Seat, Store, StoreError};
+use super::{get, get_kind, get_status, GameId, GameKind, GameStatus, Seat, Store, StoreError};
 
 /// Ratings are stored in millionths (BIGINT on both backends).
 const SCALE: f64 = 1_000_000.0;
@@ -362,12 +362,10 @@ impl Store {
         .await?;
         let mut out = Vec::with_capacity(games.len());
         for row in &games {
-            let status: String = get(row, "status")?;
             out.push(SeatedGame {
                 game: GameId(get(row, "id")?),
                 kind: get_kind(row, "kind")?,
-                status: GameStatus::parse(&status)
-                    .ok_or_else(|| StoreError::Corrupt(format!("game status {status:?}")))?,
+                status: get_status(row, "status")?,
                 seat: get(row, "seat")?,
                 moves: Vec::new(),
             });
@@ -384,10 +382,11 @@ impl Store {
         .bind(oldest)
         .fetch_all(&self.pool)
         .await?;
+        let index: std::collections::HashMap<i64, usize> =
+            out.iter().enumerate().map(|(i, g)| (g.game.0, i)).collect();
         for m in &moves {
-            let game: i64 = get(m, "game")?;
-            if let Some(g) = out.iter_mut().find(|g| g.game.0 == game) {
-                g.moves.push((get(m, "seat")?, get(m, "at")?));
+            if let Some(&i) = index.get(&get::<i64>(m, "game")?) {
+                out[i].moves.push((get(m, "seat")?, get(m, "at")?));
             }
         }
         Ok(out)
