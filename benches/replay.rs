@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use croupier::engine::GameRng;
 use croupier::engine::{AnyGame, GameKind, GameOptions, RenderCtx, Seat};
 use croupier::i18n::Lang;
-use croupier::render::anim::{sample_steps, Animation, MAX_FRAMES, MAX_WIDTH};
+use croupier::render::anim::{sample_steps, Animation, MAX_BYTES, MAX_FRAMES, MAX_WIDTH};
 use croupier::service::replay_gif;
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::imageops::FilterType;
@@ -77,8 +77,9 @@ fn main() {
         .unwrap_or(5);
     let dump = std::env::var("REPLAY_BENCH_DUMP").ok();
     println!(
-        "Animated replay GIF: whole seeded game, {MAX_FRAMES} frames at most, {MAX_WIDTH} px wide, \
-         median of {samples}"
+        "Animated replay GIF: whole seeded game, {MAX_FRAMES} frames at most, {MAX_WIDTH} px wide, {} KB at most, \
+         median of {samples}",
+        MAX_BYTES / 1024
     );
     println!(
         "| game | options | turns | frames | total (`replay_gif`) | CPU time (one thread) | bytes \
@@ -96,7 +97,7 @@ fn main() {
         };
         let mut t = Times::default();
         let (mut gif, mut old) = (Vec::new(), Vec::new());
-        let (mut frames, mut held) = (0, 0);
+        let (mut frames, mut sampled, mut held, mut every) = (0, 0, 0, 0);
         for _ in 0..samples.max(1) {
             // The whole, as the result's replay is built.
             let clock = Instant::now();
@@ -128,10 +129,13 @@ fn main() {
                 scaled.push(scale_before(&board));
                 scale += clock.elapsed();
             }
-            frames = anim.len();
+            sampled = anim.len();
             held = anim.held_bytes();
             let (clock, on_cpu) = (Instant::now(), cpu_time());
-            let again = anim.encode().expect("a GIF");
+            every = anim.clone().encode().expect("a GIF").len();
+            let again = anim.encode_within(MAX_BYTES).expect("a GIF");
+            frames = again.kept.len();
+            let again = again.bytes;
             t.encode.push(clock.elapsed());
             t.cpu.push(cpu + cpu_time().saturating_sub(on_cpu));
             assert_eq!(again, gif, "the parts make the same GIF");
@@ -143,15 +147,17 @@ fn main() {
             t.encode_before.push(clock.elapsed());
         }
         println!(
-            "| {} | {} | {} | {} | {:.0} ms | {:.0} ms | {} KB | {:.0} ms | {:.0} ms | {:.0} ms \
+            "| {} | {} | {} | {} of {} | {:.0} ms | {:.0} ms | {} KB ({} KB) | {:.0} ms | {:.0} ms | {:.0} ms \
              | {} KB | {:.0} ms | {:.0} ms | {} KB |",
             label,
             log.len(),
             ends.len(),
             frames,
+            sampled,
             ms(&mut t.total),
             ms(&mut t.cpu),
             gif.len() / 1024,
+            every / 1024,
             ms(&mut t.render),
             ms(&mut t.push),
             ms(&mut t.encode),

@@ -2,8 +2,9 @@
 //! scaled down, as one looping GIF. Pure: frames in, bytes out.
 //!
 //! Sizes are kept small on purpose: at most [`MAX_FRAMES`] frames (the first board, the last,
-//! and turns evenly spaced between), each at most [`MAX_WIDTH`] pixels wide, so a long game's
-//! GIF stays well under Discord's upload limit (`benches/replay.rs` prints time and size).
+//! and turns evenly spaced between), each at most [`MAX_WIDTH`] pixels wide, and at most
+//! [`MAX_BYTES`] in all (middle frames are left out until it fits), so a long game's GIF
+//! stays small on a phone's data (`benches/replay.rs` prints time and size).
 //!
 //! How (issue 38 item 5, figures in BENCHMARKS.md):
 //! - a board is scaled down by averaging the board pixels each frame pixel covers
@@ -34,10 +35,13 @@ use super::quantize::{Census, Runs};
 /// Frames in a replay GIF at most.
 pub const MAX_FRAMES: usize = 24;
 /// Frame width at most, in pixels (boards are scaled down to it, never up).
-pub const MAX_WIDTH: u32 = 480;
+pub const MAX_WIDTH: u32 = 400;
 /// How long a frame shows, and the last one (the final position) before the loop restarts.
 pub const FRAME_MS: u32 = 900;
 pub const LAST_FRAME_MS: u32 = 3_000;
+/// A replay GIF's size at most, in bytes ([`Animation::encode_within`]): a whole game in
+/// 300 KB, however long (issue 38 item 5).
+pub const MAX_BYTES: usize = 300 * 1024;
 /// Colours of the palette: one slot of the GIF's 256 is left for the transparent index.
 const COLOURS: usize = 255;
 
@@ -157,7 +161,7 @@ impl Taps {
 
 /// A replay GIF made frame by frame: [`push`](Animation::push) each board in order, then
 /// [`encode`](Animation::encode). Holds each frame as runs of equal colour, never a board.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Animation {
     census: Census,
     frames: Vec<Runs>,
@@ -201,6 +205,52 @@ impl Animation {
         if self.frames.is_empty() {
             self.push(&RgbaImage::from_pixel(1, 1, WHITE));
         }
+        self.write().map(|(gif, _)| gif)
+    }
+
+    /// The GIF of [`encode`](Animation::encode) in at most `budget` bytes where frames can
+    /// give way: when the whole is larger, frames between the first and the last are left
+    /// out, evenly, until it fits (or only those two remain). A long game's replay shows
+    /// fewer of its turns rather than blurred ones: every way to make a frame smaller was
+    /// visibly lossy (BENCHMARKS.md). The frames kept are those numbered in `kept`.
+    pub fn encode_within(mut self, budget: usize) -> Result<Encoded, EncodingError> {
+        if self.frames.is_empty() {
+            self.push(&RgbaImage::from_pixel(1, 1, WHITE));
+        }
+        let all = self.frames.len();
+        let mut kept: Vec<usize> = (0..all).collect();
+        let (mut bytes, mut first) = self.write()?;
+        // Each try aims a little under the budget: the first frame (written whole) plus the
+        // others at their mean size so far. Frames further apart change more, so a try can
+        // still be over and another follows.
+        for _ in 0..4 {
+            if bytes.len() <= budget || kept.len() <= 2 {
+                break;
+            }
+            let each = (bytes.len() - first.min(bytes.len())) / (kept.len() - 1);
+            let room = (budget * 19 / 20).saturating_sub(first);
+            let aim = 1 + room / each.max(1);
+            kept = sample_steps(all - 1, aim.clamp(2, kept.len() - 1));
+            (bytes, first) = self.thin(&kept).write()?;
+        }
+        Ok(Encoded { bytes, kept })
+    }
+
+    /// The animation of only the frames numbered in `kept`, counted afresh: its palette is
+    /// theirs alone, as if only they had been pushed.
+    fn thin(&self, kept: &[usize]) -> Animation {
+        let mut census = Census::new();
+        let frames = kept
+            .iter()
+            .filter_map(|&i| self.frames.get(i))
+            .map(|f| census.add_runs(&self.census, f))
+            .collect();
+        Animation { census, frames }
+    }
+
+    /// The GIF of every frame, and the bytes its first frame took (header included).
+    fn write(&self) -> Result<(Vec<u8>, usize), EncodingError> {
+        let mut census = self.census.clone();
         let (w, h) = self
             .frames
             .iter()
@@ -212,15 +262,14 @@ impl Animation {
         );
         let fill = match self.frames.first().and_then(Runs::bottom_left) {
             Some(id) => id,
-            None => self.census.number_of(WHITE),
+            None => census.number_of(WHITE),
         };
         // The padding is counted as drawn, so the palette is the padded frames'.
         for f in &self.frames {
             let pad = u64::from(w) * u64::from(h) - u64::from(f.width) * u64::from(f.height);
-            self.census
-                .count(fill, u32::try_from(pad).unwrap_or(u32::MAX));
+            census.count(fill, u32::try_from(pad).unwrap_or(u32::MAX));
         }
-        let palette = self.census.palette(COLOURS);
+        let palette = census.palette(COLOURS);
         let clear = palette.colours.len() as u8;
         let mut colours: Vec<u8> = palette.colours.iter().flatten().copied().collect();
         // The transparent slot's colour is never shown.
@@ -234,6 +283,7 @@ impl Animation {
         let mut part = Vec::new();
         let mut dict = lzw::Dict::new();
         let count = self.frames.len();
+        let mut first = 0;
         for (i, f) in self.frames.iter().enumerate() {
             now.clear();
             if (f.width, f.height) == (w, h) {
@@ -269,12 +319,21 @@ impl Animation {
             frame.delay = (ms / 10) as u16;
             frame.dispose = DisposalMethod::Keep;
             encoder.write_lzw_pre_encoded_frame(&frame)?;
+            if i == 0 {
+                first = encoder.get_ref().len();
+            }
             drop(frame);
             std::mem::swap(&mut before, &mut now);
         }
         encoder.into_inner()?;
-        Ok(out)
+        Ok((out, first))
     }
+}
+
+/// A GIF and which of the frames pushed it shows, by their order.
+pub struct Encoded {
+    pub bytes: Vec<u8>,
+    pub kept: Vec<usize>,
 }
 
 const WHITE: image::Rgba<u8> = image::Rgba([255, 255, 255, 255]);
@@ -641,7 +700,7 @@ pub(crate) mod tests {
         let a = RgbaImage::from_pixel(900, 600, image::Rgba([10, 120, 200, 255]));
         let b = RgbaImage::from_pixel(900, 600, image::Rgba([240, 200, 20, 255]));
         let frames: Vec<RgbaImage> = [&a, &b, &a].iter().map(|f| frame_of(f)).collect();
-        assert_eq!(frames[0].dimensions(), (MAX_WIDTH, 320));
+        assert_eq!(frames[0].dimensions(), (MAX_WIDTH, MAX_WIDTH * 2 / 3));
         let gif = encode_gif(&frames).expect("encode");
         assert!(gif.starts_with(b"GIF89a"), "a GIF");
         // The loop extension (NETSCAPE2.0) is written.
@@ -693,6 +752,54 @@ pub(crate) mod tests {
         piece(&mut moved, 180, 80, [213, 94, 0]);
         frames.push(image::imageops::crop_imm(&moved, 0, 0, 200, 150).to_image());
         frames
+    }
+
+    /// Over its byte budget, a GIF leaves out frames between the first and the last, evenly,
+    /// until it fits, and shows exactly those kept; within it, every frame stays.
+    #[test]
+    fn a_gif_over_its_budget_leaves_out_middle_frames() {
+        // Twelve frames of noise in sixteen colours: hardly compressible, each a new field.
+        let mut seed: u32 = 7;
+        let frames: Vec<RgbaImage> = (0..12)
+            .map(|_| {
+                RgbaImage::from_fn(120, 90, |_, _| {
+                    seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    let c = (seed >> 28) as u8;
+                    Rgba([c * 16, 255 - c * 16, c * 8, 255])
+                })
+            })
+            .collect();
+        let animation = |frames: &[RgbaImage]| {
+            let mut a = Animation::new();
+            frames.iter().for_each(|f| a.push(f));
+            a
+        };
+        let whole = animation(&frames)
+            .encode_within(usize::MAX)
+            .expect("encode");
+        assert_eq!(whole.kept, (0..12).collect::<Vec<_>>());
+        assert_eq!(whole.bytes, animation(&frames).encode().expect("encode"));
+
+        let budget = whole.bytes.len() / 2;
+        let thin = animation(&frames).encode_within(budget).expect("encode");
+        assert!(
+            thin.bytes.len() <= budget,
+            "{} > {budget}",
+            thin.bytes.len()
+        );
+        assert!(
+            thin.kept.len() < 12 && thin.kept.len() >= 2,
+            "{:?}",
+            thin.kept
+        );
+        assert_eq!((thin.kept[0], thin.kept.last()), (0, Some(&11)));
+        assert!(thin.kept.windows(2).all(|w| w[0] < w[1]));
+        let kept: Vec<RgbaImage> = thin.kept.iter().map(|&i| frames[i].clone()).collect();
+        check_decodes_to(&thin.bytes, &kept);
+
+        // A budget nothing meets keeps the first and the last.
+        let least = animation(&frames).encode_within(1).expect("encode");
+        assert_eq!(least.kept, vec![0, 11]);
     }
 
     /// A GIF's frames as written: palette indices, rectangles, transparency.
@@ -883,23 +990,25 @@ pub(crate) mod tests {
             }
         }
         let f = frame_of(&board);
-        assert_eq!(f.dimensions(), (480, 425));
+        // 1328 / 400 = 3.32: the edge at 664 falls between frame columns 199 and 200.
+        assert_eq!(MAX_WIDTH, 400, "the figures below are for 400");
+        assert_eq!(f.dimensions(), (400, 354));
         assert_eq!(*f.get_pixel(0, 0), a);
-        assert_eq!(*f.get_pixel(239, 424), a);
-        assert_eq!(*f.get_pixel(241, 200), b);
-        assert_eq!(*f.get_pixel(479, 424), b);
-        // Column 240 covers source 664.0 to 666.77: all b.
-        let blended = (0..480)
+        assert_eq!(*f.get_pixel(199, 353), a);
+        assert_eq!(*f.get_pixel(201, 200), b);
+        assert_eq!(*f.get_pixel(399, 353), b);
+        // Column 200 covers source 664.0 to 667.32: all b.
+        let blended = (0..400)
             .filter(|&x| ![a, b].contains(f.get_pixel(x, 100)))
             .count();
         assert!(blended <= 1, "{blended} blended columns");
         // A one-pixel line of a colour is averaged in, not lost or kept whole.
-        let mut line = RgbaImage::from_pixel(960, 10, Rgba([0, 0, 0, 255]));
+        let mut line = RgbaImage::from_pixel(800, 10, Rgba([0, 0, 0, 255]));
         for y in 0..10 {
             line.put_pixel(2, y, Rgba([255, 255, 255, 255]));
         }
         let f = frame_of(&line);
-        assert_eq!(f.dimensions(), (480, 5));
+        assert_eq!(f.dimensions(), (400, 5));
         assert_eq!(f.get_pixel(1, 2).0, [128, 128, 128, 255]);
         assert_eq!(f.get_pixel(0, 2).0, [0, 0, 0, 255]);
         let narrow = RgbaImage::from_pixel(300, 900, a);
@@ -945,7 +1054,14 @@ pub(crate) mod tests {
 
     #[test]
     fn the_weights_of_every_pixel_sum_to_256() {
-        for (from, to) in [(1328, 480), (481, 480), (960, 480), (1000, 7), (1176, 425)] {
+        for (from, to) in [
+            (1328, 400),
+            (1328, 480),
+            (481, 480),
+            (960, 480),
+            (1000, 7),
+            (1176, 425),
+        ] {
             let t = Taps::new(from, to);
             assert_eq!(t.first.len(), to as usize);
             for o in 0..to as usize {

@@ -77,6 +77,7 @@ fn reduce(imgs: &[&RgbaImage], colours: usize) -> Indexed {
 /// palette of them all, each image kept meanwhile as its runs of equal colour ([`Runs`]):
 /// on a board a few times smaller than its pixels, and mapped to the palette without looking
 /// a colour up again.
+#[derive(Clone)]
 pub struct Census {
     table: ColourTable,
     /// Each colour number's colour (`r | g << 8 | b << 16`) and pixel count.
@@ -85,6 +86,7 @@ pub struct Census {
 }
 
 /// An image as runs of equal colour in raster order: (colour number in its [`Census`], length).
+#[derive(Clone)]
 pub struct Runs {
     pub width: u32,
     pub height: u32,
@@ -136,6 +138,23 @@ impl Census {
         Runs {
             width: img.width(),
             height: img.height(),
+            runs,
+        }
+    }
+
+    /// Counts an image already counted by `from` (as its runs there) and returns its runs here:
+    /// the same as [`add`](Census::add) of the image itself.
+    pub fn add_runs(&mut self, from: &Census, image: &Runs) -> Runs {
+        let mut runs = Vec::with_capacity(image.runs.len());
+        for &(id, run) in &image.runs {
+            let colour = from.seen.get(id as usize).copied().unwrap_or(0xff_ffff);
+            let id = self.number(colour);
+            self.counts[id as usize] += run;
+            runs.push((id, run));
+        }
+        Runs {
+            width: image.width,
+            height: image.height,
             runs,
         }
     }
@@ -396,6 +415,7 @@ const EMPTY: u32 = u32::MAX;
 
 /// Open-addressing map from a 24-bit colour to its number in first-seen order: std's SipHash
 /// map cost more than the whole quantiser.
+#[derive(Clone)]
 struct ColourTable {
     keys: Vec<u32>,
     ids: Vec<u32>,
