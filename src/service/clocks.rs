@@ -14,7 +14,7 @@ use super::core::{
 use super::output::{self, due, id_u64, mention, place_link, Notice};
 use super::{seed_from_i64, Clocks, Loaded, LobbyError, ServiceError};
 use crate::ai::BotPlayer;
-use crate::clock::{after_quiet, human_duration, Quiet, Zone, HOUR, MAX_TURN_SECS};
+use crate::clock::{after_quiet, duration_text, Quiet, Zone, HOUR, MAX_TURN_SECS};
 use crate::engine::{AnyGame, AppliedMove, GameId, PlayError, Seat};
 use crate::i18n::{Lang, Text};
 use crate::store::{
@@ -420,7 +420,7 @@ impl Clocks<'_> {
                 if let Some(left) = record.clock.paused_left {
                     let left = extended(left, secs)?;
                     plan.clock.paused_left = Some(left);
-                    Text::new("bot.clock.extended_paused").arg("left", human_duration(left))
+                    Text::new("bot.clock.extended_paused").arg("left", duration_text(left))
                 } else {
                     let deadline = record
                         .clock
@@ -462,7 +462,7 @@ impl Clocks<'_> {
                     _ => {}
                 }
                 match len {
-                    Some(len) => Text::new("bot.clock.changed").arg("len", human_duration(len)),
+                    Some(len) => Text::new("bot.clock.changed").arg("len", duration_text(len)),
                     None => Text::new("bot.clock.off"),
                 }
             }

@@ -130,7 +130,7 @@ impl Records<'_> {
             .min();
         lines.push(match (overall, quickest) {
             (Some(m), Some((_, hour))) => Text::new("ratings.profile_speed")
-                .arg("time", human_duration(m))
+                .arg("time", human_duration(m, lang))
                 .arg("n", all.len())
                 .arg("hour", hour)
                 .arg("zone", zone_name.clone())
@@ -184,11 +184,11 @@ impl Records<'_> {
                 .arg("zone", zone_name)
                 .render(lang),
             hours,
-            hours_top: human_duration(most),
+            hours_top: human_duration(most, lang),
             no_hours: Text::new("ratings.card_no_hours").render(lang),
             footer: match overall {
                 Some(m) => Text::new("ratings.card_footer")
-                    .arg("time", human_duration(m))
+                    .arg("time", human_duration(m, lang))
                     .arg("n", all.len())
                     .render(lang),
                 None => String::new(),

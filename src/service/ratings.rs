@@ -396,9 +396,10 @@ impl Records<'_> {
             .arg("casual", casual)
             .arg(
                 "avg",
-                counts
-                    .and_then(|c| c.avg_turn_secs)
-                    .map_or_else(|| "-".to_string(), crate::clock::human_duration),
+                counts.and_then(|c| c.avg_turn_secs).map_or_else(
+                    || "-".to_string(),
+                    |s| crate::clock::human_duration(s, lang),
+                ),
             )
             .render(lang);
             boards.push((header, rows));
