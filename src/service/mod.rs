@@ -50,7 +50,7 @@ pub use ratings::{
 };
 pub use replay::{replay_frames, replay_gif, turn_bounds, ReplayStep};
 pub use result::{
-    count_turns, length, result_card, result_image, result_lines, standings, Ending, GameResult,
+    count_turns, result_card, result_image, result_lines, standings, Ending, GameResult,
 };
 
 use std::sync::Arc;

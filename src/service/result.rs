@@ -167,19 +167,7 @@ fn footer(ending: &Ending) -> Text {
         "bot.result.footer"
     })
     .arg("turns", i64::try_from(ending.turns).unwrap_or(i64::MAX))
-    .arg("length", length(ending.secs))
-}
-
-/// A game's length in words: minutes, hours and minutes, or days and hours.
-pub fn length(secs: i64) -> Text {
-    use crate::clock::{DAY, HOUR, MINUTE};
-    let secs = secs.max(0);
-    let (d, h, m) = (secs / DAY, secs % DAY / HOUR, secs % HOUR / MINUTE);
-    match (d, h) {
-        (0, 0) => Text::new("bot.result.len_minutes").arg("m", m.max(1)),
-        (0, _) => Text::new("bot.result.len_hours").arg("h", h).arg("m", m),
-        _ => Text::new("bot.result.len_days").arg("d", d).arg("h", h),
-    }
+    .arg("length", crate::clock::duration_text(ending.secs))
 }
 
 /// A sentence from a phrase (a game's end reason may be one): first letter upper-cased, a
@@ -394,6 +382,7 @@ mod tests {
 
     #[test]
     fn lengths_read_in_minutes_hours_or_days() {
+        use crate::clock::duration_text as length;
         assert_eq!(length(30).render(Lang::En), "1 min");
         assert_eq!(length(3 * 3600 + 120).render(Lang::En), "3 h 2 min");
         assert_eq!(length(2 * 86_400 + 3 * 3600).render(Lang::Fr), "2 j 3 h");

@@ -510,7 +510,7 @@ async fn a_finished_game_gives_its_result_and_one_rematch_with_the_same_seats() 
         }
         assert!(result.text.contains("resigned"), "{}", result.text);
         assert!(
-            result.text.contains("0 turns, played over 2 d 0 h."),
+            result.text.contains("0 turns, played over 2 d."),
             "{}",
             result.text
         );
