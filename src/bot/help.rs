@@ -17,7 +17,7 @@ pub const GROUPS: [(&str, &[&str]); 7] = [
     ("turn", &["move", "hand", "board", "undo", "history"]),
     ("rules", &["rules"]),
     ("end", &["resign", "cancel"]),
-    ("you", &["settings", "stats"]),
+    ("you", &["settings", "stats", "sub"]),
     ("after", &["replay", "export"]),
     ("hosts", &["clock", "replace", "kick"]),
 ];

@@ -28,6 +28,7 @@ mod replay;
 mod retry;
 mod send;
 pub mod setup_help;
+mod subs;
 mod sweep;
 mod welcome;
 
@@ -842,9 +843,12 @@ async fn first_delivery(ctx: Context<'_>) -> Result<bool, Error> {
     if a.interaction_type == poise::CommandInteractionType::Autocomplete {
         return Ok(true);
     }
-    // A redelivery to this process: dropped before a second acknowledgement.
+    // A redelivery to this process: dropped before a second acknowledgement. poise runs this
+    // check once per command of the tree (`/sub`, then `/sub take`), all on one interaction:
+    // the one this invocation acknowledged already passed.
     if !ctx.data().take(a.interaction.id.get()) {
-        return Ok(false);
+        use std::sync::atomic::Ordering::SeqCst;
+        return Ok(a.has_sent_initial_response.load(SeqCst));
     }
     let command = ctx.command();
     let left = {

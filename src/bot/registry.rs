@@ -2,7 +2,7 @@
 //! descriptions from the catalogs. Here, not in a command file, so that the command files
 //! import only `common` and never each other in a cycle (issue 39).
 
-use super::{clocks, commands, help, lobbies, replay, Data, Error};
+use super::{clocks, commands, help, lobbies, replay, subs, Data, Error};
 use crate::i18n::{lookup, Lang};
 
 type Command = poise::Command<Data, Error>;
@@ -25,6 +25,7 @@ pub fn all() -> Vec<Command> {
         clocks::settings(),
         clocks::replace(),
         clocks::kick(),
+        subs::sub(),
         clocks::stats(),
         replay::replay(),
         replay::export(),
@@ -67,27 +68,37 @@ pub fn set_cooldowns(commands: &mut [Command]) {
 pub fn localize(commands: &mut [Command]) {
     for cmd in commands {
         let base = format!("bot.cmd.{}", cmd.name);
-        cmd.description = Some(lookup(Lang::En, &format!("{base}.desc")).to_string().into());
-        cmd.name_localizations.to_mut().push((
+        localize_one(cmd, &base);
+    }
+}
+
+/// One command (or subcommand, under its parent's key) and its parameters, then its
+/// subcommands (`bot.cmd.<command>.<subcommand>.…`).
+fn localize_one(cmd: &mut Command, base: &str) {
+    cmd.description = Some(lookup(Lang::En, &format!("{base}.desc")).to_string().into());
+    cmd.name_localizations.to_mut().push((
+        "fr".into(),
+        lookup(Lang::Fr, &format!("{base}.name")).to_string().into(),
+    ));
+    cmd.description_localizations.to_mut().push((
+        "fr".into(),
+        lookup(Lang::Fr, &format!("{base}.desc")).to_string().into(),
+    ));
+    for p in &mut cmd.parameters {
+        let key = format!("{base}.{}", p.name);
+        p.description = Some(lookup(Lang::En, &format!("{key}.desc")).to_string().into());
+        p.name_localizations.to_mut().push((
             "fr".into(),
-            lookup(Lang::Fr, &format!("{base}.name")).to_string().into(),
+            lookup(Lang::Fr, &format!("{key}.name")).to_string().into(),
         ));
-        cmd.description_localizations.to_mut().push((
+        p.description_localizations.to_mut().push((
             "fr".into(),
-            lookup(Lang::Fr, &format!("{base}.desc")).to_string().into(),
+            lookup(Lang::Fr, &format!("{key}.desc")).to_string().into(),
         ));
-        for p in &mut cmd.parameters {
-            let key = format!("{base}.{}", p.name);
-            p.description = Some(lookup(Lang::En, &format!("{key}.desc")).to_string().into());
-            p.name_localizations.to_mut().push((
-                "fr".into(),
-                lookup(Lang::Fr, &format!("{key}.name")).to_string().into(),
-            ));
-            p.description_localizations.to_mut().push((
-                "fr".into(),
-                lookup(Lang::Fr, &format!("{key}.desc")).to_string().into(),
-            ));
-        }
+    }
+    for sub in &mut cmd.subcommands {
+        let key = format!("{base}.{}", sub.name);
+        localize_one(sub, &key);
     }
 }
 
@@ -116,7 +127,16 @@ mod tests {
             assert!(fr.next().is_none(), "one French localization");
             one
         };
-        for c in &cmds {
+        // Subcommands too (`/sub offer`): Discord checks them alike.
+        let mut every: Vec<&Command> = cmds.iter().collect();
+        let mut i = 0;
+        while i < every.len() {
+            let subs = &every[i].subcommands;
+            every.extend(subs.iter());
+            i += 1;
+        }
+        assert!(every.len() > cmds.len(), "subcommands are checked");
+        for c in every {
             assert!(name_ok(&c.name), "{}", c.name);
             let name = fr(&c.name_localizations);
             assert!(name_ok(&name), "{name}");
@@ -150,13 +170,25 @@ mod tests {
         assert_eq!(json[0]["options"][0]["name_localizations"]["fr"], "jeu");
         assert_eq!(json[0]["options"][0]["autocomplete"], true);
         assert_eq!(json[8]["name_localizations"]["fr"], "règles");
+        let sub = json
+            .as_array()
+            .and_then(|a| a.iter().find(|c| c["name"] == "sub"))
+            .expect("/sub is registered");
+        assert_eq!(sub["name_localizations"]["fr"], "remplaçant");
+        assert_eq!(sub["options"][0]["type"], 1, "a subcommand");
+        assert_eq!(sub["options"][0]["name"], "offer");
+        assert_eq!(sub["options"][0]["name_localizations"]["fr"], "proposer");
+        assert_eq!(
+            sub["options"][0]["options"][0]["name_localizations"]["fr"],
+            "jeu"
+        );
         let names: Vec<&str> = cmds.iter().map(|c| c.name.as_ref()).collect();
         assert_eq!(
             names,
             [
                 "play", "move", "hand", "board", "undo", "history", "resign", "cancel", "rules",
-                "games", "lobbies", "clock", "settings", "replace", "kick", "stats", "replay",
-                "export", "help"
+                "games", "lobbies", "clock", "settings", "replace", "kick", "sub", "stats",
+                "replay", "export", "help"
             ]
         );
     }

@@ -930,14 +930,22 @@ impl Clocks<'_> {
         if !self.core.store.apply_turn_plan(record.id, &plan).await? {
             return Ok(Vec::new());
         }
-        let text = Text::new("bot.timeout.opened")
+        let mut text = Text::new("bot.timeout.opened")
             .arg("seat", seat)
             .arg("n", seat.index() + 1)
             .render_with(game_lang(record), &super::text_names(record));
-        Ok(vec![Notice::Place {
+        let (told, offers) =
+            super::substitutes::tell_substitutes(self.core, record, seat, now).await?;
+        if let Some(line) = told {
+            text.push('\n');
+            text.push_str(&line);
+        }
+        let mut notices = vec![Notice::Place {
             game: record.id,
             text,
-        }])
+        }];
+        notices.extend(offers);
+        Ok(notices)
     }
 
     async fn fire_reminder(

@@ -95,6 +95,12 @@ pub enum LobbyError {
     CancelNotAgreed(GameId),
     #[error("only a seated player may agree to cancel game {0}")]
     CancelNotPlayer(GameId),
+    #[error("not a substitute for {0:?} on this server")]
+    NotSubstitute(GameKind),
+    #[error("no seat of game {0} is open")]
+    NoOpenSeat(GameId),
+    #[error("seat {0} is not open")]
+    SeatNotOpen(usize),
 }
 
 impl LobbyError {
@@ -126,6 +132,11 @@ impl LobbyError {
             LobbyError::NoSuchSeat(n) => Text::new("bot.error.no_such_seat").arg("n", *n),
             LobbyError::AlreadyInGame => Text::new("bot.error.already_in_game"),
             LobbyError::SeatOpen(n) => Text::new("bot.error.seat_open").arg("n", *n),
+            LobbyError::NotSubstitute(kind) => {
+                Text::new("bot.error.not_substitute").arg("game", kind.display_name())
+            }
+            LobbyError::NoOpenSeat(game) => Text::new("bot.error.no_open_seat").arg("id", game.0),
+            LobbyError::SeatNotOpen(n) => Text::new("bot.error.seat_not_open").arg("n", *n),
             LobbyError::UnknownZone(z) => {
                 Text::new("bot.error.unknown_zone").arg("zone", z.clone())
             }

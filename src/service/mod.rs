@@ -20,6 +20,7 @@ mod profile;
 mod ratings;
 mod replay;
 mod result;
+mod substitutes;
 
 pub use crate::model::JobKind;
 /// For front ends that print a database URL (the bot's `Debug`): never its password.

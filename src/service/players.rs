@@ -453,7 +453,7 @@ impl Players<'_> {
     }
 
     /// Gives `seat` to `newcomer` (every check passed).
-    async fn hand_over(
+    pub(super) async fn hand_over(
         self,
         mut loaded: Loaded,
         seat: Seat,
@@ -590,11 +590,19 @@ impl Players<'_> {
             return Err(stale(&loaded.record));
         }
         let lang = game_lang(&loaded.record);
-        let text = Text::new("bot.kick.done")
+        let mut text = Text::new("bot.kick.done")
             .arg("n", seat.index() + 1)
             .arg("seat", seat)
             .render_with(lang, &loaded.names());
-        Ok(vec![Notice::Place { game, text }])
+        let (told, offers) =
+            super::substitutes::tell_substitutes(self.core, &loaded.record, seat, now).await?;
+        if let Some(line) = told {
+            text.push('\n');
+            text.push_str(&line);
+        }
+        let mut notices = vec![Notice::Place { game, text }];
+        notices.extend(offers);
+        Ok(notices)
     }
 }
 
@@ -677,7 +685,10 @@ fn must_agree(loaded: &Loaded, seat: Seat, actor: i64, is_moderator: bool) -> Ve
 }
 
 /// A seat by its number as players see it (1-based).
-fn seat_index(seats: &[crate::store::SeatRecord], n: usize) -> Result<Seat, ServiceError> {
+pub(super) fn seat_index(
+    seats: &[crate::store::SeatRecord],
+    n: usize,
+) -> Result<Seat, ServiceError> {
     if n == 0 || n > seats.len() {
         return Err(LobbyError::NoSuchSeat(n).into());
     }

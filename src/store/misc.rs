@@ -3,8 +3,8 @@
 use sqlx::any::AnyRow;
 
 use super::{
-    bool_i64, get, get_bool, get_job_kind, get_lang, Backend, GameId, JobKind, JobRecord, Lang,
-    NewJob, Store, StoreError, UserSettings,
+    bool_i64, get, get_bool, get_job_kind, get_kind, get_lang, Backend, GameId, GameKind, JobKind,
+    JobRecord, Lang, NewJob, Store, StoreError, UserSettings,
 };
 
 /// The job kinds this program runs, bound in the order of the queries' `kind IN (…)` lists
@@ -203,6 +203,79 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(())
+    }
+
+    /// Puts `member` in the substitutes of `kind` on `guild`; false when already there.
+    pub async fn add_substitute(
+        &self,
+        guild: i64,
+        kind: GameKind,
+        member: i64,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO substitutes (guild, kind, member, since) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (guild, kind, member) DO NOTHING",
+        )
+        .bind(guild)
+        .bind(kind.id())
+        .bind(member)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Takes `member` out of the substitutes of `kind` on `guild`; false when not there.
+    pub async fn remove_substitute(
+        &self,
+        guild: i64,
+        kind: GameKind,
+        member: i64,
+    ) -> Result<bool, StoreError> {
+        let done =
+            sqlx::query("DELETE FROM substitutes WHERE guild = $1 AND kind = $2 AND member = $3")
+                .bind(guild)
+                .bind(kind.id())
+                .bind(member)
+                .execute(&self.pool)
+                .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// The substitutes of `kind` on `guild`, longest waiting first, at most `limit`.
+    pub async fn substitutes(
+        &self,
+        guild: i64,
+        kind: GameKind,
+        limit: usize,
+    ) -> Result<Vec<i64>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT member FROM substitutes WHERE guild = $1 AND kind = $2 \
+             ORDER BY since, member LIMIT $3",
+        )
+        .bind(guild)
+        .bind(kind.id())
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|row| get(row, "member")).collect()
+    }
+
+    /// The games `member` substitutes for on `guild`.
+    pub async fn substitute_kinds(
+        &self,
+        guild: i64,
+        member: i64,
+    ) -> Result<Vec<GameKind>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT kind FROM substitutes WHERE guild = $1 AND member = $2 ORDER BY kind",
+        )
+        .bind(guild)
+        .bind(member)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|row| get_kind(row, "kind")).collect()
     }
 
     /// The DM channel kept for `member`, if one was opened.

@@ -2548,3 +2548,173 @@ async fn lobbies_lists_what_a_member_may_join_and_joins_from_the_list() {
     finish(fake).await;
     w.bot.stop().await;
 }
+
+// ----- 13. substitutes (issue 40 item 7) -----
+
+/// A member offers to substitute for Cortexcape; a game under the `open` timeout policy runs
+/// out of time for one seat: the seat opens, the thread says the substitutes were told, the
+/// substitute gets a DM with a link and takes the seat with `/sub take` (hand and turn), and
+/// leaves the pool. A member who is no substitute is refused kindly and changes nothing; so is
+/// a second taker once the seat is gone. `/kick` offers its seat the same way.
+#[tokio::test]
+async fn substitutes_are_told_first_and_take_an_open_seat() {
+    for db in Db::each("e2e_substitutes").await {
+        substitutes(&db).await;
+        db.finish().await;
+    }
+}
+
+async fn substitutes(db: &Db) {
+    use croupier::clock::{unix_now, DAY};
+    const CAROL: u64 = 1_100_000_000_000_000_103;
+    const DAVE: u64 = 1_100_000_000_000_000_104;
+    let w = World::on(db).service_clock(unix_now()).start().await;
+    let clock = w.clock().clone();
+    let fake = &w.fake;
+    fake.add_user(CAROL, "Carol");
+    fake.add_user(DAVE, "Dave");
+    let cortexcape = || vec![opt::string("game", "cortexcape")];
+
+    // Carol offers for Cortexcape (twice: the second says so), and lists it.
+    let offered = sub(fake, CAROL, CHANNEL_ID, "offer", cortexcape()).await;
+    assert!(
+        offered.starts_with("🪑 You are a substitute for Cortexcape"),
+        "{offered}"
+    );
+    let again = sub(fake, CAROL, CHANNEL_ID, "offer", cortexcape()).await;
+    assert!(again.contains("already a substitute"), "{again}");
+    let listed = sub(fake, CAROL, CHANNEL_ID, "list", vec![]).await;
+    assert_eq!(listed, "🪑 You are a substitute here for: Cortexcape.");
+    let bad = sub(
+        fake,
+        DAVE,
+        CHANNEL_ID,
+        "offer",
+        vec![opt::string("game", "chess")],
+    )
+    .await;
+    assert!(bad.contains("chess"), "{bad}");
+
+    // A game whose players run out of time open their seat.
+    let cmd = fake
+        .push(Push::command(
+            "play",
+            vec![
+                opt::string("game", "cortexcape"),
+                opt::string("options", "short=true"),
+                opt::string("clock", "1d"),
+                opt::string("timeout", "open"),
+            ],
+        ))
+        .await;
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
+    let game = game_of(&lobby);
+    join_and_start(fake, &lobby, &[BOB], ALICE).await;
+    let thread = lobby.id;
+    let board = latest_board_after(fake, thread, 0).await;
+    let late = mentioned(&board).expect("who decides");
+    let seat = if late == ALICE { 1 } else { 2 };
+
+    // Nobody may take a seat still played.
+    let early = sub(fake, CAROL, thread, "take", vec![]).await;
+    assert_eq!(early, format!("No seat of game {} is open now.", game.0));
+
+    clock.advance(DAY + 60);
+    let opened = said(fake, thread, "ran out of time").await;
+    assert!(
+        opened.content.contains(&format!("seat {seat} is open")),
+        "{}",
+        opened.content
+    );
+    assert!(
+        opened
+            .content
+            .contains("1 substitute for Cortexcape on this server was told first"),
+        "{}",
+        opened.content
+    );
+    let dm = dm_said(fake, CAROL, "A seat is open in Cortexcape").await;
+    assert!(
+        dm.content.contains(&format!("#{} (seat {seat})", game.0)),
+        "{}",
+        dm.content
+    );
+    assert!(
+        dm.content.contains(&format!("/{thread}")),
+        "a link: {}",
+        dm.content
+    );
+    // Carol's DMs are open: no mention of her in the thread.
+    assert!(fake
+        .messages(thread)
+        .iter()
+        .all(|m| !m.content.contains("offered to substitute")));
+
+    // Dave is no substitute: refused, nothing changes.
+    let seats_before = w.service.lobbies().lobby(game).await.expect("game").seats;
+    let refused = sub(fake, DAVE, thread, "take", vec![]).await;
+    assert!(
+        refused.starts_with("Open seats go first to this server's substitutes for Cortexcape"),
+        "{refused}"
+    );
+    assert_eq!(
+        w.service.lobbies().lobby(game).await.expect("game").seats,
+        seats_before
+    );
+    // A seated player cannot take a second seat.
+    let seated = sub(fake, other(late), thread, "take", vec![]).await;
+    assert_eq!(seated, "That player already has a seat in this game.");
+
+    // Carol takes it: the thread says so, and the board calls her if it is her turn.
+    let took = sub(fake, CAROL, thread, "take", vec![]).await;
+    assert!(took.starts_with("✅ The seat is yours"), "{took}");
+    said(fake, thread, &format!("is replaced by <@{CAROL}>")).await;
+    let seats = w.service.lobbies().lobby(game).await.expect("game").seats;
+    assert_eq!(seats[seat - 1].user, Some(CAROL as i64));
+    assert!(!seats[seat - 1].vacant);
+    // One offer, one seat: she left the pool.
+    let listed = sub(fake, CAROL, CHANNEL_ID, "list", vec![]).await;
+    assert!(
+        listed.starts_with("You are no substitute on this server"),
+        "{listed}"
+    );
+    let gone = sub(fake, DAVE, thread, "take", vec![]).await;
+    assert_eq!(gone, format!("No seat of game {} is open now.", game.0));
+
+    // /kick opens a seat the same way: Dave offers, a moderator who plays no seat opens
+    // Carol's seat (a seat still played may not change hands otherwise), Dave is told.
+    const MODERATOR: u64 = 1_100_000_000_000_000_105;
+    fake.add_user(MODERATOR, "Mod");
+    sub(fake, DAVE, CHANNEL_ID, "offer", cortexcape()).await;
+    let kicked = ask(
+        fake,
+        MODERATOR,
+        thread,
+        "kick",
+        vec![opt::integer("seat", seat as i64)],
+    )
+    .await;
+    assert_eq!(kicked, "✅ Seat opened.");
+    let line = said(fake, thread, &format!("Seat {seat} (")).await;
+    assert!(line.content.contains("was told first"), "{}", line.content);
+    dm_said(fake, DAVE, "A seat is open in Cortexcape").await;
+    let withdrawn = sub(fake, DAVE, CHANNEL_ID, "withdraw", cortexcape()).await;
+    assert!(
+        withdrawn.starts_with("✅ You are no longer a substitute"),
+        "{withdrawn}"
+    );
+    let refused = sub(fake, DAVE, thread, "take", vec![]).await;
+    assert!(refused.starts_with("Open seats go first"), "{refused}");
+    w.bot.stop().await;
+}
+
+/// `/sub <what>` by `user` in `channel`: the private answer.
+async fn sub(
+    fake: &FakeDiscord,
+    user: u64,
+    channel: u64,
+    what: &str,
+    options: Vec<Value>,
+) -> String {
+    ask(fake, user, channel, "sub", vec![opt::sub(what, options)]).await
+}
