@@ -303,26 +303,6 @@ impl std::fmt::Display for Date {
     }
 }
 
-/// A duration for people: `3 d 4 h`, `5 h 20 min`, `12 min`.
-pub fn human_duration(secs: i64, lang: crate::i18n::Lang) -> String {
-    duration_text(secs).render(lang)
-}
-
-/// A length in words as a text to render in the reader's language ("1 d 2 h", "1 j 2 h"),
-/// to its largest two units, at least a minute.
-pub fn duration_text(secs: i64) -> crate::i18n::Text {
-    use crate::i18n::Text;
-    let secs = secs.max(0);
-    let (d, h, m) = (secs / DAY, secs % DAY / HOUR, secs % HOUR / MINUTE);
-    match (d, h) {
-        (0, 0) => Text::new("core.duration.m").arg("m", m.max(1)),
-        (0, _) if m > 0 => Text::new("core.duration.h_m").arg("h", h).arg("m", m),
-        (0, _) => Text::new("core.duration.h").arg("h", h),
-        (_, 0) => Text::new("core.duration.d").arg("d", d),
-        _ => Text::new("core.duration.d_h").arg("d", d).arg("h", h),
-    }
-}
-
 /// A length as [`parse_duration`] reads it back, in few characters: `2d12h`, `1h30m`.
 pub fn compact_duration(secs: i64) -> String {
     let secs = secs.max(0);
@@ -430,13 +410,6 @@ mod tests {
         assert_eq!(parse_duration("none"), Some(None));
         assert_eq!(parse_duration("soon"), None);
         assert_eq!(parse_duration("h"), None);
-        use crate::i18n::Lang::{En, Fr};
-        assert_eq!(human_duration(DAY + 2 * HOUR, En), "1 d 2 h");
-        assert_eq!(human_duration(3 * DAY + 2 * HOUR, Fr), "3 j 2 h");
-        assert_eq!(human_duration(2 * DAY, Fr), "2 j");
-        assert_eq!(human_duration(5 * HOUR + 20 * MINUTE, En), "5 h 20 min");
-        assert_eq!(human_duration(5 * HOUR + 20 * MINUTE, Fr), "5 h 20 min");
-        assert_eq!(human_duration(10, En), "1 min");
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub async fn lobbies(
 /// One lobby as the list shows it: game and number, seats, clock, language, where.
 fn line(v: &LobbyView, lang: Lang) -> String {
     let clock = match v.clock_secs {
-        Some(secs) => crate::clock::human_duration(secs, lang),
+        Some(secs) => crate::service::human_duration(secs, lang),
         None => Text::new("bot.lobbies.no_clock").render(lang),
     };
     Text::new("bot.lobbies.line")

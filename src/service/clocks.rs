@@ -11,10 +11,10 @@
 use super::core::{
     bot_job, check_clock_len, game_lang, quiet_of, same_clock, stale, Mover, TurnJob,
 };
-use super::output::{self, due, id_u64, mention, place_link, Notice};
+use super::output::{self, due, duration_text, id_u64, mention, place_link, Notice};
 use super::{seed_from_i64, Clocks, Loaded, LobbyError, ServiceError};
 use crate::ai::BotPlayer;
-use crate::clock::{after_quiet, duration_text, Quiet, Zone, HOUR, MAX_TURN_SECS};
+use crate::clock::{after_quiet, Quiet, Zone, HOUR, MAX_TURN_SECS};
 use crate::engine::{AnyGame, AppliedMove, GameId, PlayError, Seat};
 use crate::i18n::{Lang, Text};
 use crate::store::{

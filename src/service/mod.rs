@@ -40,8 +40,8 @@ pub use lobby::{
     CANCEL_AGREEMENT_SECS,
 };
 pub use output::{
-    board_text, due, encode_indexed, encode_png, encode_rgb, outcome_text, BoardPost, Notice,
-    Outputs, PrivatePost, ZoomPost,
+    board_text, due, duration_text, encode_indexed, encode_png, encode_rgb, human_duration,
+    outcome_text, BoardPost, Notice, Outputs, PrivatePost, ZoomPost,
 };
 pub use players::{Newcomer, Replaced, SettingsChange};
 pub use profile::{Profile, PROFILE_GAMES};

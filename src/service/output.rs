@@ -112,6 +112,26 @@ pub enum Notice {
     Archive { game: GameId },
 }
 
+/// A duration for people: `3 d 4 h`, `5 h 20 min`, `12 min`.
+pub fn human_duration(secs: i64, lang: Lang) -> String {
+    duration_text(secs).render(lang)
+}
+
+/// A length in words as a text to render in the reader's language ("1 d 2 h", "1 j 2 h"),
+/// to its largest two units, at least a minute.
+pub fn duration_text(secs: i64) -> Text {
+    use crate::clock::{DAY, HOUR, MINUTE};
+    let secs = secs.max(0);
+    let (d, h, m) = (secs / DAY, secs % DAY / HOUR, secs % HOUR / MINUTE);
+    match (d, h) {
+        (0, 0) => Text::new("core.duration.m").arg("m", m.max(1)),
+        (0, _) if m > 0 => Text::new("core.duration.h_m").arg("h", h).arg("m", m),
+        (0, _) => Text::new("core.duration.h").arg("h", h),
+        (_, 0) => Text::new("core.duration.d").arg("d", d),
+        _ => Text::new("core.duration.d_h").arg("d", d).arg("h", h),
+    }
+}
+
 /// Encodes a board image as an indexed PNG: the board reduced to 256 colours (every colour
 /// that covers a patch kept exactly, see `render::quantize`), one byte per pixel, zlib level 1
 /// without row filters (flat fills and text compress best unfiltered; higher levels cost 3-5x

@@ -5,9 +5,10 @@
 //! Hours are read in the time zone of the member who asks, not of the member looked at: a
 //! member's time zone is their own setting, and the reader wants the hours of their own day.
 
+use super::output::human_duration;
 use super::ratings::user_key;
 use super::{Records, ServiceError};
-use crate::clock::{human_duration, Zone};
+use crate::clock::Zone;
 use crate::engine::GameKind;
 use crate::i18n::{Lang, Text};
 use crate::render::profile::{render_profile, ProfileCard, Series};

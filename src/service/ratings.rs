@@ -398,7 +398,7 @@ impl Records<'_> {
                 "avg",
                 counts.and_then(|c| c.avg_turn_secs).map_or_else(
                     || "-".to_string(),
-                    |s| crate::clock::human_duration(s, lang),
+                    |s| super::output::human_duration(s, lang),
                 ),
             )
             .render(lang);

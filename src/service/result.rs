@@ -167,7 +167,7 @@ fn footer(ending: &Ending) -> Text {
         "bot.result.footer"
     })
     .arg("turns", i64::try_from(ending.turns).unwrap_or(i64::MAX))
-    .arg("length", crate::clock::duration_text(ending.secs))
+    .arg("length", super::output::duration_text(ending.secs))
 }
 
 /// A sentence from a phrase (a game's end reason may be one): first letter upper-cased, a
@@ -382,10 +382,18 @@ mod tests {
 
     #[test]
     fn lengths_read_in_minutes_hours_or_days() {
-        use crate::clock::duration_text as length;
+        use crate::service::output::{duration_text as length, human_duration};
         assert_eq!(length(30).render(Lang::En), "1 min");
         assert_eq!(length(3 * 3600 + 120).render(Lang::En), "3 h 2 min");
         assert_eq!(length(2 * 86_400 + 3 * 3600).render(Lang::Fr), "2 j 3 h");
+        use crate::clock::{DAY, HOUR, MINUTE};
+        use Lang::{En, Fr};
+        assert_eq!(human_duration(DAY + 2 * HOUR, En), "1 d 2 h");
+        assert_eq!(human_duration(3 * DAY + 2 * HOUR, Fr), "3 j 2 h");
+        assert_eq!(human_duration(2 * DAY, Fr), "2 j");
+        assert_eq!(human_duration(5 * HOUR + 20 * MINUTE, En), "5 h 20 min");
+        assert_eq!(human_duration(5 * HOUR + 20 * MINUTE, Fr), "5 h 20 min");
+        assert_eq!(human_duration(10, En), "1 min");
     }
 
     #[test]
