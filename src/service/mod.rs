@@ -38,6 +38,7 @@ pub use lobby::{
     GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Rematch, Resigned,
     CANCEL_AGREEMENT_SECS,
 };
+pub use moves::{ends_turn, Chosen, ConfirmMove};
 pub use output::{
     board_text, due, encode_indexed, encode_png, encode_rgb, outcome_text, BoardPost, Notice,
     Outputs, PrivatePost, ZoomPost,

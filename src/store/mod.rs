@@ -291,6 +291,8 @@ pub struct UserSettings {
     pub pings: bool,
     /// Their hidden hand comes by DM when it changes (off: they pull it with "Show my hand").
     pub hand_dms: bool,
+    /// An option that would end their turn is asked about privately before it is played.
+    pub confirm_moves: bool,
 }
 
 impl Default for UserSettings {
@@ -305,6 +307,7 @@ impl Default for UserSettings {
             digest: false,
             pings: true,
             hand_dms: true,
+            confirm_moves: false,
         }
     }
 }
