@@ -432,6 +432,10 @@ pub async fn stats(
             let records = service.records();
             let user = id_i64(u.id.get());
             let ratings = records.profile_text(guild, user, &name, lang).await?;
+            // Their reliability: the same record whatever the server (a member's conduct
+            // follows them), and nothing hidden in it.
+            let conduct = service.players().record(user, service.now()).await?;
+            let ratings = format!("{ratings}\n{}", crate::service::record_text(&conduct, lang));
             let profile = records
                 .profile(guild, user, &name, author_id(ctx), lang)
                 .await?;

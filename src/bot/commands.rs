@@ -173,6 +173,9 @@ pub async fn play(
     bot_delay: Option<u32>,
     #[autocomplete = "super::common::autocomplete_lang"] lang: Option<String>,
     rated: Option<bool>,
+    #[min = 0]
+    #[max = 100]
+    reliable: Option<u8>,
 ) -> Result<(), Error> {
     bot_may_host_here(ctx).map_err(Error::User)?;
     let asked = lang
@@ -235,6 +238,7 @@ pub async fn play(
                 policy,
                 lang: plang,
                 rated: rated.unwrap_or(true),
+                min_reliable: reliable.filter(|m| *m > 0),
             },
             ctx.data().service.now(),
         )

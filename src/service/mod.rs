@@ -18,12 +18,14 @@ mod output;
 mod players;
 mod profile;
 mod ratings;
+mod reliability;
 mod replay;
 mod result;
 
 pub use crate::model::JobKind;
 /// For front ends that print a database URL (the bot's `Debug`): never its password.
 pub use crate::store::redact_url;
+pub use crate::store::Conduct;
 pub use analysis::{
     board as analysis_board, positions as analysis_positions, present as present_analysis,
     weigh as weigh_analysis, AnalysisError, AnalysisPost, Position, Weighed,
@@ -49,6 +51,7 @@ pub use ratings::{
     bot_key, entrants, games_to_place, ordered, ordinal, provisional, replay_history,
     start as rating_start, update as rating_update, user_key, PROVISIONAL_SIGMA,
 };
+pub use reliability::{figure_text, record_since, record_text, reliability, RECORD_DAYS};
 pub use replay::{replay_frames, replay_gif, turn_bounds, ReplayStep};
 pub use result::{
     count_turns, length, result_card, result_image, result_lines, standings, Ending, GameResult,

@@ -88,6 +88,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "confirm_moves",
         sql: include_str!("../../migrations/sqlite/0014_confirm_moves.sql"),
     },
+    Migration {
+        version: 15,
+        name: "reliability",
+        sql: include_str!("../../migrations/sqlite/0015_reliability.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -160,6 +165,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 14,
         name: "confirm_moves",
         sql: include_str!("../../migrations/postgres/0014_confirm_moves.sql"),
+    },
+    Migration {
+        version: 15,
+        name: "reliability",
+        sql: include_str!("../../migrations/postgres/0015_reliability.sql"),
     },
 ];
 

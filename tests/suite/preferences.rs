@@ -5,7 +5,9 @@
 //! in words, in the lobby's language, and the language of a server's games (issue 38: the
 //! server's setting, else the host's, never Discord's en-US default for servers that are not
 //! Community servers), and `/settings confirm_moves` (issue 40: an option that would end the
-//! member's turn is asked about privately first, clicked or typed).
+//! member's turn is asked about privately first, clicked or typed) and reliability (issue 40:
+//! a member's record over 30 days in `/stats user:` and beside their name in a lobby, and
+//! `/play … reliable:` refusing members under it).
 
 use crate::bot_play::*;
 use crate::fake_discord::*;
@@ -21,6 +23,7 @@ on_backends!(the_lobby_says_its_options_in_words);
 on_backends!(a_servers_language_is_its_own_not_discords_default);
 on_backends!(confirm_moves_asks_before_a_click_ends_the_turn);
 on_backends!(confirm_moves_asks_before_a_typed_move_ends_the_turn);
+on_backends!(reliability_shows_in_stats_and_lobbies_and_reliable_refuses_members_under_it);
 
 const CAROL: u64 = 1_100_000_000_000_000_103;
 /// 2026-09-21 00:00 UTC.
@@ -819,6 +822,147 @@ async fn confirm_moves_asks_before_a_typed_move_ends_the_turn(db: &Db) {
         .iter()
         .all(|m| !m.content.contains("It ends your turn")));
     let _ = board;
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+async fn reliability_shows_in_stats_and_lobbies_and_reliable_refuses_members_under_it(db: &Db) {
+    let w = world(db).await;
+    let fake = &w.fake;
+    // A Vortex race over days: Alice plays every turn; Bob plays his first turn, then lets
+    // his deadline pass twice (the clock plays for him).
+    let (game, thread) = start(fake, ALICE, "vortex", BOB).await;
+    let mut board = latest_board_after(fake, thread, 0).await;
+    let (mut bob_played, mut bob_missed) = (0, 0);
+    for _ in 0..60 {
+        if bob_missed == 2 {
+            break;
+        }
+        assert_eq!(
+            w.service.lobbies().lobby(game).await.expect("game").status,
+            GameStatus::Active
+        );
+        let d = decider(&w.service, game).await.expect("a prompt");
+        if d.member() == ALICE {
+            board = play_one(&w, game, thread, board.id).await;
+            continue;
+        }
+        if bob_played == 0 {
+            // His whole turn, option by option, until it passes to Alice.
+            while decider(&w.service, game).await.map(|d| d.member()) == Some(BOB) {
+                board = play_one(&w, game, thread, board.id).await;
+            }
+            bob_played += 1;
+            continue;
+        }
+        w.clock().advance(25 * HOUR);
+        board = fake
+            .wait_until("the board after a timeout", |st| {
+                newer_board(st, thread, board.id).filter(|m| m.content.contains("ran out of time"))
+            })
+            .await;
+        bob_missed += 1;
+    }
+    assert_eq!((bob_played, bob_missed), (1, 2));
+    let now = w.service.now();
+    let bob = w
+        .service
+        .players()
+        .record(uid(BOB), now)
+        .await
+        .expect("record");
+    assert_eq!((bob.met, bob.missed, bob.abandoned), (1, 2, 0), "{bob:?}");
+    let alice = w
+        .service
+        .players()
+        .record(uid(ALICE), now)
+        .await
+        .expect("record");
+    assert!(alice.met >= 2 && alice.missed == 0, "{alice:?}");
+
+    // `/stats user:@Bob`: his record and his figure, 1 turn in time out of 3 due.
+    let stats = ask(
+        fake,
+        CAROL,
+        CHANNEL_ID,
+        Push::command("stats", vec![opt::user("user", BOB)]),
+    )
+    .await;
+    assert!(
+        stats
+            .content
+            .contains("Reliability over the last 30 days: **33%**. 1 turn played in time, 2 deadlines missed, 0 games abandoned, 0 games finished."),
+        "{stats:?}"
+    );
+    let mine = ask(
+        fake,
+        CAROL,
+        CHANNEL_ID,
+        Push::command("stats", vec![opt::user("user", CAROL)]),
+    )
+    .await;
+    assert!(
+        mine.content
+            .contains("Reliability over the last 30 days: **new**"),
+        "{mine:?}"
+    );
+
+    // Carol, new here, opens a lobby that asks for 50 %: it says so, and she shows as new.
+    let cmd = fake
+        .push(
+            Push::command(
+                "play",
+                vec![
+                    opt::string("game", "cortexcape"),
+                    opt::integer("reliable", 50),
+                ],
+            )
+            .by(CAROL),
+        )
+        .await;
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
+    assert!(
+        lobby
+            .content
+            .contains("Joining needs a reliability of at least 50%"),
+        "{lobby:?}"
+    );
+    assert!(
+        lobby
+            .content
+            .contains(&format!("1. <@{CAROL}> · new (host)")),
+        "{lobby:?}"
+    );
+    // Bob is refused, privately and kindly, with his figure and the minimum; nothing changes.
+    let refused = click_lobby(fake, &lobby, "join", BOB)
+        .await
+        .expect_err("Bob is under the minimum");
+    assert!(
+        refused.contains("at least 50%, and yours is 33% over the last 30 days"),
+        "{refused}"
+    );
+    let lobby_game = game_of(&lobby);
+    let seats = w
+        .service
+        .lobbies()
+        .lobby(lobby_game)
+        .await
+        .expect("lobby")
+        .seats;
+    assert_eq!(seats.len(), 1, "Bob was not seated");
+    // Alice, always on time, joins; the lobby shows her figure beside her name.
+    let joined = click_lobby(fake, &lobby, "join", ALICE)
+        .await
+        .expect("Alice joins");
+    assert!(
+        joined.content.contains(&format!("2. <@{ALICE}> · 100%")),
+        "{joined:?}"
+    );
+    // Nothing of this reached the game's thread or the channel in public but the lobby.
+    assert!(!fake
+        .messages(CHANNEL_ID)
+        .iter()
+        .any(|m| !m.ephemeral() && m.content.contains("yours is")));
     finish(fake).await;
     w.bot.stop().await;
 }
