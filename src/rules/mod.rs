@@ -84,6 +84,11 @@ const COMMON: &[Page] = &[
         en: include_str!("../../assets/rules/common/en/manners.md"),
         fr: include_str!("../../assets/rules/common/fr/manners.md"),
     },
+    Page {
+        id: "reliability",
+        en: include_str!("../../assets/rules/common/en/reliability.md"),
+        fr: include_str!("../../assets/rules/common/fr/reliability.md"),
+    },
 ];
 
 /// The ids of the pages every game lists after its own ([`COMMON`]).
