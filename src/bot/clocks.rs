@@ -215,6 +215,7 @@ pub async fn settings(
     digest: Option<bool>,
     pings: Option<bool>,
     hand_dms: Option<bool>,
+    confirm_moves: Option<bool>,
     #[autocomplete = "autocomplete_lang"] server_language: Option<String>,
 ) -> Result<(), Error> {
     defer(ctx).await?;
@@ -251,6 +252,7 @@ pub async fn settings(
         digest,
         pings,
         hand_dms,
+        confirm_moves,
         locale: ctx.locale().map(str::to_string),
     };
     let service = &ctx.data().service;
@@ -296,6 +298,7 @@ pub async fn settings(
         .arg("digest", on_off(s.digest))
         .arg("pings", on_off(s.pings))
         .arg("hand_dms", on_off(s.hand_dms))
+        .arg("confirm_moves", on_off(s.confirm_moves))
         .render(lang);
     // The server's language, where there is a server.
     if let Some(guild) = guild {
@@ -320,6 +323,10 @@ pub async fn settings(
             text.push('\n');
             text.push_str(&Text::new(key).render(lang));
         }
+    }
+    if s.confirm_moves {
+        text.push('\n');
+        text.push_str(&Text::new("bot.settings.confirm_moves_on").render(lang));
     }
     send::reply_text(ctx, &text).await
 }
@@ -425,6 +432,10 @@ pub async fn stats(
             let records = service.records();
             let user = id_i64(u.id.get());
             let ratings = records.profile_text(guild, user, &name, lang).await?;
+            // Their reliability: the same record whatever the server (a member's conduct
+            // follows them), and nothing hidden in it.
+            let conduct = service.players().record(user, service.now()).await?;
+            let ratings = format!("{ratings}\n{}", crate::service::record_text(&conduct, lang));
             let profile = records
                 .profile(guild, user, &name, author_id(ctx), lang)
                 .await?;

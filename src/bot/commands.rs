@@ -16,7 +16,7 @@ use super::{fresh_seed, id_i64, lang_of, Context, Error};
 use crate::ai::Level;
 use crate::engine::{GameId, GameKind, GameOptions, PlayError};
 use crate::i18n::Text;
-use crate::service::{OpenLobby, Place, PlayLine, Player, ServiceError, UndoScope};
+use crate::service::{Chosen, OpenLobby, Place, PlayLine, Player, ServiceError, UndoScope};
 
 /// `key=value` pairs separated by spaces or commas. A word without `=` after a pair carries
 /// on its value as a list (`colours=red,blue green` is Portal's seat order `red,blue,green`);
@@ -173,6 +173,9 @@ pub async fn play(
     bot_delay: Option<u32>,
     #[autocomplete = "super::common::autocomplete_lang"] lang: Option<String>,
     rated: Option<bool>,
+    #[min = 0]
+    #[max = 100]
+    reliable: Option<u8>,
 ) -> Result<(), Error> {
     bot_may_host_here(ctx).map_err(Error::User)?;
     let asked = lang
@@ -235,6 +238,7 @@ pub async fn play(
                 policy,
                 lang: plang,
                 rated: rated.unwrap_or(true),
+                min_reliable: reliable.filter(|m| *m > 0),
             },
             ctx.data().service.now(),
         )
@@ -331,7 +335,7 @@ pub async fn move_(
         .data()
         .service
         .moves()
-        .play(
+        .play_or_ask(
             PlayLine {
                 game,
                 actor: crate::service::Actor::User(author_id(ctx)),
@@ -355,7 +359,11 @@ pub async fn move_(
         let edit = send::board_edit(&now.board, now.hands, lang).content(content(&text));
         return send::edit(ctx, edit).await;
     }
-    let outputs = named(ctx, game, outputs).await?;
+    let outputs = match named(ctx, game, outputs).await? {
+        Chosen::Played(outputs) => *outputs,
+        // `/settings confirm_moves`: the line would end the turn; nothing is played yet.
+        Chosen::Confirm(ask) => return super::confirm::ask_move(ctx, &ask, lang).await,
+    };
     send::deliver(ctx.http(), ctx.data(), &outputs).await?;
     // Only the player sees why the end of their line was refused: it may name their cards.
     let reply = match &outputs.refused {

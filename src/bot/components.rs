@@ -18,7 +18,7 @@ use super::{id_i64, is_moderator, user_message, Data, Error};
 use crate::engine::PlayError;
 use crate::i18n::{Lang, Text};
 use crate::model::GameStatus;
-use crate::service::{LobbyView, Player, Rematch, ServiceError};
+use crate::service::{Chosen, LobbyView, Player, Rematch, ServiceError};
 
 /// How a click was acknowledged, which decides how an error is shown afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +63,10 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         | CustomId::Group { .. }
         | CustomId::Analyse { .. } => Ack::Deferred,
         // The private question is rewritten as what happened; a replay shows the next step.
-        CustomId::Confirm { .. } | CustomId::Replay { .. } => Ack::Update,
+        CustomId::Confirm { .. }
+        | CustomId::Play { .. }
+        | CustomId::PlayLine { .. }
+        | CustomId::Replay { .. } => Ack::Update,
     };
     let acked = match ack {
         Ack::Update => {
@@ -125,6 +128,25 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             super::replay::click(http, click, data, game, step, lang).await
         }
         CustomId::Analyse { game } => super::analysis::click(http, click, data, game, lang).await,
+        CustomId::Play {
+            game,
+            version,
+            index,
+        } => {
+            let what = super::confirm::Confirmed::Option(index);
+            super::confirm::play(http, click, data, game, version, what, lang).await
+        }
+        CustomId::PlayLine { game, version } => {
+            match super::ids::confirmed_line(&click.data.custom_id) {
+                Some(line) => {
+                    let what = super::confirm::Confirmed::Line(line);
+                    super::confirm::play(http, click, data, game, version, what, lang).await
+                }
+                None => Err(Error::Service(
+                    crate::service::LobbyError::NoSuchChoice.into(),
+                )),
+            }
+        }
     };
     if let Err(e) = result {
         tracing::debug!(interaction = %click.id, error = %e, "a click refused");
@@ -269,11 +291,19 @@ async fn choose(
     lang: Lang,
 ) -> Result<(), Error> {
     let user = id_i64(click.user.id.get());
-    let outputs = data
+    let outputs = match data
         .service
         .moves()
-        .choose(game, user, version, index, lang, data.service.now())
-        .await?;
+        .choose_or_ask(game, user, version, index, lang, data.service.now())
+        .await?
+    {
+        Chosen::Played(outputs) => *outputs,
+        // `/settings confirm_moves`: the option would end the turn; the clicked message stays
+        // as it is and only the clicker is asked.
+        Chosen::Confirm(ask) => {
+            return super::confirm::ask_move_after_click(http, click, data, &ask, lang).await;
+        }
+    };
     // The same player decides again: an intermediate step of their turn.
     let same_turn = outputs.same_decider;
     let hands = outputs.hands;

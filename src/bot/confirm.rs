@@ -7,20 +7,29 @@
 //! resignation, and may ask the others instead; another player is asked to agree. Each button
 //! names what it does, and the click checks again: a cancel clicked as "no rating" is refused
 //! if an agreement expired meanwhile, rather than turned into a resignation.
+//!
+//! A member who turned `/settings confirm_moves` on is asked the same way before an option
+//! that would end their turn (issue 40): "Play …? Confirm / Back", privately, whether the
+//! option was clicked on a board, in their hand or typed with `/move`. Confirm plays it on the
+//! version asked about, so a board that changed meanwhile is refused, kindly; Back plays
+//! nothing. The question costs no state: the button carries the option and the version.
 
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ButtonStyle, ComponentInteraction, CreateActionRow, CreateButton, EditInteractionResponse,
+    ButtonStyle, ComponentInteraction, CreateActionRow, CreateButton,
+    CreateInteractionResponseFollowup, EditInteractionResponse,
 };
 
-use super::ids::{Confirm, CustomId};
+use super::ids::{self, Confirm, CustomId};
 use super::layout::content;
 use super::mentions::nobody;
 use super::retry::posting;
 use super::{id_i64, is_moderator, send, Context, Data, Error};
-use crate::engine::GameId;
+use crate::engine::{GameId, PlayError, Version};
 use crate::i18n::{Lang, Text};
-use crate::service::{CancelCheck, CancelKind, LobbyView};
+use crate::service::{
+    Actor, CancelCheck, CancelKind, ConfirmMove, LobbyView, PlayLine, ServiceError,
+};
 
 /// Asks whether to take `action` on the game (whose checks passed) in the command's deferred
 /// private answer: the step's button, then "Keep playing".
@@ -331,5 +340,134 @@ async fn announce(
         }
     }
     send::archive_thread(http, &data.pace, view).await;
+    Ok(())
+}
+
+/// The text and the buttons of "Play …?": Confirm (the option, or the typed line, at the
+/// version asked about) and Back. A typed line too long for a button's id is refused instead.
+fn move_question(ask: &ConfirmMove, lang: Lang) -> Result<(String, CreateActionRow), Box<Error>> {
+    let confirm = match ask.index {
+        Some(index) => CustomId::Play {
+            game: ask.game,
+            version: ask.version,
+            index,
+        }
+        .encode(),
+        None => ids::play_line_id(ask.game, ask.version, &ask.line)
+            .ok_or_else(|| Box::new(Error::User(Text::new("bot.confirm_move.too_long"))))?,
+    };
+    let text = Text::new("bot.confirm_move.question")
+        .arg("option", ask.line.clone())
+        .render(lang);
+    let row = CreateActionRow::Buttons(vec![
+        CreateButton::new(confirm)
+            .label(Text::new("bot.confirm_move.confirm").render(lang))
+            .style(ButtonStyle::Primary),
+        CreateButton::new(
+            CustomId::Confirm {
+                game: ask.game,
+                action: Confirm::Keep,
+            }
+            .encode(),
+        )
+        .label(Text::new("bot.confirm_move.back").render(lang))
+        .style(ButtonStyle::Secondary),
+    ]);
+    Ok((text, row))
+}
+
+/// Asks "Play …?" in the deferred private answer of `/move`.
+pub async fn ask_move(ctx: Context<'_>, ask: &ConfirmMove, lang: Lang) -> Result<(), Error> {
+    let (text, row) = move_question(ask, lang).map_err(|e| *e)?;
+    let edit = EditInteractionResponse::new()
+        .content(content(&text))
+        .allowed_mentions(nobody())
+        .components(vec![row]);
+    send::edit(ctx, edit).await
+}
+
+/// Asks "Play …?" after a click on a board or a private panel (acknowledged as an update of
+/// that message, which stays as it is): a private follow-up only the clicker sees.
+pub async fn ask_move_after_click(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    data: &Data,
+    ask: &ConfirmMove,
+    lang: Lang,
+) -> Result<(), Error> {
+    let (text, row) = move_question(ask, lang).map_err(|e| *e)?;
+    let followup = CreateInteractionResponseFollowup::new()
+        .content(content(&text))
+        .allowed_mentions(nobody())
+        .components(vec![row])
+        .ephemeral(true);
+    posting(&data.pace, "ask to confirm a move", || {
+        click.create_followup(http, followup.clone())
+    })
+    .await?;
+    Ok(())
+}
+
+/// What a "Confirm" under "Play …?" plays.
+#[derive(Clone, Copy, Debug)]
+pub enum Confirmed<'a> {
+    /// The `index`-th option of the prompt asked about.
+    Option(usize),
+    /// A typed line.
+    Line(&'a str),
+}
+
+/// The click on "Confirm": plays the move on the version asked about and posts the new board
+/// as any move does; the question becomes "Played." (or why the end of a line was not), or,
+/// when the board changed since, says so and plays nothing.
+pub async fn play(
+    http: &serenity::Http,
+    click: &ComponentInteraction,
+    data: &Data,
+    game: GameId,
+    version: Version,
+    what: Confirmed<'_>,
+    lang: Lang,
+) -> Result<(), Error> {
+    let user = id_i64(click.user.id.get());
+    let now = data.service.now();
+    let moves = data.service.moves();
+    let played = match what {
+        Confirmed::Option(index) => moves.choose(game, user, version, index, lang, now).await,
+        Confirmed::Line(line) => {
+            let cmd = PlayLine {
+                game,
+                actor: Actor::User(user),
+                line: line.to_string(),
+                seen: Some(version),
+            };
+            moves.play(cmd, lang, now).await
+        }
+    };
+    let done = match played {
+        Ok(outputs) => {
+            send::deliver(http, data, &outputs).await?;
+            // Only the player sees why the end of their line was refused: it may name cards.
+            outputs
+                .refused
+                .unwrap_or_else(|| Text::new("bot.done.played"))
+        }
+        // The game moved on since the question: nothing is played onto a board the player
+        // did not see; the live board is in the game's place.
+        Err(ServiceError::Play(PlayError::Stale { .. })) => Text::new("bot.confirm_move.stale"),
+        Err(e) => return Err(e.into()),
+    };
+    let edit = EditInteractionResponse::new()
+        .content(content(&done.render(lang)))
+        .allowed_mentions(nobody())
+        .components(Vec::new());
+    super::common::edit_click(
+        http,
+        &data.pace,
+        click,
+        "answer a move's confirmation",
+        edit,
+    )
+    .await?;
     Ok(())
 }

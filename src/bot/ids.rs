@@ -9,6 +9,10 @@
 //! - `h:<game>`: "Show my hand"
 //! - `z:<game>`: "Zoom", the board's parts that matter to the clicker at full size (phones)
 //! - `k:<game>:<resign|cancel|forfeit|agree|keep>`: the answer to "are you sure?" after `/resign`, `/cancel`
+//! - `m:<game>:<version>:<index>`: "Confirm" under "Play …?" (`/settings confirm_moves`): plays
+//!   the `index`-th option of the prompt at `version`, asked about privately
+//! - `t:<game>:<version>:<line>`: the same for a typed line that is not one option (the line is
+//!   the rest of the id, `:` included; a line too long for it is not offered)
 //! - `a:<game>`: "Analyse my game" on a finished game's result card (`bot::analysis`)
 //! - `p:<game>:<step>:<f|b|n|l>`: a replay's ⏮ ◀ ▶ ⏭, each naming the step it shows (the
 //!   letter keeps two buttons to one step apart: custom ids differ within a message)
@@ -157,6 +161,32 @@ pub enum CustomId {
     Analyse {
         game: GameId,
     },
+    /// A confirmed option, as `Choose`, from its private question.
+    Play {
+        game: GameId,
+        version: Version,
+        index: usize,
+    },
+    /// A confirmed typed line; the line itself is read with [`confirmed_line`].
+    PlayLine {
+        game: GameId,
+        version: Version,
+    },
+}
+
+/// The custom id of a typed line's "Confirm", if the line fits Discord's limit.
+pub fn play_line_id(game: GameId, version: Version, line: &str) -> Option<String> {
+    let id = format!("t:{}:{}:{line}", game.0, version.0);
+    (id.len() <= MAX_CUSTOM_ID && !line.is_empty()).then_some(id)
+}
+
+/// The line a `t:` custom id carries.
+pub fn confirmed_line(custom_id: &str) -> Option<&str> {
+    let mut parts = custom_id.splitn(4, ':');
+    (parts.next() == Some("t")).then_some(())?;
+    parts.next()?;
+    parts.next()?;
+    parts.next().filter(|l| !l.is_empty())
 }
 
 impl CustomId {
@@ -186,6 +216,14 @@ impl CustomId {
                 format!("p:{}:{step}:{}", game.0, button.as_str())
             }
             CustomId::Analyse { game } => format!("a:{}", game.0),
+            CustomId::Play {
+                game,
+                version,
+                index,
+            } => format!("m:{}:{}:{index}", game.0, version.0),
+            // The line is added by `play_line_id`; alone, this names no line and decodes to
+            // nothing.
+            CustomId::PlayLine { game, version } => format!("t:{}:{}:", game.0, version.0),
         }
     }
 
@@ -200,15 +238,26 @@ impl CustomId {
             | CustomId::Zoom { game }
             | CustomId::Confirm { game, .. }
             | CustomId::Replay { game, .. }
-            | CustomId::Analyse { game } => Some(*game),
+            | CustomId::Analyse { game }
+            | CustomId::Play { game, .. }
+            | CustomId::PlayLine { game, .. } => Some(*game),
         }
     }
 
     /// `None` for anything we did not make (or made by a future version we do not know).
     pub fn decode(s: &str) -> Option<CustomId> {
-        let parts: Vec<&str> = s.split(':').collect();
         let game = |p: &str| p.parse::<i64>().ok().map(GameId);
         let version = |p: &str| p.parse::<u32>().ok().map(Version);
+        // A typed line may hold anything after its version, `:` too.
+        if s.starts_with("t:") {
+            confirmed_line(s)?;
+            let mut parts = s.splitn(4, ':').skip(1);
+            return Some(CustomId::PlayLine {
+                game: game(parts.next()?)?,
+                version: version(parts.next()?)?,
+            });
+        }
+        let parts: Vec<&str> = s.split(':').collect();
         match parts.as_slice() {
             ["g", g, v, i] => Some(CustomId::Choose {
                 game: game(g)?,
@@ -232,6 +281,11 @@ impl CustomId {
             ["l", g, a] => Some(CustomId::Lobby {
                 game: game(g)?,
                 action: LobbyAction::ALL.into_iter().find(|x| x.as_str() == *a)?,
+            }),
+            ["m", g, v, i] => Some(CustomId::Play {
+                game: game(g)?,
+                version: version(v)?,
+                index: i.parse().ok()?,
             }),
             ["h", g] => Some(CustomId::Hand { game: game(g)? }),
             ["z", g] => Some(CustomId::Zoom { game: game(g)? }),
@@ -350,6 +404,11 @@ mod tests {
                 step: 0,
                 button: ReplayButton::First,
             },
+            CustomId::Play {
+                game: big,
+                version: Version(u32::MAX),
+                index: 24,
+            },
         ];
         for c in cases {
             let s = c.encode();
@@ -365,6 +424,32 @@ mod tests {
             .encode(),
             "g:12:5:2"
         );
+    }
+
+    #[test]
+    fn a_confirmed_line_is_carried_whole_or_not_offered() {
+        let id = play_line_id(GameId(12), Version(5), "move b3:2 c3; end").expect("fits");
+        assert_eq!(id, "t:12:5:move b3:2 c3; end");
+        assert_eq!(
+            CustomId::decode(&id),
+            Some(CustomId::PlayLine {
+                game: GameId(12),
+                version: Version(5)
+            })
+        );
+        assert_eq!(confirmed_line(&id), Some("move b3:2 c3; end"));
+        assert_eq!(play_line_id(GameId(12), Version(5), &"x".repeat(95)), None);
+        assert_eq!(play_line_id(GameId(12), Version(5), ""), None);
+        for bad in [
+            "t:12:5:",
+            "t:12:5",
+            "t:x:5:end",
+            "t:12:-1:end",
+            "m:1:2",
+            "m:1:2:x",
+        ] {
+            assert_eq!(CustomId::decode(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -1540,6 +1540,8 @@ mod tests {
             lost: false,
             clock_secs: None,
             idle: false,
+            min_reliable: None,
+            records: Vec::new(),
         };
         assert_eq!(
             ids(&lobby_rows(&view, Lang::En)),

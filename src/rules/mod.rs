@@ -79,6 +79,16 @@ const COMMON: &[Page] = &[
         en: include_str!("../../assets/rules/common/en/replays.md"),
         fr: include_str!("../../assets/rules/common/fr/replays.md"),
     },
+    Page {
+        id: "manners",
+        en: include_str!("../../assets/rules/common/en/manners.md"),
+        fr: include_str!("../../assets/rules/common/fr/manners.md"),
+    },
+    Page {
+        id: "reliability",
+        en: include_str!("../../assets/rules/common/en/reliability.md"),
+        fr: include_str!("../../assets/rules/common/fr/reliability.md"),
+    },
 ];
 
 /// The ids of the pages every game lists after its own ([`COMMON`]).

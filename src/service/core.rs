@@ -263,15 +263,12 @@ impl Core {
         if let Some(plan) = plan.as_mut() {
             match mover {
                 Mover::Timeout(seat) => plan.attendance.push((seat, Attendance::Missed)),
+                // The turn passed on by a member's own move: a deadline met (their record),
+                // and a count of missed deadlines cleared.
                 Mover::Player => {
                     for m in &applied {
                         let back = (m.seat, Attendance::Played);
-                        let missed = loaded
-                            .record
-                            .seats
-                            .get(m.seat.index())
-                            .is_some_and(|s| s.timeouts > 0);
-                        if missed && !plan.attendance.contains(&back) {
+                        if !plan.attendance.contains(&back) {
                             plan.attendance.push(back);
                         }
                     }

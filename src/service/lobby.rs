@@ -101,6 +101,8 @@ pub enum LobbyError {
     NoOpenSeat(GameId),
     #[error("seat {0} is not open")]
     SeatNotOpen(usize),
+    #[error("this lobby asks for a reliability of {min}%, the member has {figure}%")]
+    Unreliable { figure: u8, min: u8 },
 }
 
 impl LobbyError {
@@ -108,6 +110,10 @@ impl LobbyError {
         match self {
             LobbyError::AlreadySeated => Text::new("bot.error.already_seated"),
             LobbyError::Full { max } => Text::new("bot.error.full").arg("max", *max),
+            LobbyError::Unreliable { figure, min } => Text::new("bot.error.unreliable")
+                .arg("figure", *figure)
+                .arg("min", *min)
+                .arg("days", super::RECORD_DAYS),
             LobbyError::NotSeated => Text::new("bot.error.not_in_lobby"),
             LobbyError::NotLobby(_) => Text::new("bot.error.not_lobby"),
             LobbyError::NotStarted(_) => Text::new("bot.error.not_started"),
@@ -205,6 +211,8 @@ pub struct OpenLobby {
     pub lang: Lang,
     /// `false` (`/play ... rated:false`): a casual game, which moves no rating.
     pub rated: bool,
+    /// `/play … reliable:`: the lowest reliability (0-100) a member needs to join.
+    pub min_reliable: Option<u8>,
 }
 
 /// What `/move` autocomplete offers: options of the prompt at `version`.
@@ -274,6 +282,11 @@ pub struct LobbyView {
     /// Its thread was archived because nobody played for days: boards the scheduler makes
     /// are not posted until a person plays.
     pub idle: bool,
+    /// `/play … reliable:`: the lowest reliability a member needs to join.
+    pub min_reliable: Option<u8>,
+    /// The seated members' records, shown beside their names while it is a lobby (filled
+    /// by `Lobbies::lobby`; empty elsewhere).
+    pub records: Vec<(i64, crate::store::Conduct)>,
 }
 
 impl LobbyView {
@@ -322,6 +335,8 @@ impl LobbyView {
             lost: record.lost_at.is_some(),
             clock_secs: record.clock_secs,
             idle,
+            min_reliable: record.min_reliable,
+            records: Vec::new(),
         }
     }
 
@@ -410,6 +425,9 @@ impl LobbyView {
         if self.casual {
             lines.push(Text::new("bot.lobby.casual").render(lang));
         }
+        if let Some(min) = self.min_reliable {
+            lines.push(Text::new("bot.lobby.reliable").arg("min", min).render(lang));
+        }
         lines.push(
             Text::new("bot.lobby.seats")
                 .arg("count", self.confirmed())
@@ -418,10 +436,14 @@ impl LobbyView {
                 .render(lang),
         );
         for s in &self.seats {
-            let who = match s.user {
+            let mut who = match s.user {
                 Some(u) => format!("<@{u}>"),
                 None => s.name.clone(),
             };
+            // The member's reliability beside their name (a bot has none).
+            if let Some((_, c)) = self.records.iter().find(|(u, _)| Some(*u) == s.user) {
+                who = format!("{who} · {}", super::figure_text(c, lang));
+            }
             let key = if s.user.is_some() && s.user == self.host {
                 "bot.lobby.seat_host"
             } else if s.vacant && self.status == GameStatus::Lobby {
@@ -662,6 +684,12 @@ impl Lobbies<'_> {
         if !cmd.rated {
             self.core.store.set_casual(id, true).await?;
         }
+        if cmd.min_reliable.is_some() {
+            self.core
+                .store
+                .set_min_reliable(id, cmd.min_reliable.map(|m| m.min(100)))
+                .await?;
+        }
         // An idle lobby closes by itself; the start replaces every job of the game.
         self.core
             .store
@@ -769,7 +797,19 @@ impl Lobbies<'_> {
     pub async fn lobby(self, game: GameId) -> Result<LobbyView, ServiceError> {
         let record = self.core.store.game(game).await?;
         let cap = self.core.store.max_seats(game).await?;
-        Ok(LobbyView::from_record(record, cap))
+        let mut view = LobbyView::from_record(record, cap);
+        // While it gathers players, each seated member's reliability shows beside them.
+        if view.status == GameStatus::Lobby {
+            let since = super::record_since(self.core.now());
+            // Invited players of a rematch who have not confirmed are not seated yet.
+            for s in view.seats.iter().filter(|s| !s.is_bot && !s.vacant) {
+                if let Some(user) = s.user {
+                    let c = self.core.store.conduct(user, since).await?;
+                    view.records.push((user, c));
+                }
+            }
+        }
+        Ok(view)
     }
 
     /// The open lobbies of `guild` (of `kind` only, if given) that `user` could join now:
@@ -818,6 +858,23 @@ impl Lobbies<'_> {
             return Err(LobbyError::NotSeated.into());
         };
         let view = self.lobby(game).await?;
+        // `reliable:`: a member under the lobby's figure is refused; a member with no record
+        // yet is welcome (everyone starts somewhere), and so is the host.
+        if let Some(min) = view
+            .min_reliable
+            .filter(|_| view.status == GameStatus::Lobby)
+        {
+            if !player.is_bot && view.host != Some(user) {
+                let c = self
+                    .core
+                    .store
+                    .conduct(user, super::record_since(now))
+                    .await?;
+                if let Some(figure) = super::reliability(&c).filter(|f| *f < min) {
+                    return Err(LobbyError::Unreliable { figure, min }.into());
+                }
+            }
+        }
         match self
             .core
             .store
@@ -1307,6 +1364,13 @@ impl Lobbies<'_> {
                     // A casual game's rematch is casual too.
                     if record.casual {
                         self.core.store.set_casual(id, true).await?;
+                    }
+                    // So does its `reliable:`.
+                    if record.min_reliable.is_some() {
+                        self.core
+                            .store
+                            .set_min_reliable(id, record.min_reliable)
+                            .await?;
                     }
                     self.lobby(id).await?
                 },

@@ -18,6 +18,7 @@ mod output;
 mod players;
 mod profile;
 mod ratings;
+mod reliability;
 mod replay;
 mod result;
 mod substitutes;
@@ -25,6 +26,7 @@ mod substitutes;
 pub use crate::model::JobKind;
 /// For front ends that print a database URL (the bot's `Debug`): never its password.
 pub use crate::store::redact_url;
+pub use crate::store::Conduct;
 pub use analysis::{
     board as analysis_board, positions as analysis_positions, present as present_analysis,
     weigh as weigh_analysis, AnalysisError, AnalysisPost, Position, Weighed,
@@ -39,6 +41,7 @@ pub use lobby::{
     GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Rematch, Resigned,
     CANCEL_AGREEMENT_SECS,
 };
+pub use moves::{ends_turn, Chosen, ConfirmMove};
 pub use output::{
     board_text, due, duration_text, encode_indexed, encode_png, encode_rgb, human_duration,
     outcome_text, BoardPost, Notice, Outputs, PrivatePost, ZoomPost,
@@ -49,6 +52,7 @@ pub use ratings::{
     bot_key, entrants, games_to_place, ordered, ordinal, provisional, replay_history,
     start as rating_start, update as rating_update, user_key, PROVISIONAL_SIGMA,
 };
+pub use reliability::{figure_text, record_since, record_text, reliability, RECORD_DAYS};
 pub use replay::{replay_frames, replay_gif, turn_bounds, ReplayStep};
 pub use result::{
     count_turns, result_card, result_image, result_lines, standings, Ending, GameResult,

@@ -295,6 +295,44 @@ impl Moves<'_> {
         lang: Lang,
         now: i64,
     ) -> Result<Outputs, ServiceError> {
+        match self
+            .choose_inner(game, user, seen, index, lang, now, false)
+            .await?
+        {
+            Chosen::Played(out) => Ok(*out),
+            // Not asked: never a question.
+            Chosen::Confirm(_) => Err(LobbyError::NoSuchChoice.into()),
+        }
+    }
+
+    /// [`Moves::choose`], unless the user turned `/settings confirm_moves` on and the option
+    /// would end their turn ([`ends_turn`]): then nothing is played and the question comes
+    /// back, for the front end to ask privately. Its answer plays with [`Moves::choose`].
+    pub async fn choose_or_ask(
+        self,
+        game: GameId,
+        user: i64,
+        seen: Version,
+        index: usize,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Chosen, ServiceError> {
+        self.choose_inner(game, user, seen, index, lang, now, true)
+            .await
+    }
+
+    // The use case's inputs, as `choose` takes them, and whether to ask first.
+    #[allow(clippy::too_many_arguments)]
+    async fn choose_inner(
+        self,
+        game: GameId,
+        user: i64,
+        seen: Version,
+        index: usize,
+        lang: Lang,
+        now: i64,
+        ask: bool,
+    ) -> Result<Chosen, ServiceError> {
         // One load serves the checks and the move (a second only when the clock alone moved
         // under the first: see `clock_only_moved`).
         let mut retried = false;
@@ -306,11 +344,78 @@ impl Moves<'_> {
                 .get(index)
                 .cloned()
                 .ok_or(LobbyError::NoSuchChoice)?;
+            if ask && !retried && self.asks(&loaded, seat, &prompt, &line, user).await? {
+                return Ok(Chosen::Confirm(ConfirmMove {
+                    game,
+                    version: loaded.record.version,
+                    line,
+                    index: Some(index),
+                }));
+            }
             match self.commit_line(loaded, seat, &line, lang, now).await {
                 Err(e) if !retried && clock_only_moved(&e) => retried = true,
-                other => return other,
+                other => return other.map(|o| Chosen::Played(Box::new(o))),
             }
         }
+    }
+
+    /// [`Moves::play`] for a member's typed line, unless they turned `/settings
+    /// confirm_moves` on and the line would end their turn: then nothing is played and the
+    /// question comes back (the line, and its option's index when it is one option of the
+    /// prompt). The answer plays with [`Moves::choose`] or [`Moves::play`] at that version.
+    pub async fn play_or_ask(
+        self,
+        cmd: PlayLine,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Chosen, ServiceError> {
+        let Actor::User(user) = cmd.actor else {
+            return Ok(Chosen::Played(Box::new(self.play(cmd, lang, now).await?)));
+        };
+        let loaded = self.core.load_active(cmd.game, cmd.seen).await?;
+        let version = loaded.record.version;
+        let seat = self.core.seat_of(&loaded, cmd.actor)?;
+        if let Some(prompt) = loaded.game.prompt().filter(|p| p.seat == seat) {
+            if self.asks(&loaded, seat, &prompt, &cmd.line, user).await? {
+                let line = cmd.line.trim().to_string();
+                let index = prompt.options.iter().position(|o| *o == line);
+                return Ok(Chosen::Confirm(ConfirmMove {
+                    game: cmd.game,
+                    version,
+                    line,
+                    index,
+                }));
+            }
+        }
+        // The read above serves the move (a second read only when the clock alone moved).
+        match self.commit_line(loaded, seat, &cmd.line, lang, now).await {
+            Err(e) if clock_only_moved(&e) => {
+                let cmd = PlayLine {
+                    seen: Some(version),
+                    ..cmd
+                };
+                Ok(Chosen::Played(Box::new(self.play(cmd, lang, now).await?)))
+            }
+            other => other.map(|o| Chosen::Played(Box::new(o))),
+        }
+    }
+
+    /// Whether `user`, deciding `prompt` for `seat`, is asked before `line` is played: a
+    /// prompt with a single option is not (there is nothing to pick by mistake; it is also how
+    /// Vortex's and Gates' `confirm_end` ask for `end`), nor a line that does not end the
+    /// turn. The member's setting is read only for a line that would.
+    async fn asks(
+        self,
+        loaded: &Loaded,
+        seat: Seat,
+        prompt: &PromptInfo,
+        line: &str,
+        user: i64,
+    ) -> Result<bool, ServiceError> {
+        if prompt.options.len() < 2 || !ends_turn(loaded.game.as_ref(), seat, line) {
+            return Ok(false);
+        }
+        Ok(self.core.store.user_settings(user).await?.confirm_moves)
     }
 
     /// The user's seat and the prompt it must decide now, or why they may not.
@@ -328,6 +433,44 @@ impl Moves<'_> {
             .into());
         }
         Ok((seat, prompt))
+    }
+}
+
+/// What a member's click or typed line came to: played, or a question first.
+#[derive(Debug)]
+pub enum Chosen {
+    Played(Box<Outputs>),
+    /// Nothing was played: ask the member privately whether to play it.
+    Confirm(ConfirmMove),
+}
+
+/// A move waiting for its player's "Confirm": what to play, on which version of the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfirmMove {
+    pub game: GameId,
+    /// The version asked about: a Confirm on any other is refused as stale.
+    pub version: Version,
+    /// The option (or typed line) as the member chose it.
+    pub line: String,
+    /// Its index in the prompt, when it is one option of it.
+    pub index: Option<usize>,
+}
+
+/// Whether playing `line` for `seat` would end that seat's turn: the game ends, or another
+/// seat decides next. Pure: played on a copy of the game, which is dropped. A line that
+/// crosses a barrier (it draws, or reveals a secret) counts as ending the turn whatever
+/// follows: what follows may depend on what is still hidden (the next card), and the answer
+/// must not tell it; what it reveals cannot be undone either. A line the game refuses does
+/// not end the turn (played, it gives its refusal).
+pub fn ends_turn(game: &dyn AnyGame, seat: Seat, line: &str) -> bool {
+    let mut probe = game.clone_box();
+    match probe.play_line(seat, line) {
+        Ok(applied) => {
+            applied.iter().any(|m| m.barrier)
+                || probe.outcome().is_some()
+                || probe.prompt().is_none_or(|p| p.seat != seat)
+        }
+        Err(_) => false,
     }
 }
 
@@ -382,6 +525,80 @@ mod tests {
             Err(PlayError::CannotUndo { .. })
         ));
         assert!(undoable(&[], a, UndoScope::Last).is_err());
+    }
+
+    /// `ends_turn` for every game: it changes nothing, it says yes exactly when the option
+    /// hands the decision to another seat or ends the game (or reveals something: a barrier),
+    /// and every game has turns that end and options that do not end them.
+    #[test]
+    fn every_game_tells_which_options_end_a_turn_and_changes_nothing() {
+        use crate::engine::GameRng;
+        for &kind in GameKind::ALL {
+            let (mut ending, mut going_on, mut barriers) = (0, 0, 0);
+            for seed in 0..4u64 {
+                let mut game = kind
+                    .setup(&GameOptions::new(), 2 + usize::from(seed % 2 == 1), seed)
+                    .unwrap_or_else(|e| panic!("{kind}: {e:?}"));
+                let mut rng = GameRng::seed_from_u64(seed ^ 0x7ab1e);
+                for _ in 0..400 {
+                    let Some(p) = game.prompt() else { break };
+                    let before = game.to_json();
+                    for o in &p.options {
+                        let ends = ends_turn(game.as_ref(), p.seat, o);
+                        assert_eq!(game.to_json(), before, "{kind}: asking changed the game");
+                        let mut after = game.clone_box();
+                        let applied = after.play_line(p.seat, o).expect("a listed option plays");
+                        let next = after.prompt().map(|q| q.seat);
+                        if applied.iter().any(|m| m.barrier) {
+                            assert!(ends, "{kind}: `{o}` reveals something and must be asked");
+                            barriers += 1;
+                        } else {
+                            assert_eq!(ends, next != Some(p.seat), "{kind}: `{o}`");
+                        }
+                        if ends {
+                            ending += 1;
+                        } else {
+                            going_on += 1;
+                        }
+                    }
+                    // A refused line is not asked about: playing it gives its refusal.
+                    assert!(!ends_turn(game.as_ref(), p.seat, "no such option at all"));
+                    let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+                    game.play_line(p.seat, &pick)
+                        .expect("a listed option plays");
+                }
+            }
+            assert!(ending > 0, "{kind}: no option ever ended a turn");
+            assert!(going_on > 0, "{kind}: every option ended a turn");
+            println!("{kind}: {ending} ending ({barriers} barriers), {going_on} not");
+        }
+    }
+
+    /// Vortex by hand: a race turn of several actions goes on after its first action and
+    /// ends with `end` (the service asks before `end`, not before the first action).
+    #[test]
+    fn a_vortex_turn_ends_with_its_last_action_not_its_first() {
+        let mut game = GameKind::Vortex
+            .setup(&GameOptions::new(), 2, 3)
+            .expect("a race");
+        let mut mixed = false;
+        for _ in 0..200 {
+            let Some(p) = game.prompt() else { break };
+            if let Some(end) = p.options.iter().find(|o| o.as_str() == "end") {
+                assert!(ends_turn(game.as_ref(), p.seat, end), "`end` ends the turn");
+                // Mid-turn: another action keeps the turn (while actions are left).
+                mixed |= p
+                    .options
+                    .iter()
+                    .any(|o| !ends_turn(game.as_ref(), p.seat, o));
+            }
+            let first = p.options[0].clone();
+            game.play_line(p.seat, &first).expect("plays");
+        }
+        assert!(
+            mixed,
+            "a race turn offers `end` beside an action that keeps the turn"
+        );
     }
 
     /// A move computed before a clock change (here `/clock extend`) is refused by the store's

@@ -28,6 +28,8 @@ pub struct SettingsChange {
     pub pings: Option<bool>,
     /// Their hand by DM on every change; off: they pull it with "Show my hand" or `/hand`.
     pub hand_dms: Option<bool>,
+    /// Options that would end their turn are asked about privately first.
+    pub confirm_moves: Option<bool>,
     /// The user's Discord locale, kept for DMs sent without an interaction.
     pub locale: Option<String>,
 }
@@ -119,6 +121,9 @@ impl Players<'_> {
         }
         if let Some(h) = change.hand_dms {
             s.hand_dms = h;
+        }
+        if let Some(c) = change.confirm_moves {
+            s.confirm_moves = c;
         }
         self.core.store.save_user_settings(user, &s, now).await?;
         if change.digest.is_some() || (s.digest && s.timezone != before.timezone) {

@@ -2,7 +2,8 @@
 //! of its seats opens, by a timeout under the `open` policy or by `/kick`. They are told first,
 //! each by DM, and the first of them to ask takes the seat (`/sub take`); the host or a
 //! moderator may still give it with `/replace` meanwhile. An open seat needs nobody's
-//! agreement (`players::must_agree`), so a substitute gets it, hand and all, at once.
+//! agreement (`players::must_agree`), so a substitute gets it, hand and all, at once. A game
+//! opened with `reliable:` asks a substitute the same figure as a player joining its lobby.
 
 use super::core::game_lang;
 use super::core::Core;
@@ -97,6 +98,17 @@ impl Players<'_> {
             .contains(&kind)
         {
             return Err(LobbyError::NotSubstitute(kind).into());
+        }
+        // A game opened with `reliable:` asks a substitute what it asked its players.
+        if let Some(min) = record.min_reliable {
+            let c = self
+                .core
+                .store
+                .conduct(user, super::record_since(now))
+                .await?;
+            if let Some(figure) = super::reliability(&c).filter(|f| *f < min) {
+                return Err(LobbyError::Unreliable { figure, min }.into());
+            }
         }
         let notices = self
             .hand_over(loaded, seat, Newcomer::User { id: user, name }, now)

@@ -65,6 +65,7 @@ pub(super) async fn apply_plan(
     tx: &mut AnyConnection,
     id: GameId,
     plan: &TurnPlan,
+    at: i64,
 ) -> Result<bool, StoreError> {
     let c = &plan.clock;
     let done = sqlx::query(
@@ -91,6 +92,9 @@ pub(super) async fn apply_plan(
         insert_job(&mut *tx, job).await?;
     }
     for s in &plan.seats {
+        // The member who held it leaves a running game (their record says so).
+        super::conduct::note_leaving(&mut *tx, id, s.seat, s.user.filter(|_| !s.is_bot), at)
+            .await?;
         // A new holder starts with a clean record.
         let done = sqlx::query(
             "UPDATE seats SET user_id = $1, name = $2, is_bot = $3, vacant = $4, dm_status = $5, \
@@ -110,6 +114,11 @@ pub(super) async fn apply_plan(
         }
     }
     for (seat, attendance) in &plan.attendance {
+        let deed = match attendance {
+            Attendance::Missed => super::conduct::Deed::Missed,
+            Attendance::Played => super::conduct::Deed::Met,
+        };
+        super::conduct::note_seat(&mut *tx, id, *seat, deed, at).await?;
         let sql = match attendance {
             Attendance::Missed => {
                 "UPDATE seats SET timeouts = timeouts + 1 WHERE game = $1 AND seat = $2"
@@ -147,8 +156,12 @@ impl Store {
     /// Returns false, writing nothing, if the clock moved since `plan.from_rev`.
     pub async fn apply_turn_plan(&self, id: GameId, plan: &TurnPlan) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
+        // What it notes in members' records is dated by the turn it starts: a seat handed over
+        // or opened starts a turn now (a plan that changes no seat and notes nothing, such as
+        // a pause, keeps its turn's start).
+        let at = plan.clock.started_at.unwrap_or_default();
         // The guarded UPDATE comes first: row lock (PostgreSQL) / write lock (SQLite).
-        if !apply_plan(&mut tx, id, plan).await? {
+        if !apply_plan(&mut tx, id, plan, at).await? {
             tx.rollback().await?;
             // Missing game or moved clock.
             self.game(id).await?;

@@ -98,6 +98,10 @@ impl Store {
             tx.rollback().await?;
             return Err(err);
         }
+        // The resigning member abandoned it; everyone else finished it.
+        super::conduct::note_seat(&mut tx, game, seat, super::conduct::Deed::Abandoned, now)
+            .await?;
+        super::conduct::note_finished(&mut tx, game, Some(seat), now).await?;
         sqlx::query("DELETE FROM jobs WHERE game = $1")
             .bind(game.0)
             .execute(&mut *tx)
@@ -140,6 +144,11 @@ impl Store {
             let err = super::games::why_not_updated(&mut tx, game, expected).await;
             tx.rollback().await?;
             return Err(err);
+        }
+        // A host's cancel counted as a resignation abandons the game (a lobby has no forfeit).
+        if let Some(seat) = forfeit {
+            super::conduct::note_seat(&mut tx, game, seat, super::conduct::Deed::Abandoned, now)
+                .await?;
         }
         sqlx::query("DELETE FROM cancel_votes WHERE game = $1")
             .bind(game.0)

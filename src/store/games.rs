@@ -18,7 +18,7 @@ macro_rules! game_columns {
         "id, kind, options_json, seed, state, version, status, guild, channel, thread, host, \
          clock_secs, policy, lang, clock_rev, turn_seat, turn_started_at, deadline_at, \
          paused_left, bot_level, bot_delay, lobby_message, board_message, created_at, updated_at, \
-         casual, lost_at, human_move_at, idle_at"
+         casual, lost_at, human_move_at, idle_at, min_reliable"
     };
 }
 
@@ -200,8 +200,11 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
+        if status == GameStatus::Finished {
+            super::conduct::note_finished(&mut tx, id, None, now).await?;
+        }
         if let Some(plan) = plan {
-            if !super::clocks::apply_plan(&mut tx, id, plan).await? {
+            if !super::clocks::apply_plan(&mut tx, id, plan, now).await? {
                 tx.rollback().await?;
                 return Err(StoreError::ClockChanged(id));
             }
@@ -635,6 +638,8 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
         created_at: get(row, "created_at")?,
         updated_at: get(row, "updated_at")?,
         casual: get::<i64>(row, "casual")? != 0,
+        min_reliable: get::<Option<i64>>(row, "min_reliable")?
+            .map(|m| u8::try_from(m.clamp(0, 100)).unwrap_or(100)),
         seats,
     })
 }

@@ -85,8 +85,18 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
     },
     Migration {
         version: 14,
+        name: "confirm_moves",
+        sql: include_str!("../../migrations/sqlite/0014_confirm_moves.sql"),
+    },
+    Migration {
+        version: 15,
+        name: "reliability",
+        sql: include_str!("../../migrations/sqlite/0015_reliability.sql"),
+    },
+    Migration {
+        version: 16,
         name: "substitutes",
-        sql: include_str!("../../migrations/sqlite/0014_substitutes.sql"),
+        sql: include_str!("../../migrations/sqlite/0016_substitutes.sql"),
     },
 ];
 
@@ -158,8 +168,18 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
     },
     Migration {
         version: 14,
+        name: "confirm_moves",
+        sql: include_str!("../../migrations/postgres/0014_confirm_moves.sql"),
+    },
+    Migration {
+        version: 15,
+        name: "reliability",
+        sql: include_str!("../../migrations/postgres/0015_reliability.sql"),
+    },
+    Migration {
+        version: 16,
         name: "substitutes",
-        sql: include_str!("../../migrations/postgres/0014_substitutes.sql"),
+        sql: include_str!("../../migrations/postgres/0016_substitutes.sql"),
     },
 ];
 

@@ -119,7 +119,7 @@ impl Store {
     pub async fn user_settings(&self, user: i64) -> Result<UserSettings, StoreError> {
         let row = sqlx::query(
             "SELECT locale, timezone, quiet_start, quiet_end, vacation_until, dm_enabled, digest, \
-             pings, hand_dms FROM users WHERE id = $1",
+             pings, hand_dms, confirm_moves FROM users WHERE id = $1",
         )
         .bind(user)
         .fetch_optional(&self.pool)
@@ -149,13 +149,14 @@ impl Store {
         }
         sqlx::query(
             "INSERT INTO users (id, locale, timezone, quiet_start, quiet_end, vacation_until, \
-             dm_enabled, updated_at, digest, pings, hand_dms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+             dm_enabled, updated_at, digest, pings, hand_dms, confirm_moves) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
              ON CONFLICT (id) DO UPDATE SET locale = excluded.locale, \
              timezone = excluded.timezone, quiet_start = excluded.quiet_start, \
              quiet_end = excluded.quiet_end, vacation_until = excluded.vacation_until, \
              dm_enabled = excluded.dm_enabled, updated_at = excluded.updated_at, \
-             digest = excluded.digest, pings = excluded.pings, hand_dms = excluded.hand_dms",
+             digest = excluded.digest, pings = excluded.pings, hand_dms = excluded.hand_dms, \
+             confirm_moves = excluded.confirm_moves",
         )
         .bind(user)
         .bind(s.locale.as_deref())
@@ -168,6 +169,7 @@ impl Store {
         .bind(bool_i64(s.digest))
         .bind(bool_i64(s.pings))
         .bind(bool_i64(s.hand_dms))
+        .bind(bool_i64(s.confirm_moves))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -393,6 +395,7 @@ fn settings_from_row(row: &AnyRow) -> Result<UserSettings, StoreError> {
         digest: get_bool(row, "digest")?,
         pings: get_bool(row, "pings")?,
         hand_dms: get_bool(row, "hand_dms")?,
+        confirm_moves: get_bool(row, "confirm_moves")?,
     })
 }
 

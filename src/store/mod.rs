@@ -30,6 +30,7 @@
 
 mod backup;
 mod clocks;
+mod conduct;
 mod ending;
 mod games;
 mod lobby;
@@ -45,6 +46,7 @@ use sqlx::{AnyPool, Row};
 pub use crate::engine::{GameId, GameKind, GameOptions, Seat, Version};
 pub use crate::model::{DmStatus, GameStatus, JobKind, Lang, Level, SeatRecord, TimeoutPolicy};
 pub use clocks::{Attendance, GameStats, SeatChange, TurnPlan};
+pub use conduct::{Conduct, Deed};
 pub use ending::{EndingRecord, NewRematch, RematchOutcome};
 pub use lobby::{JoinOutcome, LeaveOutcome, SeatRequest};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
@@ -219,6 +221,8 @@ pub struct GameRecord {
     pub updated_at: i64,
     /// Opened with `rated:false`: the game moves no rating.
     pub casual: bool,
+    /// `/play … reliable:`: the lowest reliability (0-100) a member needs to join.
+    pub min_reliable: Option<u8>,
     /// In seat order.
     pub seats: Vec<SeatRecord>,
 }
@@ -291,6 +295,8 @@ pub struct UserSettings {
     pub pings: bool,
     /// Their hidden hand comes by DM when it changes (off: they pull it with "Show my hand").
     pub hand_dms: bool,
+    /// An option that would end their turn is asked about privately before it is played.
+    pub confirm_moves: bool,
 }
 
 impl Default for UserSettings {
@@ -305,6 +311,7 @@ impl Default for UserSettings {
             digest: false,
             pings: true,
             hand_dms: true,
+            confirm_moves: false,
         }
     }
 }

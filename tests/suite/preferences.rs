@@ -4,7 +4,10 @@
 //! "Show my hand" button and `/hand` give it privately), lobbies that say their options
 //! in words, in the lobby's language, and the language of a server's games (issue 38: the
 //! server's setting, else the host's, never Discord's en-US default for servers that are not
-//! Community servers).
+//! Community servers), and `/settings confirm_moves` (issue 40: an option that would end the
+//! member's turn is asked about privately first, clicked or typed) and reliability (issue 40:
+//! a member's record over 30 days in `/stats user:` and beside their name in a lobby, and
+//! `/play … reliable:` refusing members under it).
 
 use crate::bot_play::*;
 use crate::fake_discord::*;
@@ -18,6 +21,9 @@ on_backends!(pings_off_sends_the_boards_that_call_a_player_silently_for_a_week);
 on_backends!(hand_dms_off_sends_no_hand_by_dm_and_the_hand_comes_on_request);
 on_backends!(the_lobby_says_its_options_in_words);
 on_backends!(a_servers_language_is_its_own_not_discords_default);
+on_backends!(confirm_moves_asks_before_a_click_ends_the_turn);
+on_backends!(confirm_moves_asks_before_a_typed_move_ends_the_turn);
+on_backends!(reliability_shows_in_stats_and_lobbies_and_reliable_refuses_members_under_it);
 
 const CAROL: u64 = 1_100_000_000_000_000_103;
 /// 2026-09-21 00:00 UTC.
@@ -542,6 +548,421 @@ async fn a_servers_language_is_its_own_not_discords_default(db: &Db) {
             .lang,
         Lang::Fr
     );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// An option offered on a board: the component to use (a button, or a menu and its value)
+/// and the option it plays.
+struct Offered {
+    custom_id: String,
+    value: Option<String>,
+    option: String,
+}
+
+/// The options of the decision offered on `board`, split into those that would end the
+/// decider's turn and those that would not (`ends_turn`, on the game as it is).
+async fn offered(w: &World, game: GameId, board: &Message) -> (Vec<Offered>, Vec<Offered>) {
+    let loaded = w.service.load(game).await.expect("game");
+    let prompt = loaded.game.prompt().expect("a prompt");
+    let mut split = (Vec::new(), Vec::new());
+    for id in custom_ids(&board.components) {
+        let picks: Vec<(Option<String>, usize)> = if id.starts_with("g:") {
+            let index = id.rsplit(':').next().and_then(|i| i.parse().ok());
+            index.map(|i| (None, i)).into_iter().collect()
+        } else if id.starts_with("s:") {
+            let menu = component(&board.components, &id).expect("menu");
+            menu["options"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|o| o["value"].as_str())
+                .filter_map(|v| Some((Some(v.to_string()), v.parse().ok()?)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for (value, index) in picks {
+            let option = prompt.options[index].clone();
+            let o = Offered {
+                custom_id: id.clone(),
+                value,
+                option,
+            };
+            if croupier::service::ends_turn(loaded.game.as_ref(), prompt.seat, &o.option) {
+                split.0.push(o);
+            } else {
+                split.1.push(o);
+            }
+        }
+    }
+    split
+}
+
+/// `user` clicks `what` on `board`; the click is acknowledged as an update of the board.
+async fn click_offered(fake: &FakeDiscord, board: &Message, what: &Offered, user: u64) -> Pushed {
+    let push = match &what.value {
+        Some(v) => Push::select(board.id, &what.custom_id, &[v.as_str()]),
+        None => Push::button(board.id, &what.custom_id),
+    };
+    let p = fake.push(push.by(user).in_channel(board.channel_id)).await;
+    assert_eq!(fake.wait_for_callback(p.id).await.kind, 6);
+    p
+}
+
+/// The private question a click got as a follow-up.
+async fn question_after(fake: &FakeDiscord, click: u64) -> Message {
+    fake.wait_until("a private question", |st| {
+        let rec = st.interactions.get(&click)?;
+        st.message(*rec.followups.first()?).cloned()
+    })
+    .await
+}
+
+async fn version_of(w: &World, game: GameId) -> u32 {
+    w.service.load(game).await.expect("game").record.version.0
+}
+
+/// The question's Confirm and Back buttons.
+fn confirm_and_back(q: &Message) -> (String, String) {
+    let ids = custom_ids(&q.components);
+    let confirm = ids
+        .iter()
+        .find(|i| i.starts_with("m:") || i.starts_with("t:"))
+        .unwrap_or_else(|| panic!("a Confirm button: {q:?}"))
+        .clone();
+    let back = ids
+        .iter()
+        .find(|i| i.starts_with("k:") && i.ends_with(":keep"))
+        .unwrap_or_else(|| panic!("a Back button: {q:?}"))
+        .clone();
+    (confirm, back)
+}
+
+async fn confirm_moves_asks_before_a_click_ends_the_turn(db: &Db) {
+    let w = world(db).await;
+    let fake = &w.fake;
+    let answer = settings(fake, BOB, vec![opt::boolean("confirm_moves", true)]).await;
+    assert!(
+        answer.contains("Confirm the end of your turn: on"),
+        "{answer}"
+    );
+    assert!(answer.contains("Back plays nothing"), "{answer}");
+    assert!(
+        w.service
+            .players()
+            .settings_of(uid(BOB))
+            .await
+            .expect("settings")
+            .confirm_moves
+    );
+    // A Vortex race: Alice (the setting off) against Bob (on).
+    let (game, thread) = start(fake, ALICE, "vortex", BOB).await;
+    let mut board = latest_board_after(fake, thread, 0).await;
+    let (mut plain, mut back, mut stale, mut confirmed) = (false, false, false, false);
+    for _ in 0..80 {
+        if (plain && confirmed)
+            || w.service.lobbies().lobby(game).await.expect("game").status != GameStatus::Active
+        {
+            break;
+        }
+        let d = decider(&w.service, game).await.expect("a prompt");
+        if d.member() != BOB {
+            // Alice left the setting off: whatever she plays, ending her turn or not, plays
+            // at once (`play_one` waits for the board it brings).
+            board = play_one(&w, game, thread, board.id).await;
+            continue;
+        }
+        let (ending, going_on) = offered(&w, game, &board).await;
+        // An option that keeps Bob's turn plays at once, with no question; so does the only
+        // option of a prompt (nothing to pick by mistake).
+        let single = ending.len() + going_on.len() == 1;
+        if let Some(o) = going_on
+            .first()
+            .filter(|_| !plain || ending.is_empty())
+            .or(ending.first().filter(|_| single))
+        {
+            let p = click_offered(fake, &board, o, BOB).await;
+            board = board_after(fake, &board).await;
+            assert!(
+                fake.followups(p.id).is_empty(),
+                "no question for `{}`",
+                o.option
+            );
+            plain |= !single;
+            continue;
+        }
+        let o = ending.first().expect("an option on Bob's board");
+        let before = version_of(&w, game).await;
+        let p = click_offered(fake, &board, o, BOB).await;
+        let q = question_after(fake, p.id).await;
+        assert!(q.ephemeral(), "the question is private: {q:?}");
+        assert!(
+            q.content
+                .contains(&format!("Play `{}`? It ends your turn.", o.option)),
+            "{q:?}"
+        );
+        assert_eq!(version_of(&w, game).await, before, "nothing played yet");
+        let live = fake.message(board.id).expect("the board");
+        assert_eq!(
+            custom_ids(&live.components),
+            custom_ids(&board.components),
+            "the board keeps its buttons"
+        );
+        let (confirm, back_id) = confirm_and_back(&q);
+        if !back {
+            // Back: nothing is played; the question says so and loses its buttons.
+            let a = click_private(fake, &q, &back_id, BOB).await;
+            assert!(a.content.contains("Nothing changed"), "{a:?}");
+            assert!(a.components.is_empty(), "{a:?}");
+            assert_eq!(version_of(&w, game).await, before);
+            back = true;
+            continue;
+        }
+        if !stale {
+            // Bob waits a day: his time runs out and the clock plays his turn. His question
+            // is about a board that is gone: Confirm plays nothing and says why.
+            w.clock().advance(25 * HOUR);
+            board = fake
+                .wait_until("the board after a timeout", |st| {
+                    newer_board(st, thread, board.id)
+                        .filter(|m| m.content.contains("ran out of time"))
+                })
+                .await;
+            let after_timeout = version_of(&w, game).await;
+            assert!(after_timeout > before);
+            let a = click_private(fake, &q, &confirm, BOB).await;
+            assert!(
+                a.content.contains("The board changed since you were asked"),
+                "{a:?}"
+            );
+            assert!(a.components.is_empty(), "{a:?}");
+            assert_eq!(version_of(&w, game).await, after_timeout, "nothing played");
+            stale = true;
+            continue;
+        }
+        // Confirm: played, and the game moves on to the next board.
+        let a = click_private(fake, &q, &confirm, BOB).await;
+        assert!(a.content.contains("Played"), "{a:?}");
+        assert!(a.components.is_empty(), "{a:?}");
+        board = latest_board_after(fake, thread, board.id).await;
+        assert!(version_of(&w, game).await > before, "played");
+        assert_ne!(
+            decider(&w.service, game).await.map(|d| d.user),
+            Some(Some(uid(BOB))),
+            "Bob's turn ended"
+        );
+        confirmed = true;
+    }
+    assert!(
+        plain && back && stale && confirmed,
+        "covered: plain {plain}, back {back}, stale {stale}, confirmed {confirmed}"
+    );
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+async fn confirm_moves_asks_before_a_typed_move_ends_the_turn(db: &Db) {
+    let w = world(db).await;
+    let fake = &w.fake;
+    settings(fake, BOB, vec![opt::boolean("confirm_moves", true)]).await;
+    // Cortexcape: Alice (the setting off) against Bob (on), moves typed with /move.
+    let (game, thread) = start(fake, ALICE, "cortexcape", BOB).await;
+    let mut board = latest_board_after(fake, thread, 0).await;
+    let mut confirmed = false;
+    for _ in 0..80 {
+        if confirmed
+            || w.service.lobbies().lobby(game).await.expect("game").status != GameStatus::Active
+        {
+            break;
+        }
+        let d = decider(&w.service, game).await.expect("a prompt");
+        if d.member() != BOB {
+            board = play_one(&w, game, thread, board.id).await;
+            continue;
+        }
+        let loaded = w.service.load(game).await.expect("game");
+        let ends = |o: &String| croupier::service::ends_turn(loaded.game.as_ref(), d.seat, o);
+        // A prompt of one option is never asked about (nothing to pick by mistake).
+        let Some(o) = d
+            .options
+            .iter()
+            .find(|o| d.options.len() > 1 && ends(o))
+            .cloned()
+        else {
+            // Nothing ends Bob's turn yet (or there is one thing to do): a typed option
+            // plays at once.
+            let typed = send_move(fake, BOB, thread, &d.options[0]).await;
+            board = latest_board_after(fake, thread, board.id).await;
+            let a = answer_of(fake, typed.id).await;
+            assert!(a.content.contains("Played"), "{a:?}");
+            continue;
+        };
+        let before = version_of(&w, game).await;
+        let typed = send_move(fake, BOB, thread, &o).await;
+        let q = answer_of(fake, typed.id).await;
+        assert!(q.ephemeral(), "{q:?}");
+        assert!(
+            q.content
+                .contains(&format!("Play `{o}`? It ends your turn.")),
+            "{q:?}"
+        );
+        assert_eq!(version_of(&w, game).await, before, "nothing played yet");
+        let (confirm, _) = confirm_and_back(&q);
+        let a = click_private(fake, &q, &confirm, BOB).await;
+        assert!(a.content.contains("Played"), "{a:?}");
+        board = latest_board_after(fake, thread, board.id).await;
+        assert!(version_of(&w, game).await > before, "played");
+        confirmed = true;
+    }
+    assert!(confirmed, "Bob confirmed a typed move");
+    // Alice's and Bob's boards were all posted; nothing private reached the thread.
+    assert!(fake
+        .messages(thread)
+        .iter()
+        .all(|m| !m.content.contains("It ends your turn")));
+    let _ = board;
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+async fn reliability_shows_in_stats_and_lobbies_and_reliable_refuses_members_under_it(db: &Db) {
+    let w = world(db).await;
+    let fake = &w.fake;
+    // A Vortex race over days: Alice plays every turn; Bob plays his first turn, then lets
+    // his deadline pass twice (the clock plays for him).
+    let (game, thread) = start(fake, ALICE, "vortex", BOB).await;
+    let mut board = latest_board_after(fake, thread, 0).await;
+    let (mut bob_played, mut bob_missed) = (0, 0);
+    for _ in 0..60 {
+        if bob_missed == 2 {
+            break;
+        }
+        assert_eq!(
+            w.service.lobbies().lobby(game).await.expect("game").status,
+            GameStatus::Active
+        );
+        let d = decider(&w.service, game).await.expect("a prompt");
+        if d.member() == ALICE {
+            board = play_one(&w, game, thread, board.id).await;
+            continue;
+        }
+        if bob_played == 0 {
+            // His whole turn, option by option, until it passes to Alice.
+            while decider(&w.service, game).await.map(|d| d.member()) == Some(BOB) {
+                board = play_one(&w, game, thread, board.id).await;
+            }
+            bob_played += 1;
+            continue;
+        }
+        w.clock().advance(25 * HOUR);
+        board = fake
+            .wait_until("the board after a timeout", |st| {
+                newer_board(st, thread, board.id).filter(|m| m.content.contains("ran out of time"))
+            })
+            .await;
+        bob_missed += 1;
+    }
+    assert_eq!((bob_played, bob_missed), (1, 2));
+    let now = w.service.now();
+    let bob = w
+        .service
+        .players()
+        .record(uid(BOB), now)
+        .await
+        .expect("record");
+    assert_eq!((bob.met, bob.missed, bob.abandoned), (1, 2, 0), "{bob:?}");
+    let alice = w
+        .service
+        .players()
+        .record(uid(ALICE), now)
+        .await
+        .expect("record");
+    assert!(alice.met >= 2 && alice.missed == 0, "{alice:?}");
+
+    // `/stats user:@Bob`: his record and his figure, 1 turn in time out of 3 due.
+    let stats = ask(
+        fake,
+        CAROL,
+        CHANNEL_ID,
+        Push::command("stats", vec![opt::user("user", BOB)]),
+    )
+    .await;
+    assert!(
+        stats
+            .content
+            .contains("Reliability over the last 30 days: **33%**. 1 turn played in time, 2 deadlines missed, 0 games abandoned, 0 games finished."),
+        "{stats:?}"
+    );
+    let mine = ask(
+        fake,
+        CAROL,
+        CHANNEL_ID,
+        Push::command("stats", vec![opt::user("user", CAROL)]),
+    )
+    .await;
+    assert!(
+        mine.content
+            .contains("Reliability over the last 30 days: **new**"),
+        "{mine:?}"
+    );
+
+    // Carol, new here, opens a lobby that asks for 50 %: it says so, and she shows as new.
+    let cmd = fake
+        .push(
+            Push::command(
+                "play",
+                vec![
+                    opt::string("game", "cortexcape"),
+                    opt::integer("reliable", 50),
+                ],
+            )
+            .by(CAROL),
+        )
+        .await;
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
+    assert!(
+        lobby
+            .content
+            .contains("Joining needs a reliability of at least 50%"),
+        "{lobby:?}"
+    );
+    assert!(
+        lobby
+            .content
+            .contains(&format!("1. <@{CAROL}> · new (host)")),
+        "{lobby:?}"
+    );
+    // Bob is refused, privately and kindly, with his figure and the minimum; nothing changes.
+    let refused = click_lobby(fake, &lobby, "join", BOB)
+        .await
+        .expect_err("Bob is under the minimum");
+    assert!(
+        refused.contains("at least 50%, and yours is 33% over the last 30 days"),
+        "{refused}"
+    );
+    let lobby_game = game_of(&lobby);
+    let seats = w
+        .service
+        .lobbies()
+        .lobby(lobby_game)
+        .await
+        .expect("lobby")
+        .seats;
+    assert_eq!(seats.len(), 1, "Bob was not seated");
+    // Alice, always on time, joins; the lobby shows her figure beside her name.
+    let joined = click_lobby(fake, &lobby, "join", ALICE)
+        .await
+        .expect("Alice joins");
+    assert!(
+        joined.content.contains(&format!("2. <@{ALICE}> · 100%")),
+        "{joined:?}"
+    );
+    // Nothing of this reached the game's thread or the channel in public but the lobby.
+    assert!(!fake
+        .messages(CHANNEL_ID)
+        .iter()
+        .any(|m| !m.ephemeral() && m.content.contains("yours is")));
     finish(fake).await;
     w.bot.stop().await;
 }

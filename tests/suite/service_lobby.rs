@@ -42,6 +42,7 @@ fn open(host: i64, channel: i64, max: Option<usize>) -> OpenLobby {
         policy: TimeoutPolicy::Skip,
         lang: Lang::En,
         rated: true,
+        min_reliable: None,
     }
 }
 
@@ -113,14 +114,18 @@ async fn lobby_fills_and_only_the_host_or_a_moderator_starts() {
         assert_eq!(view.status, GameStatus::Lobby);
         assert_eq!(view.seats.len(), 1);
         let g = view.game;
+        // The host's reliability shows beside them (this database is shared by the tests,
+        // so their record is read rather than assumed).
+        assert_eq!(view.records.len(), 1);
+        let figure = croupier::service::figure_text(&view.records[0].1, Lang::En);
         assert_eq!(
             view.text(Lang::En),
             format!(
                 "🎲 **Cortexcape**: game {} is looking for players\n⚙️ Rules: standard\n\
                  🗣️ Language: English (another one: `lang:` at `/play`)\n\
                  Players 1/3 (at least 2):\n\
-                 1. <@1> (host)\nPress Join to take a seat. The host can start once 2 players \
-                 are seated.",
+                 1. <@1> · {figure} (host)\nPress Join to take a seat. The host can start once \
+                 2 players are seated.",
                 g.0
             )
         );

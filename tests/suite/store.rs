@@ -713,6 +713,7 @@ async fn user_settings_round_trip(db: &Db) {
         digest: true,
         pings: false,
         hand_dms: false,
+        confirm_moves: true,
     };
     store.save_user_settings(5, &s, 100).await.unwrap();
     assert_eq!(store.user_settings(5).await.unwrap(), s);

@@ -591,7 +591,9 @@ pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
             | CustomId::Zoom { .. }
             | CustomId::Confirm { .. }
             | CustomId::Replay { .. }
-            | CustomId::Analyse { .. } => false,
+            | CustomId::Analyse { .. }
+            | CustomId::Play { .. }
+            | CustomId::PlayLine { .. } => false,
         })
 }
 
