@@ -18,7 +18,7 @@ macro_rules! game_columns {
         "id, kind, options_json, seed, state, version, status, guild, channel, thread, host, \
          clock_secs, policy, lang, clock_rev, turn_seat, turn_started_at, deadline_at, \
          paused_left, bot_level, bot_delay, lobby_message, board_message, created_at, updated_at, \
-         casual, lost_at, human_move_at, idle_at"
+         casual, lost_at, human_move_at, idle_at, lesson"
     };
 }
 
@@ -635,6 +635,7 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
         created_at: get(row, "created_at")?,
         updated_at: get(row, "updated_at")?,
         casual: get::<i64>(row, "casual")? != 0,
+        lesson: get::<i64>(row, "lesson")? != 0,
         seats,
     })
 }

@@ -83,6 +83,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "dm_channels",
         sql: include_str!("../../migrations/sqlite/0013_dm_channels.sql"),
     },
+    Migration {
+        version: 14,
+        name: "lessons",
+        sql: include_str!("../../migrations/sqlite/0014_lessons.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -150,6 +155,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 13,
         name: "dm_channels",
         sql: include_str!("../../migrations/postgres/0013_dm_channels.sql"),
+    },
+    Migration {
+        version: 14,
+        name: "lessons",
+        sql: include_str!("../../migrations/postgres/0014_lessons.sql"),
     },
 ];
 

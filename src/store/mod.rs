@@ -219,6 +219,8 @@ pub struct GameRecord {
     pub updated_at: i64,
     /// Opened with `rated:false`: the game moves no rating.
     pub casual: bool,
+    /// A learner's lesson (`/learn`): it never counts (ratings, stats, profiles, presence).
+    pub lesson: bool,
     /// In seat order.
     pub seats: Vec<SeatRecord>,
 }
