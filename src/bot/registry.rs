@@ -157,8 +157,8 @@ mod tests {
             names,
             [
                 "play", "move", "hand", "board", "undo", "history", "resign", "cancel", "rules",
-                "games", "lobbies", "clock", "settings", "replace", "kick", "stats", "replay",
-                "export", "help"
+                "learn", "games", "lobbies", "clock", "settings", "replace", "kick", "stats",
+                "replay", "export", "help"
             ]
         );
     }
