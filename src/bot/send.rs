@@ -738,13 +738,9 @@ pub async fn deliver_after(
     // Out (or nowhere to go): the scheduler's board sweeper will not post this version again.
     let posted = msg.as_ref().zip(previous);
     record_posted(http, data, game, outputs.board.version, posted, retired).await;
-    // A game paused without a place still gives each player their hand.
-    let jump = msg.as_ref().and_then(|m| jump_link(view.guild, m));
-    send_private(http, data, &view, &outputs.private, jump, lang).await;
-    if let Some(e) = refused {
-        return Err(undelivered(e));
-    }
-    if lesson_over {
+    // A lesson over says so at once, and sends no hand: nothing is left to play, and hand
+    // DMs (paced per member) must not hold back its closing word.
+    if lesson_over && refused.is_none() {
         if let Some(place) = msg.as_ref().map(|m| m.channel_id) {
             end_lesson(
                 http,
@@ -757,6 +753,12 @@ pub async fn deliver_after(
             .await;
         }
         return Ok(());
+    }
+    // A game paused without a place still gives each player their hand.
+    let jump = msg.as_ref().and_then(|m| jump_link(view.guild, m));
+    send_private(http, data, &view, &outputs.private, jump, lang).await;
+    if let Some(e) = refused {
+        return Err(undelivered(e));
     }
     if msg.is_some() && outputs.board.outcome.is_some() {
         // The thread stays open for the players' last words: the scheduler archives it after
