@@ -305,7 +305,11 @@ async fn choose(
         }
     };
     // The same player decides again: an intermediate step of their turn.
-    let same_turn = outputs.same_decider;
+    // A lesson past its script's steps is not: its board goes out whole, and the lesson ends
+    // there.
+    let same_turn = outputs.same_decider
+        && !(outputs.table.lesson
+            && crate::service::past_script(outputs.table.kind, outputs.board.version.0));
     let hands = outputs.hands;
     let from_private = click
         .message

@@ -15,7 +15,7 @@ use crate::i18n::{lookup, Lang, Text};
 pub const GROUPS: [(&str, &[&str]); 7] = [
     ("start", &["play", "lobbies", "games", "help"]),
     ("turn", &["move", "hand", "board", "undo", "history"]),
-    ("rules", &["rules"]),
+    ("rules", &["learn", "rules"]),
     ("end", &["resign", "cancel"]),
     ("you", &["settings", "stats", "sub"]),
     ("after", &["replay", "export"]),

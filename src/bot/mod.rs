@@ -20,6 +20,7 @@ mod confirm;
 mod help;
 pub mod ids;
 pub mod layout;
+mod learn;
 mod lobbies;
 mod mentions;
 mod pace;

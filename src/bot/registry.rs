@@ -2,7 +2,7 @@
 //! descriptions from the catalogs. Here, not in a command file, so that the command files
 //! import only `common` and never each other in a cycle (issue 39).
 
-use super::{clocks, commands, help, lobbies, replay, subs, Data, Error};
+use super::{clocks, commands, help, learn, lobbies, replay, subs, Data, Error};
 use crate::i18n::{lookup, Lang};
 
 type Command = poise::Command<Data, Error>;
@@ -19,6 +19,7 @@ pub fn all() -> Vec<Command> {
         commands::resign(),
         commands::cancel(),
         commands::rules(),
+        learn::learn(),
         commands::games(),
         lobbies::lobbies(),
         clocks::clock(),
@@ -35,8 +36,9 @@ pub fn all() -> Vec<Command> {
 
 /// Per-member cooldowns of the commands that write, in seconds: a member cannot flood a server
 /// with lobbies or the database with moves. Reading commands have none.
-const COOLDOWNS: [(&str, u64); 10] = [
+const COOLDOWNS: [(&str, u64); 11] = [
     ("play", 10),
+    ("learn", 5),
     ("move", 2),
     ("undo", 2),
     ("resign", 3),
@@ -187,8 +189,8 @@ mod tests {
             names,
             [
                 "play", "move", "hand", "board", "undo", "history", "resign", "cancel", "rules",
-                "games", "lobbies", "clock", "settings", "replace", "kick", "sub", "stats",
-                "replay", "export", "help"
+                "learn", "games", "lobbies", "clock", "settings", "replace", "kick", "sub",
+                "stats", "replay", "export", "help"
             ]
         );
     }

@@ -656,6 +656,37 @@ pub async fn deliver_after(
 ) -> Result<(), Error> {
     // The outputs say which game and in which language they were made.
     let (game, lang) = (outputs.board.game, outputs.lang);
+    // A lesson past its script's steps ends with this board: shown without options.
+    let stopped;
+    let mut lesson_over = outputs.table.lesson && outputs.board.outcome.is_some();
+    let outputs = if outputs.table.lesson
+        && outputs.board.outcome.is_none()
+        && crate::service::past_script(outputs.table.kind, outputs.board.version.0)
+    {
+        match data
+            .service
+            .lessons()
+            .end_if_done(game, data.service.now())
+            .await
+        {
+            Ok(Some(_)) => {
+                let mut last = outputs.clone();
+                // What happened stays; the turn line and its hint go with the options.
+                last.board.text = last.board.events.join("\n");
+                last.board.prompt = None;
+                last.board.deadline = None;
+                last.board.mention = None;
+                lesson_over = true;
+                stopped = last;
+                &stopped
+            }
+            // Another board of the lesson ended it (or will): nothing more to show.
+            Ok(None) => return Ok(()),
+            Err(e) => return Err(Error::Undelivered(Box::new(e.into()))),
+        }
+    } else {
+        outputs
+    };
     let undelivered = |e: Error| Error::Undelivered(Box::new(e));
     // The game as the change left it: no second read.
     let mut view = outputs.table.clone();
@@ -707,6 +738,22 @@ pub async fn deliver_after(
     // Out (or nowhere to go): the scheduler's board sweeper will not post this version again.
     let posted = msg.as_ref().zip(previous);
     record_posted(http, data, game, outputs.board.version, posted, retired).await;
+    // A lesson over says so at once, and sends no hand: nothing is left to play, and hand
+    // DMs (paced per member) must not hold back its closing word.
+    if lesson_over && refused.is_none() {
+        if let Some(place) = msg.as_ref().map(|m| m.channel_id) {
+            end_lesson(
+                http,
+                data,
+                &view,
+                place,
+                outputs.board.outcome.is_some(),
+                lang,
+            )
+            .await;
+        }
+        return Ok(());
+    }
     // A game paused without a place still gives each player their hand.
     let jump = msg.as_ref().and_then(|m| jump_link(view.guild, m));
     send_private(http, data, &view, &outputs.private, jump, lang).await;
@@ -719,6 +766,45 @@ pub async fn deliver_after(
         announce_result(http, data, &view, lang).await;
     }
     Ok(())
+}
+
+/// A lesson is over (the game ended, or its script's steps are taken): a word in its thread
+/// that suggests a real game with `/play` (a clickable mention once the command's id is
+/// known). No result card, no Rematch: a lesson never counts. A failure is logged.
+async fn end_lesson(
+    http: &serenity::Http,
+    data: &Data,
+    view: &LobbyView,
+    place: serenity::ChannelId,
+    finished: bool,
+    lang: Lang,
+) {
+    let name = crate::i18n::lookup(lang, "bot.cmd.play.name").to_string();
+    let play = match data.command_id("play") {
+        Some(id) => format!("</{name}:{id}>"),
+        None => format!("/{name}"),
+    };
+    let text = Text::new("learn.end")
+        .arg(
+            "why",
+            Text::new(if finished {
+                "learn.end_finished"
+            } else {
+                "learn.end_steps"
+            }),
+        )
+        .arg("game", view.kind.display_name())
+        .arg("id", view.kind.id())
+        .arg("play", play)
+        .render(lang);
+    let msg = place_message(data, &text).await;
+    if let Err(e) = posting(&data.pace, "end a lesson", || {
+        place.send_message(http, msg.clone())
+    })
+    .await
+    {
+        tracing::warn!(game = %view.game, error = %e, "could not post a lesson's end");
+    }
 }
 
 /// A game is over: the result card goes to its place, mentioning every seated player once,
@@ -1537,6 +1623,7 @@ mod tests {
             board_message: None,
             lang: Lang::En,
             casual: false,
+            lesson: false,
             lost: false,
             clock_secs: None,
             idle: false,

@@ -199,6 +199,16 @@ fn render_arg(arg: &Arg, lang: Lang, names: &[String]) -> String {
 const SOURCES: &[(Lang, &str, &str)] = &[
     (
         Lang::En,
+        "learn",
+        include_str!("../../assets/i18n/en/learn.toml"),
+    ),
+    (
+        Lang::Fr,
+        "learn",
+        include_str!("../../assets/i18n/fr/learn.toml"),
+    ),
+    (
+        Lang::En,
         "core",
         include_str!("../../assets/i18n/en/core.toml"),
     ),

@@ -70,6 +70,11 @@ const BOOKS: &[Book] = &[
 /// (from `assets/rules/common/<lang>/<topic>.md`).
 const COMMON: &[Page] = &[
     Page {
+        id: "learn",
+        en: include_str!("../../assets/rules/common/en/learn.md"),
+        fr: include_str!("../../assets/rules/common/fr/learn.md"),
+    },
+    Page {
         id: "ratings",
         en: include_str!("../../assets/rules/common/en/ratings.md"),
         fr: include_str!("../../assets/rules/common/fr/ratings.md"),

@@ -274,6 +274,8 @@ pub struct LobbyView {
     pub lang: Lang,
     /// A casual game (`rated:false`): it moves no rating.
     pub casual: bool,
+    /// A learner's lesson (`/learn`): its end is the lesson's, with no result card.
+    pub lesson: bool,
     /// Its place refused the bot for good (a locked thread, rights taken away): nothing is
     /// posted there until the host or a moderator gives it a place again.
     pub lost: bool,
@@ -332,6 +334,7 @@ impl LobbyView {
             board_message: record.board_message,
             lang: record.lang.unwrap_or_default(),
             casual: record.casual,
+            lesson: record.lesson,
             lost: record.lost_at.is_some(),
             clock_secs: record.clock_secs,
             idle,

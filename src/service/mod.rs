@@ -12,6 +12,7 @@ mod clocks;
 mod core;
 mod export;
 mod finder;
+mod learn;
 mod lobby;
 mod moves;
 mod output;
@@ -36,6 +37,9 @@ pub use clocks::{
 };
 pub use export::{FileMove, GameFile, FILE_FORMAT, FILE_VERSION};
 pub use finder::{SavedGame, SavedState};
+pub use learn::{
+    past_script, script as lesson_script, LessonEnd, Script as LessonScript, SCRIPTS as LESSONS,
+};
 pub use lobby::{
     filter_choices, has_hidden_hands, Agreed, CancelCheck, CancelKind, Cancelled, Choices,
     GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Rematch, Resigned,
@@ -383,6 +387,11 @@ impl Service {
         Boards { core: &self.core }
     }
 
+    /// Lessons (`/learn`): a guided first game against a bot, that never counts.
+    pub fn lessons(&self) -> Lessons<'_> {
+        Lessons { core: &self.core }
+    }
+
     /// Which games: in a channel, of a member, of a server.
     pub fn find(&self) -> Finder<'_> {
         Finder { core: &self.core }
@@ -456,6 +465,12 @@ pub struct Records<'a> {
 /// See [`Service::boards`].
 #[derive(Clone, Copy)]
 pub struct Boards<'a> {
+    core: &'a Core,
+}
+
+/// See [`Service::lessons`].
+#[derive(Clone, Copy)]
+pub struct Lessons<'a> {
     core: &'a Core,
 }
 

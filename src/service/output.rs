@@ -232,6 +232,10 @@ pub fn board_text(loaded: &Loaded, events: &[String], lang: Lang) -> String {
                     .arg("ask", p.text.clone())
                     .render_with(lang, &names),
             );
+            // A lesson's hint for the learner's step (`/learn`).
+            if let Some(hint) = super::learn::hint(loaded, &p, lang) {
+                lines.push(hint);
+            }
         }
         // The game's own end event already says it when the end has just happened.
         (None, Some(outcome)) if events.is_empty() => {

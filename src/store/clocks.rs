@@ -268,7 +268,8 @@ impl Store {
     /// Running games by kind.
     pub async fn live_games_by_kind(&self) -> Result<Vec<(GameKind, i64)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT kind, COUNT(*) AS n FROM games WHERE status = 'active' GROUP BY kind \
+            "SELECT kind, COUNT(*) AS n FROM games WHERE status = 'active' AND lesson = 0 \
+             GROUP BY kind \
              ORDER BY kind",
         )
         .fetch_all(&self.pool)
@@ -316,7 +317,7 @@ impl Store {
     pub async fn stats(&self, guild: i64) -> Result<Vec<GameStats>, StoreError> {
         let finished = sqlx::query(
             "SELECT kind, COUNT(*) AS n, CAST(SUM(casual) AS BIGINT) AS casual FROM games \
-             WHERE guild = $1 AND status = 'finished' \
+             WHERE guild = $1 AND status = 'finished' AND lesson = 0 \
              GROUP BY kind ORDER BY kind",
         )
         .bind(guild)
@@ -339,7 +340,7 @@ impl Store {
                  LAG(m.at) OVER (PARTITION BY m.game ORDER BY m.seq) AS prev_at, \
                  LAG(m.seat) OVER (PARTITION BY m.game ORDER BY m.seq) AS prev_seat \
                FROM moves m JOIN games g ON g.id = m.game \
-               WHERE g.guild = $1 AND m.undone_at IS NULL) t \
+               WHERE g.guild = $1 AND g.lesson = 0 AND m.undone_at IS NULL) t \
              WHERE prev_seat IS NOT NULL AND prev_seat <> seat GROUP BY kind",
         )
         .bind(guild)

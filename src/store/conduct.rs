@@ -108,7 +108,10 @@ impl Store {
     /// `member`'s counts since `since` (unix seconds).
     pub async fn conduct(&self, member: i64, since: i64) -> Result<Conduct, StoreError> {
         let rows = sqlx::query(
-            "SELECT kind, COUNT(*) AS n FROM conduct WHERE member = $1 AND at >= $2 GROUP BY kind",
+            // A lesson (`/learn`) never counts: left or finished, it is no game played.
+            "SELECT kind, COUNT(*) AS n FROM conduct WHERE member = $1 AND at >= $2 \
+             AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = conduct.game AND g.lesson <> 0) \
+             GROUP BY kind",
         )
         .bind(member)
         .bind(since)

@@ -18,7 +18,7 @@ macro_rules! game_columns {
         "id, kind, options_json, seed, state, version, status, guild, channel, thread, host, \
          clock_secs, policy, lang, clock_rev, turn_seat, turn_started_at, deadline_at, \
          paused_left, bot_level, bot_delay, lobby_message, board_message, created_at, updated_at, \
-         casual, lost_at, human_move_at, idle_at, min_reliable"
+         casual, lost_at, human_move_at, idle_at, min_reliable, lesson"
     };
 }
 
@@ -640,6 +640,7 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
         casual: get::<i64>(row, "casual")? != 0,
         min_reliable: get::<Option<i64>>(row, "min_reliable")?
             .map(|m| u8::try_from(m.clamp(0, 100)).unwrap_or(100)),
+        lesson: get::<i64>(row, "lesson")? != 0,
         seats,
     })
 }

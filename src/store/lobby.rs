@@ -71,6 +71,34 @@ impl Store {
         self.set_game_column(game, "max_seats", max).await
     }
 
+    /// Marks a game as a learner's lesson (`/learn`): it never counts. It is also stored
+    /// looked at by the ratings with nothing to rate (`rated` = 0) and casual, so a rating
+    /// query that forgets the `lesson` column still passes it by.
+    pub async fn mark_lesson(&self, game: GameId) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE games SET lesson = 1, rated = 0, casual = 1 WHERE id = $1")
+            .bind(game.0)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(game));
+        }
+        Ok(())
+    }
+
+    /// The running lesson of `kind` (`kind.id()`) that `user` sits in, if any (the newest).
+    pub async fn open_lesson(&self, user: i64, kind: &str) -> Result<Option<GameId>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id FROM games WHERE lesson = 1 AND status = $1 AND kind = $2 \
+             AND id IN (SELECT game FROM seats WHERE user_id = $3) ORDER BY id DESC LIMIT 1",
+        )
+        .bind(GameStatus::Active.as_str())
+        .bind(kind)
+        .bind(user)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| Ok(GameId(get(&r, "id")?))).transpose()
+    }
+
     /// Marks a game casual (it moves no rating) or rated.
     pub async fn set_casual(&self, game: GameId, casual: bool) -> Result<(), StoreError> {
         self.set_game_column(game, "casual", Some(i64::from(casual)))
@@ -328,9 +356,10 @@ impl Store {
                 .await?;
             get::<i64>(&row, "n")
         };
-        let by_host = "SELECT COUNT(*) AS n FROM games WHERE status IN ($1, $2) AND host = $3";
-        let in_channel =
-            "SELECT COUNT(*) AS n FROM games WHERE status IN ($1, $2) AND channel = $3";
+        let by_host = "SELECT COUNT(*) AS n FROM games WHERE status IN ($1, $2) AND host = $3 \
+             AND lesson = 0";
+        let in_channel = "SELECT COUNT(*) AS n FROM games WHERE status IN ($1, $2) \
+             AND channel = $3 AND lesson = 0";
         Ok((
             count(by_host, host).await?,
             count(in_channel, channel).await?,

@@ -98,6 +98,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "substitutes",
         sql: include_str!("../../migrations/sqlite/0016_substitutes.sql"),
     },
+    Migration {
+        version: 17,
+        name: "lessons",
+        sql: include_str!("../../migrations/sqlite/0017_lessons.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -180,6 +185,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 16,
         name: "substitutes",
         sql: include_str!("../../migrations/postgres/0016_substitutes.sql"),
+    },
+    Migration {
+        version: 17,
+        name: "lessons",
+        sql: include_str!("../../migrations/postgres/0017_lessons.sql"),
     },
 ];
 

@@ -223,6 +223,8 @@ pub struct GameRecord {
     pub casual: bool,
     /// `/play … reliable:`: the lowest reliability (0-100) a member needs to join.
     pub min_reliable: Option<u8>,
+    /// A learner's lesson (`/learn`): it never counts (ratings, stats, profiles, presence).
+    pub lesson: bool,
     /// In seat order.
     pub seats: Vec<SeatRecord>,
 }

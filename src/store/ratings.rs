@@ -151,7 +151,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT id FROM games WHERE COALESCE(guild, 0) = $1 \
              AND (status = $2 OR (status = $3 AND resigned_seat IS NOT NULL)) \
-             AND rated IS NULL ORDER BY updated_at, id LIMIT 1",
+             AND rated IS NULL AND lesson = 0 ORDER BY updated_at, id LIMIT 1",
         )
         .bind(guild_key(guild))
         .bind(GameStatus::Finished.as_str())
@@ -352,7 +352,7 @@ impl Store {
         let games = sqlx::query(
             "SELECT g.id, g.kind, g.status, s.seat FROM games g JOIN seats s ON s.game = g.id \
              WHERE s.user_id = $1 AND COALESCE(g.guild, 0) = $2 AND g.status <> $3 \
-             ORDER BY g.id DESC LIMIT $4",
+             AND g.lesson = 0 ORDER BY g.id DESC LIMIT $4",
         )
         .bind(user)
         .bind(guild_key(guild))

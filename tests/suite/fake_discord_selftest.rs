@@ -252,14 +252,28 @@ async fn interaction_deferred_then_edited_followed_up_and_threaded() {
         (public.id.get(), public.kind),
         (msg.id.get(), ChannelType::PublicThread)
     );
+    // A private thread needs Create Private Threads, which the invite does not give (the
+    // fake's `@everyone` does: narrowed to a plain member's rights here).
+    fake.set_everyone_permissions(perms::PLAIN_MEMBER);
+    let secret = || CreateThread::new("game-7-secret").kind(ChannelType::PrivateThread);
+    let refused = ChannelId::new(CHANNEL_ID)
+        .create_thread(&http, secret())
+        .await
+        .expect_err("no Create Private Threads");
+    assert_eq!(
+        discord_error(&refused).map(|(status, code, _)| (status, code)),
+        Some((403, 50013))
+    );
+    fake.set_bot_role_permissions(BOT_INVITE_PERMISSIONS | perms::CREATE_PRIVATE_THREADS);
     let private = ChannelId::new(CHANNEL_ID)
-        .create_thread(
-            &http,
-            CreateThread::new("game-7-secret").kind(ChannelType::PrivateThread),
-        )
+        .create_thread(&http, secret())
         .await
         .expect("private thread");
     assert_eq!(private.kind, ChannelType::PrivateThread);
+    // Seen by its members (the bot made it) and moderators only.
+    assert_eq!(fake.thread_members(private.id.get()), [BOT_USER_ID]);
+    assert!(!fake.can_view(ALICE, private.id.get()));
+    assert!(fake.can_view(ALICE, public.id.get()));
     let names: Vec<String> = fake.threads().into_iter().map(|t| t.name).collect();
     assert_eq!(names, ["game-7", "game-7-secret"]);
     public

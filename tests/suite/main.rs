@@ -27,6 +27,7 @@ mod faults;
 mod game_life;
 mod gateway;
 mod leaks;
+mod learn;
 mod permissions;
 mod preferences;
 mod ratings_replays;

@@ -485,6 +485,22 @@ impl FakeDiscord {
     }
 
     /// A member's permissions in a channel, as the fake computes them for interactions.
+    /// Whether `user` sees `channel`: a private thread only its members and those with Manage
+    /// Threads ("You must be invited to the thread to be able to view or participate in it, or
+    /// be a moderator (`MANAGE_THREADS` permission)").
+    pub fn can_view(&self, user: u64, channel: u64) -> bool {
+        self.inner.lock().can_view(user, channel)
+    }
+
+    /// The members of a thread (added with `PUT /channels/{id}/thread-members/{user}`).
+    pub fn thread_members(&self, thread: u64) -> Vec<u64> {
+        let st = self.inner.lock();
+        st.thread_members
+            .get(&thread)
+            .map(|m| m.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
     pub fn permissions_in(&self, user: u64, channel: u64) -> u64 {
         self.inner.lock().channel_permissions(user, channel)
     }
@@ -1158,6 +1174,9 @@ fn client_sends(st: &mut State, push: &Push) -> Result<(), String> {
     let user = push.actor().user;
     if st.deleted_channels.contains(&channel) {
         return Err(format!("channel {channel} was deleted"));
+    }
+    if !st.can_view(user, channel) {
+        return Err(format!("member {user} cannot see channel {channel}"));
     }
     let Some(c) = st.channels.get(&channel).filter(|c| c.archived).cloned() else {
         return Ok(());

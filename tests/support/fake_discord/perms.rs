@@ -93,6 +93,23 @@ impl State {
         }
     }
 
+    /// Whether `user` sees `channel`: View Channel there, and for a private thread, being its
+    /// member or having Manage Threads.
+    pub fn can_view(&self, user: u64, channel: u64) -> bool {
+        let have = self.channel_permissions(user, channel);
+        let Some(c) = self.channels.get(&channel) else {
+            return true;
+        };
+        if c.kind == ChannelKind::PrivateThread {
+            return have & MANAGE_THREADS != 0
+                || self
+                    .thread_members
+                    .get(&channel)
+                    .is_some_and(|m| m.contains(&user));
+        }
+        true
+    }
+
     /// The member's permissions in `channel` (a thread counts as its parent), as Discord
     /// computes them; `member_permissions` set by a test replaces the computation.
     pub fn channel_permissions(&self, user: u64, channel: u64) -> u64 {

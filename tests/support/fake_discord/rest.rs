@@ -685,9 +685,17 @@ impl Inner {
         let Some(p) = st.channels.get(&parent) else {
             return unknown_channel(st, r);
         };
+        // "`type` currently defaults to `PRIVATE_THREAD`" when no message starts it; a private
+        // thread needs CREATE_PRIVATE_THREADS, a public one CREATE_PUBLIC_THREADS.
+        let private = from.is_none() && r.body().get("type").and_then(Value::as_u64) != Some(11);
         if p.guild_id.is_some() {
             let have = st.channel_permissions(st.bot_user_id, parent);
-            if let Some(refused) = lacking(have, perms::CREATE_PUBLIC_THREADS) {
+            let needed = if private {
+                perms::CREATE_PRIVATE_THREADS
+            } else {
+                perms::CREATE_PUBLIC_THREADS
+            };
+            if let Some(refused) = lacking(have, needed) {
                 return refused;
             }
         }
@@ -751,6 +759,11 @@ impl Inner {
         };
         let v = payloads::channel(&c, st);
         st.channels.insert(id, c);
+        if private {
+            // Its creator is its first member: a private thread is seen by its members only.
+            let bot = st.bot_user_id;
+            st.thread_members.entry(id).or_default().insert(bot);
+        }
         self.model::<model::GuildChannel>(st, r, v)
     }
 
