@@ -128,6 +128,10 @@ async fn leave_lesson(
         {
             tracing::info!(%game, error = %e, "could not say in its thread that a lesson ended");
         }
+        // Archived like a finished game's: a left lesson leaves the server's active threads
+        // (Discord caps them), so a member who starts and leaves lessons again and again does
+        // not fill them. It stays readable.
+        send::archive_thread(ctx.http(), &data.pace, &view).await;
     }
     let text = Text::new("learn.left")
         .arg("game", kind.display_name())

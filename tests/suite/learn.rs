@@ -383,6 +383,11 @@ async fn resume_and_leave(db: &Db) {
             .map(|_| ())
     })
     .await;
+    // And the thread is archived: left lessons do not fill the server's active threads.
+    fake.wait_until("the left lesson's thread archived", |st| {
+        st.channels.get(&thread).filter(|c| c.archived).map(|_| ())
+    })
+    .await;
     // Nothing to leave any more; nothing in /stats.
     let none = learn(&fake, ALICE, kind, vec![opt::boolean("leave", true)]).await;
     assert!(
