@@ -202,13 +202,9 @@ pub async fn play(
         .unwrap_or_default();
     let kind = parse_kind(&game).map_err(Error::User)?;
     let options = parse_options(options.as_deref().unwrap_or("")).map_err(Error::User)?;
-    let author = ctx.author();
     let host = Player {
-        user: Some(id_i64(author.id.get())),
-        name: author
-            .global_name
-            .clone()
-            .unwrap_or_else(|| author.name.clone()),
+        user: Some(id_i64(ctx.author().id.get())),
+        name: super::common::author_name(ctx),
         is_bot: false,
     };
     let place = Place {

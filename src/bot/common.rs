@@ -119,6 +119,16 @@ pub(super) async fn named<T>(
     }
 }
 
+/// The name a member shows under (their display name, else their user name): how a seat
+/// they take is called.
+pub(super) fn author_name(ctx: Context<'_>) -> String {
+    let author = ctx.author();
+    author
+        .global_name
+        .clone()
+        .unwrap_or_else(|| author.name.clone())
+}
+
 /// A game named by a user, or a friendly refusal listing the games.
 pub(super) fn parse_kind(g: &str) -> Result<GameKind, Text> {
     GameKind::parse(g).ok_or_else(|| {

@@ -58,13 +58,9 @@ pub async fn learn(
         }
         Err(e) => return Err(e.into()),
     };
-    let author = ctx.author();
     let learner = Player {
         user: Some(user),
-        name: author
-            .global_name
-            .clone()
-            .unwrap_or_else(|| author.name.clone()),
+        name: super::common::author_name(ctx),
         is_bot: false,
     };
     let place = Place {

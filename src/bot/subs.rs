@@ -71,11 +71,7 @@ async fn take(
     defer(ctx).await?;
     let lang = lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
-    let author = ctx.author();
-    let name = author
-        .global_name
-        .clone()
-        .unwrap_or_else(|| author.name.clone());
+    let name = super::common::author_name(ctx);
     let service = &ctx.data().service;
     let taken = service
         .players()

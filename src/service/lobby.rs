@@ -868,14 +868,7 @@ impl Lobbies<'_> {
             .filter(|_| view.status == GameStatus::Lobby)
         {
             if !player.is_bot && view.host != Some(user) {
-                let c = self
-                    .core
-                    .store
-                    .conduct(user, super::record_since(now))
-                    .await?;
-                if let Some(figure) = super::reliability(&c).filter(|f| *f < min) {
-                    return Err(LobbyError::Unreliable { figure, min }.into());
-                }
+                super::reliability::require(self.core, user, min, now).await?;
             }
         }
         match self

@@ -32,6 +32,21 @@ pub fn reliability(c: &Conduct) -> Option<u8> {
     u8::try_from(kept * 100 / due).ok()
 }
 
+/// Refuses `user` where a game asks for at least `min` (`reliable:`): a joining player or a
+/// substitute under it. A member with no record yet is let in.
+pub(super) async fn require(
+    core: &super::core::Core,
+    user: i64,
+    min: u8,
+    now: i64,
+) -> Result<(), ServiceError> {
+    let c = core.store.conduct(user, record_since(now)).await?;
+    match reliability(&c).filter(|f| *f < min) {
+        Some(figure) => Err(super::LobbyError::Unreliable { figure, min }.into()),
+        None => Ok(()),
+    }
+}
+
 /// The figure as the lobby shows it beside a name: `92%`, or "new".
 pub fn figure_text(c: &Conduct, lang: Lang) -> String {
     match reliability(c) {

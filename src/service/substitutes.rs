@@ -101,14 +101,7 @@ impl Players<'_> {
         }
         // A game opened with `reliable:` asks a substitute what it asked its players.
         if let Some(min) = record.min_reliable {
-            let c = self
-                .core
-                .store
-                .conduct(user, super::record_since(now))
-                .await?;
-            if let Some(figure) = super::reliability(&c).filter(|f| *f < min) {
-                return Err(LobbyError::Unreliable { figure, min }.into());
-            }
+            super::reliability::require(self.core, user, min, now).await?;
         }
         let notices = self
             .hand_over(loaded, seat, Newcomer::User { id: user, name }, now)
