@@ -24,6 +24,7 @@ on_backends!(a_servers_language_is_its_own_not_discords_default);
 on_backends!(confirm_moves_asks_before_a_click_ends_the_turn);
 on_backends!(confirm_moves_asks_before_a_typed_move_ends_the_turn);
 on_backends!(reliability_shows_in_stats_and_lobbies_and_reliable_refuses_members_under_it);
+on_backends!(a_week_at_one_table_with_confirmed_moves_a_substitute_and_reliability);
 
 const CAROL: u64 = 1_100_000_000_000_000_103;
 /// 2026-09-21 00:00 UTC.
@@ -963,6 +964,199 @@ async fn reliability_shows_in_stats_and_lobbies_and_reliable_refuses_members_und
         .messages(CHANNEL_ID)
         .iter()
         .any(|m| !m.ephemeral() && m.content.contains("yours is")));
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// Issue 40: "a week of simulated play with two of them combined". A Cortexcape over a week of
+/// the fake's clock, a day per turn, seats of absent players opened (`timeout:open`): Bob asks
+/// to confirm the end of each turn (item 5) and confirms his first two, then goes away; his
+/// seat opens, Carol, a substitute for Cortexcape (item 7), is told first by DM and takes it,
+/// and plays on to the end. Then the record (item 3): Bob's missed deadline and Carol's finished
+/// game show in `/stats`, and a lobby asking for 90 % refuses Bob. Every turn waits half a day.
+async fn a_week_at_one_table_with_confirmed_moves_a_substitute_and_reliability(db: &Db) {
+    let timers = Timers {
+        idle_archive_secs: 30 * 24 * HOUR,
+        ..Timers::default()
+    };
+    let w = World::on(db)
+        .clock(T0)
+        .user(CAROL, "Carol")
+        .timers(timers)
+        .start()
+        .await;
+    let fake = &w.fake;
+    settings(fake, BOB, vec![opt::boolean("confirm_moves", true)]).await;
+    let offer = opt::sub("offer", vec![opt::string("game", "cortexcape")]);
+    let offered = ask(fake, CAROL, CHANNEL_ID, Push::command("sub", vec![offer])).await;
+    assert!(
+        offered.content.contains("substitute for Cortexcape"),
+        "{offered:?}"
+    );
+
+    let cmd = fake
+        .push(
+            Push::command(
+                "play",
+                vec![
+                    opt::string("game", "cortexcape"),
+                    opt::string("options", "short=true"),
+                    opt::string("clock", "1d"),
+                    opt::string("timeout", "open"),
+                ],
+            )
+            .by(ALICE),
+        )
+        .await;
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
+    let game = game_of(&lobby);
+    let thread = join_and_start(fake, &lobby, &[BOB], ALICE).await;
+    let started = w.service.now();
+    let mut board = latest_board_after(fake, thread, 0).await;
+    let (mut turn_of, mut confirmed, mut bob_seat, mut carol_took) = (None, 0, None, false);
+    for _ in 0..400 {
+        if w.service.lobbies().lobby(game).await.expect("game").status != GameStatus::Active {
+            break;
+        }
+        let d = decider(&w.service, game).await.expect("a prompt");
+        if turn_of != Some(d.seat) {
+            // A new turn: its player comes back half a day later.
+            w.clock().advance(12 * HOUR - 60);
+            turn_of = Some(d.seat);
+        }
+        if d.member() != BOB {
+            board = play_one(&w, game, thread, board.id).await;
+            continue;
+        }
+        if confirmed == 2 {
+            // Bob is away: a day passes, his seat opens, Carol is told first and takes it.
+            bob_seat = Some(d.seat);
+            w.clock().advance(13 * HOUR);
+            let opened = fake
+                .wait_until("Bob's seat opens", |st| {
+                    st.messages
+                        .iter()
+                        .find(|m| m.channel_id == thread && m.content.contains("ran out of time"))
+                        .cloned()
+                })
+                .await;
+            assert!(
+                opened.content.contains("was told first"),
+                "{}",
+                opened.content
+            );
+            let dm = fake
+                .wait_until("Carol's DM", |st| {
+                    let dm = st
+                        .channels
+                        .values()
+                        .find(|c| c.recipient == Some(CAROL))?
+                        .id;
+                    st.messages
+                        .iter()
+                        .find(|m| m.channel_id == dm && m.content.contains("A seat is open"))
+                        .cloned()
+                })
+                .await;
+            assert!(
+                dm.content.contains(&format!("#{}", game.0)),
+                "{}",
+                dm.content
+            );
+            let take = opt::sub("take", vec![]);
+            let took = ask(fake, CAROL, thread, Push::command("sub", vec![take])).await;
+            assert!(took.content.starts_with("✅ The seat is yours"), "{took:?}");
+            carol_took = true;
+            // Her seat decides now: the board that calls her.
+            board = fake
+                .wait_until("the board that calls Carol", |st| {
+                    st.messages
+                        .iter()
+                        .rev()
+                        .find(|m| m.channel_id == thread && is_board(m))
+                        .filter(|m| mentioned(m) == Some(CAROL))
+                        .cloned()
+                })
+                .await;
+            continue;
+        }
+        // Bob's options: one that ends his turn is asked about first, privately.
+        let loaded = w.service.load(game).await.expect("game");
+        let o = d.options[0].clone();
+        let ends =
+            d.options.len() > 1 && croupier::service::ends_turn(loaded.game.as_ref(), d.seat, &o);
+        let typed = send_move(fake, BOB, thread, &o).await;
+        let mut a = answer_of(fake, typed.id).await;
+        if ends {
+            assert!(a.content.contains("It ends your turn"), "{a:?}");
+            assert!(a.ephemeral(), "{a:?}");
+            let (confirm, _) = confirm_and_back(&a);
+            a = click_private(fake, &a, &confirm, BOB).await;
+            confirmed += 1;
+        }
+        assert!(a.content.contains("Played"), "{a:?}");
+        board = latest_board_after(fake, thread, board.id).await;
+    }
+    let record = w.service.lobbies().lobby(game).await.expect("game");
+    assert_eq!(record.status, GameStatus::Finished, "the game ended");
+    assert!(carol_took, "Carol took Bob's seat");
+    let seat = bob_seat.expect("Bob's seat");
+    assert_eq!(record.seats[seat.index()].user, Some(uid(CAROL)));
+    let days = (w.service.now() - started) / (24 * HOUR);
+    assert!(days >= 7, "the game lasted {days} days");
+    result_card(fake, thread).await;
+    // Nothing private reached the thread: no question, no DM's text.
+    assert!(fake
+        .messages(thread)
+        .iter()
+        .all(|m| m.ephemeral() || !m.content.contains("It ends your turn")));
+
+    // The record: Bob played his turns in time, then left a game whose seat had to open (an
+    // opened seat counts as a game abandoned, not as a deadline missed); Carol finished it.
+    let now = w.service.now();
+    let bob = w
+        .service
+        .players()
+        .record(uid(BOB), now)
+        .await
+        .expect("record");
+    assert_eq!((bob.missed, bob.abandoned), (0, 1), "{bob:?}");
+    assert!(bob.met >= 2, "{bob:?}");
+    let carol = w
+        .service
+        .players()
+        .record(uid(CAROL), now)
+        .await
+        .expect("record");
+    assert_eq!((carol.missed, carol.finished), (0, 1), "{carol:?}");
+    let stats = ask(
+        fake,
+        ALICE,
+        CHANNEL_ID,
+        Push::command("stats", vec![opt::user("user", BOB)]),
+    )
+    .await;
+    assert!(
+        stats
+            .content
+            .contains("0 deadlines missed, 1 game abandoned"),
+        "{stats:?}"
+    );
+    // A host who asks for 90 % does not get Bob.
+    let cmd = fake
+        .push(
+            Push::command(
+                "play",
+                vec![opt::string("game", "vortex"), opt::integer("reliable", 90)],
+            )
+            .by(CAROL),
+        )
+        .await;
+    let lobby = play_answer(fake, cmd.id).await.expect("a lobby");
+    let refused = click_lobby(fake, &lobby, "join", BOB)
+        .await
+        .expect_err("Bob is under 90 %");
+    assert!(refused.contains("at least 90%"), "{refused}");
     finish(fake).await;
     w.bot.stop().await;
 }
