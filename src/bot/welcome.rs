@@ -34,11 +34,12 @@ const TRIES: usize = 3;
 pub const PRESENCE_EVERY: Duration = Duration::from_secs(60);
 
 /// The rights the checklist names, each with its catalog key.
-const CHECKLIST: [(Permissions, &str); 6] = [
+const CHECKLIST: [(Permissions, &str); 7] = [
     (Permissions::VIEW_CHANNEL, "view"),
     (Permissions::SEND_MESSAGES, "send"),
     (Permissions::SEND_MESSAGES_IN_THREADS, "send_threads"),
     (Permissions::CREATE_PUBLIC_THREADS, "threads"),
+    (Permissions::CREATE_PRIVATE_THREADS, "private_threads"),
     (Permissions::ATTACH_FILES, "files"),
     (Permissions::READ_MESSAGE_HISTORY, "history"),
 ];

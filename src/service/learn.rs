@@ -225,7 +225,13 @@ impl Lessons<'_> {
                     .cancel_game(game, record.version, None, now)
                     .await
                 {
-                    Ok(_) => Ok(Some(end(false))),
+                    Ok(_) => {
+                        // Its thread leaves the server's active threads after the grace, as
+                        // a finished game's does (the game's end plans that one itself).
+                        let archive = self.core.archive_job(game, now);
+                        self.core.store.schedule_job(&archive).await?;
+                        Ok(Some(end(false)))
+                    }
                     // A bot's option landed first: the board of that one ends the lesson.
                     Err(crate::store::StoreError::Conflict { .. }) => Ok(None),
                     Err(e) => Err(e.into()),

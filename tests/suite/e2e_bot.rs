@@ -2375,6 +2375,8 @@ async fn a_new_server_is_welcomed_once_and_the_presence_counts_the_games() {
         "Merci d'avoir ajouté croupier".to_string(),
         "✅ Attach Files".to_string(),
         "✅ Create Public Threads".to_string(),
+        "Create Private Threads (/learn".to_string(),
+        "Créer des fils privés (les leçons de /apprendre".to_string(),
     ] {
         assert!(
             welcome.content.contains(&part),

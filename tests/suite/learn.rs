@@ -212,6 +212,14 @@ async fn lesson_to_the_end(db: &Db, kind: GameKind) {
         GameStatus::Active,
         "{kind}: the lesson is over"
     );
+    // Its thread leaves the server's active threads after the grace, whether the game or the
+    // script ended it (Discord caps a server's active threads).
+    let jobs = service.store().jobs_for_game(game).await.expect("jobs");
+    assert!(
+        jobs.iter()
+            .any(|j| j.kind == croupier::model::JobKind::Archive),
+        "{kind}: the thread's archive is planned: {jobs:?}"
+    );
     // No result card, no rematch: a lesson never counts.
     assert!(fake
         .messages(thread)
