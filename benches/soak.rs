@@ -197,7 +197,9 @@ async fn worker(name: String) {
             for notice in &run.notices {
                 match notice {
                     Notice::Board(_) => step.boards += 1,
-                    Notice::Place { .. } | Notice::LobbyClosed { .. } => step.places += 1,
+                    Notice::Place { .. } | Notice::Call { .. } | Notice::LobbyClosed { .. } => {
+                        step.places += 1
+                    }
                     Notice::Dm { .. } | Notice::Private { .. } => step.dms += 1,
                     // A thread archived a grace after its game ended.
                     Notice::Archive { .. } => step.archives += 1,

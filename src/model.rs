@@ -95,6 +95,46 @@ impl TimeoutPolicy {
     }
 }
 
+/// How one game pings one member (`/settings game_pings:`). Stored as TEXT; no row is `All`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GamePings {
+    /// Every mention of them in this game pings (what every game did before).
+    #[default]
+    All,
+    /// Only what needs them: their turn (a move, a vote, a private pick, a confirmation), a
+    /// question put to them, a reminder. Results, clock and seat news name them silently.
+    MyTurn,
+    /// Nothing from this game pings them; its reminders are not sent, except the last call.
+    Mute,
+}
+
+impl GamePings {
+    pub const ALL: [GamePings; 3] = [GamePings::All, GamePings::MyTurn, GamePings::Mute];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GamePings::All => "all",
+            GamePings::MyTurn => "my_turn",
+            GamePings::Mute => "mute",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<GamePings> {
+        let s = s.trim().to_lowercase().replace([' ', '-'], "_");
+        GamePings::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+
+    /// Whether a mention of the member pings them: `needed` when it needs them (their turn,
+    /// a question to them).
+    pub fn pings(self, needed: bool) -> bool {
+        match self {
+            GamePings::All => true,
+            GamePings::MyTurn => needed,
+            GamePings::Mute => false,
+        }
+    }
+}
+
 /// A seat of a stored game: who holds it and how they are doing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatRecord {

@@ -11,7 +11,10 @@ use super::send::{self, author_id};
 use super::{id_i64, lang_of, Context, Error};
 use crate::clock::{hhmm, Date, Quiet, Zone};
 use crate::i18n::Text;
-use crate::service::{ClockAction, NewPlace, Newcomer, Replaced, SettingsChange};
+use crate::service::{
+    parse_reminders, ClockAction, GamePings, LobbyError, NewPlace, Newcomer, ReminderChoice,
+    Replaced, SettingsChange,
+};
 
 const CLOCK_ACTIONS: [&str; 4] = ["pause", "resume", "extend", "change"];
 
@@ -19,9 +22,14 @@ async fn autocomplete_action(
     _ctx: Context<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
+    starting_with(&CLOCK_ACTIONS, partial)
+}
+
+/// The words of `words` that start with what was typed so far.
+fn starting_with(words: &[&str], partial: &str) -> serenity::CreateAutocompleteResponse {
     let p = partial.trim().to_lowercase();
     suggest(
-        CLOCK_ACTIONS
+        words
             .iter()
             .filter(|a| a.starts_with(&p))
             .map(|a| (*a).to_string())
@@ -216,6 +224,9 @@ pub async fn settings(
     pings: Option<bool>,
     hand_dms: Option<bool>,
     confirm_moves: Option<bool>,
+    reminders: Option<String>,
+    #[autocomplete = "autocomplete_game_pings"] game_pings: Option<String>,
+    game: Option<i64>,
     #[autocomplete = "autocomplete_lang"] server_language: Option<String>,
 ) -> Result<(), Error> {
     defer(ctx).await?;
@@ -225,6 +236,33 @@ pub async fn settings(
         .map(read_lang)
         .transpose()
         .map_err(Error::User)?;
+    // Everything is read and checked before anything changes: bad input changes nothing.
+    let reminders = reminders
+        .as_deref()
+        .map(parse_reminders)
+        .transpose()
+        .map_err(|e| Error::User(e.text()))?;
+    let game_pings = game_pings
+        .as_deref()
+        .map(|p| {
+            GamePings::parse(p)
+                .ok_or_else(|| LobbyError::UnknownPings(p.chars().take(40).collect()).text())
+        })
+        .transpose()
+        .map_err(Error::User)?;
+    let pings_game = match (game_pings, game) {
+        (None, None) => None,
+        _ => Some(resolve_game(ctx, game).await?),
+    };
+    if let (Some(g), Some(_)) = (pings_game, game_pings) {
+        let may = ctx
+            .data()
+            .service
+            .players()
+            .may_set_game_pings(g, author_id(ctx))
+            .await;
+        named(ctx, g, may).await?;
+    }
     let off = |s: &str| {
         matches!(
             s.trim().to_lowercase().as_str(),
@@ -253,6 +291,7 @@ pub async fn settings(
         pings,
         hand_dms,
         confirm_moves,
+        reminders,
         locale: ctx.locale().map(str::to_string),
     };
     let service = &ctx.data().service;
@@ -274,6 +313,30 @@ pub async fn settings(
         .update_settings(author_id(ctx), change, service.now())
         .await?;
     send::deliver_notices(ctx.http(), ctx.data(), notices).await;
+    let game_line = match pings_game {
+        Some(g) => {
+            let players = service.players();
+            let mode = match game_pings {
+                Some(mode) => {
+                    players
+                        .set_game_pings(g, author_id(ctx), mode, service.now())
+                        .await
+                }
+                None => players.game_pings(g, author_id(ctx)).await,
+            };
+            let mode = named(ctx, g, mode).await?;
+            Some(
+                Text::new("bot.settings.game_pings")
+                    .arg("id", g.0)
+                    .arg(
+                        "mode",
+                        Text::new(format!("bot.settings.pings_{}", mode.as_str())),
+                    )
+                    .render(lang),
+            )
+        }
+        None => None,
+    };
     let none = Text::new("bot.settings.none").render(lang);
     let quiet = match (s.quiet_start, s.quiet_end) {
         (Some(a), Some(b)) => format!("{}-{}", hhmm(a), hhmm(b)),
@@ -299,6 +362,7 @@ pub async fn settings(
         .arg("pings", on_off(s.pings))
         .arg("hand_dms", on_off(s.hand_dms))
         .arg("confirm_moves", on_off(s.confirm_moves))
+        .arg("reminders", reminders_text(s.reminders.as_deref()))
         .render(lang);
     // The server's language, where there is a server.
     if let Some(guild) = guild {
@@ -328,7 +392,34 @@ pub async fn settings(
         text.push('\n');
         text.push_str(&Text::new("bot.settings.confirm_moves_on").render(lang));
     }
+    if let Some(line) = game_line {
+        text.push('\n');
+        text.push_str(&line);
+    }
     send::reply_text(ctx, &text).await
+}
+
+/// A member's reminder points in words: the server's, none, or at which shares of the time left.
+fn reminders_text(stored: Option<&[u8]>) -> Text {
+    match ReminderChoice::of(stored) {
+        ReminderChoice::Server => Text::new("bot.settings.reminders_server"),
+        ReminderChoice::Off => Text::new("bot.settings.reminders_off"),
+        ReminderChoice::At(points) => Text::new("bot.settings.reminders_at").arg(
+            "points",
+            points
+                .iter()
+                .map(|p| format!("{p}%"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+    }
+}
+
+async fn autocomplete_game_pings(
+    _ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    starting_with(&GamePings::ALL.map(GamePings::as_str), partial)
 }
 
 /// Give a seat to another player or to a bot (host or moderators).

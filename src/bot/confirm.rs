@@ -333,7 +333,7 @@ async fn announce(
 ) -> Result<(), Error> {
     let what = "announce a cancellation";
     if let Some(place) = send::place_of(view) {
-        let msg = send::place_message(data, text).await;
+        let msg = send::place_message(data, Some(view.game), text, &[]).await;
         posting(&data.pace, what, || place.send_message(http, msg.clone())).await?;
         if let Some(board) = view.board_message {
             send::retire_board(http, &data.pace, place, board).await;

@@ -107,7 +107,7 @@ async fn leave_lesson(
         let place = serenity::ChannelId::new(id_u64(thread).max(1));
         let text = Text::new("learn.left_thread").render(lang);
         let data = ctx.data();
-        let msg = send::place_message(data, &text).await;
+        let msg = send::place_message(data, Some(view.game), &text, &[]).await;
         if let Some(live) = view.board_message {
             // The lesson's live board loses its buttons: nothing is left to play.
             let board = serenity::MessageId::new(id_u64(live).max(1));

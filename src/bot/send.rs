@@ -240,8 +240,14 @@ fn fit_keeping_head(head: &str, events: &[String]) -> String {
 
 pub fn board_message(board: &BoardPost, hands: bool, lang: Lang) -> CreateMessage {
     let text = board_content(board, lang);
+    // A member who muted this game is named on their turn's board, not pinged.
+    let pings = if board.muted {
+        nobody()
+    } else {
+        allowed(&text)
+    };
     CreateMessage::new()
-        .allowed_mentions(allowed(&text))
+        .allowed_mentions(pings)
         .content(text)
         .add_file(board_file(board))
         .components(board_rows(board, hands, lang))
@@ -365,30 +371,43 @@ pub fn silenced(msg: CreateMessage, silent: bool) -> CreateMessage {
     }
 }
 
-/// Whether a message mentioning `users` goes out silently (`@silent`): each of them turned
-/// pings off (`/settings pings`). No when it mentions nobody, or a setting cannot be read.
-pub async fn all_pings_off(data: &Data, users: &[u64]) -> bool {
-    if users.is_empty() {
-        return false;
-    }
-    for user in users {
-        match data.service.players().settings_of(id_i64(*user)).await {
-            Ok(s) if !s.pings => {}
-            Ok(_) => return false,
-            Err(e) => {
-                tracing::warn!(error = %e, "could not read a player's pings setting");
-                return false;
-            }
-        }
-    }
-    true
+/// Whom a message of `game` mentioning people pings, and whether it goes out silently
+/// (`@silent`): see `service::pings`. `needed`: the members it needs (their turn, a question to
+/// them), pinged unless they muted the game; the others only where the game pings them for
+/// everything. Silent when every member it pings turned `/settings pings` off.
+pub async fn pings_of(
+    data: &Data,
+    game: Option<GameId>,
+    text: &str,
+    needed: &[i64],
+) -> (serenity::CreateAllowedMentions, bool) {
+    let mentioned: Vec<i64> = super::mentions::mentioned_users(text)
+        .into_iter()
+        .map(id_i64)
+        .collect();
+    let (pinged, silent) = data
+        .service
+        .players()
+        .pinged(game, &mentioned, needed)
+        .await;
+    let allowed = nobody().users(
+        pinged
+            .into_iter()
+            .map(|u| serenity::UserId::new(id_u64(u).max(1))),
+    );
+    (allowed, silent)
 }
 
-/// A plain message in a game's place ([`text_message`]): silent when everyone it mentions
-/// turned pings off, so `/settings pings` holds for every message that names a player.
-pub async fn place_message(data: &Data, text: &str) -> CreateMessage {
-    let quiet = all_pings_off(data, &super::mentions::mentioned_users(&content(text))).await;
-    silenced(text_message(text), quiet)
+/// A plain message in a game's place ([`text_message`]) pinging only whom [`pings_of`] says,
+/// so `/settings pings` and `game_pings` hold for every message that names a player.
+pub async fn place_message(
+    data: &Data,
+    game: Option<GameId>,
+    text: &str,
+    needed: &[i64],
+) -> CreateMessage {
+    let (allowed, quiet) = pings_of(data, game, &content(text), needed).await;
+    silenced(text_message(text), quiet).allowed_mentions(allowed)
 }
 
 /// Whether `user` gets their hand by DM (`/settings hand_dms`); yes when it cannot be read.
@@ -607,7 +626,7 @@ async fn tell_if_closed(
                 let text = Text::new("bot.dm.closed")
                     .arg("user", format!("<@{}>", id_u64(user)))
                     .render(lang);
-                let msg = place_message(data, &text).await;
+                let msg = place_message(data, Some(view.game), &text, &[]).await;
                 data.pace.counted().await;
                 if let Err(e) = place.send_message(http, msg).await {
                     tracing::warn!(game = %view.game, error = %e, "could not post the DM notice");
@@ -797,7 +816,7 @@ async fn end_lesson(
         .arg("id", view.kind.id())
         .arg("play", play)
         .render(lang);
-    let msg = place_message(data, &text).await;
+    let msg = place_message(data, Some(view.game), &text, &[]).await;
     if let Err(e) = posting(&data.pace, "end a lesson", || {
         place.send_message(http, msg.clone())
     })
@@ -823,9 +842,10 @@ pub async fn announce_result(http: &serenity::Http, data: &Data, view: &LobbyVie
     let mut link = None;
     if let Some(place) = place_of(view) {
         let text = content(&result.text);
-        let quiet = all_pings_off(data, &super::mentions::mentioned_users(&text)).await;
+        // A result needs nobody: it pings only those whose game pings them for everything.
+        let (pings, quiet) = pings_of(data, Some(game), &text, &[]).await;
         let mut msg = silenced(CreateMessage::new(), quiet)
-            .allowed_mentions(allowed(&text))
+            .allowed_mentions(pings)
             .content(text)
             .add_file(
                 CreateAttachment::bytes(result.png.clone(), RESULT_FILE)
@@ -987,7 +1007,7 @@ pub async fn relocate(
                     .arg("id", view.game.0)
                     .arg("players", players.join(" "))
                     .render(lang);
-                let msg = place_message(data, &text).await;
+                let msg = place_message(data, Some(view.game), &text, &[]).await;
                 if let Err(e) = posting(&data.pace, "announce a new thread", || {
                     thread.send_message(http, msg.clone())
                 })
@@ -1270,7 +1290,11 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
         }
         Notice::Place { game, text } => {
             let view = data.service.lobbies().lobby(game).await?;
-            post_in_place(http, data, &view, &text).await
+            post_in_place(http, data, &view, &text, &[]).await
+        }
+        Notice::Call { game, users, text } => {
+            let view = data.service.lobbies().lobby(game).await?;
+            post_in_place(http, data, &view, &text, &users).await
         }
         Notice::LobbyClosed { game, text } => {
             let view = data.service.lobbies().lobby(game).await?;
@@ -1323,7 +1347,8 @@ async fn deliver_notice(http: &serenity::Http, data: &Data, notice: Notice) -> R
                     data.service.players().record_dm(v.game, user, sent).await?;
                 }
                 if let (false, Some(fallback)) = (sent, fallback) {
-                    post_in_place(http, data, v, &fallback).await?;
+                    // The fallback stands for the DM: it needs its member.
+                    post_in_place(http, data, v, &fallback, &[user]).await?;
                 }
             }
             Ok(())
@@ -1337,9 +1362,10 @@ async fn post_in_place(
     data: &Data,
     view: &LobbyView,
     text: &str,
+    needed: &[i64],
 ) -> Result<(), Error> {
     if let Some(place) = place_of(view) {
-        let msg = place_message(data, text).await;
+        let msg = place_message(data, Some(view.game), text, needed).await;
         data.pace.counted().await;
         place.send_message(http, msg).await?;
     }
@@ -1414,13 +1440,12 @@ pub async fn post_lobby(
         return Ok(view);
     };
     let channel = serenity::ChannelId::new(id_u64(channel).max(1));
-    let pings = serenity::CreateAllowedMentions::new().users(
-        invited
-            .iter()
-            .map(|u| serenity::UserId::new(id_u64(*u).max(1))),
-    );
-    let invited_ids: Vec<u64> = invited.iter().map(|u| id_u64(*u)).collect();
-    let quiet = !invited.is_empty() && all_pings_off(data, &invited_ids).await;
+    // The invited members are asked to come back: the lobby needs them.
+    let mention_text: String = invited
+        .iter()
+        .map(|u| format!("<@{}> ", id_u64(*u)))
+        .collect();
+    let (pings, quiet) = pings_of(data, Some(view.game), &mention_text, invited).await;
     let msg = silenced(CreateMessage::new(), quiet)
         .content(content(&view.text(lang)))
         .allowed_mentions(pings)
@@ -1487,6 +1512,7 @@ mod tests {
             }),
             mention,
             silent: false,
+            muted: false,
             deadline: None,
             scores: vec![0, 0],
             outcome: None,

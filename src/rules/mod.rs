@@ -94,6 +94,11 @@ const COMMON: &[Page] = &[
         en: include_str!("../../assets/rules/common/en/reliability.md"),
         fr: include_str!("../../assets/rules/common/fr/reliability.md"),
     },
+    Page {
+        id: "pings",
+        en: include_str!("../../assets/rules/common/en/pings.md"),
+        fr: include_str!("../../assets/rules/common/fr/pings.md"),
+    },
 ];
 
 /// The ids of the pages every game lists after its own ([`COMMON`]).

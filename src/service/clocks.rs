@@ -12,13 +12,14 @@ use super::core::{
     bot_job, check_clock_len, game_lang, quiet_of, same_clock, stale, Mover, TurnJob,
 };
 use super::output::{self, due, duration_text, id_u64, mention, place_link, Notice};
+use super::pings::MIN_REMINDER_GAP_SECS;
 use super::{seed_from_i64, Clocks, Loaded, LobbyError, ServiceError};
 use crate::ai::BotPlayer;
 use crate::clock::{after_quiet, Quiet, Zone, HOUR, MAX_TURN_SECS};
 use crate::engine::{AnyGame, AppliedMove, GameId, PlayError, Seat};
 use crate::i18n::{Lang, Text};
 use crate::store::{
-    GameStatus, JobKind, JobRecord, StoreError, TimeoutPolicy, TurnClock, TurnPlan,
+    GamePings, GameStatus, JobKind, JobRecord, StoreError, TimeoutPolicy, TurnClock, TurnPlan,
 };
 
 /// Jobs run at once by default: a PostgreSQL pool has 8 connections, SQLite has one writer
@@ -103,7 +104,12 @@ impl Default for Timers {
 impl Timers {
     /// When to remind a player whose turn runs from `start` to `deadline`: never before
     /// `now`, never in their quiet hours (moved to the end of them), never at or after the
-    /// deadline, at most `max_reminders` (the latest kept). `true` marks the last call.
+    /// deadline, never two within [`MIN_REMINDER_GAP_SECS`]. `true` marks the last call.
+    ///
+    /// `points`: the player's own (`/settings reminders:`), percents of the turn's time still
+    /// left; they replace the server's first reminder and last call (empty: none at all), and
+    /// the smallest is the last call. Without them, the server's plan: at most
+    /// `max_reminders` (the latest kept). `max_reminders` at 0 turns reminders off for all.
     pub fn reminders(
         &self,
         start: i64,
@@ -111,24 +117,50 @@ impl Timers {
         now: i64,
         zone: Zone,
         quiet: Option<Quiet>,
+        points: Option<&[u8]>,
     ) -> Vec<(i64, bool)> {
         let len = deadline.saturating_sub(start);
         if self.max_reminders == 0 || len <= 0 {
             return Vec::new();
         }
         // Within [start, deadline] by construction; i128 so no length can overflow.
-        let pct = i128::from(self.remind_pct.min(100));
-        let first = start.saturating_add(i64::try_from(i128::from(len) * pct / 100).unwrap_or(len));
-        let last_call = deadline.saturating_sub(self.last_call_secs.min(len / 4));
+        let at_pct = |pct: u8| {
+            let pct = i128::from(pct.min(100));
+            start.saturating_add(i64::try_from(i128::from(len) * pct / 100).unwrap_or(len))
+        };
+        let wanted: Vec<(i64, bool)> = match points {
+            Some(points) => {
+                let least = points.iter().min().copied();
+                points
+                    .iter()
+                    .map(|p| (at_pct(100 - (*p).min(100)), Some(*p) == least))
+                    .collect()
+            }
+            None => vec![
+                (at_pct(self.remind_pct), false),
+                (
+                    deadline.saturating_sub(self.last_call_secs.min(len / 4)),
+                    true,
+                ),
+            ],
+        };
         let mut out: Vec<(i64, bool)> = Vec::new();
-        for (at, last) in [(first, false), (last_call, true)] {
+        for (at, last) in wanted {
             let at = after_quiet(at, zone, quiet);
-            if at > now && at < deadline && !out.iter().any(|(t, _)| (t - at).abs() < 60) {
+            if at > now
+                && at < deadline
+                && !out
+                    .iter()
+                    .any(|(t, _)| (t - at).abs() < MIN_REMINDER_GAP_SECS)
+            {
                 out.push((at, last));
             }
         }
         out.sort_unstable();
-        let keep = usize::from(self.max_reminders);
+        let keep = match points {
+            Some(_) => super::pings::MAX_REMINDER_POINTS,
+            None => usize::from(self.max_reminders),
+        };
         if out.len() > keep {
             out.drain(..out.len() - keep);
         }
@@ -969,6 +1001,11 @@ impl Clocks<'_> {
             return Ok(Vec::new());
         };
         let settings = self.core.store.user_settings(user).await?;
+        // A muted game sends no reminder but the last call (see `service::pings`).
+        if !last && self.core.store.game_pings(record.id, user).await? == GamePings::Mute {
+            self.core.drop_job(job, worker).await?;
+            return Ok(Vec::new());
+        }
         let away = settings.vacation_until.is_some_and(|v| v > now);
         let wake = after_quiet(
             now,
@@ -1020,8 +1057,9 @@ impl Clocks<'_> {
             .arg("due", due(deadline))
             .render(game_lang(record));
         if !settings.dm_enabled {
-            return Ok(vec![Notice::Place {
+            return Ok(vec![Notice::Call {
                 game: record.id,
+                users: vec![user],
                 text: fallback,
             }]);
         }

@@ -110,10 +110,14 @@ impl Core {
             false,
         ));
         let zone = Zone::of(settings.timezone.as_deref());
-        for (at, last) in self
-            .timers
-            .reminders(start, deadline, now, zone, quiet_of(settings))
-        {
+        for (at, last) in self.timers.reminders(
+            start,
+            deadline,
+            now,
+            zone,
+            quiet_of(settings),
+            settings.reminders.as_deref(),
+        ) {
             plan.jobs
                 .push(turn_job(JobKind::Remind, game, at, rev, seat, last));
         }
@@ -349,6 +353,17 @@ impl Core {
         };
         if let Some(s) = out.board.mention.and_then(of) {
             out.board.silent = !s.pings;
+        }
+        if let Some(user) = out.board.mention {
+            // The board calls the member whose decision it waits for: it needs them, so only a
+            // muted game keeps it from pinging.
+            out.board.muted = match self.store.game_pings(out.board.game, user).await {
+                Ok(mode) => mode == crate::model::GamePings::Mute,
+                Err(e) => {
+                    tracing::warn!(game = %out.board.game, error = %e, "could not read a member's game pings");
+                    false
+                }
+            };
         }
         for post in &mut out.private {
             if let Some(s) = post.user.and_then(of) {

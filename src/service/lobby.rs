@@ -59,6 +59,16 @@ pub enum LobbyError {
     UnknownZone(String),
     #[error("the date has passed")]
     PastDate,
+    #[error("reminder points not understood: {0}")]
+    RemindersUnread(String),
+    #[error("too many reminder points")]
+    RemindersTooMany,
+    #[error("a reminder point out of range")]
+    RemindersRange,
+    #[error("reminder points too close")]
+    RemindersTooClose,
+    #[error("unknown pings choice {0}")]
+    UnknownPings(String),
     #[error("{open} lobbies open already (at most {max} per member)")]
     TooManyLobbiesOfMember { open: i64, max: u32 },
     #[error("{open} lobbies open already (at most {max} per channel)")]
@@ -147,6 +157,19 @@ impl LobbyError {
                 Text::new("bot.error.unknown_zone").arg("zone", z.clone())
             }
             LobbyError::PastDate => Text::new("bot.error.past_date"),
+            LobbyError::RemindersUnread(input) => {
+                Text::new("bot.error.reminders_unread").arg("input", input.clone())
+            }
+            LobbyError::RemindersTooMany => Text::new("bot.error.reminders_too_many")
+                .arg("max", super::pings::MAX_REMINDER_POINTS),
+            LobbyError::RemindersRange => Text::new("bot.error.reminders_range")
+                .arg("min", *super::pings::REMINDER_PCT.start())
+                .arg("max", *super::pings::REMINDER_PCT.end()),
+            LobbyError::RemindersTooClose => Text::new("bot.error.reminders_too_close")
+                .arg("gap", super::pings::MIN_POINT_GAP_PCT),
+            LobbyError::UnknownPings(input) => {
+                Text::new("bot.error.unknown_pings").arg("input", input.clone())
+            }
             LobbyError::TooManyLobbiesOfMember { max, .. } => {
                 Text::new("bot.error.lobbies_member").arg("max", i64::from(*max))
             }

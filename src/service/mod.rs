@@ -16,6 +16,7 @@ mod learn;
 mod lobby;
 mod moves;
 mod output;
+mod pings;
 mod players;
 mod profile;
 mod ratings;
@@ -24,6 +25,7 @@ mod replay;
 mod result;
 mod substitutes;
 
+pub use crate::model::GamePings;
 pub use crate::model::JobKind;
 /// For front ends that print a database URL (the bot's `Debug`): never its password.
 pub use crate::store::redact_url;
@@ -49,6 +51,10 @@ pub use moves::{ends_turn, Chosen, ConfirmMove};
 pub use output::{
     board_text, due, duration_text, encode_indexed, encode_png, encode_rgb, human_duration,
     outcome_text, BoardPost, Notice, Outputs, PrivatePost, ZoomPost,
+};
+pub use pings::{
+    parse_reminders, ReminderChoice, MAX_REMINDER_POINTS, MIN_POINT_GAP_PCT, MIN_REMINDER_GAP_SECS,
+    REMINDER_PCT,
 };
 pub use players::{Newcomer, Replaced, SettingsChange};
 pub use profile::{Profile, PROFILE_GAMES};

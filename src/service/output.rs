@@ -27,6 +27,8 @@ pub struct BoardPost {
     pub mention: Option<i64>,
     /// That user turned pings off (`/settings pings`): the board goes out without a ping.
     pub silent: bool,
+    /// That user muted this game (`/settings game_pings:mute`): named, never pinged.
+    pub muted: bool,
     /// When the turn's clock runs out (unix seconds), if a clock runs.
     pub deadline: Option<i64>,
     pub scores: Vec<i64>,
@@ -94,8 +96,16 @@ pub struct Outputs {
 pub enum Notice {
     /// A new board after the scheduler played for a seat; its text starts with why.
     Board(Box<Outputs>),
-    /// A message in the game's place (thread, else channel).
+    /// A message in the game's place (thread, else channel). The members it mentions are
+    /// pinged only where their game pings them for everything (`/settings game_pings:all`).
     Place { game: GameId, text: String },
+    /// A message in the game's place that needs `users` (a question put to them, their turn's
+    /// reminder): they are pinged unless they muted the game; others it mentions as in `Place`.
+    Call {
+        game: GameId,
+        users: Vec<i64>,
+        text: String,
+    },
     /// A direct message. If the user's DMs are closed, `fallback` (which mentions them) is
     /// posted in the game's place instead, when there is a game.
     Dm {
@@ -361,6 +371,7 @@ fn build(
         prompt,
         mention,
         silent: false,
+        muted: false,
         scores: loaded.game.scores(),
         outcome: loaded.game.outcome(),
         png: encode_timed(&timed("board", || {

@@ -30,6 +30,8 @@ pub struct SettingsChange {
     pub hand_dms: Option<bool>,
     /// Options that would end their turn are asked about privately first.
     pub confirm_moves: Option<bool>,
+    /// Their own reminder points (`/settings reminders:`); a running turn keeps its plan.
+    pub reminders: Option<super::ReminderChoice>,
     /// The user's Discord locale, kept for DMs sent without an interaction.
     pub locale: Option<String>,
 }
@@ -124,6 +126,9 @@ impl Players<'_> {
         }
         if let Some(c) = change.confirm_moves {
             s.confirm_moves = c;
+        }
+        if let Some(r) = &change.reminders {
+            s.reminders = r.stored();
         }
         self.core.store.save_user_settings(user, &s, now).await?;
         if change.digest.is_some() || (s.digest && s.timezone != before.timezone) {
@@ -374,7 +379,9 @@ impl Players<'_> {
                             .join(" "),
                     )
                     .render_with(lang, &loaded.names());
-                return Ok((Replaced::Asked, vec![Notice::Place { game, text }]));
+                // A question to the players who must agree: it needs them.
+                let users = asked.clone();
+                return Ok((Replaced::Asked, vec![Notice::Call { game, users, text }]));
             }
         }
         Ok((

@@ -169,8 +169,9 @@ pub(super) async fn tell_substitutes(
                 fallback: Some(fallback),
             }
         } else {
-            Notice::Place {
+            Notice::Call {
                 game: record.id,
+                users: vec![user],
                 text: fallback,
             }
         });

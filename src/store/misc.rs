@@ -3,8 +3,8 @@
 use sqlx::any::AnyRow;
 
 use super::{
-    bool_i64, get, get_bool, get_job_kind, get_kind, get_lang, Backend, GameId, GameKind, JobKind,
-    JobRecord, Lang, NewJob, Store, StoreError, UserSettings,
+    bool_i64, get, get_bool, get_job_kind, get_kind, get_lang, Backend, GameId, GameKind,
+    GamePings, JobKind, JobRecord, Lang, NewJob, Store, StoreError, UserSettings,
 };
 
 /// The job kinds this program runs, bound in the order of the queries' `kind IN (…)` lists
@@ -119,7 +119,7 @@ impl Store {
     pub async fn user_settings(&self, user: i64) -> Result<UserSettings, StoreError> {
         let row = sqlx::query(
             "SELECT locale, timezone, quiet_start, quiet_end, vacation_until, dm_enabled, digest, \
-             pings, hand_dms, confirm_moves FROM users WHERE id = $1",
+             pings, hand_dms, confirm_moves, reminders FROM users WHERE id = $1",
         )
         .bind(user)
         .fetch_optional(&self.pool)
@@ -149,14 +149,14 @@ impl Store {
         }
         sqlx::query(
             "INSERT INTO users (id, locale, timezone, quiet_start, quiet_end, vacation_until, \
-             dm_enabled, updated_at, digest, pings, hand_dms, confirm_moves) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+             dm_enabled, updated_at, digest, pings, hand_dms, confirm_moves, reminders) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
              ON CONFLICT (id) DO UPDATE SET locale = excluded.locale, \
              timezone = excluded.timezone, quiet_start = excluded.quiet_start, \
              quiet_end = excluded.quiet_end, vacation_until = excluded.vacation_until, \
              dm_enabled = excluded.dm_enabled, updated_at = excluded.updated_at, \
              digest = excluded.digest, pings = excluded.pings, hand_dms = excluded.hand_dms, \
-             confirm_moves = excluded.confirm_moves",
+             confirm_moves = excluded.confirm_moves, reminders = excluded.reminders",
         )
         .bind(user)
         .bind(s.locale.as_deref())
@@ -170,8 +170,56 @@ impl Store {
         .bind(bool_i64(s.pings))
         .bind(bool_i64(s.hand_dms))
         .bind(bool_i64(s.confirm_moves))
+        .bind(s.reminders.as_ref().map(|points| {
+            points
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        }))
         .execute(&self.pool)
         .await?;
+        Ok(())
+    }
+
+    /// How `game` pings `member` (`All` when they chose nothing for it).
+    pub async fn game_pings(&self, game: GameId, member: i64) -> Result<GamePings, StoreError> {
+        let row = sqlx::query("SELECT mode FROM game_pings WHERE game = $1 AND member = $2")
+            .bind(game.0)
+            .bind(member)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else {
+            return Ok(GamePings::All);
+        };
+        let mode: String = get(&row, "mode")?;
+        GamePings::parse(&mode)
+            .ok_or_else(|| StoreError::Corrupt(format!("game {} pings {mode:?}", game.0)))
+    }
+
+    /// Sets how `game` pings `member`; `All` removes their row.
+    pub async fn set_game_pings(
+        &self,
+        game: GameId,
+        member: i64,
+        mode: GamePings,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let query = match mode {
+            GamePings::All => sqlx::query("DELETE FROM game_pings WHERE game = $1 AND member = $2")
+                .bind(game.0)
+                .bind(member),
+            _ => sqlx::query(
+                "INSERT INTO game_pings (game, member, mode, since) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (game, member) DO UPDATE SET mode = excluded.mode, \
+                 since = excluded.since",
+            )
+            .bind(game.0)
+            .bind(member)
+            .bind(mode.as_str())
+            .bind(now),
+        };
+        query.execute(&self.pool).await?;
         Ok(())
     }
 
@@ -396,7 +444,23 @@ fn settings_from_row(row: &AnyRow) -> Result<UserSettings, StoreError> {
         pings: get_bool(row, "pings")?,
         hand_dms: get_bool(row, "hand_dms")?,
         confirm_moves: get_bool(row, "confirm_moves")?,
+        reminders: reminder_points(get(row, "reminders")?)?,
     })
+}
+
+/// `users.reminders`: percents separated by commas; `None` when unset.
+fn reminder_points(text: Option<String>) -> Result<Option<Vec<u8>>, StoreError> {
+    let Some(text) = text else { return Ok(None) };
+    text.split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.parse::<u8>()
+                .ok()
+                .filter(|n| *n <= 100)
+                .ok_or_else(|| StoreError::Corrupt(format!("reminder point {p:?}")))
+        })
+        .collect::<Result<Vec<u8>, _>>()
+        .map(Some)
 }
 
 fn minute(row: &AnyRow, col: &str) -> Result<Option<u16>, StoreError> {

@@ -44,7 +44,9 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
 pub use crate::engine::{GameId, GameKind, GameOptions, Seat, Version};
-pub use crate::model::{DmStatus, GameStatus, JobKind, Lang, Level, SeatRecord, TimeoutPolicy};
+pub use crate::model::{
+    DmStatus, GamePings, GameStatus, JobKind, Lang, Level, SeatRecord, TimeoutPolicy,
+};
 pub use clocks::{Attendance, GameStats, SeatChange, TurnPlan};
 pub use conduct::{Conduct, Deed};
 pub use ending::{EndingRecord, NewRematch, RematchOutcome};
@@ -299,6 +301,9 @@ pub struct UserSettings {
     pub hand_dms: bool,
     /// An option that would end their turn is asked about privately before it is played.
     pub confirm_moves: bool,
+    /// Their own reminder points, as percents of a turn's time still left, largest first
+    /// (`/settings reminders:`); `None` keeps the server's plan, empty is no reminders.
+    pub reminders: Option<Vec<u8>>,
 }
 
 impl Default for UserSettings {
@@ -314,6 +319,7 @@ impl Default for UserSettings {
             pings: true,
             hand_dms: true,
             confirm_moves: false,
+            reminders: None,
         }
     }
 }

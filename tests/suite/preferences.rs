@@ -7,7 +7,9 @@
 //! Community servers), and `/settings confirm_moves` (issue 40: an option that would end the
 //! member's turn is asked about privately first, clicked or typed) and reliability (issue 40:
 //! a member's record over 30 days in `/stats user:` and beside their name in a lobby, and
-//! `/play … reliable:` refusing members under it).
+//! `/play … reliable:` refusing members under it), and pings on your terms (issue 40 item 4:
+//! `/settings game_pings:` mutes one game or keeps only what needs the member; bad input
+//! changes nothing).
 
 use crate::bot_play::*;
 use crate::fake_discord::*;
@@ -25,6 +27,7 @@ on_backends!(confirm_moves_asks_before_a_click_ends_the_turn);
 on_backends!(confirm_moves_asks_before_a_typed_move_ends_the_turn);
 on_backends!(reliability_shows_in_stats_and_lobbies_and_reliable_refuses_members_under_it);
 on_backends!(a_week_at_one_table_with_confirmed_moves_a_substitute_and_reliability);
+on_backends!(a_muted_game_pings_nobody_and_my_turn_pings_only_the_turn_for_days);
 
 const CAROL: u64 = 1_100_000_000_000_000_103;
 /// 2026-09-21 00:00 UTC.
@@ -1157,6 +1160,172 @@ async fn a_week_at_one_table_with_confirmed_moves_a_substitute_and_reliability(d
         .await
         .expect_err("Bob is under 90 %");
     assert!(refused.contains("at least 90%"), "{refused}");
+    finish(fake).await;
+    w.bot.stop().await;
+}
+
+/// Pings on your terms, over days of play in two games at once: Bob mutes game A (its boards
+/// still call him by name, but ping nobody) while game B still pings him; Alice keeps only her
+/// turn in game A (her boards ping her, Bob's resignation's result card does not). Bad input is
+/// refused with a clear answer and changes nothing.
+async fn a_muted_game_pings_nobody_and_my_turn_pings_only_the_turn_for_days(db: &Db) {
+    use croupier::service::GamePings;
+    let w = world(db).await;
+    let fake = &w.fake;
+    let (a, thread_a) = start(fake, ALICE, "vortex", BOB).await;
+    let (b, thread_b) = start(fake, CAROL, "vortex", BOB).await;
+    let players = w.service.players();
+    let mode = |game: GameId, user: u64| {
+        let players = w.service.players();
+        async move { players.game_pings(game, uid(user)).await.expect("pings") }
+    };
+
+    // Bad input: a member not seated in A, an unknown mode, reminders out of bounds.
+    let game_a = opt::integer("game", a.0);
+    let answer = settings(
+        fake,
+        CAROL,
+        vec![opt::string("game_pings", "mute"), game_a.clone()],
+    )
+    .await;
+    assert!(answer.contains("do not have a seat"), "{answer}");
+    let answer = settings(
+        fake,
+        BOB,
+        vec![opt::string("game_pings", "loud"), game_a.clone()],
+    )
+    .await;
+    assert!(answer.contains("is not a way to ping you"), "{answer}");
+    for (input, says) in [
+        ("50 40 30 20", "At most 3"),
+        ("99%", "between 5% and 95%"),
+        ("50 48", "at least 5% apart"),
+        ("soon", "I cannot read"),
+    ] {
+        let answer = settings(
+            fake,
+            BOB,
+            vec![
+                opt::string("reminders", input),
+                opt::string("game_pings", "mute"),
+                game_a.clone(),
+            ],
+        )
+        .await;
+        assert!(answer.contains(says), "{input}: {answer}");
+    }
+    assert_eq!(mode(a, CAROL).await, GamePings::All);
+    assert_eq!(mode(a, BOB).await, GamePings::All, "nothing changed");
+    assert_eq!(
+        players
+            .settings_of(uid(BOB))
+            .await
+            .expect("settings")
+            .reminders,
+        None
+    );
+
+    // Bob mutes A; Alice keeps only her turn in A. Each answer says the choice.
+    let answer = settings(
+        fake,
+        BOB,
+        vec![opt::string("game_pings", "mute"), game_a.clone()],
+    )
+    .await;
+    assert!(
+        answer.contains(&format!("Pings from game #{}: muted", a.0)),
+        "{answer}"
+    );
+    let answer = settings(
+        fake,
+        ALICE,
+        vec![opt::string("game_pings", "my_turn"), game_a.clone()],
+    )
+    .await;
+    assert!(answer.contains("my turn only"), "{answer}");
+    assert_eq!(mode(a, BOB).await, GamePings::Mute);
+    assert_eq!(mode(a, ALICE).await, GamePings::MyTurn);
+    assert_eq!(mode(b, BOB).await, GamePings::All, "only game A");
+
+    // Days of play in both games, a move every five hours (no reminder, no timeout).
+    let mut boards = [
+        latest_board_after(fake, thread_a, 0).await,
+        latest_board_after(fake, thread_b, 0).await,
+    ];
+    let first = [boards[0].id, boards[1].id];
+    for _ in 0..10 {
+        for (i, (game, thread)) in [(a, thread_a), (b, thread_b)].into_iter().enumerate() {
+            if w.service.lobbies().lobby(game).await.expect("game").status == GameStatus::Active {
+                boards[i] = play_one(&w, game, thread, boards[i].id).await;
+            }
+        }
+        w.clock().advance(5 * HOUR);
+    }
+    let mut called = [(0, 0), (0, 0)];
+    for (i, thread) in [thread_a, thread_b].into_iter().enumerate() {
+        // The boards posted since the choices (the first ones came before them).
+        for m in fake
+            .messages(thread)
+            .iter()
+            .filter(|m| is_board(m) && m.id > first[i])
+        {
+            match (i, mentioned(m)) {
+                // Game A: Bob is named on his turn, never pinged; Alice is pinged on hers.
+                (0, Some(BOB)) => {
+                    assert!(m.pinged_users.is_empty(), "{m:?}");
+                    called[0].1 += 1;
+                }
+                (0, Some(ALICE)) => {
+                    assert_eq!(m.notified_users(), [ALICE], "{m:?}");
+                    called[0].0 += 1;
+                }
+                // Game B pings Bob as before.
+                (1, Some(BOB)) => {
+                    assert_eq!(m.notified_users(), [BOB], "{m:?}");
+                    called[1].1 += 1;
+                }
+                (1, Some(CAROL)) => {
+                    assert_eq!(m.notified_users(), [CAROL], "{m:?}");
+                    called[1].0 += 1;
+                }
+                _ => assert!(m.pinged_users.is_empty(), "{m:?}"),
+            }
+        }
+    }
+    assert!(
+        called.iter().all(|(x, y)| *x > 0 && *y > 0),
+        "boards called each player: {called:?}"
+    );
+
+    // Bob resigns both games: A's result names Alice and Bob and pings neither (it needs
+    // nobody: Alice keeps only her turn, Bob muted A); B's pings Carol and Bob.
+    for (game, thread) in [(a, thread_a), (b, thread_b)] {
+        let question = ask(fake, BOB, thread, Push::command("resign", vec![])).await;
+        click_private(fake, &question, &format!("k:{}:resign", game.0), BOB).await;
+    }
+    let card_a = result_card(fake, thread_a).await;
+    assert!(
+        card_a.content.contains(&format!("<@{ALICE}>")),
+        "{card_a:?}"
+    );
+    assert!(card_a.content.contains(&format!("<@{BOB}>")), "{card_a:?}");
+    assert!(card_a.pinged_users.is_empty(), "{card_a:?}");
+    let card_b = result_card(fake, thread_b).await;
+    let mut pinged = card_b.notified_users();
+    pinged.sort_unstable();
+    let mut both = vec![BOB, CAROL];
+    both.sort_unstable();
+    assert_eq!(pinged, both, "{card_b:?}");
+
+    // Back to all: the choice is shown and stored as no choice.
+    let answer = settings(
+        fake,
+        BOB,
+        vec![opt::string("game_pings", "all"), game_a.clone()],
+    )
+    .await;
+    assert!(answer.contains("all (every message"), "{answer}");
+    assert_eq!(mode(a, BOB).await, GamePings::All);
     finish(fake).await;
     w.bot.stop().await;
 }

@@ -1,8 +1,8 @@
 //! Games over days through the service on a real store (SQLite file, and PostgreSQL when
 //! TEST_DATABASE_URL is set), with the clock injected: time is set, never slept. Reminders,
 //! quiet hours across time zones and a DST change, deadline policies, vacation, replace and
-//! kick rights, the digest, `/clock`, a restart between scheduling and firing, and two
-//! schedulers on one database.
+//! kick rights, the digest, `/clock`, a restart between scheduling and firing, two
+//! schedulers on one database, and a member's own reminder points and muted games.
 
 use std::sync::Arc;
 
@@ -33,6 +33,7 @@ on_backends!(two_schedulers_on_one_database_fire_a_job_once);
 on_backends!(two_concurrent_schedulers_fire_every_job_exactly_once);
 on_backends!(stats_count_finished_games_and_turns);
 on_backends!(a_bot_seat_waits_its_delay_then_plays_at_its_level);
+on_backends!(custom_reminder_points_and_a_muted_game_over_days);
 
 /// 2026-09-21 00:00 UTC.
 const T0: i64 = 1_789_948_800;
@@ -1102,4 +1103,158 @@ async fn a_bot_seat_waits_its_delay_then_plays_at_its_level(db: &Db) {
     let after = w.svc.load(id).await.unwrap();
     assert!(after.record.version > version, "the bot played");
     assert_ne!(after.game.prompt().map(|p| p.seat), Some(seat));
+}
+
+/// What the scheduler sent at one moment: (game, user, last call?) of each reminder DM.
+fn reminder_dms(sent: &[Notice]) -> Vec<(GameId, i64, bool)> {
+    let mut out: Vec<(GameId, i64, bool)> = sent
+        .iter()
+        .filter_map(|n| match n {
+            Notice::Dm {
+                user,
+                game: Some(g),
+                text,
+                ..
+            } => Some((*g, *user, text.contains("Last call"))),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A member's own reminder points ("75% 25% 10%" of the turn's time left) replace the server's
+/// plan, at those times of the simulated clock, for both players and both games; a game muted
+/// by its mover sends them no reminder but the last call, while their other game reminds them
+/// at every point. A running turn keeps its plan when the points change; bad points are
+/// refused before anything is stored.
+async fn custom_reminder_points_and_a_muted_game_over_days(db: &Db) {
+    use croupier::service::{parse_reminders, GamePings, ReminderChoice};
+    let w = world(db, Timers::default()).await;
+    for bad in ["2% 50%", "75 25 10 5", "50 47", "half"] {
+        assert!(parse_reminders(bad).is_err(), "{bad}");
+    }
+    let points = parse_reminders("75% 25% 10%").unwrap();
+    assert_eq!(points, ReminderChoice::At(vec![75, 25, 10]));
+    for user in [HOST, OTHER] {
+        let change = SettingsChange {
+            reminders: Some(points.clone()),
+            ..SettingsChange::default()
+        };
+        let (s, _) = w
+            .svc
+            .players()
+            .update_settings(user, change, now(&w))
+            .await
+            .unwrap();
+        assert_eq!(s.reminders, Some(vec![75, 25, 10]));
+    }
+    let a = w.game(TimeoutPolicy::Skip, 5).await;
+    let b = w.game(TimeoutPolicy::Skip, 6).await;
+    let (_, mover_a) = w.mover(a).await;
+    let (_, mover_b) = w.mover(b).await;
+    // 75%, 25% and 10% of a day left.
+    let at = |start: i64| vec![start + 6 * HOUR, start + 18 * HOUR, start + DAY - DAY / 10];
+    assert_eq!(w.reminders(a).await, at(T0));
+    assert_eq!(w.reminders(b).await, at(T0));
+    // A muted game: only for its member who asked, and only for them.
+    w.svc
+        .players()
+        .set_game_pings(a, mover_a, GamePings::Mute, now(&w))
+        .await
+        .unwrap();
+    let stranger = w
+        .svc
+        .players()
+        .set_game_pings(a, 4242, GamePings::Mute, now(&w))
+        .await;
+    assert!(
+        matches!(stranger, Err(ServiceError::NotSeated)),
+        "{stranger:?}"
+    );
+    assert_eq!(
+        w.svc.players().game_pings(a, 4242).await.unwrap(),
+        GamePings::All
+    );
+    // The running turn keeps its plan when the points change; the next turn takes them.
+    let change = SettingsChange {
+        reminders: Some(parse_reminders("50%").unwrap()),
+        ..SettingsChange::default()
+    };
+    w.svc
+        .players()
+        .update_settings(mover_a, change, now(&w))
+        .await
+        .unwrap();
+    assert_eq!(
+        w.reminders(a).await,
+        at(T0),
+        "a running turn keeps its plan"
+    );
+
+    // Day one: game B reminds its mover at each point; game A only gives the last call.
+    let mut got = Vec::new();
+    for due in at(T0) {
+        w.clock.set(due);
+        got.extend(reminder_dms(&w.run().await));
+    }
+    assert_eq!(
+        got,
+        vec![
+            (b, mover_b, false),
+            (b, mover_b, false),
+            (a, mover_a, true),
+            (b, mover_b, true),
+        ],
+        "{got:?}"
+    );
+    w.clock.set(T0 + DAY);
+    let timeouts = w.run().await;
+    assert_eq!(timeouts.len(), 2, "both turns ran out: {timeouts:?}");
+
+    // Day two: each game's new mover has their own plan from the start of their turn (the
+    // member who changed to 50% has that single point, a last call, in either game).
+    let plan = |user: i64, start: i64| {
+        if user == mover_a {
+            vec![(start + 12 * HOUR, true)]
+        } else {
+            at(start).into_iter().zip([false, false, true]).collect()
+        }
+    };
+    let mut want = Vec::new();
+    let mut dues = Vec::new();
+    for (game, first) in [(a, mover_a), (b, mover_b)] {
+        let (_, mover) = w.mover(game).await;
+        assert_ne!(mover, first, "the other player's turn");
+        let planned = plan(mover, T0 + DAY);
+        let times: Vec<i64> = planned.iter().map(|(t, _)| *t).collect();
+        assert_eq!(w.reminders(game).await, times, "game {game}");
+        for (t, last) in planned {
+            dues.push(t);
+            // Game A is muted only by its first mover: its second gets every reminder.
+            if !(game == a && mover == mover_a && !last) {
+                want.push((game, mover, last));
+            }
+        }
+    }
+    dues.sort_unstable();
+    dues.dedup();
+    let mut got = Vec::new();
+    for due in dues {
+        w.clock.set(due);
+        got.extend(reminder_dms(&w.run().await));
+    }
+    want.sort();
+    got.sort();
+    assert_eq!(got, want, "game A pings the member who did not mute it");
+
+    // Day three: game A's first mover again, with their new single point (50%), muted: only
+    // the last call, which that one point is.
+    w.clock.set(T0 + 2 * DAY);
+    assert_eq!(w.run().await.len(), 2, "both turns ran out again");
+    assert_eq!(w.mover(a).await.1, mover_a);
+    assert_eq!(w.reminders(a).await, vec![T0 + 2 * DAY + 12 * HOUR]);
+    w.clock.set(T0 + 2 * DAY + 12 * HOUR);
+    let got = reminder_dms(&w.run().await);
+    assert!(got.contains(&(a, mover_a, true)), "{got:?}");
 }

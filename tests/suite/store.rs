@@ -714,9 +714,17 @@ async fn user_settings_round_trip(db: &Db) {
         pings: false,
         hand_dms: false,
         confirm_moves: true,
+        reminders: Some(vec![50, 10]),
     };
     store.save_user_settings(5, &s, 100).await.unwrap();
     assert_eq!(store.user_settings(5).await.unwrap(), s);
+    // No reminders at all is kept apart from the server's plan (None).
+    let off = UserSettings {
+        reminders: Some(Vec::new()),
+        ..s.clone()
+    };
+    store.save_user_settings(5, &off, 150).await.unwrap();
+    assert_eq!(store.user_settings(5).await.unwrap(), off);
     // Saving again replaces every field, including back to None.
     let back = UserSettings {
         locale: Some("en-GB".into()),
