@@ -94,6 +94,11 @@ const COMMON: &[Page] = &[
         en: include_str!("../../assets/rules/common/en/reliability.md"),
         fr: include_str!("../../assets/rules/common/fr/reliability.md"),
     },
+    Page {
+        id: "invitations",
+        en: include_str!("../../assets/rules/common/en/invitations.md"),
+        fr: include_str!("../../assets/rules/common/fr/invitations.md"),
+    },
 ];
 
 /// The ids of the pages every game lists after its own ([`COMMON`]).
