@@ -176,6 +176,8 @@ pub async fn play(
     #[min = 0]
     #[max = 100]
     reliable: Option<u8>,
+    invite: Option<String>,
+    open: Option<bool>,
 ) -> Result<(), Error> {
     bot_may_host_here(ctx).map_err(Error::User)?;
     let asked = lang
@@ -214,6 +216,11 @@ pub async fn play(
     };
     let service = &ctx.data().service;
     refuse_in_a_games_thread(ctx).await?;
+    let invited = match invite.as_deref() {
+        Some(typed) => super::invite::invitees(ctx, typed).await?,
+        None => Vec::new(),
+    };
+    let invited_ids: Vec<i64> = invited.iter().filter_map(|p| p.user).collect();
     // The server's own language is read only when the host did not ask for one.
     let server = match (asked, place.guild) {
         (None, Some(guild)) => service.players().server_lang(guild).await?,
@@ -235,6 +242,8 @@ pub async fn play(
                 lang: plang,
                 rated: rated.unwrap_or(true),
                 min_reliable: reliable.filter(|m| *m > 0),
+                invited,
+                invite_only: open == Some(false),
             },
             ctx.data().service.now(),
         )
@@ -251,7 +260,8 @@ pub async fn play(
     // The game's thread opens when it starts (from this message), so lobbies nobody joins
     // leave no threads behind; the message is kept to close the lobby if it stays idle.
     let game = view.game;
-    let view = match send::post_lobby(ctx.http(), ctx.data(), view, &[]).await {
+    // The invited members are pinged once, by the lobby message itself (only them).
+    let view = match send::post_lobby(ctx.http(), ctx.data(), view, &invited_ids).await {
         Ok(posted) => posted,
         Err(e) => {
             // No lobby message, no lobby: nobody could join it, and it would hold one of

@@ -122,11 +122,14 @@ pub(super) async fn named<T>(
 /// The name a member shows under (their display name, else their user name): how a seat
 /// they take is called.
 pub(super) fn author_name(ctx: Context<'_>) -> String {
-    let author = ctx.author();
-    author
-        .global_name
+    user_name(ctx.author())
+}
+
+/// A user's display name (their global name, else their username), as a seat is named.
+pub(super) fn user_name(user: &serenity::User) -> String {
+    user.global_name
         .clone()
-        .unwrap_or_else(|| author.name.clone())
+        .unwrap_or_else(|| user.name.clone())
 }
 
 /// A game named by a user, or a friendly refusal listing the games.

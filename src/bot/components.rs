@@ -398,11 +398,14 @@ async fn lobby(
     let service = &data.service;
     let moderator = is_moderator(click.member.as_ref());
     match action {
-        LobbyAction::Join => {
-            let view = service
-                .lobbies()
-                .join(game, clicker(click), data.service.now())
-                .await?;
+        LobbyAction::Join | LobbyAction::Accept => {
+            // Accept is a Join that only a member whose seat is kept may press.
+            let (lobbies, now) = (service.lobbies(), data.service.now());
+            let view = if action == LobbyAction::Accept {
+                lobbies.accept(game, clicker(click), now).await?
+            } else {
+                lobbies.join(game, clicker(click), now).await?
+            };
             update_lobby(http, data, click, &view, lang).await?;
             if crate::service::has_hidden_hands(view.kind) {
                 send::check_dm(http, data, &view, user, view.lang).await;
@@ -412,6 +415,13 @@ async fn lobby(
             let view = service
                 .lobbies()
                 .leave(game, user, data.service.now())
+                .await?;
+            update_lobby(http, data, click, &view, lang).await?;
+        }
+        LobbyAction::Decline => {
+            let view = service
+                .lobbies()
+                .decline(game, user, data.service.now())
                 .await?;
             update_lobby(http, data, click, &view, lang).await?;
         }
@@ -520,11 +530,7 @@ async fn rematch(
 fn clicker(click: &ComponentInteraction) -> Player {
     Player {
         user: Some(id_i64(click.user.id.get())),
-        name: click
-            .user
-            .global_name
-            .clone()
-            .unwrap_or_else(|| click.user.name.clone()),
+        name: super::common::user_name(&click.user),
         is_bot: false,
     }
 }

@@ -5,7 +5,7 @@
 //! - `s:<game>:<version>[:<part>]`: a select menu of that prompt (the chosen value is the
 //!   option's index; a long prompt has several menus, `part` 1, 2, ...)
 //! - `o:<game>:<version>`: the menu of option groups of a long prompt (the value is the group)
-//! - `l:<game>:<join|leave|start|cancel|bot|unbot|follow|rematch>`: lobby buttons
+//! - `l:<game>:<join|leave|start|cancel|bot|unbot|follow|rematch|accept|decline>`: lobby buttons
 //! - `h:<game>`: "Show my hand"
 //! - `z:<game>`: "Zoom", the board's parts that matter to the clicker at full size (phones)
 //! - `k:<game>:<resign|cancel|forfeit|agree|keep>`: the answer to "are you sure?" after `/resign`, `/cancel`
@@ -34,10 +34,14 @@ pub enum LobbyAction {
     Follow,
     /// A player of a finished game opens its rematch, or confirms their seat in it.
     Rematch,
+    /// An invited member takes the seat kept for them.
+    Accept,
+    /// An invited member frees the seat kept for them.
+    Decline,
 }
 
 impl LobbyAction {
-    pub const ALL: [LobbyAction; 8] = [
+    pub const ALL: [LobbyAction; 10] = [
         LobbyAction::Join,
         LobbyAction::Leave,
         LobbyAction::Start,
@@ -46,6 +50,8 @@ impl LobbyAction {
         LobbyAction::RemoveBot,
         LobbyAction::Follow,
         LobbyAction::Rematch,
+        LobbyAction::Accept,
+        LobbyAction::Decline,
     ];
 
     fn as_str(self) -> &'static str {
@@ -58,6 +64,8 @@ impl LobbyAction {
             LobbyAction::RemoveBot => "unbot",
             LobbyAction::Follow => "follow",
             LobbyAction::Rematch => "rematch",
+            LobbyAction::Accept => "accept",
+            LobbyAction::Decline => "decline",
         }
     }
 }

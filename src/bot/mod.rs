@@ -19,6 +19,7 @@ mod components;
 mod confirm;
 mod help;
 pub mod ids;
+mod invite;
 pub mod layout;
 mod learn;
 mod lobbies;

@@ -318,6 +318,22 @@ pub fn lobby_rows(view: &LobbyView, lang: Lang) -> Vec<CreateActionRow> {
     if !bots.is_empty() {
         rows.push(CreateActionRow::Buttons(bots));
     }
+    // Invited members answer (a rematch's players too): Accept takes the kept seat, Decline
+    // frees it.
+    if !view.invited().is_empty() {
+        rows.push(CreateActionRow::Buttons(vec![
+            button(
+                LobbyAction::Accept,
+                "bot.invite.accept",
+                ButtonStyle::Success,
+            ),
+            button(
+                LobbyAction::Decline,
+                "bot.invite.decline",
+                ButtonStyle::Secondary,
+            ),
+        ]));
+    }
     rows
 }
 
@@ -1655,6 +1671,8 @@ mod tests {
             idle: false,
             min_reliable: None,
             records: Vec::new(),
+            invitees: Vec::new(),
+            invite_only: false,
         };
         assert_eq!(
             ids(&lobby_rows(&view, Lang::En)),

@@ -99,6 +99,11 @@ const COMMON: &[Page] = &[
         en: include_str!("../../assets/rules/common/en/pings.md"),
         fr: include_str!("../../assets/rules/common/fr/pings.md"),
     },
+    Page {
+        id: "invitations",
+        en: include_str!("../../assets/rules/common/en/invitations.md"),
+        fr: include_str!("../../assets/rules/common/fr/invitations.md"),
+    },
 ];
 
 /// The ids of the pages every game lists after its own ([`COMMON`]).

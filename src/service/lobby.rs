@@ -113,6 +113,20 @@ pub enum LobbyError {
     SeatNotOpen(usize),
     #[error("this lobby asks for a reliability of {min}%, the member has {figure}%")]
     Unreliable { figure: u8, min: u8 },
+    #[error("the host is seated already and cannot invite themselves")]
+    InviteSelf,
+    #[error("a bot account cannot be invited")]
+    InviteBot,
+    #[error("{invited} invited, but only {free} seats are free besides the host's")]
+    TooManyInvited { invited: usize, free: usize },
+    #[error("a lobby closed to others needs invited members")]
+    ClosedWithoutInvites,
+    #[error("only the invited members may join this lobby")]
+    InviteOnly,
+    #[error("the free seats are kept for invited members")]
+    SeatsReserved,
+    #[error("no invitation waits for this member here")]
+    NotInvited,
 }
 
 impl LobbyError {
@@ -125,6 +139,15 @@ impl LobbyError {
                 .arg("min", *min)
                 .arg("days", super::RECORD_DAYS),
             LobbyError::NotSeated => Text::new("bot.error.not_in_lobby"),
+            LobbyError::InviteSelf => Text::new("bot.invite.self"),
+            LobbyError::InviteBot => Text::new("bot.invite.bot"),
+            LobbyError::TooManyInvited { invited, free } => Text::new("bot.invite.too_many")
+                .arg("invited", *invited)
+                .arg("free", *free),
+            LobbyError::ClosedWithoutInvites => Text::new("bot.invite.closed_empty"),
+            LobbyError::InviteOnly => Text::new("bot.invite.only"),
+            LobbyError::SeatsReserved => Text::new("bot.invite.reserved"),
+            LobbyError::NotInvited => Text::new("bot.invite.not_invited"),
             LobbyError::NotLobby(_) => Text::new("bot.error.not_lobby"),
             LobbyError::NotStarted(_) => Text::new("bot.error.not_started"),
             LobbyError::TooFew { min, found } => Text::new("bot.error.too_few")
@@ -236,6 +259,11 @@ pub struct OpenLobby {
     pub rated: bool,
     /// `/play … reliable:`: the lowest reliability (0-100) a member needs to join.
     pub min_reliable: Option<u8>,
+    /// `/play … invite:`: members whose seats are kept for them until they accept or decline
+    /// (each once; never the host or a bot account: refused).
+    pub invited: Vec<Player>,
+    /// `/play … open:false`: only the invited members may join.
+    pub invite_only: bool,
 }
 
 /// What `/move` autocomplete offers: options of the prompt at `version`.
@@ -312,6 +340,11 @@ pub struct LobbyView {
     /// The seated members' records, shown beside their names while it is a lobby (filled
     /// by `Lobbies::lobby`; empty elsewhere).
     pub records: Vec<(i64, crate::store::Conduct)>,
+    /// `/play … invite:`: the members the host invited (answered or not; none for a rematch,
+    /// whose kept seats are its old players').
+    pub invitees: Vec<i64>,
+    /// `/play … open:false`: only the invited members may join.
+    pub invite_only: bool,
 }
 
 impl LobbyView {
@@ -363,6 +396,8 @@ impl LobbyView {
             idle,
             min_reliable: record.min_reliable,
             records: Vec::new(),
+            invitees: record.invitees,
+            invite_only: record.invite_only,
         }
     }
 
@@ -403,7 +438,7 @@ impl LobbyView {
         self.seats.iter().filter(|s| !s.vacant).count()
     }
 
-    /// Invited players of a rematch who have not confirmed yet.
+    /// Invited players (of a rematch, or of `/play … invite:`) who have not answered yet.
     pub fn invited(&self) -> Vec<i64> {
         self.seats
             .iter()
@@ -421,11 +456,16 @@ impl LobbyView {
         let invited = self.invited();
         if !invited.is_empty() {
             let who: Vec<String> = invited.iter().map(|u| super::output::mention(*u)).collect();
-            lines.push(
-                Text::new("bot.rematch.invitation")
-                    .arg("invited", who.join(", "))
-                    .render(lang),
-            );
+            // `/play … invite:` keeps its list; a rematch's kept seats are its old players'.
+            let key = if self.invitees.is_empty() {
+                "bot.rematch.invitation"
+            } else {
+                "bot.invite.invitation"
+            };
+            lines.push(Text::new(key).arg("invited", who.join(", ")).render(lang));
+        }
+        if self.invite_only && self.status == GameStatus::Lobby {
+            lines.push(Text::new("bot.invite.closed").render(lang));
         }
         // The options in words, only those that change the standard rules.
         let words: Vec<String> = crate::engine::option_words(self.kind, &self.options)
@@ -472,6 +512,8 @@ impl LobbyView {
             }
             let key = if s.user.is_some() && s.user == self.host {
                 "bot.lobby.seat_host"
+            } else if s.vacant && self.status == GameStatus::Lobby && !self.invitees.is_empty() {
+                "bot.invite.seat_invited"
             } else if s.vacant && self.status == GameStatus::Lobby {
                 "bot.rematch.seat_invited"
             } else {
@@ -660,6 +702,7 @@ impl Lobbies<'_> {
         if let Some(secs) = cmd.clock_secs {
             check_clock_len(secs)?;
         }
+        let invited = check_invitations(&cmd, cmd.max_players.unwrap_or(max))?;
         self.check_lobby_limits(cmd.host.user, cmd.place.channel)
             .await?;
         // Rejects unknown options and bad values early. Some options fit only some table
@@ -714,6 +757,12 @@ impl Lobbies<'_> {
             self.core
                 .store
                 .set_min_reliable(id, cmd.min_reliable.map(|m| m.min(100)))
+                .await?;
+        }
+        if !invited.is_empty() {
+            self.core
+                .store
+                .invite_to_lobby(id, &invited, cmd.invite_only, now)
                 .await?;
         }
         // An idle lobby closes by itself; the start replaces every job of the game.
@@ -858,7 +907,10 @@ impl Lobbies<'_> {
         for id in ids {
             let view = self.lobby(id).await?;
             let seated = view.seats.iter().any(|s| s.user == Some(user));
-            if !seated && view.seats.len() < view.max && view.status == GameStatus::Lobby {
+            // A lobby closed to others is listed only for its invited members.
+            let welcome = !view.invite_only || view.invitees.contains(&user);
+            if !seated && welcome && view.seats.len() < view.max && view.status == GameStatus::Lobby
+            {
                 views.push(view);
             }
             if views.len() == limit {
@@ -884,13 +936,24 @@ impl Lobbies<'_> {
             return Err(LobbyError::NotSeated.into());
         };
         let view = self.lobby(game).await?;
+        let lobby = view.status == GameStatus::Lobby;
+        // A seat kept for them (invited, or a rematch's player): joining accepts it.
+        let kept = view.invited().contains(&user);
+        if lobby && !kept && view.host != Some(user) {
+            if view.invite_only && !view.invitees.contains(&user) {
+                return Err(LobbyError::InviteOnly.into());
+            }
+            // Every seat left is kept for someone else: they may watch once it starts.
+            let taken = view.seats.iter().any(|s| s.user == Some(user));
+            if !taken && view.seats.len() >= view.max && !view.invited().is_empty() {
+                return Err(LobbyError::SeatsReserved.into());
+            }
+        }
         // `reliable:`: a member under the lobby's figure is refused; a member with no record
-        // yet is welcome (everyone starts somewhere), and so is the host.
-        if let Some(min) = view
-            .min_reliable
-            .filter(|_| view.status == GameStatus::Lobby)
-        {
-            if !player.is_bot && view.host != Some(user) {
+        // yet is welcome (everyone starts somewhere), and so are the host and the members the
+        // host invited by name.
+        if let Some(min) = view.min_reliable.filter(|_| lobby) {
+            if !player.is_bot && view.host != Some(user) && !kept {
                 super::reliability::require(self.core, user, min, now).await?;
             }
         }
@@ -905,6 +968,43 @@ impl Lobbies<'_> {
             JoinOutcome::Full => Err(LobbyError::Full { max: view.max }.into()),
             JoinOutcome::NotLobby(_) => Err(LobbyError::NotLobby(game).into()),
         }
+    }
+
+    /// An invited member takes the seat kept for them (the lobby's Accept button).
+    pub async fn accept(
+        self,
+        game: GameId,
+        player: Player,
+        now: i64,
+    ) -> Result<LobbyView, ServiceError> {
+        let user = player.user.ok_or(LobbyError::NotInvited)?;
+        self.waiting_invitation(game, user).await?;
+        self.join(game, player, now).await
+    }
+
+    /// An invited member declines: the seat kept for them is freed (for anyone, unless the
+    /// lobby is closed to others: then for nobody but the other invited members). In a closed
+    /// lobby they stay on the list, so they may change their mind while a seat is free.
+    pub async fn decline(
+        self,
+        game: GameId,
+        user: i64,
+        now: i64,
+    ) -> Result<LobbyView, ServiceError> {
+        self.waiting_invitation(game, user).await?;
+        self.leave(game, user, now).await
+    }
+
+    /// A lobby where a seat is kept for `user`, who has not answered yet; else why not.
+    async fn waiting_invitation(self, game: GameId, user: i64) -> Result<(), ServiceError> {
+        let view = self.lobby(game).await?;
+        if view.status != GameStatus::Lobby {
+            return Err(LobbyError::NotLobby(game).into());
+        }
+        if !view.invited().contains(&user) {
+            return Err(LobbyError::NotInvited.into());
+        }
+        Ok(())
     }
 
     /// Gives a seat back. The host cancels instead.
@@ -1424,6 +1524,39 @@ impl Lobbies<'_> {
             JoinOutcome::NotLobby(_) => Err(LobbyError::RematchClosed(rematch).into()),
         }
     }
+}
+
+/// The invited members of a lobby about to open, each once, as their kept seats: refused for
+/// the host (seated already), a bot account, a closed lobby with nobody invited, and more
+/// members than seats besides the host's (`max`: the lobby's cap).
+fn check_invitations(cmd: &OpenLobby, max: usize) -> Result<Vec<(i64, String)>, LobbyError> {
+    let mut out: Vec<(i64, String)> = Vec::new();
+    for p in &cmd.invited {
+        if p.is_bot {
+            return Err(LobbyError::InviteBot);
+        }
+        let Some(user) = p.user else {
+            return Err(LobbyError::InviteBot);
+        };
+        if cmd.host.user == Some(user) {
+            return Err(LobbyError::InviteSelf);
+        }
+        // The same member named twice is invited once.
+        if !out.iter().any(|(u, _)| *u == user) {
+            out.push((user, p.name.clone()));
+        }
+    }
+    if cmd.invite_only && out.is_empty() {
+        return Err(LobbyError::ClosedWithoutInvites);
+    }
+    let free = max.saturating_sub(1);
+    if out.len() > free {
+        return Err(LobbyError::TooManyInvited {
+            invited: out.len(),
+            free,
+        });
+    }
+    Ok(out)
 }
 
 /// Whether a game has any private information for a seat (so the bot checks DMs at join).

@@ -18,7 +18,7 @@ macro_rules! game_columns {
         "id, kind, options_json, seed, state, version, status, guild, channel, thread, host, \
          clock_secs, policy, lang, clock_rev, turn_seat, turn_started_at, deadline_at, \
          paused_left, bot_level, bot_delay, lobby_message, board_message, created_at, updated_at, \
-         casual, lost_at, human_move_at, idle_at, min_reliable, lesson"
+         casual, lost_at, human_move_at, idle_at, min_reliable, lesson, invitees, invite_only"
     };
 }
 
@@ -641,6 +641,12 @@ fn game_fields(row: &AnyRow, id: GameId, seats: Vec<SeatRecord>) -> Result<GameR
         min_reliable: get::<Option<i64>>(row, "min_reliable")?
             .map(|m| u8::try_from(m.clamp(0, 100)).unwrap_or(100)),
         lesson: get::<i64>(row, "lesson")? != 0,
+        invitees: super::lobby::users_of_text(
+            get::<Option<String>>(row, "invitees")?
+                .as_deref()
+                .unwrap_or(""),
+        ),
+        invite_only: get::<i64>(row, "invite_only")? != 0,
         seats,
     })
 }

@@ -276,10 +276,7 @@ impl Store {
             name: get(&row, "name")?,
             asked_by: get(&row, "asked_by")?,
             by_moderator: get::<i64>(&row, "by_moderator")? != 0,
-            agreed: agreed
-                .split(',')
-                .filter_map(|p| p.parse::<i64>().ok())
-                .collect(),
+            agreed: users_of_text(&agreed),
         }))
     }
 
@@ -507,6 +504,47 @@ impl Store {
         .await
     }
 
+    /// Invites members to a lobby just opened (`/play … invite:`): a seat is kept for each,
+    /// after the seats taken (as a rematch keeps its players' seats: `vacant` until they
+    /// accept), the list is recorded, and `invite_only` closes the lobby to everyone else.
+    /// `false` when it is not a lobby any more; the caller checked there is room.
+    pub async fn invite_to_lobby(
+        &self,
+        game: GameId,
+        invited: &[(i64, String)],
+        invite_only: bool,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        if touch_lobby(&mut tx, game, now).await?.is_some() {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        let taken = seat_users(&mut tx, game).await?.len();
+        for (i, (user, name)) in invited.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO seats (game, seat, user_id, name, is_bot, dm_status, vacant) \
+                 VALUES ($1, $2, $3, $4, 0, $5, 1)",
+            )
+            .bind(game.0)
+            .bind(i64::from(seat_at(taken + i)?.0))
+            .bind(*user)
+            .bind(name)
+            .bind(DmStatus::Unknown.as_str())
+            .execute(&mut *tx)
+            .await?;
+        }
+        let users: Vec<i64> = invited.iter().map(|(u, _)| *u).collect();
+        sqlx::query("UPDATE games SET invitees = $1, invite_only = $2 WHERE id = $3")
+            .bind(agreed_text(&users))
+            .bind(bool_i64(invite_only))
+            .bind(game.0)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// Frees every seat still waiting for its invited player to confirm (a rematch about to
     /// start without them); the others move up. `NotSeated` if there was none.
     pub async fn lobby_drop_unconfirmed(
@@ -672,7 +710,7 @@ fn seat_at(i: usize) -> Result<Seat, StoreError> {
         .map_err(|_| StoreError::Invalid(format!("seat {i}")))
 }
 
-/// Users as a seat request stores them: `,1,2,`.
+/// Users as a row stores them (a seat request's agreements, a lobby's invitees): `,1,2,`.
 fn agreed_text(users: &[i64]) -> String {
     let mut out = String::from(",");
     for u in users {
@@ -680,4 +718,11 @@ fn agreed_text(users: &[i64]) -> String {
         out.push(',');
     }
     out
+}
+
+/// The users of a `,1,2,` list ([`agreed_text`]); anything else in it is passed over.
+pub(super) fn users_of_text(text: &str) -> Vec<i64> {
+    text.split(',')
+        .filter_map(|p| p.parse::<i64>().ok())
+        .collect()
 }

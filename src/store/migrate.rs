@@ -104,6 +104,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         sql: include_str!("../../migrations/sqlite/0017_lessons.sql"),
     },
     Migration {
+        version: 18,
+        name: "invitations",
+        sql: include_str!("../../migrations/sqlite/0018_invitations.sql"),
+    },
+    Migration {
         version: 19,
         name: "pings",
         sql: include_str!("../../migrations/sqlite/0019_pings.sql"),
@@ -195,6 +200,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 17,
         name: "lessons",
         sql: include_str!("../../migrations/postgres/0017_lessons.sql"),
+    },
+    Migration {
+        version: 18,
+        name: "invitations",
+        sql: include_str!("../../migrations/postgres/0018_invitations.sql"),
     },
     Migration {
         version: 19,

@@ -227,6 +227,11 @@ pub struct GameRecord {
     pub min_reliable: Option<u8>,
     /// A learner's lesson (`/learn`): it never counts (ratings, stats, profiles, presence).
     pub lesson: bool,
+    /// `/play … invite:`: the members the host invited (their seats are kept until they
+    /// answer: `SeatRecord::vacant`); still listed once they accepted or declined.
+    pub invitees: Vec<i64>,
+    /// `/play … open:false`: only the host's invitees may take a seat.
+    pub invite_only: bool,
     /// In seat order.
     pub seats: Vec<SeatRecord>,
 }

@@ -2720,3 +2720,232 @@ async fn sub(
 ) -> String {
     ask(fake, user, channel, "sub", vec![opt::sub(what, options)]).await
 }
+
+// ----- invitations: `/play … invite:@a @b`, `open:false` (issue 40 item 2) -----
+
+/// Alice invites Bob and Carol to a three-seat Cortexcape: one message pings exactly them, a
+/// stranger is refused a kept seat (and may follow the game once it starts), Bob accepts,
+/// Carol declines and her seat is free for anyone. Bad invitations are refused, nothing
+/// opened. A lobby closed to others (`open:false`) refuses everyone else, and an invitation
+/// nobody answers lapses with the lobby a day later.
+#[tokio::test]
+async fn invitations_keep_seats_ping_once_and_lapse_with_the_lobby() {
+    for db in Db::each("e2e_invitations").await {
+        invitations(&db).await;
+        db.finish().await;
+    }
+}
+
+async fn invitations(db: &Db) {
+    use crate::fake_discord::perms::{Overwrite, Target, VIEW_CHANNEL};
+    use croupier::clock::{unix_now, HOUR};
+    use croupier::i18n::Text;
+    const CAROL: u64 = 1_100_000_000_000_000_103;
+    const DAVE: u64 = 1_100_000_000_000_000_104;
+    const ERIN: u64 = 1_100_000_000_000_000_105;
+    const FRANK: u64 = 1_100_000_000_000_000_106;
+    let w = World::on(db).service_clock(unix_now()).start().await;
+    let fake = &w.fake;
+    for (id, name) in [
+        (CAROL, "Carol"),
+        (DAVE, "Dave"),
+        (ERIN, "Erin"),
+        (FRANK, "Frank"),
+    ] {
+        fake.add_user(id, name);
+    }
+    // Erin may not see the games channel.
+    fake.overwrite(
+        CHANNEL_ID,
+        Overwrite {
+            target: Target::Member(ERIN),
+            allow: 0,
+            deny: VIEW_CHANNEL,
+        },
+    );
+    let en = |t: Text| t.render(Lang::En);
+    let play = |extra: Vec<Value>| async move {
+        let mut opts = vec![opt::string("game", "cortexcape")];
+        opts.extend(extra);
+        let cmd = fake.push(Push::command("play", opts)).await;
+        play_answer(fake, cmd.id).await
+    };
+    let invite = |who: &str| opt::string("invite", who);
+
+    // Refused, each plainly, and nothing opened.
+    let refusals = [
+        (
+            vec![invite("bob")],
+            en(Text::new("bot.invite.not_mention").arg("input", "bob")),
+        ),
+        (
+            vec![invite(&format!("<@{ALICE}>"))],
+            en(Text::new("bot.invite.self")),
+        ),
+        (
+            vec![invite(&format!("<@{BOT_USER_ID}>"))],
+            en(Text::new("bot.invite.bot")),
+        ),
+        (
+            vec![invite(&format!("<@{ERIN}>"))],
+            en(Text::new("bot.invite.cannot_see").arg("who", format!("<@{ERIN}>"))),
+        ),
+        (
+            vec![invite("<@1100000000000000999>")],
+            en(Text::new("bot.invite.not_member").arg("who", "<@1100000000000000999>")),
+        ),
+        (
+            vec![
+                opt::integer("players", 2),
+                invite(&format!("<@{BOB}> <@{CAROL}>")),
+            ],
+            en(Text::new("bot.invite.too_many")
+                .arg("invited", 2_usize)
+                .arg("free", 1_usize)),
+        ),
+        (
+            vec![opt::boolean("open", false)],
+            en(Text::new("bot.invite.closed_empty")),
+        ),
+    ];
+    for (opts, want) in refusals {
+        assert_eq!(play(opts).await.expect_err("refused"), want);
+    }
+    let lobbies = fake
+        .messages(CHANNEL_ID)
+        .iter()
+        .filter(|m| {
+            custom_ids(&m.components)
+                .iter()
+                .any(|c| c.starts_with("l:"))
+        })
+        .count();
+    assert_eq!(lobbies, 0, "no lobby was posted");
+
+    // Bob and Carol (Bob named twice) are invited: one message, pinging only them.
+    let lobby = play(vec![
+        opt::integer("players", 3),
+        invite(&format!("<@{BOB}>, <@{CAROL}> <@!{BOB}>")),
+    ])
+    .await
+    .expect("a lobby");
+    let game = game_of(&lobby);
+    let mut pinged = lobby.pinged_users.clone();
+    pinged.sort_unstable();
+    assert_eq!(pinged, [BOB, CAROL], "{lobby:?}");
+    assert!(
+        lobby.content.contains("Invited by the host"),
+        "{}",
+        lobby.content
+    );
+    assert!(
+        lobby
+            .content
+            .contains(&format!("<@{CAROL}> (invited, has not answered yet)")),
+        "{}",
+        lobby.content
+    );
+    let ids = custom_ids(&lobby.components);
+    for action in ["accept", "decline"] {
+        assert!(ids.contains(&format!("l:{}:{action}", game.0)), "{ids:?}");
+    }
+    // Frank, a stranger, cannot take a kept seat, nor answer for Bob.
+    let refused = click_lobby(fake, &lobby, "join", FRANK).await;
+    assert_eq!(
+        refused.expect_err("refused"),
+        en(Text::new("bot.invite.reserved"))
+    );
+    let refused = click_lobby(fake, &lobby, "accept", FRANK).await;
+    assert_eq!(
+        refused.expect_err("refused"),
+        en(Text::new("bot.invite.not_invited"))
+    );
+    // Bob accepts; Carol declines, freeing her seat; Dave takes it.
+    let accepted = click_lobby(fake, &lobby, "accept", BOB).await.expect("Bob");
+    assert!(
+        !accepted.content.contains(&format!("<@{BOB}> (invited")),
+        "{}",
+        accepted.content
+    );
+    let declined = click_lobby(fake, &lobby, "decline", CAROL)
+        .await
+        .expect("Carol");
+    assert!(
+        !declined.content.contains(&format!("<@{CAROL}>")),
+        "{}",
+        declined.content
+    );
+    assert!(
+        custom_ids(&declined.components)
+            .iter()
+            .all(|c| !c.ends_with(":accept")),
+        "no invitation is left to answer"
+    );
+    click_lobby(fake, &lobby, "join", DAVE).await.expect("Dave");
+    click_lobby(fake, &lobby, "start", ALICE)
+        .await
+        .expect("starts");
+    let thread = thread_of(fake, lobby.id).await;
+    latest_board_after(fake, thread, 0).await;
+    // Frank may watch: Follow puts him in the thread.
+    let follow = click(
+        fake,
+        lobby.id,
+        &format!("l:{}:follow", game.0),
+        FRANK,
+        CHANNEL_ID,
+    )
+    .await;
+    assert_eq!(follow.kind, 5, "{follow:?}");
+    fake.wait_until("Frank follows", |st| {
+        st.thread_members
+            .get(&thread)?
+            .contains(&FRANK)
+            .then_some(())
+    })
+    .await;
+    // The invitation pinged once: no other message of the channel pinged Bob or Carol.
+    let pings: Vec<u64> = fake
+        .messages(CHANNEL_ID)
+        .iter()
+        .filter(|m| m.pinged_users.contains(&BOB) || m.pinged_users.contains(&CAROL))
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(pings, [lobby.id]);
+
+    // `open:false`: only Bob may sit; Dave is told it is by invitation.
+    let closed = play(vec![
+        invite(&format!("<@{BOB}>")),
+        opt::boolean("open", false),
+    ])
+    .await
+    .expect("a closed lobby");
+    assert_eq!(closed.pinged_users, [BOB]);
+    assert!(
+        closed.content.contains("By invitation only"),
+        "{}",
+        closed.content
+    );
+    let refused = click_lobby(fake, &closed, "join", DAVE).await;
+    assert_eq!(
+        refused.expect_err("refused"),
+        en(Text::new("bot.invite.only"))
+    );
+    // Nobody answers: a day later the lobby closes, and the invitation with it.
+    let closed_game = game_of(&closed);
+    w.clock().advance(24 * HOUR + 60);
+    fake.wait_until("the idle lobby closed", |st| {
+        st.message(closed.id)?.components.is_empty().then_some(())
+    })
+    .await;
+    assert_eq!(
+        w.service
+            .lobbies()
+            .lobby(closed_game)
+            .await
+            .expect("lobby")
+            .status,
+        GameStatus::Cancelled
+    );
+    w.bot.stop().await;
+}

@@ -43,6 +43,8 @@ fn open(host: i64, channel: i64, max: Option<usize>) -> OpenLobby {
         lang: Lang::En,
         rated: true,
         min_reliable: None,
+        invited: Vec::new(),
+        invite_only: false,
     }
 }
 
@@ -627,5 +629,130 @@ async fn options_for_larger_tables_open_a_lobby() {
             ),
             "{backend}: {err:?}"
         );
+    }
+}
+
+/// `/play … invite:` (issue 40 item 2): invited members' seats are kept for them until they
+/// accept or decline; an outsider cannot take a kept seat; bad invitations are refused with
+/// nothing opened; `open:false` lets only the invited sit; a start before they answer leaves
+/// the unanswered out.
+#[tokio::test]
+async fn invitations_keep_seats_until_answered() {
+    for (backend, store, _dir) in backends().await {
+        let svc = Service::new(store.clone());
+        let (host, ann, bob, out) = (9_301, 9_302, 9_303, 9_304);
+        let invite = |host: i64, users: &[i64], max: Option<usize>| OpenLobby {
+            invited: users.iter().map(|u| player(*u)).collect(),
+            ..open(host, channel(), max)
+        };
+        // Refused, nothing opened: the host, a bot account, more members than seats, a closed
+        // lobby for nobody.
+        let refusals = [
+            (invite(host, &[ann, host], None), LobbyError::InviteSelf),
+            (
+                OpenLobby {
+                    invited: vec![Player {
+                        is_bot: true,
+                        ..player(ann)
+                    }],
+                    ..open(host, channel(), None)
+                },
+                LobbyError::InviteBot,
+            ),
+            (
+                invite(host, &[ann, bob], Some(2)),
+                LobbyError::TooManyInvited {
+                    invited: 2,
+                    free: 1,
+                },
+            ),
+            (
+                OpenLobby {
+                    invite_only: true,
+                    ..open(host, channel(), None)
+                },
+                LobbyError::ClosedWithoutInvites,
+            ),
+        ];
+        for (cmd, want) in refusals {
+            let got = lobby_err(svc.lobbies().open_lobby(cmd, 10).await);
+            assert_eq!(got, want, "{backend}");
+        }
+        let (hosted, _) = store.open_lobbies(Some(host), None).await.unwrap();
+        assert_eq!(hosted, 0, "{backend}: nothing was opened");
+        // Ann and Bob (Ann named twice: invited once) in a lobby of three: every seat is taken
+        // or kept.
+        let view = svc
+            .lobbies()
+            .open_lobby(invite(host, &[ann, bob, ann], Some(3)), 10)
+            .await
+            .unwrap();
+        let g = view.game;
+        assert_eq!(view.invited(), [ann, bob], "{backend}");
+        assert_eq!((view.seats.len(), view.confirmed()), (3, 1));
+        assert!(view.text(Lang::En).contains("Invited by the host"));
+        assert!(view
+            .text(Lang::En)
+            .contains("(invited, has not answered yet)"));
+        // An outsider may not take a kept seat, nor answer someone else's invitation.
+        let err = lobby_err(svc.lobbies().join(g, player(out), 11).await);
+        assert_eq!(err, LobbyError::SeatsReserved, "{backend}");
+        let err = lobby_err(svc.lobbies().accept(g, player(out), 11).await);
+        assert_eq!(err, LobbyError::NotInvited);
+        let err = lobby_err(svc.lobbies().decline(g, out, 11).await);
+        assert_eq!(err, LobbyError::NotInvited);
+        // Ann accepts (once); Bob declines, which frees his seat for anyone.
+        let view = svc.lobbies().accept(g, player(ann), 12).await.unwrap();
+        assert_eq!((view.confirmed(), view.invited()), (2, vec![bob]));
+        let err = lobby_err(svc.lobbies().accept(g, player(ann), 12).await);
+        assert_eq!(err, LobbyError::NotInvited, "{backend}: answered already");
+        let view = svc.lobbies().decline(g, bob, 13).await.unwrap();
+        assert_eq!(view.seats.len(), 2, "{backend}");
+        assert!(view.invited().is_empty());
+        let view = svc.lobbies().join(g, player(out), 14).await.unwrap();
+        assert_eq!(view.confirmed(), 3, "{backend}");
+
+        // `open:false`: only the invited sit, even on a free seat; a member who declined may
+        // change their mind while a seat is free.
+        let closed = OpenLobby {
+            invite_only: true,
+            ..invite(host + 10, &[ann], None)
+        };
+        let view = svc.lobbies().open_lobby(closed, 20).await.unwrap();
+        let c = view.game;
+        assert!(
+            view.text(Lang::En).contains("By invitation only"),
+            "{backend}"
+        );
+        let err = lobby_err(svc.lobbies().join(c, player(out), 21).await);
+        assert_eq!(err, LobbyError::InviteOnly, "{backend}");
+        svc.lobbies().decline(c, ann, 22).await.unwrap();
+        let err = lobby_err(svc.lobbies().join(c, player(out), 23).await);
+        assert_eq!(
+            err,
+            LobbyError::InviteOnly,
+            "{backend}: declining opens nothing"
+        );
+        let view = svc.lobbies().join(c, player(ann), 24).await.unwrap();
+        assert_eq!(view.confirmed(), 2, "{backend}");
+
+        // The host starts before Bob answered: he is left out, Ann plays.
+        let view = svc
+            .lobbies()
+            .open_lobby(invite(host + 20, &[ann, bob], None), 30)
+            .await
+            .unwrap();
+        let s = view.game;
+        svc.lobbies().accept(s, player(ann), 31).await.unwrap();
+        svc.lobbies()
+            .start_lobby(s, host + 20, false, Lang::En, 32)
+            .await
+            .unwrap();
+        let view = svc.lobbies().lobby(s).await.unwrap();
+        assert_eq!(view.status, GameStatus::Active, "{backend}");
+        let seated: Vec<Option<i64>> = view.seats.iter().map(|s| s.user).collect();
+        assert_eq!(seated, [Some(host + 20), Some(ann)], "{backend}");
+        let err = lobby_err(svc.lobbies().accept(s, player(bob), 33).await);
+        assert_eq!(err, LobbyError::NotLobby(s), "{backend}");
     }
 }

@@ -453,7 +453,11 @@ impl Inner {
                 let Some(u) = st.users.get(&r.id("user_id")) else {
                     return error(404, 10007, "Unknown Member");
                 };
-                let v = payloads::member(u);
+                // With the member's roles, as Discord gives them (the bot reads a member's
+                // rights in a channel from them).
+                let mut v = payloads::member(u);
+                let roles = st.member_roles.get(&u.id).cloned().unwrap_or_default();
+                v["roles"] = json!(roles.iter().map(u64::to_string).collect::<Vec<_>>());
                 let mut check = v.clone();
                 check["guild_id"] = json!(st.guild_id.to_string());
                 if let Err(e) = check_model::<model::Member>("member", &check) {
