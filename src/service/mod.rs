@@ -45,7 +45,7 @@ pub use lobby::{
     GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Rematch, Resigned,
     CANCEL_AGREEMENT_SECS,
 };
-pub use moves::{ends_turn, Chosen, ConfirmMove};
+pub use moves::{ends_turn, revealed_since, Chosen, ConfirmMove};
 pub use output::{
     board_text, due, duration_text, encode_indexed, encode_png, encode_rgb, human_duration,
     outcome_text, BoardPost, Notice, Outputs, PrivatePost, ZoomPost,
