@@ -23,6 +23,7 @@ mod reliability;
 mod replay;
 mod result;
 mod substitutes;
+mod takeback;
 
 pub use crate::model::JobKind;
 /// For front ends that print a database URL (the bot's `Debug`): never its password.
@@ -61,6 +62,7 @@ pub use replay::{replay_frames, replay_gif, turn_bounds, ReplayStep};
 pub use result::{
     count_turns, result_card, result_image, result_lines, standings, Ending, GameResult,
 };
+pub use takeback::{last_turn_start, Takeback};
 
 use std::sync::Arc;
 
