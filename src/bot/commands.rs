@@ -400,12 +400,21 @@ pub async fn board(ctx: Context<'_>, game: Option<i64>) -> Result<(), Error> {
     send::edit(ctx, send::board_edit(&outputs.board, outputs.hands, lang)).await
 }
 
-/// Take back your last choice (or all of this turn's).
+/// Take back your last choice, or ask the others to take back your last turn
 #[poise::command(slash_command)]
-pub async fn undo(ctx: Context<'_>, all: Option<bool>, game: Option<i64>) -> Result<(), Error> {
+pub async fn undo(
+    ctx: Context<'_>,
+    all: Option<bool>,
+    request: Option<bool>,
+    game: Option<i64>,
+) -> Result<(), Error> {
     defer(ctx).await?;
     let lang = lang_of(ctx);
     let game = resolve_game(ctx, game).await?;
+    if request.unwrap_or(false) {
+        let text = super::takeback::ask(ctx.http(), ctx.data(), game, author_id(ctx), lang).await?;
+        return send::reply_text(ctx, &text).await;
+    }
     let scope = if all.unwrap_or(false) {
         UndoScope::ToBarrier
     } else {

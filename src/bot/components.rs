@@ -61,7 +61,8 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         CustomId::Hand { .. }
         | CustomId::Zoom { .. }
         | CustomId::Group { .. }
-        | CustomId::Analyse { .. } => Ack::Deferred,
+        | CustomId::Analyse { .. }
+        | CustomId::Takeback { .. } => Ack::Deferred,
         // The private question is rewritten as what happened; a replay shows the next step.
         CustomId::Confirm { .. }
         | CustomId::Play { .. }
@@ -128,6 +129,9 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             super::replay::click(http, click, data, game, step, lang).await
         }
         CustomId::Analyse { game } => super::analysis::click(http, click, data, game, lang).await,
+        CustomId::Takeback { game, button } => {
+            super::takeback::click(http, click, data, game, button, lang).await
+        }
         CustomId::Play {
             game,
             version,

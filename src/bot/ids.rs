@@ -14,6 +14,8 @@
 //! - `t:<game>:<version>:<line>`: the same for a typed line that is not one option (the line is
 //!   the rest of the id, `:` included; a line too long for it is not offered)
 //! - `a:<game>`: "Analyse my game" on a finished game's result card (`bot::analysis`)
+//! - `b:<game>:<ask|yes|no>`: "Ask to take back" on a board, and the other players' Accept
+//!   and Refuse under a take-back request (`bot::takeback`)
 //! - `p:<game>:<step>:<f|b|n|l>`: a replay's ⏮ ◀ ▶ ⏭, each naming the step it shows (the
 //!   letter keeps two buttons to one step apart: custom ids differ within a message)
 
@@ -103,6 +105,30 @@ impl Confirm {
     }
 }
 
+/// A take-back button: ask (on a board), or answer the pending request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakebackButton {
+    Ask,
+    Accept,
+    Refuse,
+}
+
+impl TakebackButton {
+    pub const ALL: [TakebackButton; 3] = [
+        TakebackButton::Ask,
+        TakebackButton::Accept,
+        TakebackButton::Refuse,
+    ];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            TakebackButton::Ask => "ask",
+            TakebackButton::Accept => "yes",
+            TakebackButton::Refuse => "no",
+        }
+    }
+}
+
 /// A replay's buttons: first, back, next, last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReplayButton {
@@ -169,6 +195,10 @@ pub enum CustomId {
     Analyse {
         game: GameId,
     },
+    Takeback {
+        game: GameId,
+        button: TakebackButton,
+    },
     /// A confirmed option, as `Choose`, from its private question.
     Play {
         game: GameId,
@@ -224,6 +254,7 @@ impl CustomId {
                 format!("p:{}:{step}:{}", game.0, button.as_str())
             }
             CustomId::Analyse { game } => format!("a:{}", game.0),
+            CustomId::Takeback { game, button } => format!("b:{}:{}", game.0, button.as_str()),
             CustomId::Play {
                 game,
                 version,
@@ -247,6 +278,7 @@ impl CustomId {
             | CustomId::Confirm { game, .. }
             | CustomId::Replay { game, .. }
             | CustomId::Analyse { game }
+            | CustomId::Takeback { game, .. }
             | CustomId::Play { game, .. }
             | CustomId::PlayLine { game, .. } => Some(*game),
         }
@@ -298,6 +330,10 @@ impl CustomId {
             ["h", g] => Some(CustomId::Hand { game: game(g)? }),
             ["z", g] => Some(CustomId::Zoom { game: game(g)? }),
             ["a", g] => Some(CustomId::Analyse { game: game(g)? }),
+            ["b", g, b] => Some(CustomId::Takeback {
+                game: game(g)?,
+                button: TakebackButton::ALL.into_iter().find(|x| x.as_str() == *b)?,
+            }),
             ["k", g, a] => Some(CustomId::Confirm {
                 game: game(g)?,
                 action: Confirm::ALL.into_iter().find(|x| x.as_str() == *a)?,

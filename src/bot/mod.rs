@@ -32,6 +32,7 @@ mod send;
 pub mod setup_help;
 mod subs;
 mod sweep;
+mod takeback;
 mod welcome;
 
 pub use pace::DISCORD_GLOBAL_LIMIT;

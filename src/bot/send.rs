@@ -81,6 +81,20 @@ pub fn board_rows(board: &BoardPost, hands: bool, lang: Lang) -> Vec<CreateActio
             .label(Text::new("bot.turn.zoom").render(lang))
             .style(ButtonStyle::Secondary),
     );
+    // Once something was played in a running game: ask the others to take a turn back.
+    if board.outcome.is_none() && board.prompt.is_some() && board.version.0 > 0 {
+        last.push(
+            CreateButton::new(
+                CustomId::Takeback {
+                    game: board.game,
+                    button: super::ids::TakebackButton::Ask,
+                }
+                .encode(),
+            )
+            .label(Text::new("bot.takeback.ask_button").render(lang))
+            .style(ButtonStyle::Secondary),
+        );
+    }
     rows.push(CreateActionRow::Buttons(last));
     rows
 }
@@ -1565,14 +1579,19 @@ mod tests {
             vec![
                 vec!["g:7:3:0", "g:7:3:1", "g:7:3:2", "g:7:3:3", "g:7:3:4"],
                 vec!["g:7:3:5"],
-                vec!["z:7"]
+                vec!["z:7", "b:7:ask"]
             ]
         );
-        // With hidden hands, the last row has "Show my hand" before Zoom.
+        // With hidden hands, the last row has "Show my hand" before Zoom, then "Ask to take
+        // back".
         let rows = ids(&board_rows(&board(6, Some(5)), true, Lang::En));
         assert_eq!(
             rows.last(),
-            Some(&vec!["h:7".to_string(), "z:7".to_string()])
+            Some(&vec![
+                "h:7".to_string(),
+                "z:7".to_string(),
+                "b:7:ask".to_string()
+            ])
         );
         assert_eq!(
             board_content(&board(6, Some(5)), Lang::En),
@@ -1621,9 +1640,15 @@ mod tests {
         );
         // 26 to 100 options that do not group: one menu per 25.
         let menus = ids(&board_rows(&board(26, None), false, Lang::En));
-        assert_eq!(menus, [vec!["s:7:3"], vec!["s:7:3:1"], vec!["z:7"]]);
+        assert_eq!(
+            menus,
+            [vec!["s:7:3"], vec!["s:7:3:1"], vec!["z:7", "b:7:ask"]]
+        );
         let too_many = board(101, None);
-        assert_eq!(ids(&board_rows(&too_many, false, Lang::En)), [vec!["z:7"]]);
+        assert_eq!(
+            ids(&board_rows(&too_many, false, Lang::En)),
+            [vec!["z:7", "b:7:ask"]]
+        );
         assert!(board_content(&too_many, Lang::En).ends_with("type /move and pick from the list."));
     }
 

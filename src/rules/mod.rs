@@ -90,6 +90,11 @@ const COMMON: &[Page] = &[
         fr: include_str!("../../assets/rules/common/fr/manners.md"),
     },
     Page {
+        id: "takeback",
+        en: include_str!("../../assets/rules/common/en/takeback.md"),
+        fr: include_str!("../../assets/rules/common/fr/takeback.md"),
+    },
+    Page {
         id: "reliability",
         en: include_str!("../../assets/rules/common/en/reliability.md"),
         fr: include_str!("../../assets/rules/common/fr/reliability.md"),

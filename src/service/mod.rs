@@ -24,6 +24,7 @@ mod reliability;
 mod replay;
 mod result;
 mod substitutes;
+mod takeback;
 
 pub use crate::model::GamePings;
 pub use crate::model::JobKind;
@@ -47,7 +48,7 @@ pub use lobby::{
     GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Rematch, Resigned,
     CANCEL_AGREEMENT_SECS,
 };
-pub use moves::{ends_turn, Chosen, ConfirmMove};
+pub use moves::{ends_turn, revealed_since, Chosen, ConfirmMove};
 pub use output::{
     board_text, due, duration_text, encode_indexed, encode_png, encode_rgb, human_duration,
     outcome_text, BoardPost, Notice, Outputs, PrivatePost, ZoomPost,
@@ -67,6 +68,7 @@ pub use replay::{replay_frames, replay_gif, turn_bounds, ReplayStep};
 pub use result::{
     count_turns, result_card, result_image, result_lines, standings, Ending, GameResult,
 };
+pub use takeback::{last_turn_start, Takeback};
 
 use std::sync::Arc;
 

@@ -113,6 +113,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "pings",
         sql: include_str!("../../migrations/sqlite/0019_pings.sql"),
     },
+    Migration {
+        version: 20,
+        name: "takeback",
+        sql: include_str!("../../migrations/sqlite/0020_takeback.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -210,6 +215,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 19,
         name: "pings",
         sql: include_str!("../../migrations/postgres/0019_pings.sql"),
+    },
+    Migration {
+        version: 20,
+        name: "takeback",
+        sql: include_str!("../../migrations/postgres/0020_takeback.sql"),
     },
 ];
 

@@ -37,6 +37,7 @@ mod lobby;
 mod migrate;
 mod misc;
 mod ratings;
+mod takeback;
 
 use std::time::Duration;
 
@@ -53,6 +54,7 @@ pub use ending::{EndingRecord, NewRematch, RematchOutcome};
 pub use lobby::{JoinOutcome, LeaveOutcome, SeatRequest};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
 pub use ratings::{Entrant, RatingChange, RatingRow, SeatedGame, Skill};
+pub use takeback::TakebackRequest;
 
 /// Which database a [`Store`] talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,8 +252,12 @@ impl GameRecord {
 pub struct NewMove {
     pub seat: Seat,
     pub notation: String,
-    /// Randomness or hidden information was revealed: undo stops here.
+    /// Randomness or hidden information was revealed, or the seat's turn ended: undo stops
+    /// here.
     pub barrier: bool,
+    /// Randomness or hidden information was revealed: nothing goes back past it, not even
+    /// by agreement (implies `barrier`).
+    pub revealed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -261,6 +267,8 @@ pub struct MoveRecord {
     pub seat: Seat,
     pub notation: String,
     pub barrier: bool,
+    /// See [`NewMove::revealed`]; rows older than migration 0020 say `barrier` here.
+    pub revealed: bool,
     pub at: i64,
 }
 

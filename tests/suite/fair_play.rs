@@ -31,6 +31,7 @@ on_backends!(a_hidden_hand_reaches_a_newcomer_only_when_the_seat_is_open_or_ever
 on_backends!(running_games_count_in_the_caps_and_solo_games_hold_no_thread_for_long);
 on_backends!(a_thread_nobody_plays_in_for_days_is_archived_and_says_so);
 on_backends!(pings_off_silences_every_message_that_mentions_only_such_players);
+on_backends!(a_turn_is_taken_back_only_when_every_other_player_agrees);
 
 /// View, send, history, commands, threads: a member without Manage Threads or Channels.
 const PLAIN: u64 = perms::VIEW_CHANNEL
@@ -1657,4 +1658,230 @@ async fn pings_off_silences_every_message_that_mentions_only_such_players(db: &D
         .iter()
         .any(|m| m.attachments.iter().any(|a| a.filename == "result.png") && m.silent()));
     w.bot.stop_clean(fake).await;
+}
+
+/// `user` plays the first listed option of the game's prompt (their seat must decide).
+async fn play_first(svc: &Service, game: GameId, user: u64) {
+    let g = svc.load(game).await.unwrap().game;
+    let p = g.prompt().expect("a prompt");
+    let cmd = croupier::service::PlayLine {
+        game,
+        actor: croupier::service::Actor::User(uid(user)),
+        line: p.options[0].clone(),
+        seen: None,
+    };
+    svc.moves().play(cmd, Lang::En, svc.now()).await.unwrap();
+}
+
+/// `user` plays first options until the game asks another seat.
+async fn play_turn(svc: &Service, game: GameId, user: u64) {
+    loop {
+        let l = svc.load(game).await.unwrap();
+        let p = l.game.prompt().expect("a prompt");
+        if l.record.seats[p.seat.index()].user != Some(uid(user)) {
+            return;
+        }
+        play_first(svc, game, user).await;
+    }
+}
+
+/// `/undo request:True` by `user` for `game`: the private answer's text.
+async fn ask_takeback(fake: &FakeDiscord, user: u64, game: GameId) -> String {
+    let options = with_game(vec![opt::boolean("request", true)], game);
+    ask(fake, user, CHANNEL_ID, Push::command("undo", options))
+        .await
+        .content
+}
+
+/// A click on a take-back button of `message` by `user`: the private answer's text.
+async fn takeback_click(fake: &FakeDiscord, message: &Message, id: &str, user: u64) -> String {
+    ask(fake, user, message.channel_id, Push::button(message.id, id))
+        .await
+        .content
+}
+
+/// Issue 40 item 1: a player asks to take back their last turn and what followed; every other
+/// human player answers with buttons only they can use; everyone sees who asked and each
+/// answer; a refusal is final for that turn; one request at a time; a move played ends it;
+/// nothing is taken back across a reveal; bots accept at once.
+async fn a_turn_is_taken_back_only_when_every_other_player_agrees(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    let svc = &w.service;
+    let players = [(ALICE, "Alice"), (BOB, "Bob")];
+    let b = |game: GameId, what: &str| format!("b:{}:{what}", game.0);
+
+    // Nothing played yet by Alice: nothing to take back. Carol is not seated. Seats in join
+    // order: Alice plays first.
+    let mut host_first = GameOptions::new();
+    host_first.insert("seating".into(), "host".into());
+    let game =
+        bot_play::start_direct(svc, GameKind::Vortex, host_first, &players, CHANNEL_ID, 5).await;
+    assert_eq!(
+        ask_takeback(fake, ALICE, game).await,
+        en("core.error.takeback_nothing")
+    );
+    assert_eq!(
+        ask_takeback(fake, CAROL, game).await,
+        en("core.error.not_seated")
+    );
+    // Alice plays her turn, Bob one option of his.
+    play_turn(svc, game, ALICE).await;
+    play_first(svc, game, BOB).await;
+    let before = snapshot(svc, game).await;
+    let moves_before = svc.store().moves(game).await.unwrap().len();
+
+    // 1. Alice asks: the place names her and pings Bob only, with Accept and Refuse.
+    assert_eq!(
+        ask_takeback(fake, ALICE, game).await,
+        en("bot.done.takeback_asked")
+    );
+    let asked = posted(fake, CHANNEL_ID, "asks to take back their last turn").await;
+    assert!(asked.content.contains("Alice"), "{}", asked.content);
+    assert_eq!(asked.pinged_users, vec![BOB], "{asked:?}");
+    assert_eq!(
+        custom_ids(&asked.components),
+        [b(game, "yes"), b(game, "no")]
+    );
+    // One request at a time; only Bob may answer; nothing changed meanwhile.
+    assert_eq!(
+        ask_takeback(fake, ALICE, game).await,
+        en("core.error.takeback_pending")
+    );
+    assert_eq!(
+        takeback_click(fake, &asked, &b(game, "yes"), ALICE).await,
+        en("core.error.takeback_not_asked")
+    );
+    assert_eq!(
+        takeback_click(fake, &asked, &b(game, "yes"), CAROL).await,
+        en("core.error.not_seated")
+    );
+    assert_eq!(snapshot(svc, game).await, before);
+
+    // 2. Bob refuses: everyone sees it, nothing changes, and the same turn cannot be asked
+    // about again.
+    assert_eq!(
+        takeback_click(fake, &asked, &b(game, "no"), BOB).await,
+        en("bot.done.takeback_refused")
+    );
+    let refused = posted(fake, CHANNEL_ID, "Bob refuses").await;
+    assert!(
+        refused.content.contains("Alice's turn stands"),
+        "{}",
+        refused.content
+    );
+    assert_eq!(snapshot(svc, game).await, before);
+    assert_eq!(
+        ask_takeback(fake, ALICE, game).await,
+        en("core.error.takeback_refused_before")
+    );
+    assert_eq!(
+        takeback_click(fake, &asked, &b(game, "yes"), BOB).await,
+        en("core.error.takeback_none")
+    );
+
+    // 3. A later turn: Bob accepts, the game is back at the start of Alice's turn and the
+    // board is posted again.
+    play_turn(svc, game, BOB).await;
+    let start_of_turn = snapshot(svc, game).await;
+    let kept = svc.store().moves(game).await.unwrap().len();
+    assert!(kept > moves_before);
+    play_turn(svc, game, ALICE).await;
+    play_first(svc, game, BOB).await;
+    assert_eq!(
+        ask_takeback(fake, ALICE, game).await,
+        en("bot.done.takeback_asked")
+    );
+    let asked = posted(fake, CHANNEL_ID, "asks to take back their last turn").await;
+    assert_eq!(
+        takeback_click(fake, &asked, &b(game, "yes"), BOB).await,
+        en("bot.done.takeback_accepted")
+    );
+    posted(fake, CHANNEL_ID, "everyone agreed").await;
+    posted(
+        fake,
+        CHANNEL_ID,
+        "As everyone agreed, Alice's last turn was taken back",
+    )
+    .await;
+    assert_eq!(svc.store().moves(game).await.unwrap().len(), kept);
+    let now = snapshot(svc, game).await;
+    assert_eq!((&now.0, &now.2), (&start_of_turn.0, &start_of_turn.2));
+
+    // 4. A move played ends a pending request: Bob's late click is told it lapsed.
+    play_turn(svc, game, ALICE).await;
+    assert_eq!(
+        ask_takeback(fake, ALICE, game).await,
+        en("bot.done.takeback_asked")
+    );
+    let asked = posted(fake, CHANNEL_ID, "asks to take back their last turn").await;
+    play_first(svc, game, BOB).await;
+    assert_eq!(
+        takeback_click(fake, &asked, &b(game, "yes"), BOB).await,
+        en("core.error.takeback_expired")
+    );
+
+    // 5. Nothing is taken back across a reveal: in Gates, playing a card shows it.
+    let gates = start(svc, GameKind::Gates, &players, CHANNEL_ID).await;
+    let first = svc.load(gates).await.unwrap();
+    let p = first.game.prompt().unwrap();
+    let opener = if first.record.seats[p.seat.index()].user == Some(uid(ALICE)) {
+        ALICE
+    } else {
+        BOB
+    };
+    play_turn(svc, gates, opener).await;
+    let before = snapshot(svc, gates).await;
+    assert_eq!(
+        ask_takeback(fake, opener, gates).await,
+        en("core.error.takeback_reveal")
+    );
+    assert_eq!(snapshot(svc, gates).await, before);
+
+    // 6. Against bots only, the bots accept at once.
+    use croupier::service::{Place, Player, StartGame};
+    let (solo, _) = svc
+        .lobbies()
+        .start(
+            StartGame {
+                kind: GameKind::Vortex,
+                options: GameOptions::new(),
+                players: vec![
+                    Player {
+                        user: Some(uid(CAROL)),
+                        name: "Carol".into(),
+                        is_bot: false,
+                    },
+                    Player {
+                        user: None,
+                        name: "Bot".into(),
+                        is_bot: true,
+                    },
+                ],
+                seed: 7,
+                place: Place {
+                    guild: Some(uid(GUILD_ID)),
+                    channel: Some(uid(CHANNEL_ID)),
+                    thread: None,
+                },
+                host: Some(uid(CAROL)),
+                clock_secs: Some(86_400),
+            },
+            Lang::En,
+            svc.now(),
+        )
+        .await
+        .unwrap();
+    let first = svc.load(solo).await.unwrap();
+    let seat = first.game.prompt().unwrap().seat;
+    if first.record.seats[seat.index()].user == Some(uid(CAROL)) {
+        play_turn(svc, solo, CAROL).await;
+        let before = svc.store().moves(solo).await.unwrap().len();
+        assert_eq!(
+            ask_takeback(fake, CAROL, solo).await,
+            en("bot.done.taken_back")
+        );
+        posted(fake, CHANNEL_ID, "bots accept a take-back").await;
+        assert!(svc.store().moves(solo).await.unwrap().len() < before);
+    }
 }

@@ -325,8 +325,8 @@ fn local_game(kind: GameKind, seed: u64, first: i64) -> StartGame {
     }
 }
 
-/// Through the service: twin games in the store give the same board posts and the same
-/// info-level log lines for the same inputs.
+/// Through the service: twin games in the store give the same board posts, the same
+/// take-back requests and answers, and the same info-level log lines for the same inputs.
 async fn service_twins_log_and_post_the_same(db: &Db) {
     let svc = Service::new(db.connect().await);
     for (kind, seed) in HIDDEN_GAMES {
@@ -386,6 +386,26 @@ async fn service_twins_log_and_post_the_same(db: &Db) {
                         .map(|_| ())
                         .unwrap_err();
                     out.push(format!("{s} {line}: {}", e.text().render(Lang::En)));
+                }
+            }
+            // Every seat asks to take back its last turn, and every other seat refuses (so the
+            // game stays as it is): the answers, refusals and their words are the same.
+            for s in 0..seats {
+                let asked = svc
+                    .moves()
+                    .request_takeback(id, 600 + s as i64, Lang::En, 3)
+                    .await
+                    .map(|t| (t.asker, t.count, t.waiting, t.done.is_some()))
+                    .map_err(|e| e.text().render(Lang::En));
+                out.push(format!("{s} asks: {asked:?}"));
+                for o in (0..seats).filter(|o| *o != s) {
+                    let answered = svc
+                        .moves()
+                        .answer_takeback(id, 600 + o as i64, false, Lang::En, 3)
+                        .await
+                        .map(|(t, seat)| (seat, t.asker, t.count, t.done.is_some()))
+                        .map_err(|e| e.text().render(Lang::En));
+                    out.push(format!("{o} refuses: {answered:?}"));
                 }
             }
             // The decider's own option applies on both.

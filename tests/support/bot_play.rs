@@ -592,6 +592,7 @@ pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
             | CustomId::Confirm { .. }
             | CustomId::Replay { .. }
             | CustomId::Analyse { .. }
+            | CustomId::Takeback { .. }
             | CustomId::Play { .. }
             | CustomId::PlayLine { .. } => false,
         })
