@@ -61,7 +61,9 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         CustomId::Hand { .. }
         | CustomId::Zoom { .. }
         | CustomId::Group { .. }
-        | CustomId::Analyse { .. } => Ack::Deferred,
+        | CustomId::Analyse { .. }
+        // A rollback's answer is private; the thread is told with a message of its own.
+        | CustomId::Rollback { .. } => Ack::Deferred,
         // The private question is rewritten as what happened; a replay shows the next step.
         CustomId::Confirm { .. }
         | CustomId::Play { .. }
@@ -128,6 +130,12 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
             super::replay::click(http, click, data, game, step, lang).await
         }
         CustomId::Analyse { game } => super::analysis::click(http, click, data, game, lang).await,
+        CustomId::Rollback {
+            game,
+            version,
+            keep,
+            yes,
+        } => super::rollback::answer(http, click, data, game, (version, keep, yes), lang).await,
         CustomId::Play {
             game,
             version,

@@ -94,6 +94,11 @@ const COMMON: &[Page] = &[
         en: include_str!("../../assets/rules/common/en/reliability.md"),
         fr: include_str!("../../assets/rules/common/fr/reliability.md"),
     },
+    Page {
+        id: "rollback",
+        en: include_str!("../../assets/rules/common/en/rollback.md"),
+        fr: include_str!("../../assets/rules/common/fr/rollback.md"),
+    },
 ];
 
 /// The ids of the pages every game lists after its own ([`COMMON`]).

@@ -103,6 +103,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "lessons",
         sql: include_str!("../../migrations/sqlite/0017_lessons.sql"),
     },
+    Migration {
+        version: 21,
+        name: "rollbacks",
+        sql: include_str!("../../migrations/sqlite/0021_rollbacks.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -190,6 +195,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 17,
         name: "lessons",
         sql: include_str!("../../migrations/postgres/0017_lessons.sql"),
+    },
+    Migration {
+        version: 21,
+        name: "rollbacks",
+        sql: include_str!("../../migrations/postgres/0021_rollbacks.sql"),
     },
 ];
 
