@@ -593,7 +593,8 @@ pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
             | CustomId::Replay { .. }
             | CustomId::Analyse { .. }
             | CustomId::Play { .. }
-            | CustomId::PlayLine { .. } => false,
+            | CustomId::PlayLine { .. }
+            | CustomId::Rollback { .. } => false,
         })
 }
 
