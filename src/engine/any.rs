@@ -33,6 +33,8 @@ pub struct AppliedMove {
     /// Canonical notation: what the move log stores and replays.
     pub notation: String,
     pub barrier: bool,
+    /// It revealed randomness or hidden information ([`crate::engine::Applied::revealed`]).
+    pub revealed: bool,
     pub events: Vec<Text>,
 }
 
@@ -225,6 +227,7 @@ fn apply_checked<G: Game>(
         seat,
         notation,
         barrier: applied.barrier,
+        revealed: applied.revealed,
         events,
     })
 }

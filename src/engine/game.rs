@@ -92,6 +92,24 @@ pub struct Applied<E> {
     /// True when this option revealed randomness or hidden information, or ended the seat's
     /// turn: undo may not go back past it.
     pub barrier: bool,
+    /// True when this option revealed randomness or hidden information to anyone (a card
+    /// drawn, even into one's own hand; a deck reshuffled; a random pick; sealed votes
+    /// shown; a hidden card or panel face shown). Merely ending a turn is not a reveal, nor
+    /// casting a sealed choice nobody saw. Implies `barrier`: nothing, not even an agreed
+    /// take-back, may go back past it.
+    pub revealed: bool,
+}
+
+impl<E> Applied<E> {
+    /// What an option did: its events, whether it is a barrier and whether it revealed
+    /// something (a reveal is always a barrier too).
+    pub fn new(events: Vec<E>, barrier: bool, revealed: bool) -> Applied<E> {
+        Applied {
+            events,
+            barrier: barrier || revealed,
+            revealed,
+        }
+    }
 }
 
 /// Final result.

@@ -33,7 +33,7 @@ pub(crate) fn apply_then_forced<G: Game>(
     Ok(applied)
 }
 
-/// Takes every forced option in turn, adding its events and its barrier to `applied`.
+/// Takes every forced option in turn, adding its events, its barrier and its reveal to `applied`.
 /// `actor` is the seat whose option came before (see [`Forced::actor`]); a setup that plays
 /// on by itself calls this with `None`.
 pub fn take_forced<G: Game>(game: &mut G, actor: Option<Seat>, applied: &mut Applied<G::Event>) {
@@ -54,5 +54,6 @@ pub fn take_forced<G: Game>(game: &mut G, actor: Option<Seat>, applied: &mut App
         };
         applied.events.append(&mut step.events);
         applied.barrier |= step.barrier;
+        applied.revealed |= step.revealed;
     }
 }

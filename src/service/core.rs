@@ -250,6 +250,7 @@ impl Core {
                 seat: m.seat,
                 notation: m.notation.clone(),
                 barrier: m.barrier,
+                revealed: m.revealed,
             })
             .collect();
         let mut plan = self

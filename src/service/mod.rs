@@ -46,7 +46,7 @@ pub use lobby::{
     GameLine, LineClock, LobbyError, LobbyView, OpenLobby, Reach, Rematch, Resigned,
     CANCEL_AGREEMENT_SECS,
 };
-pub use moves::{ends_turn, Chosen, ConfirmMove};
+pub use moves::{ends_turn, revealed_since, Chosen, ConfirmMove};
 pub use output::{
     board_text, due, duration_text, encode_indexed, encode_png, encode_rgb, human_duration,
     outcome_text, BoardPost, Notice, Outputs, PrivatePost, ZoomPost,
@@ -63,8 +63,7 @@ pub use result::{
     count_turns, result_card, result_image, result_lines, standings, Ending, GameResult,
 };
 pub use rollback::{
-    revealed_since, RollbackError, RollbackStep, RollbackWait, Rollbacks, RolledBack, TurnChoice,
-    ROLLBACK_ASK_SECS,
+    RollbackError, RollbackStep, RollbackWait, Rollbacks, RolledBack, TurnChoice, ROLLBACK_ASK_SECS,
 };
 
 use std::sync::Arc;

@@ -6,6 +6,7 @@
 
 use super::*;
 use crate::engine::PromptInfo;
+use crate::store::MoveRecord;
 
 impl Moves<'_> {
     /// The seat that played the last live option, if any (the local table's `undo` takes
@@ -230,9 +231,7 @@ impl Moves<'_> {
         now: i64,
     ) -> Result<Outputs, ServiceError> {
         let loaded = self.core.load_active(game, None).await?;
-        let lang = super::core::public_lang(&loaded.record, lang);
         let seat = self.core.seat_of(&loaded, actor)?;
-        let hands_before = output::private_views(loaded.game.as_ref());
         let moves = self.core.store.moves(game).await?;
         let count = undoable(
             &moves
@@ -242,47 +241,12 @@ impl Moves<'_> {
             seat,
             scope,
         )?;
-        let keep: Vec<(Seat, String)> = moves[..moves.len() - count]
-            .iter()
-            .map(|m| (m.seat, m.notation.clone()))
-            .collect();
-        let rebuilt =
-            rebuild(&loaded.record, &keep).map_err(|(i, error)| ServiceError::Replay {
-                game,
-                seq: moves.get(i).map_or(-1, |m| m.seq),
-                error,
-            })?;
-        let version = self
-            .core
-            .store
-            .undo_moves(game, loaded.record.version, count, &rebuilt.to_json(), now)
-            .await?;
-        let mut after = Loaded {
-            record: loaded.record,
-            game: rebuilt,
-        };
-        after.record.version = version;
-        // Taking back the option that ended a turn gives the turn back: its clock restarts.
-        if let Some(plan) = self
-            .core
-            .plan_turn(&after.record, after.game.as_ref(), now, false)
-            .await?
-        {
-            if self.core.store.apply_turn_plan(game, &plan).await? {
-                after.record.clock = plan.clock;
-                self.core.wake_if_due(&plan, now);
-            }
-        }
-        let mut out = self
-            .core
-            .with_settings(output::after_change_since(&after, &[], lang, &hands_before))
-            .await;
-        out.board.events = vec![Text::new("core.event.undone")
+        let said = Text::new("core.event.undone")
             .arg("seat", seat)
-            .arg("count", count)
-            .render_with(lang, &after.names())];
-        out.board.text = output::board_text(&after, &out.board.events, lang);
-        Ok(out)
+            .arg("count", count);
+        self.core
+            .take_back_to(loaded, &moves, moves.len() - count, vec![said], lang, now)
+            .await
     }
 
     /// Plays the `index`-th option of the prompt the user saw at `seen` (a button or a menu).
@@ -474,6 +438,82 @@ pub fn ends_turn(game: &dyn AnyGame, seat: Seat, line: &str) -> bool {
     }
 }
 
+/// Whether taking a game back to its first `keep` live moves would take back a move that
+/// revealed randomness or hidden information ([`MoveRecord::revealed`]): what was seen
+/// cannot be unseen, so neither an agreed take-back nor a rollback may cross it (unless every
+/// seat agrees to a rollback). A plain barrier (a turn ended) is no reveal.
+pub fn revealed_since(moves: &[MoveRecord], keep: usize) -> bool {
+    moves.iter().skip(keep).any(|m| m.revealed)
+}
+
+impl Core {
+    /// Takes an active game back to its first `keep` live moves, the one way every take-back
+    /// goes (`undo`, an agreed take-back, a rollback): rebuilt from seed and that log prefix,
+    /// the later moves marked undone in one versioned write, the turn's clock planned again
+    /// (taking back the option that ended a turn gives the turn back), and the outputs with
+    /// the board saying `said` and every hand that changed re-sent as it now is. `moves` are
+    /// the game's live moves as read with `loaded`; the callers check who may take what back
+    /// ([`undoable`], [`revealed_since`]). Changes nothing when `keep` is all of them.
+    pub(crate) async fn take_back_to(
+        &self,
+        loaded: Loaded,
+        moves: &[MoveRecord],
+        keep: usize,
+        said: Vec<Text>,
+        lang: Lang,
+        now: i64,
+    ) -> Result<Outputs, ServiceError> {
+        let game = loaded.record.id;
+        let lang = super::core::public_lang(&loaded.record, lang);
+        let count = moves.len().saturating_sub(keep);
+        if count == 0 {
+            return Err(PlayError::CannotUndo {
+                reason: Text::new("core.error.undo_nothing"),
+            }
+            .into());
+        }
+        let hands_before = output::private_views(loaded.game.as_ref());
+        let prefix: Vec<(Seat, String)> = moves[..keep]
+            .iter()
+            .map(|m| (m.seat, m.notation.clone()))
+            .collect();
+        let rebuilt =
+            rebuild(&loaded.record, &prefix).map_err(|(i, error)| ServiceError::Replay {
+                game,
+                seq: moves.get(i).map_or(-1, |m| m.seq),
+                error,
+            })?;
+        let version = self
+            .store
+            .undo_moves(game, loaded.record.version, count, &rebuilt.to_json(), now)
+            .await?;
+        let mut after = Loaded {
+            record: loaded.record,
+            game: rebuilt,
+        };
+        after.record.version = version;
+        if let Some(plan) = self
+            .plan_turn(&after.record, after.game.as_ref(), now, false)
+            .await?
+        {
+            if self.store.apply_turn_plan(game, &plan).await? {
+                after.record.clock = plan.clock;
+                self.wake_if_due(&plan, now);
+            }
+        }
+        let mut out = self
+            .with_settings(output::after_change_since(&after, &[], lang, &hands_before))
+            .await;
+        let names = after.names();
+        out.board.events = said
+            .into_iter()
+            .map(|t| t.render_with(lang, &names))
+            .collect();
+        out.board.text = output::board_text(&after, &out.board.events, lang);
+        Ok(out)
+    }
+}
+
 /// How many trailing moves `seat` may take back. Undo never crosses a barrier, another seat's
 /// option, or the start of the game.
 pub fn undoable(moves: &[(Seat, bool)], seat: Seat, scope: UndoScope) -> Result<usize, PlayError> {
@@ -510,6 +550,30 @@ fn clock_only_moved(e: &ServiceError) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn revealed_since_looks_only_at_the_moves_taken_back() {
+        let mv = |seat: u8, barrier: bool, revealed: bool| MoveRecord {
+            seq: 0,
+            seat: Seat(seat),
+            notation: String::new(),
+            barrier,
+            revealed,
+            at: 0,
+        };
+        // A draw, then a turn ended (a barrier only), then the next seat's options.
+        let log = [
+            mv(0, true, true),
+            mv(0, true, false),
+            mv(1, false, false),
+            mv(1, true, false),
+        ];
+        assert!(!revealed_since(&log, 4));
+        assert!(!revealed_since(&log, 2));
+        assert!(!revealed_since(&log, 1), "a turn's end is no reveal");
+        assert!(revealed_since(&log, 0), "the draw would be taken back");
+        assert!(!revealed_since(&[], 0));
+    }
 
     #[test]
     fn undo_stops_at_barriers_and_other_seats() {

@@ -359,6 +359,7 @@ mod tests {
                 seat: Seat(*s),
                 notation: String::new(),
                 barrier: false,
+                revealed: false,
                 at: 0,
             })
             .collect()

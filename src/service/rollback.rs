@@ -14,9 +14,9 @@
 use super::core::Core;
 use super::lobby::seated_members;
 use super::output::{self, mention};
-use super::{rebuild, turn_bounds, LobbyView, Outputs, ServiceError, Version};
+use super::{revealed_since, turn_bounds, LobbyView, Outputs, ServiceError, Version};
 use crate::engine::{GameId, Seat};
-use crate::i18n::{Lang, Text};
+use crate::i18n::Text;
 use crate::store::{GameRecord, GameStatus, MoveRecord, RollbackRecord, RollbackRequest};
 
 /// How long a rollback waits for the players' confirmations.
@@ -124,13 +124,6 @@ pub enum RollbackStep {
 #[derive(Clone, Copy)]
 pub struct Rollbacks<'a> {
     pub(super) core: &'a Core,
-}
-
-/// Whether any move of `moves` after the first `keep` revealed something: taking it back
-/// would hand back what the players have seen.
-pub fn revealed_since(moves: &[MoveRecord], keep: usize) -> bool {
-    // Until moves carry their own `revealed` mark, every barrier counts as one (the safe side).
-    moves.iter().skip(keep).any(|m| m.barrier)
 }
 
 impl Rollbacks<'_> {
@@ -408,63 +401,6 @@ fn target(game: GameId, moves: &[MoveRecord], to: usize) -> Result<(usize, usize
     Ok((keep, to))
 }
 
-// Until the take-back primitive shared with undo lands (branch `takeback`), the same shape
-// here; replaced by it at the merge.
-impl Core {
-    pub(crate) async fn take_back_to(
-        &self,
-        loaded: super::Loaded,
-        moves: &[MoveRecord],
-        keep: usize,
-        said: Vec<Text>,
-        lang: Lang,
-        now: i64,
-    ) -> Result<Outputs, ServiceError> {
-        let game = loaded.record.id;
-        let lang = super::core::public_lang(&loaded.record, lang);
-        let count = moves.len().saturating_sub(keep);
-        let hands_before = output::private_views(loaded.game.as_ref());
-        let prefix: Vec<(Seat, String)> = moves[..keep]
-            .iter()
-            .map(|m| (m.seat, m.notation.clone()))
-            .collect();
-        let rebuilt =
-            rebuild(&loaded.record, &prefix).map_err(|(i, error)| ServiceError::Replay {
-                game,
-                seq: moves.get(i).map_or(-1, |m| m.seq),
-                error,
-            })?;
-        let version = self
-            .store
-            .undo_moves(game, loaded.record.version, count, &rebuilt.to_json(), now)
-            .await?;
-        let mut after = super::Loaded {
-            record: loaded.record,
-            game: rebuilt,
-        };
-        after.record.version = version;
-        if let Some(plan) = self
-            .plan_turn(&after.record, after.game.as_ref(), now, false)
-            .await?
-        {
-            if self.store.apply_turn_plan(game, &plan).await? {
-                after.record.clock = plan.clock;
-                self.wake_if_due(&plan, now);
-            }
-        }
-        let mut out = self
-            .with_settings(output::after_change_since(&after, &[], lang, &hands_before))
-            .await;
-        let names = after.names();
-        out.board.events = said
-            .into_iter()
-            .map(|t| t.render_with(lang, &names))
-            .collect();
-        out.board.text = output::board_text(&after, &out.board.events, lang);
-        Ok(out)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -478,6 +414,7 @@ mod tests {
                 seat: Seat(*s),
                 notation: format!("m{i}"),
                 barrier: barriers.contains(&i),
+                revealed: barriers.contains(&i),
                 at: 0,
             })
             .collect()
@@ -501,14 +438,5 @@ mod tests {
             );
         }
         assert_eq!(target(g, &[], 1), Err(RollbackError::NothingPlayed(g)));
-    }
-
-    #[test]
-    fn a_reveal_counts_only_after_the_moves_kept() {
-        let moves = log(&[0, 1, 0, 1], &[1]);
-        assert!(revealed_since(&moves, 0));
-        assert!(revealed_since(&moves, 1));
-        assert!(!revealed_since(&moves, 2));
-        assert!(!revealed_since(&moves, 4));
     }
 }

@@ -180,14 +180,15 @@ impl Store {
         let last: i64 = get(&row, "last")?;
         for (seq, m) in (last + 1..).zip(moves) {
             sqlx::query(
-                "INSERT INTO moves (game, seq, seat, notation, barrier, at) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO moves (game, seq, seat, notation, barrier, revealed, at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(id.0)
             .bind(seq)
             .bind(i64::from(m.seat.0))
             .bind(&m.notation)
-            .bind(bool_i64(m.barrier))
+            .bind(bool_i64(m.barrier || m.revealed))
+            .bind(bool_i64(m.revealed))
             .bind(now)
             .execute(&mut *tx)
             .await?;
@@ -216,7 +217,7 @@ impl Store {
     /// The live (not undone) moves, in order.
     pub async fn moves(&self, id: GameId) -> Result<Vec<MoveRecord>, StoreError> {
         let rows = sqlx::query(
-            "SELECT seq, seat, notation, barrier, at FROM moves \
+            "SELECT seq, seat, notation, barrier, revealed, at FROM moves \
              WHERE game = $1 AND undone_at IS NULL ORDER BY seq",
         )
         .bind(id.0)
@@ -229,6 +230,7 @@ impl Store {
                     seat: get_seat(row, "seat")?,
                     notation: get(row, "notation")?,
                     barrier: get_bool(row, "barrier")?,
+                    revealed: get_bool(row, "revealed")?,
                     at: get(row, "at")?,
                 })
             })

@@ -104,6 +104,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         sql: include_str!("../../migrations/sqlite/0017_lessons.sql"),
     },
     Migration {
+        version: 20,
+        name: "takeback",
+        sql: include_str!("../../migrations/sqlite/0020_takeback.sql"),
+    },
+    Migration {
         version: 21,
         name: "rollbacks",
         sql: include_str!("../../migrations/sqlite/0021_rollbacks.sql"),
@@ -195,6 +200,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 17,
         name: "lessons",
         sql: include_str!("../../migrations/postgres/0017_lessons.sql"),
+    },
+    Migration {
+        version: 20,
+        name: "takeback",
+        sql: include_str!("../../migrations/postgres/0020_takeback.sql"),
     },
     Migration {
         version: 21,

@@ -245,8 +245,12 @@ impl GameRecord {
 pub struct NewMove {
     pub seat: Seat,
     pub notation: String,
-    /// Randomness or hidden information was revealed: undo stops here.
+    /// Randomness or hidden information was revealed, or the seat's turn ended: undo stops
+    /// here.
     pub barrier: bool,
+    /// Randomness or hidden information was revealed: nothing goes back past it, not even
+    /// by agreement (implies `barrier`).
+    pub revealed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -256,6 +260,8 @@ pub struct MoveRecord {
     pub seat: Seat,
     pub notation: String,
     pub barrier: bool,
+    /// See [`NewMove::revealed`]; rows older than migration 0020 say `barrier` here.
+    pub revealed: bool,
     pub at: i64,
 }
 

@@ -69,6 +69,7 @@ fn mv(s: u8, notation: &str, barrier: bool) -> NewMove {
         seat: Seat(s),
         notation: notation.into(),
         barrier,
+        revealed: false,
     }
 }
 
@@ -294,7 +295,14 @@ async fn moves_keep_order_and_undo_marks_rows(db: &Db) {
         .record_moves(
             id,
             Version(0),
-            &[mv(0, "a1", false), mv(0, "a2", true), mv(0, "a3", false)],
+            &[
+                mv(0, "a1", false),
+                NewMove {
+                    revealed: true,
+                    ..mv(0, "a2", true)
+                },
+                mv(0, "a3", true),
+            ],
             "s1",
             GameStatus::Active,
             100,
@@ -319,12 +327,27 @@ async fn moves_keep_order_and_undo_marks_rows(db: &Db) {
             .map(|m| (m.seq, m.seat.0, m.notation, m.barrier, m.at))
             .collect()
     };
+    let stored = store.moves(id).await.unwrap();
+    // A reveal is stored apart from a barrier that only ended a turn (migration 0020).
     assert_eq!(
-        live(store.moves(id).await.unwrap()),
+        stored
+            .iter()
+            .map(|m| (m.barrier, m.revealed))
+            .collect::<Vec<_>>(),
+        vec![
+            (false, false),
+            (true, true),
+            (true, false),
+            (false, false),
+            (false, false)
+        ]
+    );
+    assert_eq!(
+        live(stored),
         vec![
             (1, 0, "a1".into(), false, 100),
             (2, 0, "a2".into(), true, 100),
-            (3, 0, "a3".into(), false, 100),
+            (3, 0, "a3".into(), true, 100),
             (4, 1, "b1".into(), false, 200),
             (5, 1, "b2".into(), false, 200),
         ]

@@ -201,6 +201,7 @@ async fn moves_with_a_plan_are_one_transaction(db: &Db) {
         seat: Seat(0),
         notation: "x".into(),
         barrier: true,
+        revealed: false,
     }];
     let p = plan(0, 1, Some(4000), vec![job("deadline", g, 4000)]);
     let v = store
@@ -260,6 +261,7 @@ async fn stats_count_games_wins_and_turns(db: &Db) {
         seat: Seat(seat),
         notation: "x".into(),
         barrier: true,
+        revealed: false,
     };
     // Two finished games (10 wins one, 20 the other), one cancelled (not counted).
     for (winner_ranks, gap) in [([1u8, 2u8], 100), ([2, 1], 300)] {

@@ -178,6 +178,7 @@ impl Game for Cortexcape {
                 setter: game.setter(),
             }],
             barrier: false,
+            revealed: false,
         };
         take_forced(&mut game, None, &mut first);
         game.setup_log = first.events;

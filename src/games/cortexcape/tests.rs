@@ -1264,8 +1264,15 @@ mod playouts {
             } else {
                 p.options[rng.gen_range(0..p.options.len())]
             };
-            g.apply(p.seat, &a)
+            let applied = g
+                .apply(p.seat, &a)
                 .unwrap_or_else(|e| panic!("listed {a:?} refused: {e}"));
+            // Only the random fill reveals anything (randomness); `done` hands the turn on
+            // (a barrier an agreed take-back may cross) and reveals nothing.
+            assert_eq!(applied.revealed, a == Action::Random, "{a:?}");
+            if matches!(a, Action::Done | Action::Random) {
+                assert!(applied.barrier, "{a:?} is a barrier");
+            }
         }
         panic!("game did not end (seed {seed})");
     }

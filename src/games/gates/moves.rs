@@ -245,3 +245,26 @@ pub enum Event {
         winners: Vec<Seat>,
     },
 }
+
+impl Event {
+    /// Whether this event reveals randomness or hidden information to anyone: a card of a
+    /// hand shown (played, discarded), cards drawn (even only to the drawer), a deck
+    /// reshuffled, a gate card or pool card turned up from the deck, a scroll turned, the end
+    /// (every hand and the last scrolls are known then). Merely ending a turn, sending or
+    /// moving investigators, choosing a mode: no.
+    pub fn reveals(&self) -> bool {
+        match self {
+            Event::CardPlayed { .. }
+            | Event::CardDiscarded { .. }
+            | Event::GateCardTaken { .. }
+            | Event::PoolRefilled { .. }
+            | Event::PoolRefreshed { .. }
+            | Event::ScrollRevealed { .. }
+            | Event::DeckReshuffled { .. }
+            | Event::GameEnded { .. }
+            | Event::FinalScores { .. } => true,
+            Event::CardsDrawn { count, .. } => *count > 0,
+            _ => false,
+        }
+    }
+}

@@ -2352,6 +2352,43 @@ mod playouts {
         }
     }
 
+    /// The step from `before` to `after` is marked `revealed` whenever something hidden or
+    /// random came out, judged from the state and not from the events that set it: a
+    /// card drawn (the deck shrank, a hand grew), a card of a hand shown (a hand shrank), a
+    /// gate card turned up (the gate deck shrank, the pool changed), a scroll turned, the
+    /// end; and a reveal is always a barrier.
+    fn check_revealed(
+        before: &Gates,
+        after: &Gates,
+        pick: Action,
+        applied: &crate::engine::Applied<Event>,
+    ) {
+        let hands = |g: &Gates| g.players.iter().map(|p| p.hand.clone()).collect::<Vec<_>>();
+        let turned = |g: &Gates| g.scrolls.iter().filter(|s| s.revealed).count();
+        let seen = after.deck.len() < before.deck.len()
+            || after.discard.len() < before.discard.len()
+            || hands(after) != hands(before)
+            || after.gate_deck.len() < before.gate_deck.len()
+            || after.pool != before.pool
+            || turned(after) > turned(before)
+            || (after.ending.is_some() && before.ending.is_none());
+        assert!(!seen || applied.revealed, "{pick:?}: {:?}", applied.events);
+        assert!(!applied.revealed || applied.barrier, "{pick:?}");
+        // Whatever shows a hidden card or draws says so in a public event.
+        for e in &applied.events {
+            if matches!(
+                e,
+                Event::CardsDrawn { count: 1.., .. }
+                    | Event::DeckReshuffled { .. }
+                    | Event::ScrollRevealed { .. }
+                    | Event::CardPlayed { .. }
+                    | Event::PoolRefilled { .. }
+            ) {
+                assert!(applied.revealed, "{e:?}");
+            }
+        }
+    }
+
     pub fn playout(
         seats: usize,
         pairs: &[(&str, &str)],
@@ -2427,8 +2464,10 @@ mod playouts {
                     assert_eq!(Game::parse(&g, p.seat, &n).unwrap(), vec![*o]);
                 }
             }
+            let before = g.clone();
             let applied = Game::apply(&mut g, p.seat, &pick)
                 .unwrap_or_else(|e| panic!("listed {pick:?} refused: {e:?} (seed {seed})"));
+            check_revealed(&before, &g, pick, &applied);
             log.push((p.seat, pick));
             for e in &applied.events {
                 if let Event::TurnEnded { seat } = e {

@@ -439,11 +439,57 @@ fn random_game(
             assert!(g.clone().apply(p.seat, &foreign).is_err());
             assert_eq!(serde_json::to_string(&g).unwrap(), before);
         }
-        g.apply(p.seat, &pick)
+        let before = g.clone();
+        let applied = g
+            .apply(p.seat, &pick)
             .unwrap_or_else(|e| panic!("listed `{text}` refused: {e}"));
+        check_revealed(&before, &g, &text, &applied);
         log.push((p.seat, pick));
     }
     panic!("game did not end (seed {seed}, {seats} seats)");
+}
+
+/// The step from `before` to `after` is marked `revealed` exactly when something hidden or
+/// random came out (Portal's events say it all), judged from the state rather than from the events that set it: a card
+/// taken from the deck (its next top shows), a reshuffle, a panel's face changed while backs
+/// are hidden, a card leaving a hidden hand, the end (the votes with it). A turn passed or a
+/// sealed vote cast reveals nothing, though it is a barrier.
+fn check_revealed(
+    before: &Portal,
+    after: &Portal,
+    text: &str,
+    applied: &crate::engine::Applied<super::moves::Event>,
+) {
+    let faces = |g: &Portal| {
+        let mut v: Vec<(u8, Face)> = g
+            .floors
+            .iter()
+            .flatten()
+            .chain(g.lifted.as_ref().map(|l| &l.chamber))
+            .map(|c| (c.panel, c.face))
+            .collect();
+        v.sort_by_key(|(p, _)| *p);
+        v
+    };
+    let left_a_hand = before.seats.iter().zip(&after.seats).any(|(b, a)| {
+        b.hand.iter().any(|c| {
+            let n = |h: &Vec<HandCard>| h.iter().filter(|x| x.card == c.card).count();
+            n(&b.hand) > n(&a.hand)
+        })
+    });
+    let seen = after.deck.len() < before.deck.len()
+        || after.discard.len() < before.discard.len() && after.deck.len() > before.deck.len()
+        || (!before.opts.show_backs && faces(after) != faces(before))
+        || (before.opts.hidden_hands && left_a_hand)
+        || (after.outcome.is_some() && before.outcome.is_none());
+    assert_eq!(applied.revealed, seen, "`{text}`: {:?}", applied.events);
+    assert!(!applied.revealed || applied.barrier, "`{text}`");
+    // A turn passed or a vote cast alone stays a barrier.
+    let ends = applied
+        .events
+        .iter()
+        .any(|e| matches!(e.ev, Ev::TurnStarted { .. } | Ev::VoteCast { .. }));
+    assert!(!ends || applied.barrier, "`{text}`");
 }
 
 #[test]

@@ -250,10 +250,7 @@ impl Game for SpaceLab {
             // with the first board like any step's (issue 25).
             let mut ctx = Ctx::default();
             game.start_turn(&mut ctx);
-            let mut first = Applied {
-                events: ctx.events,
-                barrier: ctx.barrier,
-            };
+            let mut first = ctx.applied();
             take_forced(&mut game, None, &mut first);
             game.setup_log = first.events;
         }

@@ -164,10 +164,7 @@ fn start(g: &mut SpaceLab) -> Vec<Event> {
     let mut ctx = super::rules::Ctx::default();
     g.start_turn(&mut ctx);
     let actor = g.current;
-    let mut applied = crate::engine::Applied {
-        events: ctx.events,
-        barrier: ctx.barrier,
-    };
+    let mut applied = ctx.applied();
     crate::engine::take_forced(g, Some(actor), &mut applied);
     applied.events
 }
@@ -1883,7 +1880,20 @@ fn playout(
         let validated_before: Vec<Vec<Option<u8>>> =
             g.players.iter().map(|p| p.validated.to_vec()).collect();
         let piles_before: Vec<usize> = g.piles.iter().map(Vec::len).collect();
-        Game::apply(&mut g, p.seat, &pick).unwrap_or_else(|e| panic!("listed option refused: {e}"));
+        let before = g.clone();
+        let applied = Game::apply(&mut g, p.seat, &pick)
+            .unwrap_or_else(|e| panic!("listed option refused: {e}"));
+        // `revealed` whenever something hidden or random came out, judged from the state: a
+        // Lab card drawn or revealed (the deck shrank, or the seat drew face down), a
+        // reshuffle (the discard shrank), a Project drawn, the end (every Project shown).
+        let drawn = |g: &SpaceLab| g.players.iter().map(|p| p.drawn.len()).sum::<usize>();
+        let seen = g.lab_deck.len() < before.lab_deck.len()
+            || g.lab_discard.len() < before.lab_discard.len()
+            || g.project_deck.len() < before.project_deck.len()
+            || drawn(&g) > drawn(&before)
+            || (g.outcome.is_some() && before.outcome.is_none());
+        assert!(!seen || applied.revealed, "{pick:?}: {:?}", applied.events);
+        assert!(!applied.revealed || applied.barrier, "{pick:?}");
         log.push((s, pick));
         conserved(&g);
         for (i, p) in g.players.iter().enumerate() {

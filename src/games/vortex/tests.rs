@@ -1664,6 +1664,16 @@ fn playout(opts_str: &str, seats: usize, seed: u64) -> usize {
         let pick = p.options[rng.gen_range(0..p.options.len())];
         let before = g.board.clone();
         let applied = g.apply(p.seat, &pick).unwrap();
+        // Nothing is hidden or random after setup: no step reveals anything, and a turn's
+        // end is a barrier that an agreed take-back may cross.
+        assert!(!applied.revealed, "{opts_str}: {pick:?} revealed");
+        if applied
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::TurnEnded { .. }))
+        {
+            assert!(applied.barrier, "{opts_str}: {pick:?} ended a turn");
+        }
         // A rotation permutes exactly the six spaces of its tower.
         if let Action::Rot { tower, .. } | Action::Min { tower, .. } = pick {
             let ring = data().unwrap().ring(tower);

@@ -143,7 +143,10 @@ impl Cortexcape {
         self.setup_log.clear();
         let mut events = Vec::new();
         let barrier = matches!(action, Action::Done | Action::Random);
+        // The random fill resolves randomness; nothing else here is hidden or random (ending
+        // an arrangement with `done` only ends a turn).
+        let revealed = matches!(action, Action::Random);
         self.execute(ask, *action, &mut events);
-        Ok(Applied { events, barrier })
+        Ok(Applied::new(events, barrier, revealed))
     }
 }

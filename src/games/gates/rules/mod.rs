@@ -286,7 +286,8 @@ impl Gates {
         self.last_scored.clear();
         let mut events = Vec::new();
         let barrier = self.exec(*action, &mut events);
-        Ok(Applied { events, barrier })
+        let revealed = events.iter().any(Event::reveals);
+        Ok(Applied::new(events, barrier, revealed))
     }
 
     /// The only option of the pending prompt, which nobody is asked (spec section 6.8), and
@@ -310,6 +311,7 @@ impl Gates {
             notation: super::notation::notation(&forced.action),
         }];
         let barrier = self.exec(forced.action, &mut events);
-        Applied { events, barrier }
+        let revealed = events.iter().any(Event::reveals);
+        Applied::new(events, barrier, revealed)
     }
 }

@@ -275,10 +275,7 @@ impl Portal {
     /// does (nobody's option came before).
     pub(crate) fn run(&mut self, log: &mut Log) {
         self.settle(log);
-        let mut applied = Applied {
-            events: std::mem::take(&mut log.events),
-            barrier: false,
-        };
+        let mut applied = Applied::new(std::mem::take(&mut log.events), false, false);
         take_forced(self, None, &mut applied);
         log.events = applied.events;
     }
@@ -317,11 +314,9 @@ impl Portal {
             }
         }
         self.settle(&mut log);
-        let barrier = self.reveals(&log.events);
-        Applied {
-            events: log.events,
-            barrier,
-        }
+        let revealed = self.reveals(&log.events);
+        let barrier = revealed || self.ends_turn(&log.events);
+        Applied::new(log.events, barrier, revealed)
     }
 
     /// Checks, then executes one decision for `seat`, and the automatic steps after it.
@@ -359,23 +354,30 @@ impl Portal {
         self.exec(&step, *action, &mut log);
         self.settle(&mut log);
         // A decision out of the active seat's turn (a vote, a carry) is a barrier too.
-        let barrier = seat != active_before || self.reveals(&log.events);
-        Ok(Applied {
-            events: log.events,
-            barrier,
-        })
+        let revealed = self.reveals(&log.events);
+        let barrier = seat != active_before || revealed || self.ends_turn(&log.events);
+        Ok(Applied::new(log.events, barrier, revealed))
     }
 
-    /// Whether these events reveal what undo must not take back: a turn passed, a card
-    /// drawn, a vote, the end; a panel's back when backs are hidden; a card of a hidden hand.
+    /// Whether these events pass a barrier that reveals nothing: a turn passed, a sealed vote
+    /// cast (nobody saw it; the last vote reveals them all, [`Ev::VotesRevealed`]).
+    fn ends_turn(&self, events: &[Event]) -> bool {
+        events
+            .iter()
+            .any(|e| matches!(e.ev, Ev::TurnStarted { .. } | Ev::VoteCast { .. }))
+    }
+
+    /// Whether these events reveal randomness or hidden information: a card drawn (and the
+    /// next top card), a reshuffle, the votes, the end; a panel's back when backs are hidden;
+    /// a card of a hidden hand.
     fn reveals(&self, events: &[Event]) -> bool {
         let hidden_reveal = self.opts.hidden_hands;
         events.iter().any(|e| match &e.ev {
-            Ev::TurnStarted { .. }
-            | Ev::CardTaken { .. }
+            Ev::CardTaken { .. }
+            | Ev::DeckTopRevealed { .. }
             | Ev::DeckReshuffled { .. }
-            | Ev::GameEnded { .. }
-            | Ev::VoteCast { .. } => true,
+            | Ev::VotesRevealed { .. }
+            | Ev::GameEnded { .. } => true,
             Ev::PanelFlipped { .. } => !self.opts.show_backs,
             Ev::CardDeployed { .. } | Ev::CardTraded { .. } | Ev::HandDiscarded { .. } => {
                 hidden_reveal

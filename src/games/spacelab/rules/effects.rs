@@ -32,7 +32,7 @@ impl SpaceLab {
                         let drawn = self.draw_labs(3, ctx);
                         self.revealed = drawn.clone();
                         ctx.events.push(Event::LabsRevealed { ids: drawn });
-                        ctx.barrier = true;
+                        ctx.reveal();
                         self.phase = Phase::TakeRevealed;
                     }
                     Action::Recruit => self.phase = Phase::TakeCentre,
@@ -161,6 +161,8 @@ impl SpaceLab {
                     }
                 };
                 if let Some(card) = card {
+                    // A card drawn, even face down into one's own hand, is out.
+                    ctx.reveal();
                     ctx.events.push(Event::ValidationBonus {
                         seat: s,
                         kind,
@@ -184,7 +186,7 @@ impl SpaceLab {
                 fresh.shuffle(&mut self.rng);
                 ctx.events
                     .push(Event::LabDeckReshuffled { count: fresh.len() });
-                ctx.barrier = true;
+                ctx.reveal();
                 self.lab_deck = fresh;
             }
             out.push(self.lab_deck.remove(0));
@@ -196,6 +198,9 @@ impl SpaceLab {
     pub(super) fn draw_to_hand(&mut self, k: usize, source: Source, ctx: &mut Ctx) {
         let ids = self.draw_labs(k, ctx);
         ctx.barrier = true;
+        if !ids.is_empty() {
+            ctx.reveal();
+        }
         self.me().hand.extend(ids.iter().copied());
         self.me().drawn.extend(ids.iter().copied());
         ctx.events.push(Event::LabsDrawn {
@@ -213,7 +218,7 @@ impl SpaceLab {
             return false;
         }
         let drawn: Vec<u8> = self.project_deck.drain(..k).collect();
-        ctx.barrier = true;
+        ctx.reveal();
         let d = self.data();
         ctx.events.push(Event::ProjectsDrawn {
             seat: self.current,

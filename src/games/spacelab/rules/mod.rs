@@ -43,11 +43,27 @@ crate::engine::notation::rule_errors! {
 /// Largest option list a prompt shows before a filter step (Discord's limit).
 pub const MAX_OPTIONS: usize = 25;
 
-/// Events and the barrier flag gathered while one option resolves.
+/// Events and the barrier and reveal flags gathered while one option resolves.
 #[derive(Default)]
 pub struct Ctx {
     pub events: Vec<Event>,
     pub barrier: bool,
+    /// Randomness or hidden information came out (a draw, a reveal, a reshuffle, the end's
+    /// Projects): [`crate::engine::Applied::revealed`]. Set with `barrier`.
+    pub revealed: bool,
+}
+
+impl Ctx {
+    /// Something hidden or random came out: a barrier that nothing crosses.
+    pub(crate) fn reveal(&mut self) {
+        self.barrier = true;
+        self.revealed = true;
+    }
+
+    /// What the option did, for the engine.
+    pub(crate) fn applied(self) -> Applied<Event> {
+        Applied::new(self.events, self.barrier, self.revealed)
+    }
 }
 
 fn u8_of(i: usize) -> u8 {
@@ -130,10 +146,7 @@ impl SpaceLab {
         self.setup_log.clear();
         self.exec(*action, false, &mut ctx);
         self.note_last(&ctx.events);
-        Ok(Applied {
-            events: ctx.events,
-            barrier: ctx.barrier,
-        })
+        Ok(ctx.applied())
     }
 
     /// Keeps what the latest turns did in public ([`LastTurn`]), from an option's events: a
@@ -224,9 +237,6 @@ impl SpaceLab {
         }
         self.exec(a, true, &mut ctx);
         self.note_last(&ctx.events);
-        Applied {
-            events: ctx.events,
-            barrier: ctx.barrier,
-        }
+        ctx.applied()
     }
 }

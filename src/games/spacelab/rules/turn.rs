@@ -220,6 +220,8 @@ impl SpaceLab {
     }
 
     pub(super) fn game_over(&mut self, stall: bool, ctx: &mut Ctx) {
+        // The end shows every Project.
+        ctx.reveal();
         let scores: Vec<Breakdown> = self.seat_ids().map(|s| self.breakdown(s)).collect();
         let keys: Vec<(i64, usize)> = scores
             .iter()

@@ -231,6 +231,7 @@ impl Vortex {
             Ask::Place(_) => turn_over || (self.rules.victim_places && chosen),
             _ => turn_over,
         };
-        Ok(Applied { events, barrier })
+        // Nothing is hidden and no randomness is drawn after setup: nothing is revealed.
+        Ok(Applied::new(events, barrier, false))
     }
 }
