@@ -62,7 +62,9 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         | CustomId::Zoom { .. }
         | CustomId::Group { .. }
         | CustomId::Analyse { .. }
-        | CustomId::Takeback { .. } => Ack::Deferred,
+        | CustomId::Takeback { .. }
+        // A rollback's answer is private; the thread is told with a message of its own.
+        | CustomId::Rollback { .. } => Ack::Deferred,
         // The private question is rewritten as what happened; a replay shows the next step.
         CustomId::Confirm { .. }
         | CustomId::Play { .. }
@@ -132,6 +134,12 @@ pub async fn handle(ctx: &serenity::Context, click: &ComponentInteraction, data:
         CustomId::Takeback { game, button } => {
             super::takeback::click(http, click, data, game, button, lang).await
         }
+        CustomId::Rollback {
+            game,
+            version,
+            keep,
+            yes,
+        } => super::rollback::answer(http, click, data, game, (version, keep, yes), lang).await,
         CustomId::Play {
             game,
             version,

@@ -19,7 +19,7 @@ pub const GROUPS: [(&str, &[&str]); 7] = [
     ("end", &["resign", "cancel"]),
     ("you", &["settings", "stats", "sub"]),
     ("after", &["replay", "export"]),
-    ("hosts", &["clock", "replace", "kick"]),
+    ("hosts", &["clock", "replace", "kick", "rollback"]),
 ];
 
 /// What the bot does and how to start, then every command.

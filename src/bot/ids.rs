@@ -16,6 +16,8 @@
 //! - `a:<game>`: "Analyse my game" on a finished game's result card (`bot::analysis`)
 //! - `b:<game>:<ask|yes|no>`: "Ask to take back" on a board, and the other players' Accept
 //!   and Refuse under a take-back request (`bot::takeback`)
+//! - `r:<game>:<version>:<keep>:<y|n>`: Confirm or Refuse under a rollback request
+//!   (`bot::rollback`): the game asked about at `version`, kept to its first `keep` moves
 //! - `p:<game>:<step>:<f|b|n|l>`: a replay's ⏮ ◀ ▶ ⏭, each naming the step it shows (the
 //!   letter keeps two buttons to one step apart: custom ids differ within a message)
 
@@ -210,6 +212,13 @@ pub enum CustomId {
         game: GameId,
         version: Version,
     },
+    /// A seated player's answer to the rollback asked at `version`, keeping `keep` moves.
+    Rollback {
+        game: GameId,
+        version: Version,
+        keep: usize,
+        yes: bool,
+    },
 }
 
 /// The custom id of a typed line's "Confirm", if the line fits Discord's limit.
@@ -263,6 +272,17 @@ impl CustomId {
             // The line is added by `play_line_id`; alone, this names no line and decodes to
             // nothing.
             CustomId::PlayLine { game, version } => format!("t:{}:{}:", game.0, version.0),
+            CustomId::Rollback {
+                game,
+                version,
+                keep,
+                yes,
+            } => format!(
+                "r:{}:{}:{keep}:{}",
+                game.0,
+                version.0,
+                if *yes { "y" } else { "n" }
+            ),
         }
     }
 
@@ -280,7 +300,8 @@ impl CustomId {
             | CustomId::Analyse { game }
             | CustomId::Takeback { game, .. }
             | CustomId::Play { game, .. }
-            | CustomId::PlayLine { game, .. } => Some(*game),
+            | CustomId::PlayLine { game, .. }
+            | CustomId::Rollback { game, .. } => Some(*game),
         }
     }
 
@@ -337,6 +358,16 @@ impl CustomId {
             ["k", g, a] => Some(CustomId::Confirm {
                 game: game(g)?,
                 action: Confirm::ALL.into_iter().find(|x| x.as_str() == *a)?,
+            }),
+            ["r", g, v, k, a] => Some(CustomId::Rollback {
+                game: game(g)?,
+                version: version(v)?,
+                keep: k.parse().ok()?,
+                yes: match *a {
+                    "y" => true,
+                    "n" => false,
+                    _ => return None,
+                },
             }),
             ["p", g, n, b] => Some(CustomId::Replay {
                 game: game(g)?,
@@ -453,6 +484,18 @@ mod tests {
                 version: Version(u32::MAX),
                 index: 24,
             },
+            CustomId::Rollback {
+                game: big,
+                version: Version(u32::MAX),
+                keep: usize::MAX,
+                yes: true,
+            },
+            CustomId::Rollback {
+                game: GameId(3),
+                version: Version(7),
+                keep: 0,
+                yes: false,
+            },
         ];
         for c in cases {
             let s = c.encode();
@@ -519,6 +562,9 @@ mod tests {
             "a",
             "a:x",
             "a:1:2",
+            "r:1:2:3",
+            "r:1:2:3:maybe",
+            "r:1:2:-3:y",
         ] {
             assert_eq!(CustomId::decode(s), None, "{s}");
         }

@@ -28,6 +28,7 @@ mod pace;
 mod registry;
 mod replay;
 mod retry;
+mod rollback;
 mod send;
 pub mod setup_help;
 mod subs;

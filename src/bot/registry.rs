@@ -2,7 +2,7 @@
 //! descriptions from the catalogs. Here, not in a command file, so that the command files
 //! import only `common` and never each other in a cycle (issue 39).
 
-use super::{clocks, commands, help, learn, lobbies, replay, subs, Data, Error};
+use super::{clocks, commands, help, learn, lobbies, replay, rollback, subs, Data, Error};
 use crate::i18n::{lookup, Lang};
 
 type Command = poise::Command<Data, Error>;
@@ -26,6 +26,7 @@ pub fn all() -> Vec<Command> {
         clocks::settings(),
         clocks::replace(),
         clocks::kick(),
+        rollback::rollback(),
         subs::sub(),
         clocks::stats(),
         replay::replay(),
@@ -36,7 +37,7 @@ pub fn all() -> Vec<Command> {
 
 /// Per-member cooldowns of the commands that write, in seconds: a member cannot flood a server
 /// with lobbies or the database with moves. Reading commands have none.
-const COOLDOWNS: [(&str, u64); 11] = [
+const COOLDOWNS: [(&str, u64); 12] = [
     ("play", 10),
     ("learn", 5),
     ("move", 2),
@@ -47,6 +48,7 @@ const COOLDOWNS: [(&str, u64); 11] = [
     ("settings", 3),
     ("replace", 3),
     ("kick", 3),
+    ("rollback", 3),
     ("stats", 3),
 ];
 
@@ -189,8 +191,8 @@ mod tests {
             names,
             [
                 "play", "move", "hand", "board", "undo", "history", "resign", "cancel", "rules",
-                "learn", "games", "lobbies", "clock", "settings", "replace", "kick", "sub",
-                "stats", "replay", "export", "help"
+                "learn", "games", "lobbies", "clock", "settings", "replace", "kick", "rollback",
+                "sub", "stats", "replay", "export", "help"
             ]
         );
     }

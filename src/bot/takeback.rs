@@ -148,7 +148,17 @@ async fn post(
     let Some(place) = send::place_of(view) else {
         return Ok(());
     };
-    let mut msg = send::place_message(data, text).await;
+    // The players asked to answer are needed (they ping even on `game_pings:my_turn`); an
+    // answer or a result names players who need do nothing.
+    let needed: Vec<i64> = if buttons {
+        super::mentions::mentioned_users(text)
+            .into_iter()
+            .filter_map(|u| i64::try_from(u).ok())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut msg = send::place_message(data, Some(view.game), text, &needed).await;
     if buttons {
         let button = |b: TakebackButton, key: &str, style: ButtonStyle| {
             CreateButton::new(

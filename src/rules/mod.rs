@@ -109,6 +109,11 @@ const COMMON: &[Page] = &[
         en: include_str!("../../assets/rules/common/en/invitations.md"),
         fr: include_str!("../../assets/rules/common/fr/invitations.md"),
     },
+    Page {
+        id: "rollback",
+        en: include_str!("../../assets/rules/common/en/rollback.md"),
+        fr: include_str!("../../assets/rules/common/fr/rollback.md"),
+    },
 ];
 
 /// The ids of the pages every game lists after its own ([`COMMON`]).

@@ -1594,7 +1594,7 @@ pub fn filter_choices(options: &[String], typed: &str) -> Vec<String> {
 }
 
 /// The members seated in a game (each once; bots and open seats are nobody).
-fn seated_members(record: &GameRecord) -> Vec<i64> {
+pub(super) fn seated_members(record: &GameRecord) -> Vec<i64> {
     let mut out: Vec<i64> = Vec::new();
     for s in &record.seats {
         if let (false, false, Some(u)) = (s.is_bot, s.vacant, s.user) {

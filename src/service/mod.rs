@@ -23,6 +23,7 @@ mod ratings;
 mod reliability;
 mod replay;
 mod result;
+mod rollback;
 mod substitutes;
 mod takeback;
 
@@ -67,6 +68,9 @@ pub use reliability::{figure_text, record_since, record_text, reliability, RECOR
 pub use replay::{replay_frames, replay_gif, turn_bounds, ReplayStep};
 pub use result::{
     count_turns, result_card, result_image, result_lines, standings, Ending, GameResult,
+};
+pub use rollback::{
+    RollbackError, RollbackStep, RollbackWait, Rollbacks, RolledBack, TurnChoice, ROLLBACK_ASK_SECS,
 };
 pub use takeback::{last_turn_start, Takeback};
 
@@ -160,6 +164,8 @@ pub enum ServiceError {
     Lobby(#[from] LobbyError),
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
+    #[error(transparent)]
+    Rollback(#[from] RollbackError),
     #[error("stored game {game} cannot be read: {error}")]
     Load { game: GameId, error: LoadError },
     #[error("replay of game {game} diverged at move {seq}: {error}")]
@@ -203,6 +209,7 @@ impl ServiceError {
             ServiceError::NoGame(id) => Text::new("core.error.no_game").arg("id", id.0),
             ServiceError::Lobby(e) => e.text(),
             ServiceError::Analysis(e) => e.text(),
+            ServiceError::Rollback(e) => e.text(),
             ServiceError::Store(e) if e.is_unavailable() => Text::new("core.error.unavailable"),
             ServiceError::Load { .. }
             | ServiceError::Replay { .. }
@@ -398,6 +405,11 @@ impl Service {
     /// Lessons (`/learn`): a guided first game against a bot, that never counts.
     pub fn lessons(&self) -> Lessons<'_> {
         Lessons { core: &self.core }
+    }
+
+    /// A moderator's rollback: a running game taken back to one of its turns.
+    pub fn rollbacks(&self) -> Rollbacks<'_> {
+        Rollbacks { core: &self.core }
     }
 
     /// Which games: in a channel, of a member, of a server.

@@ -325,7 +325,7 @@ impl Records<'_> {
         // the game reveals them. A log that no longer replays hides every line.
         let secrecy = replay_to(&record, &moves, moves.len())
             .map_or_else(|_| vec![Secrecy::Hand; moves.len()], |(_, s)| s);
-        let lines = moves
+        let mut lines: Vec<String> = moves
             .iter()
             .zip(secrecy)
             .enumerate()
@@ -342,8 +342,30 @@ impl Records<'_> {
                     .render_with(lang, &names)
             })
             .collect();
+        // Each rollback between the moves it kept and those played after it, latest last.
+        let rollbacks = self.core.store.rollbacks(game).await?;
+        for r in rollbacks.iter().rev() {
+            let at = rollback_place(&moves, r);
+            let line = Text::new("bot.history_rollback")
+                .arg("turn", r.turn)
+                .arg("by", super::output::mention(r.by))
+                .arg("count", r.undone)
+                .render_with(lang, &names);
+            lines.insert(at, line);
+        }
         Ok(lines)
     }
+}
+
+/// How many live moves came before rollback `r`: those it kept that were played before it
+/// (a later rollback may have taken some of them back, and moves played since come after).
+/// Live moves are in time order, so these are the first ones.
+fn rollback_place(moves: &[MoveRecord], r: &crate::store::RollbackRecord) -> usize {
+    moves
+        .iter()
+        .take(r.keep)
+        .take_while(|m| m.at <= r.at)
+        .count()
 }
 
 #[cfg(test)]

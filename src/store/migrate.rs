@@ -118,6 +118,11 @@ pub const MIGRATIONS_SQLITE: &[Migration] = &[
         name: "takeback",
         sql: include_str!("../../migrations/sqlite/0020_takeback.sql"),
     },
+    Migration {
+        version: 21,
+        name: "rollbacks",
+        sql: include_str!("../../migrations/sqlite/0021_rollbacks.sql"),
+    },
 ];
 
 pub const MIGRATIONS_POSTGRES: &[Migration] = &[
@@ -220,6 +225,11 @@ pub const MIGRATIONS_POSTGRES: &[Migration] = &[
         version: 20,
         name: "takeback",
         sql: include_str!("../../migrations/postgres/0020_takeback.sql"),
+    },
+    Migration {
+        version: 21,
+        name: "rollbacks",
+        sql: include_str!("../../migrations/postgres/0021_rollbacks.sql"),
     },
 ];
 

@@ -37,6 +37,7 @@ mod lobby;
 mod migrate;
 mod misc;
 mod ratings;
+mod rollbacks;
 mod takeback;
 
 use std::time::Duration;
@@ -54,6 +55,7 @@ pub use ending::{EndingRecord, NewRematch, RematchOutcome};
 pub use lobby::{JoinOutcome, LeaveOutcome, SeatRequest};
 pub use migrate::{Migration, MIGRATIONS_POSTGRES, MIGRATIONS_SQLITE};
 pub use ratings::{Entrant, RatingChange, RatingRow, SeatedGame, Skill};
+pub use rollbacks::{RollbackRecord, RollbackRequest};
 pub use takeback::TakebackRequest;
 
 /// Which database a [`Store`] talks to.

@@ -32,6 +32,7 @@ on_backends!(running_games_count_in_the_caps_and_solo_games_hold_no_thread_for_l
 on_backends!(a_thread_nobody_plays_in_for_days_is_archived_and_says_so);
 on_backends!(pings_off_silences_every_message_that_mentions_only_such_players);
 on_backends!(a_turn_is_taken_back_only_when_every_other_player_agrees);
+on_backends!(a_rollback_takes_a_game_back_as_it_was);
 
 /// View, send, history, commands, threads: a member without Manage Threads or Channels.
 const PLAIN: u64 = perms::VIEW_CHANNEL
@@ -1884,4 +1885,300 @@ async fn a_turn_is_taken_back_only_when_every_other_player_agrees(db: &Db) {
         posted(fake, CHANNEL_ID, "bots accept a take-back").await;
         assert!(svc.store().moves(solo).await.unwrap().len() < before);
     }
+}
+
+/// Whether playing `line` for `seat` would reveal something (a card drawn, a vote shown).
+fn would_reveal(
+    game: &dyn croupier::engine::AnyGame,
+    seat: croupier::engine::Seat,
+    line: &str,
+) -> bool {
+    let mut probe = game.clone_box();
+    probe
+        .play_line(seat, line)
+        .map_or(true, |applied| applied.iter().any(|m| m.revealed))
+}
+
+/// Plays `game` on through the service, an option that reveals nothing whenever there is
+/// one, until `turns` more turns began (a turn: a run of options by one seat, as `/replay`
+/// and `/rollback` count them); returns the state when each of them began.
+async fn play_turns_quietly(svc: &Service, game: GameId, turns: usize) -> Vec<String> {
+    use croupier::service::{Actor, PlayLine};
+    let mut began = Vec::new();
+    let mut last_seat = None;
+    for _ in 0..400 {
+        let l = svc.load(game).await.unwrap();
+        let p = l.game.prompt().expect("the game goes on");
+        if last_seat != Some(p.seat) {
+            if began.len() == turns {
+                return began;
+            }
+            began.push(l.game.to_json());
+            last_seat = Some(p.seat);
+        }
+        let line = p
+            .options
+            .iter()
+            .find(|o| !would_reveal(l.game.as_ref(), p.seat, o))
+            .unwrap_or_else(|| panic!("every option of {:?} reveals something", p.options))
+            .clone();
+        let cmd = PlayLine {
+            game,
+            actor: Actor::Seat(p.seat),
+            line,
+            seen: None,
+        };
+        svc.moves().play(cmd, Lang::En, svc.now()).await.unwrap();
+    }
+    panic!("{turns} turns were not played");
+}
+
+/// How many turns `game` has begun (the last one may be under way).
+async fn turns_of(svc: &Service, game: GameId) -> usize {
+    croupier::service::turn_bounds(&svc.store().moves(game).await.unwrap()).len()
+}
+
+/// Clicks `custom_id` on a message of the game's place (a rollback's Confirm or Refuse) as
+/// `user`: acknowledged privately, then answered there; returns the answer.
+async fn click_public(fake: &FakeDiscord, msg: &Message, custom_id: &str, user: u64) -> Message {
+    let p = fake
+        .push(
+            Push::button(msg.id, custom_id)
+                .by(user)
+                .in_channel(msg.channel_id),
+        )
+        .await;
+    let cb = fake.wait_for_callback(p.id).await;
+    assert_eq!(cb.kind, 5, "a private answer: {cb:?}");
+    bot_play::answer_of(fake, p.id).await
+}
+
+/// Issue 40 item 6: `/rollback`. A seatless moderator takes a Portal game (hidden hands) two
+/// turns back at once: the board, each hand (by DM, to its owner), the turn's clock and
+/// `/history` are as they should be. The host's rollback waits for every seated player and
+/// goes through on the last confirmation; a second one meanwhile is refused. One that would
+/// take back a reveal waits for everyone even from a moderator, says plainly that the players
+/// have seen what comes, and a refusal drops it. Members who may not, an unknown game, a turn
+/// out of range and a finished game are refused kindly, changing nothing.
+async fn a_rollback_takes_a_game_back_as_it_was(db: &Db) {
+    let w = world(db, Timers::default(), false).await;
+    let fake = &w.fake;
+    let svc = &w.service;
+    moderators(fake, &[MOD]);
+    let players = [(ALICE, "Alice"), (BOB, "Bob")];
+    // Cortexcape: most options reveal nothing, and `random` (a random placement) does. It has
+    // no hidden hand; that the hands go again, each to its holder only, is the leak twins'
+    // part (`leaks::rollbacks_show_nothing_of_what_they_take_back`, every hidden game).
+    let game = bot_play::start_direct(
+        svc,
+        GameKind::Cortexcape,
+        GameOptions::new(),
+        &players,
+        CHANNEL_ID,
+        7,
+    )
+    .await;
+    let rollback = |user: u64, to: i64, game: GameId| {
+        ask(
+            fake,
+            user,
+            CHANNEL_ID,
+            Push::command("rollback", with_game(vec![opt::integer("to", to)], game)),
+        )
+    };
+    let began = play_turns_quietly(svc, game, 4).await;
+    let turns = turns_of(svc, game).await;
+    assert_eq!(turns, 4);
+
+    // Refused, changing nothing: a player who is not the host, a member, a turn out of
+    // range, an unknown game.
+    let before = snapshot(svc, game).await;
+    let not_moderator = Text::new("bot.rollback.error.not_moderator")
+        .arg("id", game.0)
+        .render(Lang::En);
+    assert_eq!(rollback(BOB, 1, game).await.content, not_moderator);
+    assert_eq!(rollback(CAROL, 1, game).await.content, not_moderator);
+    let out_of_range = rollback(MOD, 99, game).await.content;
+    assert!(
+        out_of_range.contains("there is no turn 99"),
+        "{out_of_range}"
+    );
+    let unknown = rollback(MOD, 1, GameId(987_654)).await.content;
+    assert!(unknown.contains("987654"), "{unknown}");
+    assert_eq!(snapshot(svc, game).await, before);
+
+    // 1. The moderator, two turns back (turns 3 and 4), at once.
+    let (alice_hands, bob_hands) = (hand_dms(fake, ALICE), hand_dms(fake, BOB));
+    w.clock().set(T0 + 5 * HOUR);
+    let to = turns - 1;
+    let answer = rollback(MOD, i64::try_from(to).unwrap(), game).await;
+    assert_eq!(
+        answer.content,
+        Text::new("bot.rollback.done_reply")
+            .arg("id", game.0)
+            .arg("turn", to)
+            .render(Lang::En)
+    );
+    let l = svc.load(game).await.unwrap();
+    assert_eq!(
+        l.game.to_json(),
+        began[to - 1],
+        "the board as turn {to} began"
+    );
+    assert_eq!(turns_of(svc, game).await, to - 1);
+    let seat = l.game.prompt().unwrap().seat;
+    assert_eq!(l.record.clock.seat, Some(seat));
+    assert_eq!(
+        l.record.clock.deadline_at,
+        Some(T0 + 5 * HOUR + 86_400),
+        "the turn's clock starts again"
+    );
+    let board = posted(fake, CHANNEL_ID, "took the game back to the start of turn").await;
+    assert!(
+        board.content.contains(&format!("<@{MOD}>")),
+        "{}",
+        board.content
+    );
+    assert!(bot_play::is_board(&board), "{board:?}");
+    // No hand in Cortexcape: nobody got one.
+    assert_eq!(
+        (hand_dms(fake, ALICE), hand_dms(fake, BOB)),
+        (alice_hands, bob_hands)
+    );
+    assert_eq!(hand_dms(fake, MOD) + hand_dms(fake, CAROL), 0);
+    let history = ask(
+        fake,
+        ALICE,
+        CHANNEL_ID,
+        Push::command("history", with_game(vec![], game)),
+    )
+    .await;
+    assert!(
+        history
+            .content
+            .contains(&format!("Rolled back to turn {to} by <@{MOD}>")),
+        "{}",
+        history.content
+    );
+
+    // 2. The host asks: it waits for Bob, then goes through on his confirmation.
+    let began = play_turns_quietly(svc, game, 2).await;
+    let turns = turns_of(svc, game).await;
+    let before = snapshot(svc, game).await;
+    let to = turns;
+    let asked = rollback(ALICE, i64::try_from(to).unwrap(), game).await;
+    assert_eq!(asked.content, en("bot.rollback.asked_reply"));
+    assert_eq!(snapshot(svc, game).await, before, "nothing yet");
+    let request = posted(fake, CHANNEL_ID, "asks to take").await;
+    assert_eq!(request.pinged_users, vec![BOB], "{request:?}");
+    let moves = svc.store().moves(game).await.unwrap();
+    let keep = croupier::service::turn_bounds(&moves).last().unwrap().0;
+    let version = before.1;
+    let (yes, no) = (
+        format!("r:{}:{version}:{keep}:y", game.0),
+        format!("r:{}:{version}:{keep}:n", game.0),
+    );
+    assert_eq!(custom_ids(&request.components), [yes.clone(), no]);
+    // One request at a time, even for a moderator; Carol may not answer for the players.
+    let pending = rollback(MOD, 1, game).await.content;
+    assert!(pending.contains("already waits"), "{pending}");
+    let carol = click_public(fake, &request, &yes, CAROL).await;
+    assert!(
+        carol.content.contains("Only the players"),
+        "{}",
+        carol.content
+    );
+    assert_eq!(snapshot(svc, game).await, before);
+    let done = click_public(fake, &request, &yes, BOB).await;
+    assert_eq!(
+        done.content,
+        Text::new("bot.rollback.done_reply")
+            .arg("id", game.0)
+            .arg("turn", to)
+            .render(Lang::En)
+    );
+    assert_eq!(
+        svc.load(game).await.unwrap().game.to_json(),
+        began[began.len() - 1]
+    );
+    fake.wait_until("the request's buttons gone", |st| {
+        st.message(request.id)
+            .filter(|m| m.components.is_empty())
+            .map(|_| ())
+    })
+    .await;
+    // Its buttons are gone: nobody can click them again (Discord delivers no click on a
+    // button a message no longer has; the fake refuses it too).
+
+    // 3. Across a reveal: even the moderator's waits for every player; a refusal drops it.
+    play_turns_quietly(svc, game, 1).await;
+    let keep = svc.store().moves(game).await.unwrap().len();
+    // The turn about to begin, which the reveal is played in (or after).
+    let turns = turns_of(svc, game).await + 1;
+    let mut revealed = false;
+    for _ in 0..200 {
+        let l = svc.load(game).await.unwrap();
+        let p = l.game.prompt().expect("the game goes on");
+        let line = p
+            .options
+            .iter()
+            .find(|o| would_reveal(l.game.as_ref(), p.seat, o))
+            .unwrap_or(&p.options[0])
+            .clone();
+        revealed |= would_reveal(l.game.as_ref(), p.seat, &line);
+        let cmd = croupier::service::PlayLine {
+            game,
+            actor: croupier::service::Actor::Seat(p.seat),
+            line,
+            seen: None,
+        };
+        svc.moves().play(cmd, Lang::En, svc.now()).await.unwrap();
+        if revealed {
+            break;
+        }
+    }
+    assert!(revealed, "a reveal was played");
+    assert!(croupier::service::revealed_since(
+        &svc.store().moves(game).await.unwrap(),
+        keep
+    ));
+    let before = snapshot(svc, game).await;
+    let asked = rollback(MOD, i64::try_from(turns).unwrap(), game).await;
+    assert_eq!(asked.content, en("bot.rollback.asked_reply"));
+    let request = posted(fake, CHANNEL_ID, "you have all seen what comes next").await;
+    let mut pinged = request.pinged_users.clone();
+    pinged.sort_unstable();
+    let mut both = vec![ALICE, BOB];
+    both.sort_unstable();
+    assert_eq!(pinged, both);
+    let ids = custom_ids(&request.components);
+    let refused = click_public(fake, &request, &ids[1], BOB).await;
+    assert_eq!(refused.content, en("bot.rollback.refused_reply"));
+    posted(fake, CHANNEL_ID, &format!("<@{BOB}> refused")).await;
+    assert_eq!(snapshot(svc, game).await, before);
+    // Asked again, both confirm: it goes through and says what the players have seen.
+    rollback(MOD, i64::try_from(turns).unwrap(), game).await;
+    let request = posted(fake, CHANNEL_ID, "asks to take").await;
+    let ids = custom_ids(&request.components);
+    let one = click_public(fake, &request, &ids[0], ALICE).await;
+    assert_eq!(one.content, en("bot.rollback.confirmed_reply"));
+    click_public(fake, &request, &ids[0], BOB).await;
+    let board = posted(fake, CHANNEL_ID, "Every player confirmed it").await;
+    assert!(bot_play::is_board(&board), "{board:?}");
+    assert_eq!(turns_of(svc, game).await, turns - 1);
+    assert_eq!(svc.store().moves(game).await.unwrap().len(), keep);
+
+    // 4. A finished game is not rolled back.
+    svc.moves()
+        .resign(game, uid(BOB), Lang::En, svc.now())
+        .await
+        .unwrap();
+    let before = snapshot(svc, game).await;
+    let finished = rollback(MOD, 1, game).await.content;
+    assert_eq!(
+        finished,
+        Text::new("core.error.not_active").render(Lang::En)
+    );
+    assert_eq!(snapshot(svc, game).await, before);
+    w.bot.stop_clean(fake).await;
 }

@@ -428,6 +428,154 @@ async fn service_twins_log_and_post_the_same(db: &Db) {
 
 on_backends!(service_twins_log_and_post_the_same);
 
+/// A seatless moderator's rollback of `game` to turn `to`, confirmed by every seated member
+/// (`first`, `first + 1`, ...) when it must be: what it came to.
+async fn rolled_back(
+    svc: &Service,
+    game: croupier::engine::GameId,
+    seats: usize,
+    first: i64,
+    to: usize,
+) -> croupier::service::RolledBack {
+    use croupier::service::RollbackStep;
+    let moderator = 4_242;
+    let mut step = svc
+        .rollbacks()
+        .rollback(game, moderator, true, to, 5)
+        .await
+        .unwrap();
+    for s in 0..seats {
+        let RollbackStep::Waiting(wait) = step else {
+            break;
+        };
+        step = svc
+            .rollbacks()
+            .answer(game, wait.version, wait.keep, first + s as i64, true, 6)
+            .await
+            .unwrap();
+    }
+    match step {
+        RollbackStep::Done(done) => *done,
+        other => panic!("not done: {other:?}"),
+    }
+}
+
+/// Issue 40 item 6: twin games that took the same moves, then differed in one option (a card
+/// played, drawn or kept), rolled back to the start of that option's turn give byte-identical
+/// outputs: the board post, each hand sent again (and each only to its own seat's holder),
+/// and `/history` for a spectator and for every player. Nothing of what was taken back
+/// shows, and the hands are as they were.
+async fn rollbacks_show_nothing_of_what_they_take_back(db: &Db) {
+    let svc = Service::new(db.connect().await);
+    for (n, (kind, seed)) in HIDDEN_GAMES.into_iter().enumerate() {
+        let seats = kind.seat_range().0.max(2);
+        let first = 1_000 + 10 * n as i64;
+        let start = || local_game(kind, seed, first);
+        let (a, _) = svc.lobbies().start(start(), Lang::En, 1).await.unwrap();
+        let (b, _) = svc.lobbies().start(start(), Lang::En, 1).await.unwrap();
+        let play = |id, seat: Seat, line: String| PlayLine {
+            game: id,
+            actor: Actor::User(first + i64::from(seat.0)),
+            line,
+            seen: None,
+        };
+        // The same options on both, until a prompt offers two that reveal alike.
+        let mut rng = GameRng::seed_from_u64(seed);
+        let mut fork = None;
+        for i in 0..60 {
+            let g = svc.load(a).await.unwrap().game;
+            let Some(p) = g.prompt() else { break };
+            let reveals = |o: &String| {
+                let mut probe = g.clone_box();
+                probe
+                    .play_line(p.seat, o)
+                    .map(|m| m.iter().any(|m| m.revealed))
+                    .ok()
+            };
+            if i >= 4 && p.options.len() >= 2 {
+                let first_kind = reveals(&p.options[0]);
+                if let Some(other) = p.options[1..]
+                    .iter()
+                    .find(|o| first_kind.is_some() && reveals(o) == first_kind)
+                {
+                    fork = Some((p.seat, p.options[0].clone(), other.clone()));
+                    break;
+                }
+            }
+            let pick = p.options[rng.gen_range(0..p.options.len())].clone();
+            for id in [a, b] {
+                svc.moves()
+                    .play(play(id, p.seat, pick.clone()), Lang::En, 2)
+                    .await
+                    .unwrap();
+            }
+        }
+        let (seat, line_a, line_b) = fork.unwrap_or_else(|| panic!("{kind}: no fork"));
+        let kept = svc.store().moves(a).await.unwrap().len();
+        for (id, line) in [(a, &line_a), (b, &line_b)] {
+            svc.moves()
+                .play(play(id, seat, line.clone()), Lang::En, 3)
+                .await
+                .unwrap();
+        }
+        // The turn the differing option was played in.
+        let moves = svc.store().moves(a).await.unwrap();
+        let to = croupier::service::turn_bounds(&moves)
+            .iter()
+            .position(|(start, end)| (*start..*end).contains(&kept))
+            .unwrap()
+            + 1;
+        let da = rolled_back(&svc, a, seats, first, to).await;
+        let db_ = rolled_back(&svc, b, seats, first, to).await;
+        let what = format!("{kind}: `{line_a}` or `{line_b}`, back to turn {to}");
+        assert_eq!(
+            board_face(&da.outputs),
+            board_face(&db_.outputs),
+            "{what}: board post"
+        );
+        let (ga, gb) = (svc.load(a).await.unwrap(), svc.load(b).await.unwrap());
+        assert!(
+            twin_image(ga.game.as_ref()) == twin_image(gb.game.as_ref()),
+            "{what}: board image"
+        );
+        assert_eq!(
+            ga.game.to_json(),
+            gb.game.to_json(),
+            "{what}: the same game"
+        );
+        // Every hand again, each to its own seat's holder only, the same on both.
+        type Hand = (Seat, Option<i64>, String, Vec<u8>);
+        let hands = |d: &croupier::service::RolledBack| -> Vec<Hand> {
+            d.outputs
+                .private
+                .iter()
+                .map(|p| (p.seat, p.user, p.text.clone(), p.png.clone()))
+                .collect()
+        };
+        let (ha, hb) = (hands(&da), hands(&db_));
+        assert_eq!(ha.len(), seats, "{what}: a hand for every seat");
+        for (i, (seat, user, _, _)) in ha.iter().enumerate() {
+            assert_eq!(seat.index(), i, "{what}");
+            assert_eq!(*user, Some(first + i as i64), "{what}: to its holder only");
+        }
+        assert!(ha == hb, "{what}: the hands sent again differ");
+        // `/history`, for a spectator and for each player, in both languages.
+        for viewer in std::iter::once(None).chain((0..seats).map(|s| Some(first + s as i64))) {
+            for lang in [Lang::En, Lang::Fr] {
+                let ha = svc.records().history(a, viewer, lang).await.unwrap();
+                let hb = svc.records().history(b, viewer, lang).await.unwrap();
+                assert_eq!(ha, hb, "{what}: /history for {viewer:?}");
+                assert!(
+                    ha.last().is_some_and(|l| l.contains('⏪')),
+                    "{what}: {ha:?}"
+                );
+            }
+        }
+    }
+}
+
+on_backends!(rollbacks_show_nothing_of_what_they_take_back);
+
 /// Replays (issue 24): every step of a replay shows the board exactly as a twin of that step
 /// (other hands and the deck reshuffled, the RNG reseeded) would show it, whoever asks; and a
 /// choice that was private when made (a card of a hand) shows in the step's text only to the

@@ -594,7 +594,8 @@ pub fn offers_version(board: &Message, game: GameId, version: u32) -> bool {
             | CustomId::Analyse { .. }
             | CustomId::Takeback { .. }
             | CustomId::Play { .. }
-            | CustomId::PlayLine { .. } => false,
+            | CustomId::PlayLine { .. }
+            | CustomId::Rollback { .. } => false,
         })
 }
 
