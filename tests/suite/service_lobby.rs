@@ -558,7 +558,9 @@ async fn a_finished_game_gives_its_result_and_one_rematch_with_the_same_seats() 
         assert!(!view.can_start());
         let text = view.text(Lang::En);
         assert!(
-            text.contains(&format!("🔁 A rematch: <@{a}>, <@{c}>, press Accept (or Join")),
+            text.contains(&format!(
+                "🔁 A rematch: <@{a}>, <@{c}>, press Accept (or Join"
+            )),
             "{text}"
         );
         assert!(
