@@ -816,6 +816,9 @@ async fn on_event(
         {
             send::thread_locked(&ctx.http, data, id_i64(new.id.get())).await;
         }
+        // A new session (a start, or a shard started again after Discord ended its session)
+        // identifies with no activity: it is told the running games at once.
+        serenity::FullEvent::Ready { .. } => welcome::on_ready(ctx, data).await,
         // A server that just added the bot is greeted once.
         serenity::FullEvent::GuildCreate { guild, is_new } => {
             welcome::on_guild_create(ctx, data, guild, *is_new).await;

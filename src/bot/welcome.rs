@@ -153,18 +153,38 @@ pub fn activity(games: i64) -> String {
         .render(Lang::En)
 }
 
+/// The presence of a shard that just got READY (so it is connected and identified): the
+/// running games, as [`presence_loop`] keeps it.
+pub async fn on_ready(ctx: &serenity::Context, data: &Data) {
+    match data.service.clocks().games_running().await {
+        Ok(games) => ctx.set_activity(Some(serenity::ActivityData::playing(activity(games)))),
+        Err(e) => tracing::warn!(error = %e, "could not count the running games"),
+    }
+}
+
 /// Sets every shard's presence of this process to the running games, whenever their count
 /// changes (looked at every `every`).
+///
+/// Only a connected shard is told: serenity sends an activity at once on the shard's socket,
+/// and a shard still between its Hello and its IDENTIFY would send Discord a payload before
+/// identifying, which Discord answers with close code 4003 ("Not authenticated"). A shard
+/// that is not connected yet is told at a later look.
 pub async fn presence_loop(
     service: crate::service::Service,
     shards: Arc<serenity::ShardManager>,
     every: Duration,
 ) {
-    let mut shown: Option<(i64, Vec<serenity::ShardId>)> = None;
+    let mut shown: std::collections::HashMap<serenity::ShardId, i64> = Default::default();
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // A shard still connecting is looked at again soon, not a whole `every` later.
+    let mut connecting = false;
     loop {
-        tick.tick().await;
+        if connecting {
+            tokio::time::sleep(every.min(Duration::from_secs(1))).await;
+        } else {
+            tick.tick().await;
+        }
         let games = match service.clocks().games_running().await {
             Ok(n) => n,
             Err(e) => {
@@ -173,18 +193,19 @@ pub async fn presence_loop(
             }
         };
         let runners = shards.runners.lock().await;
-        let ids: Vec<serenity::ShardId> = runners.keys().copied().collect();
-        // A shard that (re)started since keeps its presence across reconnections (serenity
-        // sends it with IDENTIFY), but a new one has none yet.
-        if shown.as_ref() == Some(&(games, ids.clone())) {
-            continue;
-        }
+        // A shard is told again only when the count changes: a resumed session keeps its
+        // presence, and a new one is told at its READY (`on_ready`).
+        shown.retain(|id, _| runners.contains_key(id));
         let text = activity(games);
-        for info in runners.values() {
-            info.runner_tx
-                .set_activity(Some(serenity::ActivityData::playing(text.clone())));
+        connecting = false;
+        for (id, info) in runners.iter() {
+            let connected = matches!(info.stage, serenity::ConnectionStage::Connected);
+            connecting |= !connected;
+            if connected && shown.get(id) != Some(&games) {
+                info.runner_tx
+                    .set_activity(Some(serenity::ActivityData::playing(text.clone())));
+                shown.insert(*id, games);
+            }
         }
-        drop(runners);
-        shown = Some((games, ids));
     }
 }

@@ -2423,6 +2423,35 @@ async fn a_new_server_is_welcomed_once_and_the_presence_counts_the_games() {
     let updates = fake.presences()[0].2;
     tokio::time::sleep(Duration::from_millis(1000)).await;
     assert_eq!(fake.presences()[0].2, updates, "no change, nothing sent");
+
+    // A shard between its connection and its IDENTIFY is not told: Discord would close it
+    // (4003, a payload before identifying). Here the new connection after an invalidated
+    // session gets no HELLO for a while (serenity starts the new shard 5 s after the last),
+    // and a third game starts meanwhile; the presence comes once the shard is back.
+    fake.hold_gateway();
+    fake.invalidate_sessions();
+    fake.wait_until("the new connection, held", |st| {
+        (st.held_connections > 0).then_some(())
+    })
+    .await;
+    let options = croupier::engine::GameOptions::new();
+    let kind = croupier::engine::GameKind::Cortexcape;
+    bot_play::start_direct(&w.service, kind, options, &players, CHANNEL_ID, 3).await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    fake.release_gateway();
+    fake.wait_until("the presence after the new session", |st| {
+        (activity(st).as_deref() == Some("3 games · /help")).then_some(())
+    })
+    .await;
+    // A new session with the count unchanged is told too (at its READY): a new session
+    // starts with no activity.
+    let sessions = fake.identifies().len();
+    fake.invalidate_sessions();
+    fake.wait_until("the presence of one more session", |st| {
+        (st.sessions.len() > sessions && activity(st).as_deref() == Some("3 games · /help"))
+            .then_some(())
+    })
+    .await;
     finish(fake).await;
     w.bot.stop().await;
 }

@@ -53,6 +53,10 @@ async fn connection(inner: Arc<Inner>, stream: TcpStream, resume_url: bool) {
     // A held gateway (`hold_gateway`) says nothing until released: what the client sends
     // meanwhile waits in the socket.
     let mut held = inner.held.subscribe();
+    if *held.borrow() {
+        inner.lock().held_connections += 1;
+        inner.changed.notify_waiters();
+    }
     while *held.borrow_and_update() {
         if held.changed().await.is_err() {
             return;

@@ -483,6 +483,8 @@ pub struct State {
     pub sharding_required: Vec<[u64; 2]>,
     /// Added each way to every REST request and gateway frame (`set_network_delay`).
     pub network_delay: Duration,
+    /// Gateway connections accepted while the gateway was held (`hold_gateway`).
+    pub held_connections: usize,
 }
 
 impl State {
@@ -559,6 +561,7 @@ impl State {
             shard_guild_limit: SHARD_GUILD_LIMIT,
             sharding_required: Vec::new(),
             network_delay: Duration::ZERO,
+            held_connections: 0,
         }
     }
 
