@@ -6,8 +6,7 @@
 
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ButtonStyle, ComponentInteraction, CreateActionRow, CreateAllowedMentions, CreateButton,
-    CreateMessage, EditInteractionResponse,
+    ButtonStyle, ComponentInteraction, CreateActionRow, CreateButton, EditInteractionResponse,
 };
 
 use super::common::{
@@ -210,8 +209,8 @@ fn mention(user: i64) -> String {
 }
 
 /// Posts `text` where the game is played, in its language, with the Confirm and Refuse
-/// buttons when `buttons`; of the members it names, only `pinged` are pinged (those asked,
-/// or the asker told of a refusal).
+/// buttons when `buttons`; of the members it names, only `pinged` may be pinged (those asked,
+/// or the asker told of a refusal), as their `/settings pings` and `game_pings` allow.
 async fn post(
     http: &serenity::Http,
     data: &Data,
@@ -231,15 +230,7 @@ async fn post(
             Text::new("bot.rollback.asked_revealed").render(lang)
         );
     }
-    let text = content(&text);
-    let pings = CreateAllowedMentions::new()
-        .users(
-            pinged
-                .iter()
-                .map(|u| serenity::UserId::new(super::id_u64(*u).max(1))),
-        )
-        .replied_user(false);
-    let mut msg = CreateMessage::new().allowed_mentions(pings).content(text);
+    let mut msg = send::place_message_asking(data, wait.view.game, &text, pinged).await;
     if buttons {
         let button = |yes: bool, key: &str, style: ButtonStyle| {
             CreateButton::new(

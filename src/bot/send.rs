@@ -440,6 +440,28 @@ pub async fn place_message(
     silenced(text_message(text), quiet).allowed_mentions(allowed)
 }
 
+/// A message in a game's place that may ping only `asked` (the members it asks something of,
+/// so needed: pinged unless they muted the game, and silent when all of them turned pings
+/// off), whoever else it names (the member who asked, for one).
+pub async fn place_message_asking(
+    data: &Data,
+    game: GameId,
+    text: &str,
+    asked: &[i64],
+) -> CreateMessage {
+    let (pinged, quiet) = data
+        .service
+        .players()
+        .pinged(Some(game), asked, asked)
+        .await;
+    let allowed = nobody().users(
+        pinged
+            .into_iter()
+            .map(|u| serenity::UserId::new(id_u64(u).max(1))),
+    );
+    silenced(text_message(text), quiet).allowed_mentions(allowed)
+}
+
 /// Whether `user` gets their hand by DM (`/settings hand_dms`); yes when it cannot be read.
 async fn wants_hand_dms(data: &Data, user: i64) -> bool {
     match data.service.players().settings_of(user).await {
