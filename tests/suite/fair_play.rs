@@ -2157,8 +2157,23 @@ async fn a_rollback_takes_a_game_back_as_it_was(db: &Db) {
     posted(fake, CHANNEL_ID, &format!("<@{BOB}> refused")).await;
     assert_eq!(snapshot(svc, game).await, before);
     // Asked again, both confirm: it goes through and says what the players have seen.
+    // Alice muted this game: the request names her but pings only Bob.
+    svc.players()
+        .set_game_pings(
+            game,
+            uid(ALICE),
+            croupier::service::GamePings::Mute,
+            svc.now(),
+        )
+        .await
+        .unwrap();
     rollback(MOD, i64::try_from(turns).unwrap(), game).await;
     let request = posted(fake, CHANNEL_ID, "asks to take").await;
+    assert!(
+        request.content.contains(&format!("<@{ALICE}>")),
+        "{request:?}"
+    );
+    assert_eq!(request.pinged_users, vec![BOB], "{request:?}");
     let ids = custom_ids(&request.components);
     let one = click_public(fake, &request, &ids[0], ALICE).await;
     assert_eq!(one.content, en("bot.rollback.confirmed_reply"));
