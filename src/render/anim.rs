@@ -19,8 +19,8 @@
 //! - the first frame is written whole; each later one carries only the rectangle around the
 //!   pixels that changed, drawn over the frame before (`DisposalMethod::Keep`), its unchanged
 //!   pixels transparent unless their colour goes on a run (`changes`). A frame equal to the
-//!   one before is one transparent pixel. Only the frame being written and the one before are
-//!   ever held as palette indices;
+//!   one before is one transparent pixel. Two threads compress half the frames each (a frame
+//!   needs only itself and the one before), each holding two frames as palette indices;
 //! - the frames are compressed by our own LZW (`lzw`: the greedy match `gif`'s weezl makes,
 //!   a third of its time on these frames).
 //!
@@ -213,27 +213,70 @@ impl Animation {
     /// out, evenly, until it fits (or only those two remain). A long game's replay shows
     /// fewer of its turns rather than blurred ones: every way to make a frame smaller was
     /// visibly lossy (BENCHMARKS.md). The frames kept are those numbered in `kept`.
+    ///
+    /// How many fit is forecast ([`Forecast`]) from the first frame and a few changes
+    /// encoded alone, so that one encode is nearly always enough.
     pub fn encode_within(mut self, budget: usize) -> Result<Encoded, EncodingError> {
         if self.frames.is_empty() {
             self.push(&RgbaImage::from_pixel(1, 1, WHITE));
         }
         let all = self.frames.len();
-        let mut kept: Vec<usize> = (0..all).collect();
-        let (mut bytes, mut first) = self.write()?;
-        // Each try aims a little under the budget: the first frame (written whole) plus the
-        // others at their mean size so far. Frames further apart change more, so a try can
-        // still be over and another follows.
-        for _ in 0..4 {
-            if bytes.len() <= budget || kept.len() <= 2 {
-                break;
-            }
-            let each = (bytes.len() - first.min(bytes.len())) / (kept.len() - 1);
-            let room = (budget * 19 / 20).saturating_sub(first);
-            let aim = 1 + room / each.max(1);
-            kept = sample_steps(all - 1, aim.clamp(2, kept.len() - 1));
-            (bytes, first) = self.thin(&kept).write()?;
+        let every: Vec<usize> = (0..all).collect();
+        if all <= 2 {
+            let (bytes, _) = self.write()?;
+            return Ok(Encoded {
+                bytes,
+                kept: every,
+                encodes: 1,
+            });
         }
-        Ok(Encoded { bytes, kept })
+        // The first frame and a few changes, measured, say what the whole would take.
+        let mut probes = vec![0];
+        probes.extend((0..PROBES).map(|k| 1 + k * (all - 1) / PROBES));
+        probes.dedup();
+        let (_, sizes) = self.write_frames(&probes)?;
+        let mut forecast = Forecast::new(&self.frames, &probes, &sizes);
+        // Each try keeps as many frames as the forecast lets fit a little under the budget;
+        // a try of every frame that is over measures them all, and a try of fewer still over
+        // (the forecast was low) tightens the aim by as much.
+        let mut aim = budget - budget / 20;
+        // Whether all fit is told by the changes measured (counting the changes between
+        // every two frames would cost more than it saves).
+        let changes: Vec<usize> = sizes.iter().skip(1).copied().collect();
+        let mean = changes.iter().sum::<usize>() / changes.len().max(1);
+        let mut kept = if forecast
+            .whole
+            .saturating_add((all - 1).saturating_mul(mean))
+            <= budget
+        {
+            every.clone()
+        } else {
+            forecast.most_within(all, all - 1, aim)
+        };
+        let mut encodes = 0;
+        let bytes = loop {
+            let (bytes, sizes) = if kept.len() == all {
+                self.write()?
+            } else {
+                self.thin(&kept).write()?
+            };
+            encodes += 1;
+            if bytes.len() <= budget || kept.len() <= 2 || encodes == 5 {
+                break bytes;
+            }
+            if kept.len() == all {
+                forecast.measured(&every, &sizes);
+            } else {
+                let (expected, got) = (forecast.bytes(&kept).max(1), bytes.len());
+                aim = usize::try_from(aim as u128 * expected as u128 / got as u128).unwrap_or(aim);
+            }
+            kept = forecast.most_within(all, kept.len() - 1, aim);
+        };
+        Ok(Encoded {
+            bytes,
+            kept,
+            encodes,
+        })
     }
 
     /// The animation of only the frames numbered in `kept`, counted afresh: its palette is
@@ -248,8 +291,17 @@ impl Animation {
         Animation { census, frames }
     }
 
-    /// The GIF of every frame, and the bytes its first frame took (header included).
-    fn write(&self) -> Result<(Vec<u8>, usize), EncodingError> {
+    /// The GIF of every frame, and the bytes each frame took (the first with the header).
+    fn write(&self) -> Result<(Vec<u8>, Vec<usize>), EncodingError> {
+        let all: Vec<usize> = (0..self.frames.len()).collect();
+        self.write_frames(&all)
+    }
+
+    /// The frames numbered in `numbers` (ascending) as [`write`](Animation::write) writes
+    /// them among all the others: the first whole, each other one as its change from the
+    /// frame just before it, pushed or not. With every number, the GIF; with some, only the
+    /// bytes each would take in it (a measure).
+    fn write_frames(&self, numbers: &[usize]) -> Result<(Vec<u8>, Vec<usize>), EncodingError> {
         let mut census = self.census.clone();
         let (w, h) = self
             .frames
@@ -275,22 +327,16 @@ impl Animation {
         // The transparent slot's colour is never shown.
         colours.extend_from_slice(&[255, 255, 255]);
 
-        let mut out = Vec::new();
-        let mut encoder = Encoder::new(&mut out, gw, gh, &colours)?;
-        encoder.set_repeat(Repeat::Infinite)?;
         let size = w as usize * h as usize;
-        let (mut before, mut now) = (Vec::with_capacity(size), Vec::with_capacity(size));
-        let mut part = Vec::new();
-        let mut dict = lzw::Dict::new();
-        let count = self.frames.len();
-        let mut first = 0;
-        for (i, f) in self.frames.iter().enumerate() {
+        let count = numbers.len();
+        // A frame's palette indices on the whole canvas, padded below and to the right.
+        let indices = |f: &Runs, now: &mut Vec<u8>, part: &mut Vec<u8>| {
             now.clear();
             if (f.width, f.height) == (w, h) {
-                palette.extend_indices(f, &mut now);
+                palette.extend_indices(f, now);
             } else {
                 part.clear();
-                palette.extend_indices(f, &mut part);
+                palette.extend_indices(f, part);
                 let pad = palette.slot(fill);
                 let fw = f.width as usize;
                 for y in 0..h as usize {
@@ -299,18 +345,60 @@ impl Animation {
                     now.resize((y + 1) * w as usize, pad);
                 }
             }
-            let mut frame = if i == 0 {
-                Frame {
-                    width: gw,
-                    height: gh,
-                    buffer: lzw::encode(&now, &mut dict).into(),
-                    ..Frame::default()
+        };
+        // The frames numbered in `numbers`, compressed: each needs only itself and the one
+        // before, so two threads take half each.
+        let compress = |numbers: &[usize]| -> Vec<Frame<'static>> {
+            let (mut before, mut now) = (Vec::with_capacity(size), Vec::with_capacity(size));
+            let mut part = Vec::new();
+            let mut dict = lzw::Dict::new();
+            let mut last = None;
+            let mut out = Vec::with_capacity(numbers.len());
+            for &i in numbers {
+                if i > 0 && last != Some(i - 1) {
+                    indices(&self.frames[i - 1], &mut before, &mut part);
                 }
-            } else {
-                let mut frame = changes(&before, &now, w as usize, clear, &mut dict);
-                frame.transparent = Some(clear);
-                frame
-            };
+                last = Some(i);
+                indices(&self.frames[i], &mut now, &mut part);
+                let frame = if i == 0 {
+                    Frame {
+                        width: gw,
+                        height: gh,
+                        buffer: lzw::encode(&now, &mut dict).into(),
+                        ..Frame::default()
+                    }
+                } else {
+                    let mut frame = changes(&before, &now, w as usize, clear, &mut dict);
+                    frame.transparent = Some(clear);
+                    frame
+                };
+                out.push(frame);
+                std::mem::swap(&mut before, &mut now);
+            }
+            out
+        };
+        // The first frame is whole (the larger work), so the first half takes no more.
+        let half = count / 2;
+        let frames = if count < 4 {
+            compress(numbers)
+        } else {
+            std::thread::scope(|scope| {
+                let second = scope.spawn(|| compress(&numbers[half..]));
+                let mut frames = compress(&numbers[..half]);
+                // A panic there is a bug of ours: passed on as it was.
+                match second.join() {
+                    Ok(rest) => frames.extend(rest),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+                frames
+            })
+        };
+
+        let mut out = Vec::new();
+        let mut encoder = Encoder::new(&mut out, gw, gh, &colours)?;
+        encoder.set_repeat(Repeat::Infinite)?;
+        let mut sizes = Vec::with_capacity(count);
+        for (i, mut frame) in frames.into_iter().enumerate() {
             let ms = if i + 1 == count {
                 LAST_FRAME_MS
             } else {
@@ -318,15 +406,104 @@ impl Animation {
             };
             frame.delay = (ms / 10) as u16;
             frame.dispose = DisposalMethod::Keep;
+            let before_frame = if i == 0 { 0 } else { encoder.get_ref().len() };
             encoder.write_lzw_pre_encoded_frame(&frame)?;
-            if i == 0 {
-                first = encoder.get_ref().len();
-            }
-            drop(frame);
-            std::mem::swap(&mut before, &mut now);
+            sizes.push(encoder.get_ref().len() - before_frame);
         }
         encoder.into_inner()?;
-        Ok((out, first))
+        Ok((out, sizes))
+    }
+}
+
+/// The bytes a GIF of some of the frames would take, forecast from a few of them measured: a
+/// frame after the first carries the pixels that changed since the frame before it, and a
+/// few such changes, encoded, say how many bytes a changed pixel costs on these boards (it hardly depends
+/// on how far apart the frames are: 0.40-0.41 for Vortex at one to four frames apart, 0.35-0.47
+/// for Portal, 0.50-0.54 for Cortexcape). Changed pixels are counted from the frames' runs,
+/// each pair once, with no encode.
+struct Forecast<'a> {
+    frames: &'a [Runs],
+    fill: u32,
+    /// The first frame with the GIF's header and palette: what a whole frame costs at most.
+    whole: usize,
+    per_pixel: f64,
+    pixels: std::collections::HashMap<(usize, usize), Option<u64>>,
+}
+
+/// Bytes of a frame's own header and its compressor's start, beside its pixels.
+const FRAME_OVERHEAD: usize = 32;
+/// Changes between frames measured to forecast a replay's bytes (each one frame's encode).
+const PROBES: usize = 4;
+
+impl<'a> Forecast<'a> {
+    /// From the bytes `sizes` that the frames numbered in `numbers` took in a GIF of all of
+    /// them (frame 0 among them: a whole frame).
+    fn new(frames: &'a [Runs], numbers: &[usize], sizes: &[usize]) -> Self {
+        let mut forecast = Forecast {
+            frames,
+            fill: frames.first().and_then(Runs::bottom_left).unwrap_or(0),
+            whole: 0,
+            per_pixel: 1.0,
+            pixels: Default::default(),
+        };
+        forecast.measured(numbers, sizes);
+        forecast
+    }
+
+    /// Takes the costs from `sizes`, the bytes of the frames numbered in `numbers`.
+    fn measured(&mut self, numbers: &[usize], sizes: &[usize]) {
+        let (mut bytes, mut pixels) = (0usize, 0u64);
+        for (&i, &size) in numbers.iter().zip(sizes) {
+            if i == 0 {
+                self.whole = size;
+            } else if let Some(changed) = self.changed(i - 1, i) {
+                bytes += size.saturating_sub(FRAME_OVERHEAD);
+                pixels += changed;
+            }
+        }
+        if pixels > 0 {
+            self.per_pixel = bytes as f64 / pixels as f64;
+        }
+    }
+
+    /// Pixels that change from frame `a` to frame `b` (`None`: not comparable, taken whole).
+    fn changed(&mut self, a: usize, b: usize) -> Option<u64> {
+        let (frames, fill) = (self.frames, self.fill);
+        *self.pixels.entry((a, b)).or_insert_with(|| {
+            let d = frames.get(a)?.difference(frames.get(b)?, fill)?;
+            Some(d.pixels)
+        })
+    }
+
+    /// The forecast bytes of the GIF of the frames numbered in `kept`.
+    fn bytes(&mut self, kept: &[usize]) -> usize {
+        let mut total = self.whole;
+        for w in kept.windows(2) {
+            let frame = match self.changed(w[0], w[1]) {
+                Some(px) => (px as f64 * self.per_pixel) as usize + FRAME_OVERHEAD,
+                None => self.whole,
+            };
+            total += frame.min(self.whole);
+        }
+        total
+    }
+
+    /// The most frames, sampled evenly from `all` and at most `max` (at least 2), whose GIF
+    /// is forecast within `aim` bytes (the first and the last when none is): a binary search,
+    /// as fewer frames nearly always take fewer bytes (frames further apart can change less,
+    /// as in Cortexcape, where every other frame shows the same phase of a round).
+    fn most_within(&mut self, all: usize, max: usize, aim: usize) -> Vec<usize> {
+        let sample = |n: usize| sample_steps(all - 1, n);
+        let (mut fits, mut over) = (2, max.max(2) + 1);
+        while over - fits > 1 {
+            let mid = (fits + over) / 2;
+            if self.bytes(&sample(mid)) <= aim {
+                fits = mid;
+            } else {
+                over = mid;
+            }
+        }
+        sample(fits)
     }
 }
 
@@ -334,6 +511,9 @@ impl Animation {
 pub struct Encoded {
     pub bytes: Vec<u8>,
     pub kept: Vec<usize>,
+    /// How many times frames were encoded in full (the probe of a few not counted): 1 when
+    /// the forecast was right (the benchmark prints it).
+    pub encodes: usize,
 }
 
 const WHITE: image::Rgba<u8> = image::Rgba([255, 255, 255, 255]);
@@ -793,6 +973,8 @@ pub(crate) mod tests {
             thin.kept
         );
         assert_eq!((thin.kept[0], thin.kept.last()), (0, Some(&11)));
+        // Forecast from the first frame and a few changes: one encode.
+        assert_eq!(thin.encodes, 1, "{:?}", thin.kept);
         assert!(thin.kept.windows(2).all(|w| w[0] < w[1]));
         let kept: Vec<RgbaImage> = thin.kept.iter().map(|&i| frames[i].clone()).collect();
         check_decodes_to(&thin.bytes, &kept);

@@ -112,6 +112,75 @@ impl Runs {
     }
 }
 
+/// How two images of the same width differ: pixels of another colour, and the area of the
+/// rectangle around them (what a GIF frame drawn over the first would carry).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Difference {
+    pub pixels: u64,
+    pub area: u64,
+}
+
+impl Runs {
+    /// How `other` differs from this image, both counted by the same [`Census`], the shorter
+    /// of the two drawn on a taller canvas filled with colour number `fill` (as a GIF pads
+    /// its frames); `None` when their widths differ. Walks both lists of runs once.
+    pub fn difference(&self, other: &Runs, fill: u32) -> Option<Difference> {
+        if self.width != other.width || self.width == 0 {
+            return None;
+        }
+        let height = self.height.max(other.height);
+        let pad = |r: &Runs| (fill, (height - r.height) * r.width);
+        let (mut a, mut b) = (
+            self.runs.iter().copied().chain([pad(self)]),
+            other.runs.iter().copied().chain([pad(other)]),
+        );
+        let w = u64::from(self.width);
+        let (mut ra, mut rb) = (a.next(), b.next());
+        let (mut at, mut pixels) = (0u64, 0u64);
+        let (mut left, mut right, mut top, mut bottom) = (u64::MAX, 0, u64::MAX, 0);
+        while let (Some((ia, na)), Some((ib, nb))) = (ra, rb) {
+            let n = na.min(nb);
+            if n == 0 {
+                // An empty padding run.
+                ra = if na == 0 { a.next() } else { ra };
+                rb = if nb == 0 { b.next() } else { rb };
+                continue;
+            }
+            if ia != ib {
+                let (first, last) = (at, at + u64::from(n) - 1);
+                let (y0, y1) = (first / w, last / w);
+                let (x0, x1) = if y0 == y1 {
+                    (first % w, last % w)
+                } else {
+                    (0, w - 1)
+                };
+                pixels += u64::from(n);
+                left = left.min(x0);
+                right = right.max(x1);
+                top = top.min(y0);
+                bottom = bottom.max(y1);
+            }
+            at += u64::from(n);
+            ra = if na == n {
+                a.next()
+            } else {
+                Some((ia, na - n))
+            };
+            rb = if nb == n {
+                b.next()
+            } else {
+                Some((ib, nb - n))
+            };
+        }
+        let area = if pixels == 0 {
+            0
+        } else {
+            (right + 1 - left) * (bottom + 1 - top)
+        };
+        Some(Difference { pixels, area })
+    }
+}
+
 impl Default for Census {
     fn default() -> Self {
         Census::new()
@@ -565,5 +634,43 @@ mod tests {
         let (a, b) = (quantize(&img), quantize(&img));
         assert_eq!(a.palette, b.palette);
         assert_eq!(a.indices, b.indices);
+    }
+
+    /// Two images' difference, counted from their runs: the changed pixels and the rectangle
+    /// around them, the shorter image padded with the fill colour; nothing for equal ones.
+    #[test]
+    fn a_difference_counts_changed_pixels_and_their_rectangle() {
+        let white = Rgba([255, 255, 255, 255]);
+        let base = RgbaImage::from_pixel(10, 6, white);
+        let mut moved = base.clone();
+        // Two pixels changed on row 1, one on row 4 (a run across the end of row 3 too).
+        moved.put_pixel(2, 1, Rgba([0, 0, 0, 255]));
+        moved.put_pixel(7, 1, Rgba([0, 0, 0, 255]));
+        moved.put_pixel(9, 3, Rgba([9, 9, 9, 255]));
+        moved.put_pixel(0, 4, Rgba([9, 9, 9, 255]));
+        let mut census = Census::new();
+        let (a, b) = (census.add(&base), census.add(&moved));
+        let fill = census.number_of(white);
+        assert_eq!(
+            a.difference(&b, fill),
+            Some(Difference {
+                pixels: 4,
+                area: 10 * 4
+            })
+        );
+        assert_eq!(a.difference(&a, fill), Some(Difference::default()));
+        // A taller image over the same one padded with white: only its extra rows that are
+        // not white differ.
+        let mut taller = RgbaImage::from_pixel(10, 8, white);
+        taller.put_pixel(3, 7, Rgba([0, 0, 0, 255]));
+        let t = census.add(&taller);
+        assert_eq!(
+            a.difference(&t, fill),
+            Some(Difference { pixels: 1, area: 1 })
+        );
+        assert_eq!(t.difference(&a, fill), a.difference(&t, fill));
+        // Another width cannot be compared.
+        let narrow = census.add(&RgbaImage::from_pixel(9, 6, white));
+        assert_eq!(a.difference(&narrow, fill), None);
     }
 }
