@@ -245,7 +245,15 @@ impl Moves<'_> {
             .arg("seat", seat)
             .arg("count", count);
         self.core
-            .take_back_to(loaded, &moves, moves.len() - count, vec![said], lang, now)
+            .take_back_to(
+                loaded,
+                &moves,
+                moves.len() - count,
+                vec![said],
+                lang,
+                now,
+                false,
+            )
             .await
     }
 
@@ -454,6 +462,10 @@ impl Core {
     /// the board saying `said` and every hand that changed re-sent as it now is. `moves` are
     /// the game's live moves as read with `loaded`; the callers check who may take what back
     /// ([`undoable`], [`revealed_since`]). Changes nothing when `keep` is all of them.
+    ///
+    /// `afresh` (a rollback): the turn gone back to starts with its full time whoever decides
+    /// it, and every hand is re-sent, changed or not.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn take_back_to(
         &self,
         loaded: Loaded,
@@ -462,6 +474,7 @@ impl Core {
         said: Vec<Text>,
         lang: Lang,
         now: i64,
+        afresh: bool,
     ) -> Result<Outputs, ServiceError> {
         let game = loaded.record.id;
         let lang = super::core::public_lang(&loaded.record, lang);
@@ -472,7 +485,12 @@ impl Core {
             }
             .into());
         }
-        let hands_before = output::private_views(loaded.game.as_ref());
+        // With nothing known before, every hand counts as changed.
+        let hands_before = if afresh {
+            Vec::new()
+        } else {
+            output::private_views(loaded.game.as_ref())
+        };
         let prefix: Vec<(Seat, String)> = moves[..keep]
             .iter()
             .map(|m| (m.seat, m.notation.clone()))
@@ -493,7 +511,7 @@ impl Core {
         };
         after.record.version = version;
         if let Some(plan) = self
-            .plan_turn(&after.record, after.game.as_ref(), now, false)
+            .plan_turn(&after.record, after.game.as_ref(), now, afresh)
             .await?
         {
             if self.store.apply_turn_plan(game, &plan).await? {

@@ -13,7 +13,7 @@
 
 use super::core::Core;
 use super::lobby::seated_members;
-use super::output::{self, mention};
+use super::output::mention;
 use super::{revealed_since, turn_bounds, LobbyView, Outputs, ServiceError, Version};
 use crate::engine::{GameId, Seat};
 use crate::i18n::Text;
@@ -238,7 +238,7 @@ impl Rollbacks<'_> {
             .await?
             .filter(|r| r.version == version && r.keep == keep)
             .ok_or(RollbackError::NoRequest(game))?;
-        if request.expires_at <= now || request.version != record.version {
+        if !request.live(record.version, now) {
             self.core.store.drop_rollback_request(game).await?;
             return Err(RollbackError::Lapsed(game).into());
         }
@@ -270,7 +270,7 @@ impl Rollbacks<'_> {
         let Some(request) = self.core.store.rollback_request(record.id).await? else {
             return Ok(None);
         };
-        if request.expires_at <= now || request.version != record.version {
+        if !request.live(record.version, now) {
             self.core.store.drop_rollback_request(record.id).await?;
             return Ok(None);
         }
@@ -307,8 +307,8 @@ impl Rollbacks<'_> {
     }
 
     /// Takes the game back to its first `request.keep` moves (the take-back every undo
-    /// shares), then starts the turn's clock again and sends every hand as it now is, even
-    /// one that did not change; and records it for `/history`.
+    /// shares, afresh: the turn's clock starts again and every hand is sent as it now is,
+    /// even one that did not change); and records it for `/history`.
     async fn take_back(
         self,
         record: GameRecord,
@@ -326,9 +326,9 @@ impl Rollbacks<'_> {
         if request.revealed {
             said.push(Text::new("bot.rollback.done_revealed"));
         }
-        let mut outputs = self
+        let outputs = self
             .core
-            .take_back_to(loaded, &moves, request.keep, said, lang, now)
+            .take_back_to(loaded, &moves, request.keep, said, lang, now, true)
             .await?;
         self.core
             .store
@@ -344,35 +344,6 @@ impl Rollbacks<'_> {
                 },
             )
             .await?;
-        let mut after = self.core.load(game).await?;
-        // The turn starts again with its full time, whoever decides it.
-        if let Some(plan) = self
-            .core
-            .plan_turn(&after.record, after.game.as_ref(), now, true)
-            .await?
-        {
-            if self.core.store.apply_turn_plan(game, &plan).await? {
-                self.core.wake_if_due(&plan, now);
-                outputs.board.clock_rev = plan.clock.rev;
-                outputs.board.deadline = outputs.board.prompt.as_ref().and(plan.clock.deadline_at);
-                after.record.clock = plan.clock;
-            }
-        }
-        // Every hand as it was then, each to its own seat only.
-        let lang = outputs.lang;
-        let missing: Vec<Seat> = (0..after.record.seats.len())
-            .filter_map(Seat::try_at)
-            .filter(|s| !outputs.private.iter().any(|p| p.seat == *s))
-            .collect();
-        let resent = super::core::rendering(move || {
-            missing
-                .into_iter()
-                .filter_map(|s| output::private_post(&after, s, lang))
-                .collect::<Vec<_>>()
-        })
-        .await?;
-        outputs.private.extend(resent);
-        outputs.private.sort_by_key(|p| p.seat);
         Ok(RolledBack {
             outputs,
             turn: request.turn,

@@ -233,7 +233,7 @@ impl Moves<'_> {
             .arg("seat", asker)
             .arg("count", count);
         self.core
-            .take_back_to(loaded, moves, keep, vec![said], lang, now)
+            .take_back_to(loaded, moves, keep, vec![said], lang, now, false)
             .await
     }
 }

@@ -26,6 +26,13 @@ pub struct RollbackRequest {
     pub expires_at: i64,
 }
 
+impl RollbackRequest {
+    /// Whether the request still stands for a game at `version`, at `now`.
+    pub fn live(&self, version: Version, now: i64) -> bool {
+        self.version == version && now < self.expires_at
+    }
+}
+
 /// A rollback done, as `/history` tells it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RollbackRecord {
